@@ -1,0 +1,77 @@
+/**
+ * Wire shapes of the HTTP API (SPEC.md §3 and §7), shared by the Worker and
+ * the web client. Timestamps travel as ISO 8601 strings.
+ */
+
+/** The JSON error body of every non-2xx `/api/*` answer (DESIGN.md "Errors"). */
+export interface ApiErrorBody {
+  error: string;
+  code: ApiErrorCode;
+  issues?: { path: string; message: string }[];
+}
+
+export type ApiErrorCode =
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "validation_failed"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal";
+
+/** A character as lists return it: the SPEC.md §3 fields. */
+export interface CharacterSummary {
+  id: number;
+  name: string;
+  description: string;
+  longDescription: string | null;
+  creator: string;
+  creatorId: string | null;
+  avatarUrl: string | null;
+  tags: string[];
+  isNsfw: boolean;
+  isActive: boolean;
+  viewCount: number;
+  /** 0–100 (DESIGN.md "Rating"). */
+  rating: number;
+  favoriteCount: number;
+  messageCount: number;
+  commentCount: number;
+  personality: string;
+  scenario: string | null;
+  exampleConversation: string | null;
+  greeting: string | null;
+  createdAt: string;
+}
+
+/** A character as `GET /api/characters/:id` returns it: every card field. */
+export interface Character extends CharacterSummary {
+  alternateGreetings: string[];
+  systemPrompt: string | null;
+  postHistoryInstructions: string | null;
+  creatorNotes: string | null;
+  characterBook: Record<string, unknown> | null;
+  extensions: Record<string, unknown>;
+  ratingUp: number;
+  ratingDown: number;
+  updatedAt: string;
+}
+
+/** `GET /api/characters` */
+export interface CharacterListResponse {
+  characters: CharacterSummary[];
+  total: number;
+}
+
+/** `GET /api/tags?popular=true` */
+export interface Tag {
+  id: number;
+  name: string;
+  count: number;
+}
+
+/** Home tabs, sent as `sort=` (DESIGN.md "Tabs"). */
+export const CATALOG_SORTS = ["for-you", "trending", "new", "popular"] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];

@@ -1,0 +1,273 @@
+/**
+ * D1 tables (drizzle-orm, SQLite dialect).
+ *
+ * The entities of SPEC.md §3 with the decisions of DESIGN.md "Data":
+ * - users and conversations have random UUID text ids; characters and comments
+ *   have integer rowids (the FTS5 content rowid and the cheapest key at 10^6 rows).
+ * - Timestamps are integer milliseconds since the Unix epoch (`timestamp_ms`).
+ * - Tags are stored twice on purpose: `characters.tags` (JSON list, what the API
+ *   returns and what FTS5 indexes) and the `character_tags` join table (what
+ *   filtering and counting use).
+ * - `tags.count` / `tags.sfwCount` and the `catalog_counts` rows are maintained
+ *   by triggers (migrations/0001_catalog_search.sql), so list totals are O(1).
+ *
+ * Column names are snake_case in SQL and camelCase in TypeScript.
+ */
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+/** Milliseconds since the epoch, filled by SQLite when the row is written. */
+const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    name: text("name"),
+    username: text("username").notNull(),
+    profileImageUrl: text("profile_image_url"),
+    /** `iss` + " " + `sub` of the identity provider's ID token (issue: Accounts). */
+    authSubject: text("auth_subject"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
+    uniqueIndex("users_auth_subject_unique").on(t.authSubject),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** Hex SHA-256 of the cookie's random 32-byte token; the token itself is never stored. */
+    sid: text("sid").primaryKey(),
+    /** JSON `{ userId }`. */
+    sess: text("sess", { mode: "json" }).notNull().$type<{ userId: string }>(),
+    /** Expiry, ms since the epoch. */
+    expire: integer("expire", { mode: "number" }).notNull(),
+  },
+  (t) => [index("sessions_expire_idx").on(t.expire)],
+);
+
+export const characters = sqliteTable(
+  "characters",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    longDescription: text("long_description"),
+    creator: text("creator").notNull(),
+    creatorId: text("creator_id").references(() => users.id, { onDelete: "cascade" }),
+    avatarUrl: text("avatar_url"),
+    /** JSON list of lower-case tag names, in the creator's order. */
+    tags: text("tags", { mode: "json" }).notNull().$type<string[]>().default(sql`'[]'`),
+    isNsfw: integer("is_nsfw", { mode: "boolean" }).notNull().default(false),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    viewCount: integer("view_count").notNull().default(0),
+    /** 0–100, round(100 × (up + 8) / (up + down + 10)) — DESIGN.md "Rating". */
+    rating: integer("rating").notNull().default(80),
+    ratingUp: integer("rating_up").notNull().default(0),
+    ratingDown: integer("rating_down").notNull().default(0),
+    favoriteCount: integer("favorite_count").notNull().default(0),
+    messageCount: integer("message_count").notNull().default(0),
+    commentCount: integer("comment_count").notNull().default(0),
+    /**
+     * log2 of the engagement decayed with a 3-day half-life, expressed in
+     * half-lives since the epoch so it never needs rewriting: see
+     * worker/lib/trending.ts for the formula.
+     */
+    trendingScore: real("trending_score").notNull().default(0),
+    personality: text("personality").notNull(),
+    scenario: text("scenario"),
+    exampleConversation: text("example_conversation"),
+    /** Character card `first_mes`. */
+    greeting: text("greeting"),
+    /** Character card `alternate_greetings` (the swipes of the first message). */
+    alternateGreetings: text("alternate_greetings", { mode: "json" })
+      .notNull()
+      .$type<string[]>()
+      .default(sql`'[]'`),
+    systemPrompt: text("system_prompt"),
+    postHistoryInstructions: text("post_history_instructions"),
+    /** Card `creator_notes`: shown to people, never sent to the model. */
+    creatorNotes: text("creator_notes"),
+    /** Card `character_book` (lorebook), kept verbatim. */
+    characterBook: text("character_book", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Card `extensions` plus any unknown card fields, kept verbatim for round trips. */
+    extensions: text("extensions", { mode: "json" })
+      .notNull()
+      .$type<Record<string, unknown>>()
+      .default(sql`'{}'`),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    // One partial index per (tab, NSFW setting): the list walks an index in
+    // order and stops after `offset + limit` rows. Queries must repeat the
+    // `is_active = 1` predicate literally for SQLite to use them.
+    index("characters_trending_idx")
+      .on(sql`${t.trendingScore} DESC`, sql`${t.id} DESC`)
+      .where(sql`is_active = 1`),
+    index("characters_trending_sfw_idx")
+      .on(sql`${t.trendingScore} DESC`, sql`${t.id} DESC`)
+      .where(sql`is_active = 1 AND is_nsfw = 0`),
+    index("characters_new_idx")
+      .on(sql`${t.createdAt} DESC`, sql`${t.id} DESC`)
+      .where(sql`is_active = 1`),
+    index("characters_new_sfw_idx")
+      .on(sql`${t.createdAt} DESC`, sql`${t.id} DESC`)
+      .where(sql`is_active = 1 AND is_nsfw = 0`),
+    index("characters_popular_idx")
+      .on(sql`${t.favoriteCount} DESC`, sql`${t.messageCount} DESC`, sql`${t.id} DESC`)
+      .where(sql`is_active = 1`),
+    index("characters_popular_sfw_idx")
+      .on(sql`${t.favoriteCount} DESC`, sql`${t.messageCount} DESC`, sql`${t.id} DESC`)
+      .where(sql`is_active = 1 AND is_nsfw = 0`),
+    index("characters_creator_idx").on(t.creatorId, sql`${t.createdAt} DESC`),
+    check("characters_rating_range", sql`${t.rating} BETWEEN 0 AND 100`),
+  ],
+);
+
+export const tags = sqliteTable(
+  "tags",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Lower case, 2–24 characters. */
+    name: text("name").notNull(),
+    /** Active characters carrying the tag (trigger-maintained). */
+    count: integer("count").notNull().default(0),
+    /** Active, non-NSFW characters carrying the tag (trigger-maintained). */
+    sfwCount: integer("sfw_count").notNull().default(0),
+    category: text("category"),
+  },
+  (t) => [
+    uniqueIndex("tags_name_unique").on(sql`lower(${t.name})`),
+    index("tags_count_idx").on(sql`${t.count} DESC`, t.name),
+  ],
+);
+
+/**
+ * Character ↔ tag links. `is_listed` and `is_nsfw` mirror the character's
+ * flags (trigger-maintained) so a tag's listable members are one index range.
+ */
+export const characterTags = sqliteTable(
+  "character_tags",
+  {
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    /** Mirrors `characters.is_active`. */
+    isListed: integer("is_listed", { mode: "boolean" }).notNull().default(true),
+    /** Mirrors `characters.is_nsfw`. */
+    isNsfw: integer("is_nsfw", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.characterId, t.tagId] }),
+    index("character_tags_tag_idx").on(t.tagId, t.isListed, t.isNsfw, t.characterId),
+  ],
+);
+
+/**
+ * Exact list totals without scanning: key `all` (active characters) and `sfw`
+ * (active, non-NSFW). Maintained by triggers on `characters`.
+ */
+export const catalogCounts = sqliteTable("catalog_counts", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull().default(0),
+});
+
+export const favorites = sqliteTable(
+  "favorites",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex("favorites_user_character_unique").on(t.userId, t.characterId),
+    index("favorites_character_idx").on(t.characterId),
+  ],
+);
+
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    parentId: integer("parent_id").references((): any => comments.id, { onDelete: "cascade" }),
+    votes: integer("votes").notNull().default(0),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("comments_character_idx").on(t.characterId, t.createdAt),
+    index("comments_parent_idx").on(t.parentId),
+  ],
+);
+
+export const commentVotes = sqliteTable(
+  "comment_votes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    commentId: integer("comment_id")
+      .notNull()
+      .references(() => comments.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    value: integer("value").notNull(),
+  },
+  (t) => [
+    uniqueIndex("comment_votes_user_comment_unique").on(t.commentId, t.userId),
+    check("comment_votes_value", sql`${t.value} IN (1, -1)`),
+  ],
+);
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title"),
+    lastMessageAt: integer("last_message_at", { mode: "number" }),
+    lastMessagePreview: text("last_message_preview"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("conversations_user_activity_idx").on(t.userId, sql`${t.updatedAt} DESC`),
+    index("conversations_character_idx").on(t.characterId),
+  ],
+);

@@ -1,0 +1,70 @@
+/**
+ * Web build: React + Tailwind into dist/web (served by Workers Static Assets).
+ * Writes `_headers` so static responses carry the same security headers as the
+ * API (worker/lib/security-headers.ts), and prints gzipped sizes of what a
+ * first visit to / downloads (budget: 150 KB).
+ */
+import { gzipSync } from "node:zlib";
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig, type Plugin } from "vite";
+import { staticSecurityHeaders } from "./worker/lib/security-headers.ts";
+
+function securityHeadersFile(): Plugin {
+  return {
+    name: "fabled-security-headers",
+    generateBundle() {
+      const lines = Object.entries(staticSecurityHeaders()).map(([name, value]) => `  ${name}: ${value}`);
+      this.emitFile({ type: "asset", fileName: "_headers", source: `/*\n${lines.join("\n")}\n` });
+    },
+  };
+}
+
+/** Budget for the JavaScript a first visit to / downloads, gzipped bytes. */
+const FIRST_VISIT_JS_BUDGET = 150 * 1024;
+
+function firstVisitBudget(): Plugin {
+  return {
+    name: "fabled-first-visit-budget",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((chunk) => chunk.type === "chunk" && chunk.isEntry);
+      if (!entry || entry.type !== "chunk") return;
+      // The entry plus its static imports are what / loads before any lazy route.
+      const seen = new Set<string>();
+      const visit = (fileName: string) => {
+        if (seen.has(fileName)) return;
+        seen.add(fileName);
+        const chunk = bundle[fileName];
+        if (chunk?.type === "chunk") chunk.imports.forEach(visit);
+      };
+      visit(entry.fileName);
+      let total = 0;
+      for (const fileName of seen) {
+        const chunk = bundle[fileName];
+        if (chunk?.type !== "chunk") continue;
+        const size = gzipSync(chunk.code).length;
+        total += size;
+        this.info(`first visit: ${fileName} ${(size / 1024).toFixed(1)} KB gzip`);
+      }
+      const line = `first visit to / downloads ${(total / 1024).toFixed(1)} KB of JavaScript gzipped (budget ${FIRST_VISIT_JS_BUDGET / 1024} KB)`;
+      if (total > FIRST_VISIT_JS_BUDGET) this.error(line);
+      console.log(`\n${line}`);
+    },
+  };
+}
+
+export default defineConfig({
+  root: "web",
+  publicDir: "public",
+  plugins: [react(), tailwindcss(), securityHeadersFile(), firstVisitBudget()],
+  build: {
+    outDir: "../dist/web",
+    emptyOutDir: true,
+    sourcemap: false,
+    reportCompressedSize: true,
+  },
+  server: {
+    proxy: { "/api": "http://localhost:8787", "/objects": "http://localhost:8787", "/ws": { target: "ws://localhost:8787", ws: true } },
+  },
+});

@@ -1,0 +1,46 @@
+/**
+ * Two projects: `worker` runs in the Workers runtime (workerd through
+ * @cloudflare/vitest-plugin) against real D1, R2 and Durable Objects with the
+ * project's own migrations; `web` runs the React app's unit tests in Node.
+ * Browser tests are separate (npm run test:e2e).
+ */
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig, defineProject } from "vitest/config";
+
+const migrationsDir = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export default defineConfig({
+  test: {
+    projects: [
+      defineProject({
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            // Workers AI is remote-only; tests never reach Cloudflare.
+            remoteBindings: false,
+            miniflare: {
+              bindings: {
+                ENVIRONMENT: "test",
+                AI_PROVIDER: "offline",
+                TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
+          setupFiles: ["./worker/test/apply-migrations.ts"],
+        },
+      }),
+      defineProject({
+        test: {
+          name: "web",
+          environment: "node",
+          include: ["web/**/*.test.ts", "schema/**/*.test.ts"],
+        },
+      }),
+    ],
+  },
+});

@@ -1,0 +1,49 @@
+/**
+ * The Hono app: security headers, the API routes, and the one error handler
+ * that gives every failure the JSON shape of DESIGN.md "Errors".
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./env.ts";
+import { ApiError } from "./lib/errors.ts";
+import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
+import { charactersRoutes } from "./routes/characters.ts";
+import { tagsRoutes } from "./routes/tags.ts";
+
+const app = new Hono<AppEnv>();
+
+app.use(
+  "*",
+  secureHeaders({
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    referrerPolicy: REFERRER_POLICY,
+    xFrameOptions: "DENY",
+    xContentTypeOptions: "nosniff",
+    crossOriginResourcePolicy: false,
+    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+  }),
+);
+
+const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes);
+
+app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
+
+app.onError((err, c) => {
+  if (err instanceof ApiError) {
+    if (err.retryAfter !== undefined) c.header("Retry-After", String(err.retryAfter));
+    return c.json(err.toBody(), err.status);
+  }
+  if (err instanceof HTTPException) {
+    // Thrown by hono itself, e.g. a malformed JSON body in a validator.
+    const status = err.status;
+    if (status === 400) return c.json({ error: "Malformed request body", code: "validation_failed" }, 400);
+    if (status === 413) return c.json({ error: "Request body is too large", code: "payload_too_large" }, 413);
+    if (status === 401) return c.json({ error: "Unauthorized", code: "unauthorized" }, 401);
+  }
+  console.error("unhandled error", c.req.method, c.req.path, err);
+  return c.json({ error: "Something went wrong on our side. Please try again.", code: "internal" }, 500);
+});
+
+export type AppType = typeof routes;
+export default app;

@@ -1,0 +1,16 @@
+/** `/api/tags` — the tag vocabulary (SPEC.md §7). */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../env.ts";
+import { listPopularTags } from "../lib/catalog.ts";
+import { validate } from "../lib/validate.ts";
+
+const tagsQuerySchema = z.object({
+  popular: z.enum(["true", "false"], { error: 'popular must be "true" or "false"' }).optional(),
+});
+
+export const tagsRoutes = new Hono<AppEnv>().get("/", validate("query", tagsQuerySchema), async (c) => {
+  // Only popular tags (tags of active characters, by count) are ever listed.
+  const tags = await listPopularTags(c.env.DB);
+  return c.json(tags, 200);
+});

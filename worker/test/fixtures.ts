@@ -1,0 +1,57 @@
+/**
+ * Test data written through the same SQL paths the app uses (tag links copy
+ * the character's flags, triggers keep counters), so tests see what users see.
+ */
+import { env } from "cloudflare:workers";
+import { linkTagsStatements } from "../lib/catalog.ts";
+
+export interface CharacterFixture {
+  name?: string;
+  description?: string;
+  tags?: string[];
+  isNsfw?: boolean;
+  isActive?: boolean;
+  trendingScore?: number;
+  favoriteCount?: number;
+  messageCount?: number;
+  createdAt?: number;
+  creatorId?: string | null;
+  creator?: string;
+}
+
+let counter = 0;
+
+/** Inserts a character (and its tag links); returns its id. */
+export async function insertCharacter(fixture: CharacterFixture = {}): Promise<number> {
+  counter += 1;
+  const tags = fixture.tags ?? [];
+  const row = await env.DB.prepare(
+    `INSERT INTO characters (name, description, creator, creator_id, tags, is_nsfw, is_active,
+       trending_score, favorite_count, message_count, created_at, personality, greeting)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+    .bind(
+      fixture.name ?? `Character ${counter}`,
+      fixture.description ?? `A test character number ${counter}.`,
+      fixture.creator ?? "tester",
+      fixture.creatorId ?? null,
+      JSON.stringify(tags),
+      fixture.isNsfw ? 1 : 0,
+      fixture.isActive === false ? 0 : 1,
+      fixture.trendingScore ?? 0,
+      fixture.favoriteCount ?? 0,
+      fixture.messageCount ?? 0,
+      fixture.createdAt ?? Date.now(),
+      "Calm, curious and kind.",
+      "Hello there.",
+    )
+    .first<{ id: number }>();
+  const id = row!.id;
+  if (tags.length > 0) await env.DB.batch(linkTagsStatements(env.DB, id, tags));
+  return id;
+}
+
+/** Removes every character and tag (tests of a file share one database). */
+export async function clearCatalog(): Promise<void> {
+  await env.DB.batch([env.DB.prepare("DELETE FROM characters"), env.DB.prepare("DELETE FROM tags")]);
+}
