@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: "web",
           environment: "node",
-          include: ["web/**/*.test.ts", "schema/**/*.test.ts"],
+          include: ["web/**/*.test.{ts,tsx}", "schema/**/*.test.ts", "scripts/**/*.test.ts"],
         },
       }),
     ],
