@@ -74,7 +74,12 @@ const ORDERINGS: Record<CatalogSort, { orderBy: string; index: string; sfwIndex:
  * list starts from that tag and sorts; above it, it walks the sort index.
  * Walking visits about offset+limit / (share of characters with the tag) rows.
  */
-const RARE_TAG_THRESHOLD = 5_000;
+export const RARE_TAG_THRESHOLD = 5_000;
+
+export interface ListOptions {
+  /** Overrides RARE_TAG_THRESHOLD (tests exercise both plans with it). */
+  rareTagThreshold?: number;
+}
 
 /**
  * Turns whatever a person typed into a safe FTS5 query: every run of letters
@@ -170,6 +175,7 @@ async function resolveTags(db: D1Database, names: string[], showNsfw: boolean): 
 export async function listCharacters(
   db: D1Database,
   query: CatalogQuery,
+  options: ListOptions = {},
 ): Promise<{ characters: CharacterSummary[]; total: number }> {
   const showNsfw = query.showNsfw === "true";
   const tagStats = await resolveTags(db, query.tags, showNsfw);
@@ -187,10 +193,16 @@ export async function listCharacters(
     if (match === null) return { characters: [], total: 0 };
     const { results } = await db
       .prepare(
-        `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
-         FROM characters_fts f JOIN characters c ON c.id = f.rowid
-         WHERE characters_fts MATCH ? AND ${visible}${tagExists}
-         ORDER BY bm25(characters_fts, 10.0, 1.0, 4.0), c.id DESC
+        // bm25() must be computed inside the FTS query itself (it cannot be
+        // used beside a window function), hence the materialized CTE.
+        `WITH matches AS MATERIALIZED (
+           SELECT rowid AS id, bm25(characters_fts, 10.0, 1.0, 4.0) AS score
+           FROM characters_fts WHERE characters_fts MATCH ?
+         )
+         SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
+         FROM matches m JOIN characters c ON c.id = m.id
+         WHERE ${visible}${tagExists}
+         ORDER BY m.score, c.id DESC
          LIMIT ? OFFSET ?`,
       )
       .bind(match, ...tagIds, query.limit, query.offset)
@@ -203,7 +215,7 @@ export async function listCharacters(
   const rarest = tagStats[0];
   let pageSql: string;
   let pageParams: unknown[];
-  if (rarest && rarest.count <= RARE_TAG_THRESHOLD) {
+  if (rarest && rarest.count <= (options.rareTagThreshold ?? RARE_TAG_THRESHOLD)) {
     // Few candidates: start from the rare tag's index range, sort them.
     const others = tagStats.slice(1);
     const otherExists = others
