@@ -8,6 +8,7 @@
  * Flags: --no-build (reuse dist/web), --persist-to DIR (another local state).
  */
 import { parseArgs } from "node:util";
+import { devArgs } from "./lib/dev-args.ts";
 import { seedDemoIfEmpty } from "./lib/seed.ts";
 import { DEFAULT_PERSIST_DIR, localD1File, migrateLocal, run } from "./lib/tools.ts";
 
@@ -28,22 +29,3 @@ await seedDemoIfEmpty(dbFile, persistDir);
 
 console.log(`\nFabled is starting on http://localhost:${port}\n`);
 await run("wrangler", devArgs(port, persistDir));
-
-/** Arguments of `wrangler dev` for local development (shared with scripts/dev.ts and e2e). */
-export function devArgs(portNumber: string, persistTo: string): string[] {
-  return [
-    "dev",
-    "--local",
-    "--port",
-    portNumber,
-    "--ip",
-    "127.0.0.1",
-    "--persist-to",
-    persistTo,
-    "--var",
-    "ENVIRONMENT:development",
-    "--var",
-    "AI_PROVIDER:offline",
-    "--show-interactive-dev-session=false",
-  ];
-}

@@ -13,6 +13,15 @@ import { tagsRoutes } from "./routes/tags.ts";
 
 const app = new Hono<AppEnv>();
 
+// Server-Timing: time spent in the Worker for this request, in ms (read by
+// scripts/bench-catalog.ts). workerd's clock advances across I/O, so this
+// includes the D1 queries.
+app.use("/api/*", async (c, next) => {
+  const started = performance.now();
+  await next();
+  c.res.headers.set("Server-Timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
+});
+
 app.use(
   "*",
   secureHeaders({

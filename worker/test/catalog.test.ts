@@ -7,7 +7,8 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CharacterListResponse, CharacterSummary, Tag } from "../../schema/api.ts";
 import { catalogQuerySchema } from "../../schema/inputs.ts";
-import { listCharacters, toFtsQuery } from "../lib/catalog.ts";
+import { listCharacters } from "../lib/catalog.ts";
+import { toFtsQuery } from "../lib/catalog-sql.ts";
 import { clearCatalog, insertCharacter } from "./fixtures.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench:catalog -- --count N`: catalog latency at scale.
+ *
+ * Seeds a separate local database (.bench/state-N, reused when already seeded)
+ * with N synthetic characters, starts the app with `wrangler dev --local`, and
+ * for each query shape of GET /api/characters measures
+ *   - HTTP: round trip over loopback as a client sees it (ms),
+ *   - server: the Worker's own time from its Server-Timing header (ms), which
+ *     is the "server latency" the targets apply to,
+ *   - raw: the very same SQL (worker/lib/catalog.ts listCharacters with a
+ *     node:sqlite executor) run directly on the SQLite file (ms).
+ * Prints p50/p95 per shape and checks the targets of the Foundation issue:
+ * server p95 ≤ 25 ms and server p95 ≤ 2 × raw p95 + 2 ms.
+ *
+ * Flags: --count N (default 100000), --requests R per shape (default 200),
+ * --port P (default 8797), --reseed.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { parseArgs } from "node:util";
+import { catalogQuerySchema } from "../schema/inputs.ts";
+import { queryCatalog, type SqlBatch } from "../worker/lib/catalog-sql.ts";
+import { seedSynthetic } from "./lib/seed.ts";
+import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { devArgs } from "./lib/dev-args.ts";
+
+const { values } = parseArgs({
+  options: {
+    count: { type: "string", default: "100000" },
+    requests: { type: "string", default: "200" },
+    port: { type: "string", default: "8797" },
+    reseed: { type: "boolean", default: false },
+  },
+});
+const count = Number(values.count);
+const requests = Number(values.requests);
+const port = values.port;
+if (!Number.isInteger(count) || count < 1) throw new Error("--count must be a positive integer");
+
+const stateDir = join(ROOT, ".bench", `state-${count}`);
+const marker = join(stateDir, "seeded.json");
+
+async function prepareDatabase(): Promise<string> {
+  if (values.reseed || !existsSync(marker)) {
+    rmSync(stateDir, { recursive: true, force: true });
+    mkdirSync(stateDir, { recursive: true });
+    await migrateLocal(stateDir);
+    const dbFile = localD1File(stateDir)!;
+    console.log(`seeding ${count.toLocaleString("en-US")} synthetic characters…`);
+    let last = 0;
+    const result = seedSynthetic(dbFile, count, {
+      onProgress: (done) => {
+        if (done - last >= 100_000 || done === count) {
+          last = done;
+          process.stdout.write(`  ${done.toLocaleString("en-US")}\n`);
+        }
+      },
+    });
+    console.log(`seeded in ${(result.ms / 1000).toFixed(1)} s`);
+    writeFileSync(marker, JSON.stringify({ count, seededMs: result.ms }));
+  } else {
+    const { seededMs } = JSON.parse(readFileSync(marker, "utf8")) as { seededMs: number };
+    console.log(`reusing ${stateDir} (seeded in ${(seededMs / 1000).toFixed(1)} s)`);
+  }
+  return localD1File(stateDir)!;
+}
+
+/** Picks realistic parameters from the data itself. */
+function pickParameters(dbFile: string) {
+  const db = new DatabaseSync(dbFile, { readOnly: true });
+  const tags = db.prepare("SELECT name, count FROM tags ORDER BY count DESC LIMIT 5").all() as { name: string; count: number }[];
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, 'characters_fts', 'row')");
+  // A common word: found in about 1–3 % of characters (what people search for).
+  const word = db
+    .prepare("SELECT term, doc FROM temp.fts_vocab WHERE length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1")
+    .get(Math.floor(count * 0.01), Math.ceil(count * 0.03)) as { term: string; doc: number } | undefined;
+  db.close();
+  if (tags.length < 2 || !word) throw new Error("the seeded database has too few tags or words");
+  return { tag1: tags[2]!.name, tag2a: tags[0]!.name, tag2b: tags[1]!.name, word: word.term };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
+async function waitForServer(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
+    try {
+      const res = await fetch(`${base}/api/tags?popular=true`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("wrangler dev did not start within 120 s");
+}
+
+const dbFile = await prepareDatabase();
+const p = pickParameters(dbFile);
+const shapes: [string, string][] = [
+  ["sort=for-you", "sort=for-you"],
+  ["sort=trending", "sort=trending"],
+  ["sort=new", "sort=new"],
+  ["sort=popular", "sort=popular"],
+  [`one tag (${p.tag1})`, `tags=${p.tag1}`],
+  [`two tags (${p.tag2a},${p.tag2b})`, `tags=${p.tag2a},${p.tag2b}`],
+  [`search "${p.word}"`, `search=${p.word}`],
+  [`search "${p.word}" + tag ${p.tag1}`, `search=${p.word}&tags=${p.tag1}`],
+  ["NSFW on", "showNsfw=true"],
+  ["offset 1000", "offset=1000"],
+];
+const withDefaults = (q: string) => (q.includes("showNsfw") ? q : `${q}&showNsfw=false&nsfw=false`) + "&limit=20";
+
+// Raw SQLite: the same listCharacters code path, executed by node:sqlite.
+const raw = new DatabaseSync(dbFile, { readOnly: true });
+const rawBatch: SqlBatch = async (statements) =>
+  statements.map((s) => raw.prepare(s.sql).all(...(s.params as (string | number)[])) as Record<string, unknown>[]);
+
+const base = `http://127.0.0.1:${port}`;
+const server = spawn("wrangler", devArgs(port, stateDir), { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "ignore", "pipe"] });
+server.stderr?.on("data", () => {});
+try {
+  await waitForServer(base, server);
+  const rows: string[][] = [];
+  let ok = true;
+  for (const [label, query] of shapes) {
+    const url = `${base}/api/characters?${withDefaults(query)}`;
+    const parsed = catalogQuerySchema.parse(Object.fromEntries(new URLSearchParams(withDefaults(query))));
+    const http: number[] = [];
+    const serverMs: number[] = [];
+    const rawMs: number[] = [];
+    let total = 0;
+    for (let i = 0; i < requests + 10; i++) {
+      const t0 = performance.now();
+      const res = await fetch(url);
+      const body = (await res.json()) as { total: number };
+      const elapsed = performance.now() - t0;
+      if (!res.ok) throw new Error(`${label}: HTTP ${res.status} ${JSON.stringify(body)}`);
+      total = body.total;
+      const timing = /app;dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "");
+      const r0 = performance.now();
+      const direct = await queryCatalog(rawBatch, parsed);
+      const rawElapsed = performance.now() - r0;
+      if (direct.total !== body.total) throw new Error(`${label}: raw total ${direct.total} ≠ HTTP total ${body.total}`);
+      if (i < 10) continue; // warm-up
+      http.push(elapsed);
+      serverMs.push(timing ? Number(timing[1]) : elapsed);
+      rawMs.push(rawElapsed);
+    }
+    const h = stats(http);
+    const s = stats(serverMs);
+    const r = stats(rawMs);
+    const pass = s.p95 <= 25 && s.p95 <= 2 * r.p95 + 2;
+    ok &&= pass;
+    rows.push([label, total.toLocaleString("en-US"), h.p50.toFixed(1), h.p95.toFixed(1), s.p50.toFixed(1), s.p95.toFixed(1), r.p50.toFixed(1), r.p95.toFixed(1), pass ? "ok" : "MISS"]);
+  }
+  const header = ["shape", "total", "HTTP p50", "HTTP p95", "server p50", "server p95", "raw p50", "raw p95", "target"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(`\nGET /api/characters at N = ${count.toLocaleString("en-US")}, ${requests} requests per shape (ms)\n`);
+  console.log(line(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const row of rows) console.log(line(row));
+  console.log(`\ntargets: server p95 ≤ 25 ms and ≤ 2 × raw p95 + 2 ms — ${ok ? "all met" : "NOT all met"}`);
+} finally {
+  server.kill("SIGTERM");
+  raw.close();
+}

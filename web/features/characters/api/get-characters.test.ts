@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { type CharacterPageParams, charactersQueryString } from "./get-characters.ts";
+
+const base: CharacterPageParams = { tags: [], search: "", showNsfw: false, sort: "for-you", offset: 0 };
+const parse = (params: CharacterPageParams) => new URLSearchParams(charactersQueryString(params));
+
+describe("charactersQueryString", () => {
+  it("leaves out empty tags and search, pages by 20", () => {
+    expect(charactersQueryString(base)).toBe("showNsfw=false&nsfw=false&limit=20&offset=0&sort=for-you");
+  });
+
+  it("sends nsfw=false only while NSFW is off", () => {
+    expect(parse(base).get("nsfw")).toBe("false");
+    const on = parse({ ...base, showNsfw: true });
+    expect(on.get("showNsfw")).toBe("true");
+    expect(on.has("nsfw")).toBe(false);
+  });
+
+  it("comma-joins the tags", () => {
+    const query = parse({ ...base, tags: ["fantasy", "sci-fi", "slice of life"] });
+    expect(query.get("tags")).toBe("fantasy,sci-fi,slice of life");
+    expect(charactersQueryString({ ...base, tags: ["a", "b"] })).toContain("tags=a%2Cb");
+  });
+
+  it("sends trimmed search text and omits blank search", () => {
+    expect(parse({ ...base, search: "  dark elf " }).get("search")).toBe("dark elf");
+    expect(parse({ ...base, search: "   " }).has("search")).toBe(false);
+  });
+
+  it("passes the tab as sort and the offset", () => {
+    const query = parse({ ...base, sort: "trending", offset: 40 });
+    expect(query.get("sort")).toBe("trending");
+    expect(query.get("offset")).toBe("40");
+    expect(query.get("limit")).toBe("20");
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * `GET /api/characters`: one page of the catalog (SPEC.md §7, tabs as `sort=`
+ * per DESIGN.md "Tabs").
+ */
+import { queryOptions, useQueries } from "@tanstack/react-query";
+import type { CatalogSort, CharacterListResponse } from "../../../../schema/api.ts";
+import { CATALOG_PAGE_SIZE } from "../../../../schema/inputs.ts";
+
+export interface CharacterPageParams {
+  tags: string[];
+  search: string;
+  showNsfw: boolean;
+  sort: CatalogSort;
+  offset: number;
+  limit?: number;
+}
+
+/**
+ * The query string of the request, without "?": `tags` comma-joined, `search`
+ * trimmed, `showNsfw` "true"/"false", `nsfw=false` only while NSFW is off,
+ * `limit`, `offset`, `sort`; empty values are left out.
+ */
+export function charactersQueryString(params: CharacterPageParams): string {
+  const query = new URLSearchParams();
+  const tags = params.tags.map((t) => t.trim()).filter(Boolean);
+  if (tags.length > 0) query.set("tags", tags.join(","));
+  const search = params.search.trim();
+  if (search) query.set("search", search);
+  query.set("showNsfw", String(params.showNsfw));
+  if (!params.showNsfw) query.set("nsfw", "false");
+  query.set("limit", String(params.limit ?? CATALOG_PAGE_SIZE));
+  query.set("offset", String(params.offset));
+  query.set("sort", params.sort);
+  return query.toString();
+}
+
+/** Fetches one page; throws `Error("Failed to fetch characters")` on any non-OK answer (SPEC.md §8). */
+export async function getCharacters(params: CharacterPageParams, signal?: AbortSignal): Promise<CharacterListResponse> {
+  const res = await fetch(`/api/characters?${charactersQueryString(params)}`, { credentials: "include", signal });
+  if (!res.ok) throw new Error("Failed to fetch characters");
+  return (await res.json()) as CharacterListResponse;
+}
+
+export const charactersQueryOptions = (params: CharacterPageParams) =>
+  queryOptions({
+    queryKey: ["/api/characters", { ...params, limit: params.limit ?? CATALOG_PAGE_SIZE }],
+    queryFn: ({ signal }) => getCharacters(params, signal),
+  });
+
+/** Every page at `offsets` for the same filters, in order (Home's grid with "Load More"). */
+export function useCharacterPages(filters: Omit<CharacterPageParams, "offset">, offsets: number[]) {
+  return useQueries({ queries: offsets.map((offset) => charactersQueryOptions({ ...filters, offset })) });
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { type FetchLike, apiGet, apiRequest, getQueryFn, isUnauthorizedError } from "./api-client.ts";
+
+interface Call {
+  url: string;
+  init: RequestInit | undefined;
+}
+
+/** A fetch that records calls and answers with `respond()`. */
+function stubFetch(respond: () => Response): FetchLike & { calls: Call[] } {
+  const calls: Call[] = [];
+  const fn = async (url: string, init?: RequestInit) => {
+    calls.push({ url, init });
+    return respond();
+  };
+  return Object.assign(fn, { calls });
+}
+
+const queryContext = (queryKey: readonly unknown[]) =>
+  ({ queryKey, signal: new AbortController().signal, meta: undefined, client: undefined }) as never;
+
+describe("apiRequest", () => {
+  it("sends credentials and a JSON body with a JSON content type", async () => {
+    const fetch = stubFetch(() => new Response("{}", { status: 200 }));
+    await apiRequest("POST", "/api/characters/3/comments", { content: "hi" }, fetch);
+    const { url, init } = fetch.calls[0]!;
+    expect(url).toBe("/api/characters/3/comments");
+    expect(init?.method).toBe("POST");
+    expect(init?.credentials).toBe("include");
+    expect(new Headers(init?.headers).get("content-type")).toBe("application/json");
+    expect(init?.body).toBe('{"content":"hi"}');
+  });
+
+  it("sends no body and no content type without data", async () => {
+    const fetch = stubFetch(() => new Response(null, { status: 204 }));
+    await apiRequest("POST", "/api/characters/3/favorite", undefined, fetch);
+    const { init } = fetch.calls[0]!;
+    expect(init?.body).toBeUndefined();
+    expect(new Headers(init?.headers).has("content-type")).toBe(false);
+    expect(init?.credentials).toBe("include");
+  });
+
+  it("turns a non-OK answer into '<status>: <body text>'", async () => {
+    const body = '{"error":"Character not found","code":"not_found"}';
+    const fetch = stubFetch(() => new Response(body, { status: 404, statusText: "Not Found" }));
+    await expect(apiRequest("GET", "/api/characters/9", undefined, fetch)).rejects.toThrow(`404: ${body}`);
+  });
+
+  it("uses the status text when the body is empty", async () => {
+    const fetch = stubFetch(() => new Response("", { status: 502, statusText: "Bad Gateway" }));
+    await expect(apiRequest("GET", "/api/tags", undefined, fetch)).rejects.toThrow(/^502: Bad Gateway$/);
+  });
+});
+
+describe("apiGet", () => {
+  it("parses the JSON of an OK answer", async () => {
+    const fetch = stubFetch(() => Response.json({ characters: [], total: 0 }));
+    await expect(apiGet("/api/characters", fetch)).resolves.toEqual({ characters: [], total: 0 });
+  });
+});
+
+describe("isUnauthorizedError", () => {
+  it("recognises the error of a 401 answer", async () => {
+    const fetch = stubFetch(() => Response.json({ error: "Unauthorized", code: "unauthorized" }, { status: 401 }));
+    const error = await apiRequest("GET", "/api/my-characters", undefined, fetch).catch((e: unknown) => e);
+    expect(isUnauthorizedError(error)).toBe(true);
+  });
+
+  it("needs both the 401 prefix and the word Unauthorized", () => {
+    expect(isUnauthorizedError(new Error("401: Unauthorized"))).toBe(true);
+    expect(isUnauthorizedError(new Error("403: Unauthorized"))).toBe(false);
+    expect(isUnauthorizedError(new Error("401: session expired"))).toBe(false);
+    expect(isUnauthorizedError(new Error("x 401: Unauthorized"))).toBe(false);
+    expect(isUnauthorizedError("401: Unauthorized")).toBe(false);
+  });
+});
+
+describe("getQueryFn", () => {
+  it("joins the query key with slashes to make the path", async () => {
+    const fetch = stubFetch(() => Response.json({ id: 7 }));
+    const result = await getQueryFn({ on401: "throw" }, fetch)(queryContext(["/api/characters", 7]));
+    expect(fetch.calls[0]!.url).toBe("/api/characters/7");
+    expect(fetch.calls[0]!.init?.credentials).toBe("include");
+    expect(result).toEqual({ id: 7 });
+  });
+
+  it("returns null on 401 when asked to", async () => {
+    const fetch = stubFetch(() => new Response("Unauthorized", { status: 401 }));
+    await expect(getQueryFn({ on401: "returnNull" }, fetch)(queryContext(["/api/auth/user"]))).resolves.toBeNull();
+  });
+
+  it("throws the 401 error otherwise", async () => {
+    const fetch = stubFetch(() => new Response('{"error":"Unauthorized"}', { status: 401 }));
+    await expect(getQueryFn({ on401: "throw" }, fetch)(queryContext(["/api/auth/user"]))).rejects.toThrow(
+      '401: {"error":"Unauthorized"}',
+    );
+  });
+
+  it("throws other failures even when 401 yields null", async () => {
+    const fetch = stubFetch(() => new Response("", { status: 404, statusText: "Not Found" }));
+    await expect(getQueryFn({ on401: "returnNull" }, fetch)(queryContext(["/api/auth/user"]))).rejects.toThrow(
+      "404: Not Found",
+    );
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The one HTTP client of the web app (SPEC.md §7–§8).
+ *
+ * - Every call sends the session cookie (`credentials: "include"`); bodies are
+ *   JSON with a JSON content type.
+ * - Any non-OK answer becomes `Error("<status>: <body text or status text>")`,
+ *   e.g. `401: {"error":"Unauthorized","code":"unauthorized"}`.
+ *
+ * Functions take an optional `fetchImpl` so tests can answer without a network.
+ */
+import type { QueryFunction, QueryKey } from "@tanstack/react-query";
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+const defaultFetch: FetchLike = (input, init) => fetch(input, init);
+
+/** Throws `Error("<status>: <body text || status text>")` when `res` is not OK. */
+export async function throwIfResNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = (await res.text()) || res.statusText;
+  throw new Error(`${res.status}: ${text}`);
+}
+
+/**
+ * Sends `method url` with `data` as a JSON body (none when undefined) and
+ * returns the OK response. Throws the SPEC.md §8 error on any non-OK answer.
+ */
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  fetchImpl: FetchLike = defaultFetch,
+): Promise<Response> {
+  const res = await fetchImpl(url, {
+    method,
+    headers: data === undefined ? {} : { "Content-Type": "application/json" },
+    body: data === undefined ? undefined : JSON.stringify(data),
+    credentials: "include",
+  });
+  await throwIfResNotOk(res);
+  return res;
+}
+
+/** GETs `url` and parses its JSON body; throws the SPEC.md §8 error on any non-OK answer. */
+export async function apiGet<T>(url: string, fetchImpl: FetchLike = defaultFetch): Promise<T> {
+  const res = await apiRequest("GET", url, undefined, fetchImpl);
+  return (await res.json()) as T;
+}
+
+/** True for the error of a 401 answer: its message starts "401: " and mentions Unauthorized. */
+export function isUnauthorizedError(error: unknown): boolean {
+  return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
+}
+
+export type UnauthorizedBehavior = "returnNull" | "throw";
+
+/**
+ * A React Query `queryFn` for plain reads: the query key's parts joined by "/"
+ * are the path (`["/api/characters", 7]` → `/api/characters/7`). With
+ * `on401: "returnNull"` a 401 answer resolves to null instead of throwing.
+ */
+export function getQueryFn<T>(
+  { on401 }: { on401: UnauthorizedBehavior },
+  fetchImpl: FetchLike = defaultFetch,
+): QueryFunction<T | null, QueryKey> {
+  return async ({ queryKey }) => {
+    const res = await fetchImpl(queryKey.join("/"), { credentials: "include" });
+    if (on401 === "returnNull" && res.status === 401) return null;
+    await throwIfResNotOk(res);
+    return (await res.json()) as T;
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Home's catalog filters and paging (SPEC.md §4 "Home filters", §9): selected
+ * tags, search text, tab, NSFW setting and the list offset. The offset goes
+ * back to 0 whenever a filter changes; "Load More Characters" adds one page.
+ */
+import type { CatalogSort } from "../../schema/api.ts";
+import { CATALOG_PAGE_SIZE } from "../../schema/inputs.ts";
+
+export interface CatalogFilters {
+  /** Selected tag names, in the order they were selected. */
+  tags: string[];
+  search: string;
+  tab: CatalogSort;
+  showNsfw: boolean;
+  /** Offset of the last loaded page; pages 0, 20, … up to it are shown. */
+  offset: number;
+}
+
+export type CatalogFiltersAction =
+  | { type: "toggleTag"; tag: string }
+  | { type: "removeTag"; tag: string }
+  | { type: "clearTags" }
+  | { type: "setSearch"; search: string }
+  | { type: "setTab"; tab: CatalogSort }
+  | { type: "setShowNsfw"; showNsfw: boolean }
+  | { type: "loadMore" };
+
+export const INITIAL_CATALOG_FILTERS: CatalogFilters = {
+  tags: [],
+  search: "",
+  tab: "for-you",
+  showNsfw: false,
+  offset: 0,
+};
+
+/**
+ * Pure transition of the filters. A change of tags, search, tab or NSFW resets
+ * the offset to 0; an action that changes nothing returns the same state (so
+ * React skips the re-render and the offset is kept).
+ */
+export function catalogFiltersReducer(state: CatalogFilters, action: CatalogFiltersAction): CatalogFilters {
+  switch (action.type) {
+    case "toggleTag": {
+      const tags = state.tags.includes(action.tag)
+        ? state.tags.filter((t) => t !== action.tag)
+        : [...state.tags, action.tag];
+      return { ...state, tags, offset: 0 };
+    }
+    case "removeTag":
+      if (!state.tags.includes(action.tag)) return state;
+      return { ...state, tags: state.tags.filter((t) => t !== action.tag), offset: 0 };
+    case "clearTags":
+      if (state.tags.length === 0) return state;
+      return { ...state, tags: [], offset: 0 };
+    case "setSearch":
+      if (action.search === state.search) return state;
+      return { ...state, search: action.search, offset: 0 };
+    case "setTab":
+      if (action.tab === state.tab) return state;
+      return { ...state, tab: action.tab, offset: 0 };
+    case "setShowNsfw":
+      if (action.showNsfw === state.showNsfw) return state;
+      return { ...state, showNsfw: action.showNsfw, offset: 0 };
+    case "loadMore":
+      return { ...state, offset: state.offset + CATALOG_PAGE_SIZE };
+  }
+}
+
+/** Offsets of every page shown for `offset`: 0, 20, …, offset. */
+export function pageOffsets(offset: number): number[] {
+  const offsets: number[] = [];
+  for (let o = 0; o <= offset; o += CATALOG_PAGE_SIZE) offsets.push(o);
+  return offsets;
+}
+
+/** "Load More Characters" shows only when the last returned page was full (SPEC.md §9). */
+export function canLoadMore(lastPage: { characters: readonly unknown[] } | undefined): boolean {
+  return lastPage !== undefined && lastPage.characters.length >= CATALOG_PAGE_SIZE;
+}
