@@ -1,0 +1,38 @@
+/**
+ * Browser tests: Playwright driving Debian's Chromium (/usr/bin/chromium;
+ * `npx playwright install` cannot download here) against the app that
+ * scripts/e2e.ts starts with `wrangler dev` and demo data (E2E_BASE_URL).
+ */
+import { defineConfig } from "@playwright/test";
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: "../test-results",
+  use: {
+    baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:8788",
+    browserName: "chromium",
+    viewport: { width: 1280, height: 900 },
+    trace: "off",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+});

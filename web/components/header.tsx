@@ -1,0 +1,87 @@
+/**
+ * Sticky site header (SPEC.md §2 "Home"): wordmark, character search, and the
+ * visitor's Sign In button. On Home the search box drives the catalog filters
+ * as one types; on other pages the text stays local to the page until Enter,
+ * which opens Home with that search applied.
+ */
+import { Search } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { LOGIN_PATH, useUser } from "../lib/auth.ts";
+import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
+import { Button } from "./ui/button.tsx";
+import { Input } from "./ui/input.tsx";
+import { Skeleton } from "./ui/skeleton.tsx";
+import { Wordmark } from "./wordmark.tsx";
+
+export function Header() {
+  const { pathname } = useLocation();
+  const { user, isLoading } = useUser();
+  const isHome = pathname === "/";
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-background/85 backdrop-blur-md supports-[backdrop-filter]:bg-background/70">
+      <div className="mx-auto flex h-16 max-w-[1600px] items-center gap-3 px-4 md:gap-6 md:px-6">
+        <Wordmark />
+        <div className="min-w-0 flex-1 md:max-w-xl">
+          {isHome ? <HomeSearch /> : <PageSearch key={pathname} />}
+        </div>
+        <div className="ml-auto flex shrink-0 items-center gap-2">
+          {/* Signed-in users get their menu here (Accounts issue). */}
+          {isLoading && <Skeleton className="h-9 w-20 rounded-lg" />}
+          {!user && !isLoading && (
+            <Button asChild variant="gradient" size="sm" className="h-9 px-4">
+              <a href={LOGIN_PATH}>Sign In</a>
+            </Button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+function SearchField(props: { value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="relative">
+      <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+      <Input
+        type="search"
+        aria-label="Search characters"
+        placeholder="Search characters..."
+        enterKeyHint="search"
+        autoComplete="off"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        className="h-10 rounded-full pl-9"
+      />
+    </div>
+  );
+}
+
+/** On Home: typing filters the grid (debounced there). */
+function HomeSearch() {
+  const { filters, dispatch } = useCatalogFilters();
+  return (
+    <form role="search" onSubmit={(e) => e.preventDefault()}>
+      <SearchField value={filters.search} onChange={(search) => dispatch({ type: "setSearch", search })} />
+    </form>
+  );
+}
+
+/** Elsewhere: the text is this page's own until Enter opens Home with it. */
+function PageSearch() {
+  const [query, setQuery] = useState("");
+  const { dispatch } = useCatalogFilters();
+  const navigate = useNavigate();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!query.trim()) return;
+    dispatch({ type: "setSearch", search: query });
+    navigate("/");
+  };
+  return (
+    <form role="search" onSubmit={submit}>
+      <SearchField value={query} onChange={setQuery} />
+    </form>
+  );
+}
