@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "./lib/errors.ts";
+import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { tagsRoutes } from "./routes/tags.ts";
@@ -33,6 +34,8 @@ app.use(
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
   }),
 );
+
+app.use("/api/*", sameOrigin, session);
 
 const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes);
 

@@ -1,2 +1,13 @@
-/** Hono bindings of the Worker: `Env` comes from `wrangler types` (worker/worker-configuration.d.ts). */
-export type AppEnv = { Bindings: Env };
+/**
+ * Hono bindings and variables of the Worker. `Env` comes from `wrangler types`
+ * (worker/worker-configuration.d.ts); `user` is set by the session middleware.
+ */
+import type { SessionUser } from "./lib/sessions.ts";
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    /** The signed-in person, or null for visitors (worker/middleware/session.ts). */
+    user: SessionUser | null;
+  };
+};

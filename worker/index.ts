@@ -4,13 +4,14 @@
  * handler, and the Durable Object classes the runtime must find here.
  */
 import app from "./app.ts";
+import { deleteExpiredSessions } from "./lib/sessions.ts";
 
 export { ConversationRoom } from "../durable-objects/conversation-room.ts";
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
-    // Expired sessions are removed daily (sessions arrive with the Accounts issue).
-    await env.DB.prepare("DELETE FROM sessions WHERE expire < ?").bind(Date.now()).run();
+    // Daily: expired sessions are removed.
+    await deleteExpiredSessions(env.DB);
   },
 } satisfies ExportedHandler<Env>;

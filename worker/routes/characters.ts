@@ -19,7 +19,7 @@ export const charactersRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const id = parseCharacterId(c.req.param("id"));
-    const character = await viewCharacter(c.env.DB, id);
+    const character = await viewCharacter(c.env.DB, id, c.get("user")?.id);
     if (!character) throw notFound("Character not found");
     return c.json(character, 200);
   });

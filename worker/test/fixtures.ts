@@ -55,3 +55,30 @@ export async function insertCharacter(fixture: CharacterFixture = {}): Promise<n
 export async function clearCatalog(): Promise<void> {
   await env.DB.batch([env.DB.prepare("DELETE FROM characters"), env.DB.prepare("DELETE FROM tags")]);
 }
+
+export interface TestUser {
+  id: string;
+  username: string;
+  /** `Cookie` header value carrying this user's session. */
+  cookie: string;
+}
+
+let userCounter = 0;
+
+/**
+ * Creates a user and a real session (worker/lib/sessions.ts) and returns the
+ * cookie a browser would send on http://localhost.
+ */
+export async function signIn(overrides: { username?: string; email?: string; firstName?: string } = {}): Promise<TestUser> {
+  userCounter += 1;
+  const id = crypto.randomUUID();
+  const username = overrides.username ?? `@tester_${userCounter}_${id.slice(0, 6)}`;
+  await env.DB.prepare(
+    "INSERT INTO users (id, email, first_name, name, username) VALUES (?, ?, ?, ?, ?)",
+  )
+    .bind(id, overrides.email ?? `${id}@example.test`, overrides.firstName ?? "Tess", overrides.firstName ?? "Tess", username)
+    .run();
+  const { createSession } = await import("../lib/sessions.ts");
+  const { token } = await createSession(env.DB, id);
+  return { id, username, cookie: `fabled_session=${token}` };
+}

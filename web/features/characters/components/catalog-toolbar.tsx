@@ -1,0 +1,90 @@
+/**
+ * Home's tabs (For You, Trending, New, Popular) and the NSFW switch. Tabs
+ * follow the WAI-ARIA tabs pattern: one tab stop, arrow keys move between
+ * tabs and select them.
+ */
+import { Clock, Flame, Sparkles, Star } from "lucide-react";
+import { type KeyboardEvent, useRef } from "react";
+import type { CatalogSort } from "../../../../schema/api.ts";
+import { Switch } from "../../../components/ui/switch.tsx";
+import { cn } from "../../../lib/utils.ts";
+
+export const CATALOG_TABS: { value: CatalogSort; label: string; icon: typeof Flame }[] = [
+  { value: "for-you", label: "For You", icon: Sparkles },
+  { value: "trending", label: "Trending", icon: Flame },
+  { value: "new", label: "New", icon: Clock },
+  { value: "popular", label: "Popular", icon: Star },
+];
+
+/** id of a tab element, for the panel's aria-labelledby. */
+export const catalogTabId = (tab: CatalogSort) => `catalog-tab-${tab}`;
+export const CATALOG_PANEL_ID = "catalog-results";
+
+interface CatalogToolbarProps {
+  tab: CatalogSort;
+  onTabChange: (tab: CatalogSort) => void;
+  showNsfw: boolean;
+  onShowNsfwChange: (showNsfw: boolean) => void;
+}
+
+export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange }: CatalogToolbarProps) {
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const current = CATALOG_TABS.findIndex((t) => t.value === tab);
+    let next: number | null = null;
+    if (event.key === "ArrowRight") next = (current + 1) % CATALOG_TABS.length;
+    else if (event.key === "ArrowLeft") next = (current - 1 + CATALOG_TABS.length) % CATALOG_TABS.length;
+    else if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = CATALOG_TABS.length - 1;
+    if (next === null) return;
+    event.preventDefault();
+    onTabChange(CATALOG_TABS[next]!.value);
+    tabRefs.current[next]?.focus();
+  };
+
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <div
+        role="tablist"
+        aria-label="Sort characters"
+        onKeyDown={onKeyDown}
+        className="flex max-w-full gap-1 overflow-x-auto rounded-xl border border-border bg-card p-1 [scrollbar-width:none]"
+      >
+        {CATALOG_TABS.map(({ value, label, icon: Icon }, index) => {
+          const selected = value === tab;
+          return (
+            <button
+              key={value}
+              ref={(el) => {
+                tabRefs.current[index] = el;
+              }}
+              id={catalogTabId(value)}
+              type="button"
+              role="tab"
+              aria-selected={selected}
+              aria-controls={CATALOG_PANEL_ID}
+              tabIndex={selected ? 0 : -1}
+              onClick={() => onTabChange(value)}
+              className={cn(
+                "inline-flex shrink-0 cursor-pointer items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                selected
+                  ? "bg-gradient-to-r from-primary-strong to-accent-pink text-white shadow"
+                  : "text-muted-foreground hover:bg-surface hover:text-foreground",
+              )}
+            >
+              <Icon aria-hidden="true" className="size-4" />
+              {label}
+            </button>
+          );
+        })}
+      </div>
+      <div className="flex items-center gap-2.5 rounded-xl border border-border bg-card px-3 py-2">
+        <Switch id="nsfw-toggle" checked={showNsfw} onCheckedChange={onShowNsfwChange} />
+        <label htmlFor="nsfw-toggle" className="cursor-pointer text-sm font-medium select-none">
+          Show NSFW
+        </label>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * The character page body (SPEC.md §2 "Character detail"): avatar, name,
+ * creator, long description, counts, tags, Start Chat, and the card texts.
+ */
+import { ArrowLeft, MessageSquareText } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import type { Character } from "../../../../schema/api.ts";
+import { Badge } from "../../../components/ui/badge.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { cn } from "../../../lib/utils.ts";
+import { CharacterAvatar } from "./character-avatar.tsx";
+import { CommentCount, FavoriteButton, Rating, ViewCount } from "./character-stats.tsx";
+
+interface CharacterProfileProps {
+  character: Character;
+  onFavorite: () => void;
+  onStartChat: () => void;
+}
+
+export function CharacterProfile({ character, onFavorite, onStartChat }: CharacterProfileProps) {
+  const about = character.longDescription?.trim() || character.description;
+  return (
+    <div className="relative">
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute inset-x-0 -top-6 h-80 bg-gradient-to-b from-primary/15 via-pink-600/5 to-transparent blur-2xl"
+      />
+      <div className="relative mx-auto max-w-6xl px-4 py-6 md:px-6 md:py-8">
+        <BackLink>Back to Characters</BackLink>
+
+        <section className="mt-6 grid gap-6 md:grid-cols-[minmax(0,320px)_1fr] md:gap-10">
+          <div className="relative mx-auto aspect-[3/4] w-full max-w-[320px] overflow-hidden rounded-2xl border border-border bg-surface shadow-2xl shadow-primary/10">
+            <CharacterAvatar
+              id={character.id}
+              name={character.name}
+              avatarUrl={character.avatarUrl}
+              priority
+              initialClassName="text-8xl"
+            />
+            {character.isNsfw && (
+              <Badge variant="nsfw" className="absolute top-3 right-3">
+                NSFW
+              </Badge>
+            )}
+          </div>
+
+          <div className="flex min-w-0 flex-col gap-4">
+            <div>
+              <h1 className="text-3xl font-bold tracking-tight break-words md:text-4xl">{character.name}</h1>
+              <p className="mt-1 text-muted-foreground">by @{character.creator}</p>
+            </div>
+            <p className="text-base leading-relaxed whitespace-pre-line text-foreground/90">{about}</p>
+
+            <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-muted-foreground [&_svg]:!size-4">
+              <ViewCount value={character.viewCount} />
+              <FavoriteButton characterName={character.name} count={character.favoriteCount} onToggle={onFavorite} />
+              <CommentCount value={character.commentCount} />
+              <Rating value={character.rating} />
+            </div>
+
+            {character.tags.length > 0 && (
+              <ul aria-label="Tags" className="flex flex-wrap gap-2">
+                {character.tags.map((tag) => (
+                  <li key={tag}>
+                    <Badge variant="secondary" className="px-3 py-1 text-sm">
+                      {tag}
+                    </Badge>
+                  </li>
+                ))}
+              </ul>
+            )}
+
+            <div className="pt-2">
+              <Button variant="gradient" size="lg" onClick={onStartChat} className="w-full sm:w-auto sm:min-w-48">
+                <MessageSquareText aria-hidden="true" />
+                Start Chat
+              </Button>
+            </div>
+          </div>
+        </section>
+
+        <div className="mt-10 grid gap-6 md:grid-cols-2">
+          <TextCard title="Personality">{character.personality}</TextCard>
+          {character.scenario && <TextCard title="Scenario">{character.scenario}</TextCard>}
+          {character.greeting && (
+            <TextCard title="First Message" className={cn(!character.scenario && "md:col-span-1")}>
+              {character.greeting}
+            </TextCard>
+          )}
+          {character.exampleConversation && (
+            <TextCard title="Example Conversation" className="md:col-span-2" mono>
+              {character.exampleConversation}
+            </TextCard>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function TextCard({ title, children, className, mono }: { title: string; children: string; className?: string; mono?: boolean }) {
+  return (
+    <Card className={className}>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p
+          className={cn(
+            "leading-relaxed whitespace-pre-wrap break-words text-foreground/85",
+            mono && "rounded-xl bg-background/60 p-4 text-sm",
+          )}
+        >
+          {children}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function BackLink({ children }: { children: ReactNode }) {
+  return (
+    <Link
+      to="/"
+      className="inline-flex items-center gap-2 rounded-md text-sm text-muted-foreground transition-colors hover:text-foreground"
+    >
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      {children}
+    </Link>
+  );
+}
+
+export function CharacterProfileSkeleton() {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-6 md:px-6 md:py-8" aria-busy="true" aria-label="Loading character">
+      <Skeleton className="h-5 w-40" />
+      <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,320px)_1fr] md:gap-10">
+        <Skeleton className="mx-auto aspect-[3/4] w-full max-w-[320px] rounded-2xl" />
+        <div className="space-y-4">
+          <Skeleton className="h-10 w-2/3" />
+          <Skeleton className="h-4 w-32" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-3/4" />
+          <div className="flex gap-2">
+            <Skeleton className="h-6 w-16 rounded-full" />
+            <Skeleton className="h-6 w-20 rounded-full" />
+            <Skeleton className="h-6 w-14 rounded-full" />
+          </div>
+          <Skeleton className="h-11 w-48" />
+        </div>
+      </div>
+      <div className="mt-10 grid gap-6 md:grid-cols-2">
+        <Skeleton className="h-40 rounded-2xl" />
+        <Skeleton className="h-40 rounded-2xl" />
+      </div>
+    </div>
+  );
+}

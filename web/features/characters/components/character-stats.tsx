@@ -1,0 +1,85 @@
+import { Eye, Heart, MessageCircle, ThumbsUp } from "lucide-react";
+import type { ComponentProps, MouseEvent } from "react";
+import { RATING_TONE_CLASS, formatCount, formatRating, ratingTone } from "../../../lib/format.ts";
+import { cn } from "../../../lib/utils.ts";
+
+/** One icon + number statistic with a spoken label ("1.2k views"). */
+export function Stat({
+  icon: Icon,
+  value,
+  label,
+  className,
+}: {
+  icon: typeof Eye;
+  value: number;
+  label: string;
+  className?: string;
+}) {
+  return (
+    <span className={cn("inline-flex items-center gap-1 tabular-nums", className)}>
+      <Icon aria-hidden="true" className="size-3.5 shrink-0" />
+      <span aria-hidden="true">{formatCount(value)}</span>
+      <span className="sr-only">
+        {value} {label}
+      </span>
+    </span>
+  );
+}
+
+export function ViewCount({ value, className }: { value: number; className?: string }) {
+  return <Stat icon={Eye} value={value} label={value === 1 ? "view" : "views"} className={className} />;
+}
+
+export function CommentCount({ value, className }: { value: number; className?: string }) {
+  return (
+    <Stat icon={MessageCircle} value={value} label={value === 1 ? "comment" : "comments"} className={className} />
+  );
+}
+
+/** Rating as a percentage, green ≥ 80, yellow ≥ 60, orange below (SPEC.md §9). */
+export function Rating({ value, className }: { value: number; className?: string }) {
+  const rounded = Math.round(value);
+  return (
+    <span className={cn("inline-flex items-center gap-1 font-medium tabular-nums", RATING_TONE_CLASS[ratingTone(rounded)], className)}>
+      <ThumbsUp aria-hidden="true" className="size-3.5 shrink-0" />
+      <span aria-hidden="true">{formatRating(rounded)}</span>
+      <span className="sr-only">Rated {formatRating(rounded)}</span>
+    </span>
+  );
+}
+
+interface FavoriteButtonProps extends Omit<ComponentProps<"button">, "onClick"> {
+  characterName: string;
+  count: number;
+  isFavorited?: boolean;
+  onToggle: () => void;
+}
+
+/**
+ * Heart + count. Never lets its click reach an enclosing card link (the card
+ * is a stretched link; this button sits above it).
+ */
+export function FavoriteButton({ characterName, count, isFavorited = false, onToggle, className, ...props }: FavoriteButtonProps) {
+  const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
+    onToggle();
+  };
+  return (
+    <button
+      type="button"
+      aria-label={`${isFavorited ? "Remove" : "Add"} ${characterName} ${isFavorited ? "from" : "to"} favorites`}
+      aria-pressed={isFavorited}
+      onClick={handleClick}
+      className={cn(
+        "relative z-10 inline-flex cursor-pointer items-center gap-1 rounded-full tabular-nums transition-colors hover:text-pink-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+        isFavorited && "text-pink-500",
+        className,
+      )}
+      {...props}
+    >
+      <Heart aria-hidden="true" className={cn("size-3.5 shrink-0", isFavorited && "fill-current")} />
+      <span>{formatCount(count)}</span>
+    </button>
+  );
+}

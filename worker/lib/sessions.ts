@@ -1,0 +1,135 @@
+/**
+ * Sessions (DESIGN.md "Data", STYLE.md "Sessions", after lucia-auth's
+ * `auth_session` guide):
+ * - the cookie holds a random 32-byte token (base64url);
+ * - the `sessions` table stores only its SHA-256 (hex) as `sid`, with
+ *   `sess = { userId }` and `expire` (ms since the epoch). A stolen row cannot
+ *   be turned back into a cookie;
+ * - sliding expiry of 30 days, renewed at most once a day;
+ * - cookie `HttpOnly; SameSite=Lax; Path=/`, plus `Secure` (and the `__Host-`
+ *   name prefix) everywhere but plain-http localhost.
+ *
+ * The lookup is by the token's hash, so no secret is ever compared byte by
+ * byte in a way an attacker could time.
+ */
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+
+/** Session lifetime, ms (30 days). */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session is renewed once less than this much of its lifetime is left, ms (29 days: at most daily). */
+export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS - 24 * 60 * 60 * 1000;
+
+/** The signed-in person as the API reads it (`GET /api/auth/user`). */
+export interface SessionUser {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  name: string | null;
+  username: string;
+  email: string | null;
+  profileImageUrl: string | null;
+}
+
+const USER_COLUMNS = `u.id, u.first_name AS firstName, u.last_name AS lastName, u.name,
+  u.username, u.email, u.profile_image_url AS profileImageUrl`;
+
+/** Lower-case hex SHA-256 of a string's UTF-8 bytes. */
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A new random session token: 32 bytes, base64url without padding (43 characters). */
+export function generateSessionToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Creates a session for `userId`; returns the cookie token and its expiry (ms). */
+export async function createSession(db: D1Database, userId: string, now = Date.now()): Promise<{ token: string; expire: number }> {
+  const token = generateSessionToken();
+  const expire = now + SESSION_TTL_MS;
+  await db
+    .prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)")
+    .bind(await sha256Hex(token), JSON.stringify({ userId }), expire)
+    .run();
+  return { token, expire };
+}
+
+/**
+ * The user of a session token, or null when the token is unknown, malformed
+ * or expired (an expired row is deleted). When less than 29 days are left the
+ * expiry slides to 30 days from now and `renewedExpire` says so.
+ */
+export async function validateSessionToken(
+  db: D1Database,
+  token: string,
+  now = Date.now(),
+): Promise<{ user: SessionUser; expire: number; renewedExpire: number | null } | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const sid = await sha256Hex(token);
+  const row = await db
+    .prepare(
+      `SELECT s.expire, ${USER_COLUMNS} FROM sessions s
+       JOIN users u ON u.id = json_extract(s.sess, '$.userId')
+       WHERE s.sid = ?`,
+    )
+    .bind(sid)
+    .first<SessionUser & { expire: number }>();
+  if (!row) return null;
+  if (row.expire <= now) {
+    await db.prepare("DELETE FROM sessions WHERE sid = ?").bind(sid).run();
+    return null;
+  }
+  const { expire, ...user } = row;
+  if (expire - now < SESSION_RENEW_BELOW_MS) {
+    const renewed = now + SESSION_TTL_MS;
+    await db.prepare("UPDATE sessions SET expire = ? WHERE sid = ?").bind(renewed, sid).run();
+    return { user, expire: renewed, renewedExpire: renewed };
+  }
+  return { user, expire, renewedExpire: null };
+}
+
+/** Deletes the session of a token (sign-out). */
+export async function invalidateSessionToken(db: D1Database, token: string): Promise<void> {
+  await db.prepare("DELETE FROM sessions WHERE sid = ?").bind(await sha256Hex(token)).run();
+}
+
+/** Deletes every expired session (the daily cron). Returns how many. */
+export async function deleteExpiredSessions(db: D1Database, now = Date.now()): Promise<number> {
+  const result = await db.prepare("DELETE FROM sessions WHERE expire <= ?").bind(now).run();
+  return result.meta.changes ?? 0;
+}
+
+/** True when cookies must be `Secure`: everything but plain http on localhost. */
+export function isSecureRequest(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  const local = hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
+  return !(protocol === "http:" && local);
+}
+
+/** Name of the session cookie for this request's scheme. */
+export function sessionCookieName(url: string): string {
+  return isSecureRequest(url) ? "__Host-fabled_session" : "fabled_session";
+}
+
+export function readSessionCookie(c: Context): string | undefined {
+  return getCookie(c, sessionCookieName(c.req.url));
+}
+
+export function setSessionCookie(c: Context, token: string, expire: number): void {
+  const secure = isSecureRequest(c.req.url);
+  setCookie(c, sessionCookieName(c.req.url), token, {
+    httpOnly: true,
+    secure,
+    sameSite: "Lax",
+    path: "/",
+    expires: new Date(expire),
+  });
+}
+
+export function clearSessionCookie(c: Context): void {
+  const secure = isSecureRequest(c.req.url);
+  deleteCookie(c, sessionCookieName(c.req.url), { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+}
