@@ -75,3 +75,31 @@ export interface Tag {
 /** Home tabs, sent as `sort=` (DESIGN.md "Tabs"). */
 export const CATALOG_SORTS = ["for-you", "trending", "new", "popular"] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
+/** `GET /api/characters/:id/favorite` */
+export interface FavoriteStatus {
+  isFavorited: boolean;
+}
+
+/**
+ * A comment as `GET /api/characters/:id/comments` returns it: top-level
+ * comments newest first, each with its replies (any depth) oldest first.
+ */
+export interface Comment {
+  id: number;
+  characterId: number;
+  userId: string;
+  content: string;
+  parentId: number | null;
+  /** Net sum of votes (+1 / −1). */
+  votes: number;
+  createdAt: string;
+  username: string;
+  profileImageUrl: string | null;
+  replies: Comment[];
+}
+
+/** `GET /api/comments/:id/vote` */
+export interface VoteStatus {
+  vote: 1 | -1 | null;
+}

@@ -144,3 +144,21 @@ export const profileInputSchema = z.object({
     .transform((v) => v || null),
 });
 export type ProfileInput = z.output<typeof profileInputSchema>;
+
+/** Longest comment or reply, in characters. */
+export const MAX_COMMENT_LENGTH = 5000;
+
+/** `POST /api/characters/:id/comments` */
+export const commentInputSchema = z.object({
+  content: z
+    .string({ error: "Comment text is required" })
+    .trim()
+    .min(1, "Comment cannot be empty")
+    .max(MAX_COMMENT_LENGTH, `Comments can be at most ${MAX_COMMENT_LENGTH.toLocaleString("en-US")} characters`),
+  parentId: z.number({ error: "parentId must be a comment id" }).int().positive().nullish(),
+});
+
+/** `POST /api/comments/:id/vote` */
+export const voteInputSchema = z.object({
+  value: z.union([z.literal(1), z.literal(-1)], { error: "value must be 1 or -1" }),
+});

@@ -10,6 +10,8 @@ import { ApiError } from "./lib/errors.ts";
 import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
 import { charactersRoutes } from "./routes/characters.ts";
+import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
+import { favoritesRoutes } from "./routes/favorites.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 
 const app = new Hono<AppEnv>();
@@ -37,7 +39,10 @@ app.use(
 
 app.use("/api/*", sameOrigin, session);
 
-const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes);
+const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes)
+  .route("/characters", favoritesRoutes)
+  .route("/characters", characterCommentsRoutes)
+  .route("/comments", commentsRoutes);
 
 app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
 
@@ -52,6 +57,10 @@ app.onError((err, c) => {
     if (status === 400) return c.json({ error: "Malformed request body", code: "validation_failed" }, 400);
     if (status === 413) return c.json({ error: "Request body is too large", code: "payload_too_large" }, 413);
     if (status === 401) return c.json({ error: "Unauthorized", code: "unauthorized" }, 401);
+  }
+  if (/FOREIGN KEY constraint failed/.test(String(err))) {
+    // A row this request refers to was deleted while it ran.
+    return c.json({ error: "It no longer exists. Please refresh and try again.", code: "not_found" }, 404);
   }
   console.error("unhandled error", c.req.method, c.req.path, err);
   return c.json({ error: "Something went wrong on our side. Please try again.", code: "internal" }, 500);

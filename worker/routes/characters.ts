@@ -4,13 +4,11 @@ import { catalogQuerySchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
 import { notFound } from "../lib/errors.ts";
+import { parseIntegerId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 
 /** Parses a path id; anything but a positive integer is a 404 (it names no character). */
-export function parseCharacterId(raw: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound("Character not found");
-  return Number(raw);
-}
+export const parseCharacterId = (raw: string) => parseIntegerId(raw, "Character");
 
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), async (c) => {

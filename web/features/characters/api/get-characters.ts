@@ -4,7 +4,7 @@
  */
 import { queryOptions, useQueries } from "@tanstack/react-query";
 import type { CatalogSort, CharacterListResponse } from "../../../../schema/api.ts";
-import { CATALOG_PAGE_SIZE } from "../../../../schema/inputs.ts";
+import { CATALOG_PAGE_SIZE } from "../../../lib/catalog-filters.ts";
 
 export interface CharacterPageParams {
   tags: string[];

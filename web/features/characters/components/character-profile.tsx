@@ -11,6 +11,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { cn } from "../../../lib/utils.ts";
+import { fillMacros } from "../lib/macros.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { CommentCount, FavoriteButton, Rating, ViewCount } from "./character-stats.tsx";
 
@@ -83,16 +84,14 @@ export function CharacterProfile({ character, onFavorite, onStartChat }: Charact
         </section>
 
         <div className="mt-10 grid gap-6 md:grid-cols-2">
-          <TextCard title="Personality">{character.personality}</TextCard>
-          {character.scenario && <TextCard title="Scenario">{character.scenario}</TextCard>}
+          <TextCard title="Personality">{fillMacros(character.personality, character.name)}</TextCard>
+          {character.scenario && <TextCard title="Scenario">{fillMacros(character.scenario, character.name)}</TextCard>}
           {character.greeting && (
-            <TextCard title="First Message" className={cn(!character.scenario && "md:col-span-1")}>
-              {character.greeting}
-            </TextCard>
+            <TextCard title="First Message">{fillMacros(character.greeting, character.name)}</TextCard>
           )}
           {character.exampleConversation && (
             <TextCard title="Example Conversation" className="md:col-span-2" mono>
-              {character.exampleConversation}
+              {fillMacros(character.exampleConversation, character.name)}
             </TextCard>
           )}
         </div>

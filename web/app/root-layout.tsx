@@ -1,0 +1,27 @@
+/** Frame of every page: skip link, sticky header, the page in `<main>`, footer. */
+import { Suspense } from "react";
+import { Outlet, ScrollRestoration } from "react-router";
+import { Footer } from "../components/footer.tsx";
+import { Header } from "../components/header.tsx";
+import { PageSpinner } from "../components/page-spinner.tsx";
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-primary-strong px-4 py-2 text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <ScrollRestoration />
+    </div>
+  );
+}

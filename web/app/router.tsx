@@ -1,0 +1,34 @@
+/**
+ * Routes of SPEC.md §2. Home is in the entry bundle (first visits land there);
+ * every other page is its own lazily loaded chunk.
+ */
+import { lazy } from "react";
+import { createBrowserRouter } from "react-router";
+import { HomePage } from "../routes/home.tsx";
+import { RootLayout } from "./root-layout.tsx";
+import { RouteError } from "./route-error.tsx";
+
+const CharacterPage = lazy(() => import("../routes/character.tsx").then((m) => ({ default: m.CharacterPage })));
+const PrivacyPolicyPage = lazy(() =>
+  import("../routes/legal/privacy-policy.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
+);
+const TermsOfUsePage = lazy(() => import("../routes/legal/terms-of-use.tsx").then((m) => ({ default: m.TermsOfUsePage })));
+const DisclaimerPage = lazy(() => import("../routes/legal/disclaimer.tsx").then((m) => ({ default: m.DisclaimerPage })));
+const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <RootLayout />,
+      errorElement: <RouteError />,
+      children: [
+        { index: true, element: <HomePage /> },
+        { path: "character/:id", element: <CharacterPage /> },
+        { path: "privacy-policy", element: <PrivacyPolicyPage /> },
+        { path: "terms-of-use", element: <TermsOfUsePage /> },
+        { path: "disclaimer", element: <DisclaimerPage /> },
+        { path: "*", element: <NotFoundPage /> },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,181 @@
+/**
+ * Favorites, comments and comment votes on D1. Counters
+ * (`characters.favorite_count`, `characters.comment_count`, `comments.votes`)
+ * are kept by the triggers of migrations/0002_community_counters.sql in the
+ * same transaction as each row change, so they always equal the rows that
+ * exist, whatever the concurrency. Every function here is a single statement
+ * or an atomic pair whose outcome does not depend on interleaving.
+ */
+import type { Comment } from "../../schema/api.ts";
+
+/**
+ * A character the viewer may act on: active, or inactive and their own
+ * (DESIGN.md "Inactive characters"). Null when it does not exist for them.
+ */
+export async function findVisibleCharacter(
+  db: D1Database,
+  id: number,
+  viewerId: string | null,
+): Promise<{ id: number; creatorId: string | null } | null> {
+  return db
+    .prepare(
+      `SELECT id, creator_id AS creatorId FROM characters
+       WHERE id = ? AND (is_active = 1 OR creator_id = ?)`,
+    )
+    .bind(id, viewerId)
+    .first<{ id: number; creatorId: string | null }>();
+}
+
+export async function isFavorited(db: D1Database, characterId: number, userId: string): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS yes FROM favorites WHERE user_id = ? AND character_id = ?")
+    .bind(userId, characterId)
+    .first();
+  return row !== null;
+}
+
+/**
+ * Toggles a favorite: adds it when absent, removes it when present. Returns
+ * the new state. The insert either creates the row or hits the unique index;
+ * only in the latter case is the row deleted — so two toggles racing from one
+ * person (a double click) end where they started, and the count always
+ * equals the favorites that exist.
+ */
+export async function toggleFavorite(db: D1Database, characterId: number, userId: string): Promise<boolean> {
+  const inserted = await db
+    .prepare(
+      `INSERT INTO favorites (character_id, user_id) VALUES (?, ?)
+       ON CONFLICT (user_id, character_id) DO NOTHING RETURNING id`,
+    )
+    .bind(characterId, userId)
+    .first();
+  if (inserted) return true;
+  await db.prepare("DELETE FROM favorites WHERE user_id = ? AND character_id = ?").bind(userId, characterId).run();
+  return false;
+}
+
+interface CommentRow {
+  id: number;
+  characterId: number;
+  userId: string;
+  content: string;
+  parentId: number | null;
+  votes: number;
+  createdAt: number;
+  username: string;
+  profileImageUrl: string | null;
+}
+
+const COMMENT_COLUMNS = `c.id, c.character_id AS characterId, c.user_id AS userId, c.content,
+  c.parent_id AS parentId, c.votes, c.created_at AS createdAt, u.username,
+  u.profile_image_url AS profileImageUrl`;
+
+function toComment(row: CommentRow): Comment {
+  return { ...row, createdAt: new Date(row.createdAt).toISOString(), replies: [] };
+}
+
+/**
+ * The discussion of a character: top-level comments newest first, each with
+ * its replies (any depth) nested oldest first.
+ */
+export async function listComments(db: D1Database, characterId: number): Promise<Comment[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${COMMENT_COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id
+       WHERE c.character_id = ? ORDER BY c.created_at, c.id`,
+    )
+    .bind(characterId)
+    .all<CommentRow>();
+  const byId = new Map<number, Comment>();
+  const roots: Comment[] = [];
+  for (const row of results) byId.set(row.id, toComment(row));
+  for (const comment of byId.values()) {
+    const parent = comment.parentId === null ? undefined : byId.get(comment.parentId);
+    if (parent) parent.replies.push(comment);
+    else roots.push(comment);
+  }
+  return roots.reverse();
+}
+
+export type PostCommentResult = { ok: true; comment: Comment } | { ok: false; reason: "parent_not_found" };
+
+/**
+ * Adds a comment (or a reply when `parentId` is given; the parent must be a
+ * comment of the same character). The insert itself checks the parent, so a
+ * parent deleted meanwhile cannot leave an orphan.
+ */
+export async function postComment(
+  db: D1Database,
+  input: { characterId: number; userId: string; content: string; parentId: number | null },
+): Promise<PostCommentResult> {
+  const inserted = await db
+    .prepare(
+      `INSERT INTO comments (character_id, user_id, content, parent_id)
+       SELECT ?1, ?2, ?3, ?4
+       WHERE ?4 IS NULL OR EXISTS (SELECT 1 FROM comments p WHERE p.id = ?4 AND p.character_id = ?1)
+       RETURNING id`,
+    )
+    .bind(input.characterId, input.userId, input.content, input.parentId)
+    .first<{ id: number }>();
+  if (!inserted) return { ok: false, reason: "parent_not_found" };
+  const row = await db
+    .prepare(`SELECT ${COMMENT_COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?`)
+    .bind(inserted.id)
+    .first<CommentRow>();
+  return { ok: true, comment: toComment(row!) };
+}
+
+export async function findComment(db: D1Database, id: number): Promise<{ id: number; userId: string; characterId: number } | null> {
+  return db
+    .prepare("SELECT id, user_id AS userId, character_id AS characterId FROM comments WHERE id = ?")
+    .bind(id)
+    .first();
+}
+
+/**
+ * Deletes a comment with every reply beneath it and their votes (foreign-key
+ * cascades; the count triggers fire for each). Returns how many comments went.
+ */
+export async function deleteCommentThread(db: D1Database, id: number): Promise<number> {
+  const [counted] = await db.batch<{ n: number }>([
+    db
+      .prepare(
+        `WITH RECURSIVE thread(id) AS (
+           SELECT ?1 UNION ALL SELECT c.id FROM comments c JOIN thread t ON c.parent_id = t.id)
+         SELECT count(*) AS n FROM thread`,
+      )
+      .bind(id),
+    db.prepare("DELETE FROM comments WHERE id = ?").bind(id),
+  ]);
+  return counted?.results[0]?.n ?? 0;
+}
+
+export async function getVote(db: D1Database, commentId: number, userId: string): Promise<1 | -1 | null> {
+  const row = await db
+    .prepare("SELECT value FROM comment_votes WHERE comment_id = ? AND user_id = ?")
+    .bind(commentId, userId)
+    .first<{ value: 1 | -1 }>();
+  return row?.value ?? null;
+}
+
+/**
+ * Votes on a comment (DESIGN.md "Votes"): the same value again removes the
+ * vote, the opposite value switches it. Returns the person's vote afterwards.
+ * Step one removes a vote of exactly this value; only if there was none does
+ * step two insert or switch it (upsert on the one-vote-per-person index).
+ */
+export async function castVote(db: D1Database, commentId: number, userId: string, value: 1 | -1): Promise<1 | -1 | null> {
+  const removed = await db
+    .prepare("DELETE FROM comment_votes WHERE comment_id = ? AND user_id = ? AND value = ? RETURNING id")
+    .bind(commentId, userId, value)
+    .first();
+  if (removed) return null;
+  await db
+    .prepare(
+      `INSERT INTO comment_votes (comment_id, user_id, value) VALUES (?, ?, ?)
+       ON CONFLICT (comment_id, user_id) DO UPDATE SET value = excluded.value`,
+    )
+    .bind(commentId, userId, value)
+    .run();
+  return value;
+}

@@ -1,0 +1,69 @@
+/**
+ * Comments and comment votes (SPEC.md §7, DESIGN.md "Votes"):
+ * `/api/characters/:id/comments` and `/api/comments/:id[/vote]`.
+ */
+import { Hono } from "hono";
+import type { VoteStatus } from "../../schema/api.ts";
+import { commentInputSchema, voteInputSchema } from "../../schema/inputs.ts";
+import type { AppEnv } from "../env.ts";
+import {
+  castVote,
+  deleteCommentThread,
+  findComment,
+  findVisibleCharacter,
+  getVote,
+  listComments,
+  postComment,
+} from "../lib/community.ts";
+import { ApiError, forbidden, notFound } from "../lib/errors.ts";
+import { parseIntegerId } from "../lib/ids.ts";
+import { validate } from "../lib/validate.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
+import { requireUser } from "../middleware/session.ts";
+import { parseCharacterId } from "./characters.ts";
+
+const parseCommentId = (raw: string) => parseIntegerId(raw, "Comment");
+
+/** Mounted at /api/characters. */
+export const characterCommentsRoutes = new Hono<AppEnv>()
+  .get("/:id/comments", async (c) => {
+    const id = parseCharacterId(c.req.param("id"));
+    if (!(await findVisibleCharacter(c.env.DB, id, c.get("user")?.id ?? null))) throw notFound("Character not found");
+    return c.json(await listComments(c.env.DB, id), 200);
+  })
+  .post("/:id/comments", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", commentInputSchema), async (c) => {
+    const id = parseCharacterId(c.req.param("id"));
+    const user = c.get("user")!;
+    if (!(await findVisibleCharacter(c.env.DB, id, user.id))) throw notFound("Character not found");
+    const { content, parentId } = c.req.valid("json");
+    const result = await postComment(c.env.DB, { characterId: id, userId: user.id, content, parentId: parentId ?? null });
+    if (!result.ok) {
+      throw new ApiError("validation_failed", "You can only reply to a comment on this character", {
+        issues: [{ path: "parentId", message: "You can only reply to a comment on this character" }],
+      });
+    }
+    return c.json(result.comment, 201);
+  });
+
+/** Mounted at /api/comments. */
+export const commentsRoutes = new Hono<AppEnv>()
+  .delete("/:id", requireUser, async (c) => {
+    const id = parseCommentId(c.req.param("id"));
+    const comment = await findComment(c.env.DB, id);
+    if (!comment) throw notFound("Comment not found");
+    if (comment.userId !== c.get("user")!.id) throw forbidden("Only the author can delete this comment");
+    const deleted = await deleteCommentThread(c.env.DB, id);
+    return c.json({ deleted }, 200);
+  })
+  .get("/:id/vote", requireUser, async (c) => {
+    const id = parseCommentId(c.req.param("id"));
+    if (!(await findComment(c.env.DB, id))) throw notFound("Comment not found");
+    return c.json({ vote: await getVote(c.env.DB, id, c.get("user")!.id) } satisfies VoteStatus, 200);
+  })
+  .post("/:id/vote", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", voteInputSchema), async (c) => {
+    const id = parseCommentId(c.req.param("id"));
+    if (!(await findComment(c.env.DB, id))) throw notFound("Comment not found");
+    const vote = await castVote(c.env.DB, id, c.get("user")!.id, c.req.valid("json").value);
+    const row = await c.env.DB.prepare("SELECT votes FROM comments WHERE id = ?").bind(id).first<{ votes: number }>();
+    return c.json({ vote, votes: row?.votes ?? 0 }, 200);
+  });
