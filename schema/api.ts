@@ -19,6 +19,7 @@ export type ApiErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
+  | "unavailable"
   | "internal";
 
 /** A character as lists return it: the SPEC.md §3 fields. */

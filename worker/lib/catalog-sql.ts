@@ -79,7 +79,16 @@ export const RARE_TAG_THRESHOLD = 5_000;
 export interface ListOptions {
   /** Overrides RARE_TAG_THRESHOLD (tests exercise both plans with it). */
   rareTagThreshold?: number;
+  /** The signed-in person, for whom `sort=for-you` is personal. */
+  userId?: string | null;
+  /** Character ids left out of the page (the for-you picks shown before it). */
+  exclude?: number[];
 }
+
+/** How many personal picks lead the for-you tab before it continues as trending. */
+export const FOR_YOU_PICKS = 100;
+/** How many of a person's most frequent tags define their interests. */
+export const INTEREST_TAGS = 5;
 
 /**
  * Turns whatever a person typed into a safe FTS5 query: every run of letters
@@ -222,24 +231,26 @@ export function planList(
 
   const ordering = ORDERINGS[query.sort];
   const [rarest, ...others] = tagStats;
+  const exclude = options.exclude?.length ? " AND c.id NOT IN (SELECT value FROM json_each(?))" : "";
+  const excludeParams = options.exclude?.length ? [JSON.stringify(options.exclude)] : [];
   let page: Statement;
   if (rarest && rarest.count <= (options.rareTagThreshold ?? RARE_TAG_THRESHOLD)) {
     // Few candidates: start from the rare tag's index range, sort them.
     page = {
       sql: `SELECT ${SUMMARY_COLUMNS}
         FROM character_tags r JOIN characters c ON c.id = r.character_id
-        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${others.map(() => tagProbe("ct", "c.id")).join("")}
+        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${others.map(() => tagProbe("ct", "c.id")).join("")}${exclude}
         ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [rarest.id, ...others.map((t) => t.id), query.limit, query.offset],
+      params: [rarest.id, ...others.map((t) => t.id), ...excludeParams, query.limit, query.offset],
     };
   } else {
     // Walk the tab's partial index in order; stop after offset + limit rows.
     page = {
       sql: `SELECT ${SUMMARY_COLUMNS}
         FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-        WHERE ${visible}${tagStats.map(() => tagProbe("ct", "c.id")).join("")}
+        WHERE ${visible}${tagStats.map(() => tagProbe("ct", "c.id")).join("")}${exclude}
         ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [...tagIds, query.limit, query.offset],
+      params: [...tagIds, ...excludeParams, query.limit, query.offset],
     };
   }
 
@@ -270,6 +281,10 @@ export async function queryCatalog(
 ): Promise<{ characters: CharacterSummary[]; total: number }> {
   const tagStats = await resolveTags(run, query.tags, query.showNsfw === "true");
   if (tagStats === null) return { characters: [], total: 0 };
+  if (query.sort === "for-you" && query.search === undefined && options.userId) {
+    const personal = await queryForYou(run, query, tagStats, options.userId, options);
+    if (personal) return personal;
+  }
   const plan = planList(query, tagStats, options);
   if (plan === null) return { characters: [], total: 0 };
 
@@ -285,3 +300,90 @@ export async function queryCatalog(
   return { characters: rows.map(toSummary), total };
 }
 
+/**
+ * The tags a person cares about: the most frequent tags among the characters
+ * they favorited or chatted with (at most INTEREST_TAGS), with how many
+ * listable characters carry each.
+ */
+function interestStatement(userId: string, showNsfw: boolean): Statement {
+  return {
+    sql: `SELECT ct.tag_id AS id, ${showNsfw ? "t.count" : "t.sfw_count"} AS listed, count(*) AS weight
+      FROM (SELECT character_id FROM favorites WHERE user_id = ?1
+            UNION SELECT character_id FROM conversations WHERE user_id = ?1) mine
+      JOIN character_tags ct ON ct.character_id = mine.character_id
+      JOIN tags t ON t.id = ct.tag_id
+      GROUP BY ct.tag_id ORDER BY weight DESC, ct.tag_id LIMIT ${INTEREST_TAGS}`,
+    params: [userId],
+  };
+}
+
+/**
+ * `sort=for-you` for a signed-in person (DESIGN.md "Tabs"): up to
+ * FOR_YOU_PICKS listable characters sharing a tag with what they favorited or
+ * chatted with, by trending, then every other character by trending. The
+ * picks are a deterministic set, so pages never repeat or skip; the total is
+ * the same as trending's. Null when the person has no history (then it is
+ * plain trending).
+ */
+async function queryForYou(
+  run: SqlBatch,
+  query: CatalogQuery,
+  tagStats: TagStat[],
+  userId: string,
+  options: ListOptions,
+): Promise<{ characters: CharacterSummary[]; total: number } | null> {
+  const showNsfw = query.showNsfw === "true";
+  const [interests = []] = await run([interestStatement(userId, showNsfw)]);
+  if (interests.length === 0) return null;
+  const interestIds = interests.map((t) => Number(t.id));
+  const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
+  const filters = tagStats.map(() => tagProbe("ct", "c.id")).join("");
+  const inInterests = `IN (${interestIds.map(() => "?").join(", ")})`;
+  const ordering = ORDERINGS.trending;
+  // Few characters carry these tags: start from them. Otherwise walk trending.
+  const candidates = interests.reduce((sum, t) => sum + Number(t.listed), 0);
+  const picksSql =
+    candidates <= (options.rareTagThreshold ?? RARE_TAG_THRESHOLD)
+      ? `SELECT DISTINCT c.id, c.trending_score FROM character_tags p JOIN characters c ON c.id = p.character_id
+         WHERE p.tag_id ${inInterests} AND p.is_listed = 1 AND ${visible}${filters}
+         ORDER BY ${ordering.orderBy} LIMIT ${FOR_YOU_PICKS}`
+      : `SELECT c.id FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
+         WHERE ${visible}${filters}
+           AND EXISTS (SELECT 1 FROM character_tags p WHERE p.character_id = c.id AND p.tag_id ${inInterests})
+         ORDER BY ${ordering.orderBy} LIMIT ${FOR_YOU_PICKS}`;
+  const picksParams = picksSql.startsWith("SELECT DISTINCT")
+    ? [...interestIds, ...tagStats.map((t) => t.id)]
+    : [...tagStats.map((t) => t.id), ...interestIds];
+  const [pickRows = []] = await run([{ sql: picksSql, params: picksParams }]);
+  const picks = pickRows.map((r) => Number(r.id));
+
+  const shown = picks.slice(query.offset, query.offset + query.limit);
+  const statements: Statement[] = [];
+  if (shown.length > 0) {
+    statements.push({
+      sql: `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE c.id IN (SELECT value FROM json_each(?))`,
+      params: [JSON.stringify(shown)],
+    });
+  }
+  const rest = planList(
+    {
+      ...query,
+      sort: "trending",
+      offset: Math.max(0, query.offset - picks.length),
+      limit: Math.max(1, query.limit - shown.length),
+    },
+    tagStats,
+    { ...options, exclude: picks },
+  )!;
+  const needRest = shown.length < query.limit;
+  if (needRest) statements.push(rest.page);
+  if (typeof rest.total !== "number") statements.push(rest.total);
+  const results = await run(statements);
+  let i = 0;
+  const pickedRows = shown.length > 0 ? results[i++]! : [];
+  const restRows = needRest ? results[i++]! : [];
+  const total = typeof rest.total === "number" ? rest.total : Number(results[i]?.[0]?.total ?? 0);
+  const byId = new Map(pickedRows.map((r) => [Number(r.id), r]));
+  const ordered = shown.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
+  return { characters: [...ordered, ...restRows].map(toSummary), total };
+}

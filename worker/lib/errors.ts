@@ -16,6 +16,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  unavailable: 503,
   internal: 500,
 };
 

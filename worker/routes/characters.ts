@@ -12,7 +12,7 @@ export const parseCharacterId = (raw: string) => parseIntegerId(raw, "Character"
 
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), async (c) => {
-    const result = await listCharacters(c.env.DB, c.req.valid("query"));
+    const result = await listCharacters(c.env.DB, c.req.valid("query"), { userId: c.get("user")?.id });
     return c.json(result, 200);
   })
   .get("/:id", async (c) => {

@@ -6,6 +6,8 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Comment } from "../../schema/api.ts";
+import { catalogQuerySchema } from "../../schema/inputs.ts";
+import { listCharacters } from "../lib/catalog.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 
 interface Call {
@@ -263,5 +265,49 @@ describe("comment votes", () => {
     expect((await call(`/api/comments/999999/vote`, { method: "POST", user: voter, body: { value: 1 } })).status).toBe(404);
     expect((await call(`/api/comments/999999/vote`, { user: voter })).status).toBe(404);
     expect(await votes()).toBe(0);
+  });
+});
+
+describe("For You", () => {
+  it("puts characters sharing tags with the person's favorites first, then the rest by trending", async () => {
+    const base = Date.now() / 259200000;
+    const hot = await insertCharacter({ name: "Hot Western", tags: ["western"], trendingScore: base + 5 });
+    const liked = await insertCharacter({ name: "Liked Space", tags: ["space", "robot"], trendingScore: base });
+    const spaceA = await insertCharacter({ name: "Space A", tags: ["space"], trendingScore: base + 2 });
+    const robotB = await insertCharacter({ name: "Robot B", tags: ["robot", "comedy"], trendingScore: base + 1 });
+    const other = await insertCharacter({ name: "Other", tags: ["comedy"], trendingScore: base + 3 });
+    const ids = async (user: TestUser | null, query = "sort=for-you") =>
+      (await json<{ characters: { id: number }[]; total: number }>(await call(`/api/characters?${query}`, { user }), 200)).characters.map((c) => c.id);
+
+    const visitorOrder = await ids(null);
+    expect(visitorOrder).toEqual(await ids(null, "sort=trending"));
+
+    const fresh = await signIn();
+    expect(await ids(fresh)).toEqual(visitorOrder);
+
+    const fan = await signIn();
+    await call(`/api/characters/${liked}/favorite`, { method: "POST", user: fan });
+    // The favorite itself bumped "Liked Space" in trending; shared-tag characters lead, by trending.
+    const personal = await ids(fan);
+    expect(personal.slice(0, 3).sort()).toEqual([liked, spaceA, robotB].sort());
+    expect(personal.slice(3)).toEqual([hot, other]);
+    const pickScores = await env.DB.prepare(
+      `SELECT id FROM characters WHERE id IN (${[liked, spaceA, robotB].join(",")}) ORDER BY trending_score DESC, id DESC`,
+    ).all<{ id: number }>();
+    expect(personal.slice(0, 3)).toEqual(pickScores.results.map((r) => r.id));
+
+    // Pages never repeat or skip, across the picks/rest boundary too.
+    const paged: number[] = [];
+    for (let offset = 0; offset < 6; offset += 2) paged.push(...(await ids(fan, `sort=for-you&limit=2&offset=${offset}`)));
+    expect(paged).toEqual(personal);
+    // Filters still apply.
+    expect(await ids(fan, "sort=for-you&tags=comedy")).toEqual([robotB, other]);
+    // Both ways of finding the picks agree.
+    for (const tags of ["", "comedy"]) {
+      const query = catalogQuerySchema.parse({ sort: "for-you", tags });
+      const walk = await listCharacters(env.DB, query, { userId: fan.id, rareTagThreshold: -1 });
+      const rare = await listCharacters(env.DB, query, { userId: fan.id, rareTagThreshold: Number.MAX_SAFE_INTEGER });
+      expect(walk).toEqual(rare);
+    }
   });
 });
