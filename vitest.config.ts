@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       defineProject({
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             // Workers AI is remote-only; tests never reach Cloudflare.
             remoteBindings: false,
@@ -24,6 +24,10 @@ export default defineConfig({
                 ENVIRONMENT: "test",
                 AI_PROVIDER: "offline",
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
+                // The loopback OpenID provider of worker/test/oidc-server.ts.
+                AUTH_ISSUER: inject("oidcIssuer"),
+                AUTH_CLIENT_ID: "fabled-test",
+                AUTH_CLIENT_SECRET: "fabled-test-secret",
               },
             },
           })),
@@ -32,6 +36,7 @@ export default defineConfig({
           name: "worker",
           include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
+          globalSetup: ["./worker/test/oidc-server.ts"],
         },
       }),
       defineProject({

@@ -104,3 +104,13 @@ export interface Comment {
 export interface VoteStatus {
   vote: 1 | -1 | null;
 }
+
+/** `POST /api/objects/upload`: where to PUT the avatar file (SPEC.md §7). */
+export interface UploadUrlResponse {
+  uploadURL: string;
+}
+
+/** `PUT /api/character-avatars`: the registered avatar's path, which becomes `avatarUrl`. */
+export interface AvatarRegistrationResponse {
+  objectPath: string;
+}

@@ -89,45 +89,132 @@ export const tagNameSchema = z
 
 const optionalText = (max: number, message: string) =>
   z
-    .string()
+    .string({ error: "Must be text" })
     .max(max, message)
     .nullish()
     .transform((v) => (v == null || v.trim() === "" ? null : v));
 
+/** Required text: a missing value says the field's own minimum message. */
+const requiredText = (label: string, min: number, minMessage: string, max: number, maxMessage: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? minMessage : `${label} must be text`) })
+    .trim()
+    .min(min, minMessage)
+    .max(max, maxMessage);
+
+/**
+ * Length limits of character fields, in characters. SPEC.md §5 fixes name,
+ * description and personality's minimum; the rest are ours, sized for the
+ * community's character cards (a card's description, greetings and example
+ * dialogue often run to several thousand words) while keeping one character
+ * row well under D1's 2 MB row limit.
+ */
+export const CHARACTER_LIMITS = {
+  name: 100,
+  description: 300,
+  longDescription: 50_000,
+  personality: 50_000,
+  scenario: 20_000,
+  exampleConversation: 50_000,
+  greeting: 20_000,
+  alternateGreetings: 50,
+  systemPrompt: 20_000,
+  postHistoryInstructions: 20_000,
+  creatorNotes: 20_000,
+  /** The lorebook as JSON text. */
+  characterBook: 500_000,
+  creator: 100,
+} as const;
+
+/**
+ * A character's tags: chosen from the popular list or new, each normalised by
+ * tagNameSchema (trimmed, lower case, 2–24 characters), duplicates removed,
+ * at most MAX_TAGS.
+ */
+export const characterTagsSchema = z
+  .array(tagNameSchema, { error: "Tags must be a list of names" })
+  .transform((names) => [...new Set(names)])
+  .refine((names) => names.length <= MAX_TAGS, `At most ${MAX_TAGS} tags`);
+
+/** Avatar: an https URL, or the `/objects/avatars/…` path that avatar registration returns. */
+const avatarUrlSchema = z
+  .union([
+    z.url({ protocol: /^https$/, error: "Must be a valid URL" }),
+    z.string().regex(/^\/objects\/avatars\/[\w-]+\/[\w-]+$/, "Must be a valid URL"),
+    z.literal(""),
+  ], { error: "Must be a valid URL" })
+  .nullish()
+  .transform((v) => v || null);
+
+/** The fields of a character a person writes; defaults are added by characterInputSchema. */
+const characterFields = {
+  name: requiredText("Name", 1, "Character name is required", CHARACTER_LIMITS.name, "Name is too long"),
+  description: requiredText(
+    "Description",
+    10,
+    "Description must be at least 10 characters",
+    CHARACTER_LIMITS.description,
+    "Description is too long",
+  ),
+  longDescription: optionalText(CHARACTER_LIMITS.longDescription, "Long description is too long"),
+  personality: requiredText(
+    "Personality",
+    10,
+    "Personality must be at least 10 characters",
+    CHARACTER_LIMITS.personality,
+    "Personality is too long",
+  ),
+  scenario: optionalText(CHARACTER_LIMITS.scenario, "Scenario is too long"),
+  exampleConversation: optionalText(CHARACTER_LIMITS.exampleConversation, "Example conversation is too long"),
+  avatarUrl: avatarUrlSchema,
+  tags: characterTagsSchema,
+  isNsfw: z.boolean({ error: "isNsfw must be true or false" }),
+  greeting: optionalText(CHARACTER_LIMITS.greeting, "Greeting is too long"),
+  alternateGreetings: z
+    .array(z.string({ error: "Greetings must be text" }).max(CHARACTER_LIMITS.greeting, "Greeting is too long"), {
+      error: "Alternate greetings must be a list of texts",
+    })
+    .max(CHARACTER_LIMITS.alternateGreetings, `At most ${CHARACTER_LIMITS.alternateGreetings} alternate greetings`),
+  systemPrompt: optionalText(CHARACTER_LIMITS.systemPrompt, "System prompt is too long"),
+  postHistoryInstructions: optionalText(
+    CHARACTER_LIMITS.postHistoryInstructions,
+    "Post-history instructions are too long",
+  ),
+  creatorNotes: optionalText(CHARACTER_LIMITS.creatorNotes, "Creator notes are too long"),
+  /** Card `character_book` (lorebook), kept verbatim. */
+  characterBook: z
+    .record(z.string(), z.unknown(), { error: "The lorebook must be an object" })
+    .refine((book) => JSON.stringify(book).length <= CHARACTER_LIMITS.characterBook, "The lorebook is too large")
+    .nullish(),
+};
+
 /** Create Character form and `POST /api/characters` (SPEC.md §5). */
 export const characterInputSchema = z.object({
-  name: z.string().trim().min(1, "Character name is required").max(100, "Name is too long"),
-  description: z
-    .string()
-    .trim()
-    .min(10, "Description must be at least 10 characters")
-    .max(300, "Description is too long"),
-  longDescription: optionalText(5000, "Long description is too long"),
-  personality: z
-    .string()
-    .trim()
-    .min(10, "Personality must be at least 10 characters")
-    .max(10000, "Personality is too long"),
-  scenario: optionalText(5000, "Scenario is too long"),
-  exampleConversation: optionalText(10000, "Example conversation is too long"),
-  avatarUrl: z
-    .union([z.url("Must be a valid URL"), z.string().regex(/^\/objects\/[\w/.-]+$/, "Must be a valid URL"), z.literal("")])
-    .nullish()
-    .transform((v) => v || null),
-  tags: z.array(tagNameSchema).max(MAX_TAGS, `At most ${MAX_TAGS} tags`).default([]),
-  isNsfw: z.boolean().default(false),
-  greeting: optionalText(10000, "Greeting is too long"),
-  alternateGreetings: z.array(z.string().max(10000, "Greeting is too long")).max(20).default([]),
-  systemPrompt: optionalText(10000, "System prompt is too long"),
-  postHistoryInstructions: optionalText(5000, "Post-history instructions are too long"),
-  creatorNotes: optionalText(10000, "Creator notes are too long"),
-  characterBook: z.record(z.string(), z.unknown()).nullish(),
+  ...characterFields,
+  tags: characterFields.tags.default([]),
+  isNsfw: characterFields.isNsfw.default(false),
+  alternateGreetings: characterFields.alternateGreetings.default([]),
 });
 export type CharacterInput = z.output<typeof characterInputSchema>;
 
-/** `PUT /api/characters/:id`: every field optional, `creator` allowed (SPEC.md §3). */
-export const characterUpdateSchema = characterInputSchema.partial().extend({
-  creator: z.string().trim().min(1).max(100).optional(),
+/**
+ * `PUT /api/characters/:id`: every field optional (a field left out keeps its
+ * value; no defaults apply), `creator` allowed (SPEC.md §3). `creator` is
+ * stored without a leading "@" (it is shown as "@" + creator).
+ */
+export const characterUpdateSchema = z.object(characterFields).partial().extend({
+  creator: z
+    .string({ error: "Creator must be text" })
+    .trim()
+    .transform((v) => v.replace(/^@+/, ""))
+    .pipe(z.string().min(1, "Creator is required").max(CHARACTER_LIMITS.creator, "Creator is too long"))
+    .optional(),
+});
+export type CharacterUpdate = z.output<typeof characterUpdateSchema>;
+
+/** `PUT /api/character-avatars` (SPEC.md §7): the URL the file was uploaded to, or its `/objects/…` path. */
+export const avatarRegistrationSchema = z.object({
+  avatarURL: z.string({ error: "avatarURL is required" }).min(1, "avatarURL is required").max(4096, "avatarURL is too long"),
 });
 
 /** Edit Profile form and `PUT /api/profile` (SPEC.md §5). */

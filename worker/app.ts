@@ -9,9 +9,11 @@ import type { AppEnv } from "./env.ts";
 import { ApiError } from "./lib/errors.ts";
 import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { favoritesRoutes } from "./routes/favorites.ts";
+import { profileRoutes } from "./routes/profile.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 
 const app = new Hono<AppEnv>();
@@ -42,7 +44,9 @@ app.use("/api/*", sameOrigin, session);
 const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes)
   .route("/characters", favoritesRoutes)
   .route("/characters", characterCommentsRoutes)
-  .route("/comments", commentsRoutes);
+  .route("/comments", commentsRoutes)
+  .route("/", authRoutes)
+  .route("/profile", profileRoutes);
 
 app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
 

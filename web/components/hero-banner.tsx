@@ -11,7 +11,7 @@ export function HeroBanner() {
     >
       <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-16 size-72 rounded-full bg-pink-600/25 blur-3xl" />
       <div aria-hidden="true" className="pointer-events-none absolute -bottom-28 left-1/3 size-72 rounded-full bg-violet-600/25 blur-3xl" />
-      <div className="relative flex flex-col gap-5 md:flex-row md:items-center md:justify-between">
+      <div className="relative flex flex-col gap-5 lg:flex-row lg:items-center lg:justify-between">
         <div className="max-w-2xl space-y-2">
           <p className="inline-flex items-center gap-1.5 rounded-full bg-white/10 px-2.5 py-1 text-xs font-medium text-pink-200">
             <Sparkles aria-hidden="true" className="size-3.5" /> Free forever
@@ -24,7 +24,7 @@ export function HeroBanner() {
             personalization.
           </p>
         </div>
-        <Button asChild variant="gradient" size="lg" className="self-start md:self-auto">
+        <Button asChild variant="gradient" size="lg" className="self-start lg:self-auto">
           <a href={LOGIN_PATH}>Create Free Account</a>
         </Button>
       </div>

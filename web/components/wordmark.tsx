@@ -25,7 +25,7 @@ export function Wordmark({ className }: { className?: string }) {
           strokeLinejoin="round"
         />
       </svg>
-      <span className="bg-gradient-to-r from-violet-300 to-pink-300 bg-clip-text text-transparent">Fabled</span>
+      <span className="sr-only bg-gradient-to-r from-violet-300 to-pink-300 bg-clip-text text-transparent sm:not-sr-only">Fabled</span>
     </Link>
   );
 }

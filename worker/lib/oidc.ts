@@ -60,6 +60,8 @@ export const OIDC_SCOPES = ["openid", "profile", "email"];
 
 /** How long a fetched discovery document is trusted, ms. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
+/** Longest wait for the discovery document, ms (the JWKS fetch has jose's own 5 s limit). */
+const DISCOVERY_TIMEOUT_MS = 5000;
 /** Allowed clock difference between us and the provider for `exp`/`iat`/`nbf`, s. */
 const CLOCK_TOLERANCE_S = 30;
 /**
@@ -109,7 +111,7 @@ async function fetchMetadata(issuer: string): Promise<ProviderMetadata> {
   const url = `${withoutTrailingSlash(issuer)}/.well-known/openid-configuration`;
   let body: unknown;
   try {
-    const res = await fetch(url, { headers: { Accept: "application/json" } });
+    const res = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     body = await res.json();
   } catch (cause) {

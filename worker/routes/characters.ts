@@ -1,14 +1,47 @@
-/** `/api/characters` — the catalog (SPEC.md §7; rules in DESIGN.md). */
+/**
+ * `/api/characters` — the catalog and a creator's writes (SPEC.md §7; rules
+ * in DESIGN.md "Inactive characters" and "Ownership").
+ */
 import { Hono } from "hono";
-import { catalogQuerySchema } from "../../schema/inputs.ts";
+import { bodyLimit } from "hono/body-limit";
+import type { Character } from "../../schema/api.ts";
+import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
-import { listCharacters, viewCharacter } from "../lib/catalog.ts";
-import { notFound } from "../lib/errors.ts";
+import { getCharacter, listCharacters, viewCharacter } from "../lib/catalog.ts";
+import {
+  createCharacter,
+  deleteCharacter,
+  deleteConversationStorage,
+  toggleCharacterActive,
+  updateCharacter,
+} from "../lib/characters.ts";
+import { forbidden, notFound } from "../lib/errors.ts";
 import { parseIntegerId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
+import { requireUser } from "../middleware/session.ts";
 
 /** Parses a path id; anything but a positive integer is a 404 (it names no character). */
 export const parseCharacterId = (raw: string) => parseIntegerId(raw, "Character");
+
+/** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
+export const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
+
+/** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */
+export const defaultCreator = (username: string) => username.replace(/^@+/, "");
+
+/**
+ * The character `id` if `userId` may change it. Someone else's character is
+ * 403, or 404 when it is inactive (its existence is private to its owner).
+ */
+export async function findOwnCharacter(db: D1Database, id: number, userId: string): Promise<Character> {
+  const character = await getCharacter(db, id);
+  if (!character || (!character.isActive && character.creatorId !== userId)) throw notFound("Character not found");
+  if (character.creatorId !== userId) throw forbidden("Only the character's creator can change it");
+  return character;
+}
+
+const jsonBodyLimit = bodyLimit({ maxSize: MAX_CHARACTER_BODY_BYTES });
 
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), async (c) => {
@@ -20,4 +53,52 @@ export const charactersRoutes = new Hono<AppEnv>()
     const character = await viewCharacter(c.env.DB, id, c.get("user")?.id);
     if (!character) throw notFound("Character not found");
     return c.json(character, 200);
+  })
+  .post(
+    "/",
+    requireUser,
+    limitWrites("WRITE_RATE_LIMITER"),
+    jsonBodyLimit,
+    validate("json", characterInputSchema),
+    async (c) => {
+      const user = c.get("user")!;
+      const character = await createCharacter(c.env.DB, {
+        ...c.req.valid("json"),
+        creator: defaultCreator(user.username),
+        creatorId: user.id,
+      });
+      return c.json(character, 201);
+    },
+  )
+  .put(
+    "/:id",
+    requireUser,
+    limitWrites("WRITE_RATE_LIMITER"),
+    jsonBodyLimit,
+    validate("json", characterUpdateSchema),
+    async (c) => {
+      const id = parseCharacterId(c.req.param("id"));
+      const current = await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
+      return c.json(await updateCharacter(c.env.DB, current, c.req.valid("json")), 200);
+    },
+  )
+  .patch("/:id/toggle-active", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const id = parseCharacterId(c.req.param("id"));
+    await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
+    const character = await toggleCharacterActive(c.env.DB, id);
+    if (!character) throw notFound("Character not found");
+    return c.json(character, 200);
+  })
+  .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const id = parseCharacterId(c.req.param("id"));
+    await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
+    const conversationIds = await deleteCharacter(c.env.DB, id);
+    // The D1 rows are gone; the rooms' own storage is cleaned up after the answer.
+    const cleanup = deleteConversationStorage(c.env, conversationIds);
+    try {
+      c.executionCtx.waitUntil(cleanup);
+    } catch {
+      await cleanup; // no ExecutionContext (app.fetch called directly)
+    }
+    return c.json({ deleted: true }, 200);
   });

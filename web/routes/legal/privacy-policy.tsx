@@ -104,7 +104,7 @@ export function PrivacyPolicyPage() {
 
       <h2>10. Changes to this policy</h2>
       <p>
-        We may update this Privacy Policy from time to time. The "Last Updated" date above shows when it last changed.
+        We may update this Privacy Policy from time to time. The date at the top of this page shows when it last changed.
         Continued use of Fabled after a change means you accept the updated policy. See also our{" "}
         <Link to="/terms-of-use">Terms of Use</Link> and <Link to="/disclaimer">Disclaimer</Link>.
       </p>

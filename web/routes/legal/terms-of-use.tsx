@@ -92,7 +92,7 @@ export function TermsOfUsePage() {
 
       <h2>11. Changes</h2>
       <p>
-        We may change these terms at any time. The "Last Updated" date above shows the latest version, and continued
+        We may change these terms at any time. The date at the top of this page shows the latest version, and continued
         use of Fabled after a change means you accept it. Please also read our <Link to="/disclaimer">Disclaimer</Link>.
       </p>
     </LegalPage>

@@ -49,7 +49,7 @@ export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange }:
         role="tablist"
         aria-label="Sort characters"
         onKeyDown={onKeyDown}
-        className="flex max-w-full gap-1 overflow-x-auto rounded-xl border border-border bg-card p-1 [scrollbar-width:none]"
+        className="flex w-full gap-1 overflow-x-auto rounded-xl border border-border bg-card p-1 [scrollbar-width:none] sm:w-auto"
       >
         {CATALOG_TABS.map(({ value, label, icon: Icon }, index) => {
           const selected = value === tab;
@@ -67,13 +67,13 @@ export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange }:
               tabIndex={selected ? 0 : -1}
               onClick={() => onTabChange(value)}
               className={cn(
-                "inline-flex shrink-0 cursor-pointer items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                "inline-flex flex-1 shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 sm:flex-none sm:px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
                 selected
                   ? "bg-gradient-to-r from-primary-strong to-accent-pink text-white shadow"
                   : "text-muted-foreground hover:bg-surface hover:text-foreground",
               )}
             >
-              <Icon aria-hidden="true" className="size-4" />
+              <Icon aria-hidden="true" className="hidden size-4 sm:block" />
               {label}
             </button>
           );

@@ -35,6 +35,9 @@ export function CharacterCard({ character, onFavorite, priority }: CharacterCard
           className="transition-transform duration-300 group-hover:scale-[1.03]"
         />
         <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 bottom-0 h-1/3 bg-gradient-to-t from-card to-transparent" />
+        <Badge variant="glass" className="absolute right-2 bottom-2 px-2">
+          <Rating value={character.rating} />
+        </Badge>
         <div className="absolute top-2 right-2 left-2 flex flex-wrap items-start gap-1.5">
           <Badge variant="glass">
             <Sparkles aria-hidden="true" /> For You
@@ -49,10 +52,10 @@ export function CharacterCard({ character, onFavorite, priority }: CharacterCard
 
       <div className="flex flex-1 flex-col gap-2 p-3 pt-1">
         <div className="min-w-0">
-          <h3 className="truncate text-base leading-snug font-semibold">
+          <h3 className="truncate text-sm leading-snug font-semibold sm:text-base">
             <Link
               to={`/character/${character.id}`}
-              className="rounded-sm outline-none after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-ring"
+              className="rounded-sm outline-none after:absolute after:inset-0 after:rounded-2xl after:content-[''] focus-visible:after:outline-2 focus-visible:after:-outline-offset-2 focus-visible:after:outline-ring"
             >
               {character.name}
             </Link>
@@ -83,7 +86,6 @@ export function CharacterCard({ character, onFavorite, priority }: CharacterCard
             onToggle={() => onFavorite(character)}
           />
           <CommentCount value={character.commentCount} />
-          <Rating value={character.rating} className="ml-auto" />
         </div>
       </div>
     </article>

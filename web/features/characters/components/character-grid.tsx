@@ -2,7 +2,7 @@
  * Home's result area (SPEC.md §2 "Home"): "{n} results found", the cards,
  * "Load More Characters", and the loading, empty and error states.
  */
-import { SearchX } from "lucide-react";
+import { CloudOff, SearchX } from "lucide-react";
 import type { CharacterSummary } from "../../../../schema/api.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
@@ -13,7 +13,9 @@ import { CharacterCard, CharacterCardSkeleton } from "./character-card.tsx";
 /** Skeleton cards while the first page loads (SPEC.md §9). */
 const SKELETON_COUNT = 8;
 
-const GRID_CLASS = "grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 2xl:grid-cols-5";
+// Two columns on phones; beside the tag sidebar (md+) the grid grows from 2 to 5.
+const GRID_CLASS =
+  "grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 wide:grid-cols-5";
 
 interface CharacterGridProps {
   filters: Omit<CharacterPageParams, "offset">;
@@ -46,7 +48,11 @@ export function CharacterGrid({ filters, offset, onLoadMore, onFavorite, labelle
   } else if (first.isError) {
     body = (
       <div className="flex flex-col items-center gap-4 rounded-2xl border border-border bg-card px-6 py-16 text-center">
-        <p className="text-lg font-semibold">Failed to load characters</p>
+        <CloudOff aria-hidden="true" className="size-10 text-muted-foreground" />
+        <div className="space-y-1">
+          <p className="text-lg font-semibold">Failed to load characters</p>
+          <p className="text-sm text-muted-foreground">Check your connection and try again.</p>
+        </div>
         <Button variant="secondary" onClick={() => window.location.reload()}>
           Try Again
         </Button>

@@ -23,6 +23,12 @@ interface CharacterProfileProps {
 
 export function CharacterProfile({ character, onFavorite, onStartChat }: CharacterProfileProps) {
   const about = character.longDescription?.trim() || character.description;
+  // Personality always; Scenario and the greeting only when the card has them.
+  const halfCards = [
+    { title: "Personality", text: character.personality },
+    ...(character.scenario ? [{ title: "Scenario", text: character.scenario }] : []),
+    ...(character.greeting ? [{ title: "First Message", text: character.greeting }] : []),
+  ];
   return (
     <div className="relative">
       <div
@@ -33,7 +39,7 @@ export function CharacterProfile({ character, onFavorite, onStartChat }: Charact
         <BackLink>Back to Characters</BackLink>
 
         <section className="mt-6 grid gap-6 md:grid-cols-[minmax(0,320px)_1fr] md:gap-10">
-          <div className="relative mx-auto aspect-[3/4] w-full max-w-[320px] overflow-hidden rounded-2xl border border-border bg-surface shadow-2xl shadow-primary/10">
+          <div className="relative mx-auto aspect-[3/4] w-full max-w-[240px] overflow-hidden sm:max-w-[320px] rounded-2xl border border-border bg-surface shadow-2xl shadow-primary/10">
             <CharacterAvatar
               id={character.id}
               name={character.name}
@@ -84,11 +90,16 @@ export function CharacterProfile({ character, onFavorite, onStartChat }: Charact
         </section>
 
         <div className="mt-10 grid gap-6 md:grid-cols-2">
-          <TextCard title="Personality">{fillMacros(character.personality, character.name)}</TextCard>
-          {character.scenario && <TextCard title="Scenario">{fillMacros(character.scenario, character.name)}</TextCard>}
-          {character.greeting && (
-            <TextCard title="First Message">{fillMacros(character.greeting, character.name)}</TextCard>
-          )}
+          {halfCards.map((card, index) => (
+            <TextCard
+              key={card.title}
+              title={card.title}
+              // An odd card out takes the whole row rather than leave a hole beside it.
+              className={cn(index === halfCards.length - 1 && halfCards.length % 2 === 1 && "md:col-span-2")}
+            >
+              {fillMacros(card.text, character.name)}
+            </TextCard>
+          ))}
           {character.exampleConversation && (
             <TextCard title="Example Conversation" className="md:col-span-2" mono>
               {fillMacros(character.exampleConversation, character.name)}
@@ -137,7 +148,7 @@ export function CharacterProfileSkeleton() {
     <div className="mx-auto max-w-6xl px-4 py-6 md:px-6 md:py-8" aria-busy="true" aria-label="Loading character">
       <Skeleton className="h-5 w-40" />
       <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,320px)_1fr] md:gap-10">
-        <Skeleton className="mx-auto aspect-[3/4] w-full max-w-[320px] rounded-2xl" />
+        <Skeleton className="mx-auto aspect-[3/4] w-full max-w-[240px] rounded-2xl sm:max-w-[320px]" />
         <div className="space-y-4">
           <Skeleton className="h-10 w-2/3" />
           <Skeleton className="h-4 w-32" />

@@ -1,8 +1,12 @@
 /**
  * Character-card text macros for display: `{{char}}` (also `<BOT>`) becomes the
- * character's name and `{{user}}` (also `<USER>`) becomes "You", as roleplay
- * front ends show them. Matching ignores case.
+ * character's name and `{{user}}` (also `<USER>`) becomes "User", the default
+ * persona name of roleplay front ends (SillyTavern). "User" rather than "you"
+ * because cards use the macro in the third person ("{{user}} has just moved
+ * in"). Matching ignores case.
  */
-export function fillMacros(text: string, characterName: string): string {
-  return text.replace(/\{\{char\}\}|<bot>/gi, characterName).replace(/\{\{user\}\}|<user>/gi, "You");
+export const DEFAULT_PERSONA_NAME = "User";
+
+export function fillMacros(text: string, characterName: string, personaName = DEFAULT_PERSONA_NAME): string {
+  return text.replace(/\{\{char\}\}|<bot>/gi, () => characterName).replace(/\{\{user\}\}|<user>/gi, () => personaName);
 }

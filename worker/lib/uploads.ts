@@ -1,0 +1,309 @@
+/**
+ * Avatars in R2 (binding AVATARS; SPEC.md §7 upload calls, DESIGN.md "Shape").
+ *
+ * Flow: `POST /api/objects/upload` hands out an upload URL for a fresh key
+ * `avatars/<userId>/<uuid>`; the browser PUTs the file there; `PUT
+ * /api/character-avatars` registers it (owner, size and magic bytes checked,
+ * the sniffed content type stored) and returns `/objects/<key>`, which
+ * `GET /objects/<key>` serves.
+ *
+ * The upload URL is a SigV4 presigned PUT straight to R2's S3-compatible API
+ * when `R2_S3_ENDPOINT` and the R2 API token secrets are configured (the
+ * bytes never pass through the Worker). wrangler's local R2 has no S3
+ * endpoint, so otherwise (local development, tests) it is a Worker URL
+ * `/api/objects/upload/<key>?token=<JWT>` whose short-lived HS256 token names
+ * the uploader and the key.
+ *
+ * Only registered objects are served: registration stores the sniffed type
+ * in `customMetadata.contentType`, and an object without it (never
+ * registered, or overwritten through its upload URL afterwards) answers 404.
+ * The served Content-Type therefore always comes from our allow-list.
+ */
+import { AwsClient } from "aws4fetch";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { ApiError, forbidden, notFound } from "./errors.ts";
+
+/** Largest avatar, bytes (SPEC.md §5, §9: 10 MB). */
+export const MAX_AVATAR_BYTES = 10_485_760;
+/** Lifetime of an upload URL, seconds. */
+export const UPLOAD_URL_TTL_SECONDS = 600;
+
+/** `avatars/<userId>/<id>`: the only keys that are uploaded, registered and served. */
+const AVATAR_KEY = /^avatars\/([\w-]{1,64})\/([\w-]{1,64})$/;
+
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
+
+const isImageType = (value: unknown): value is ImageType => IMAGE_TYPES.includes(value as ImageType);
+
+const startsWith = (bytes: Uint8Array, prefix: number[], offset = 0) =>
+  bytes.length >= offset + prefix.length && prefix.every((b, i) => bytes[offset + i] === b);
+
+const ascii = (text: string) => [...text].map((ch) => ch.charCodeAt(0));
+
+/**
+ * The image type named by a file's first bytes (its "magic number"), or null
+ * for anything else — SVG, HTML, text, a renamed file. PNG: `89 50 4E 47 0D
+ * 0A 1A 0A`; JPEG: `FF D8 FF`; GIF: `GIF87a`/`GIF89a`; WebP: `RIFF` + 4 bytes
+ * + `WEBP` (the WHATWG MIME Sniffing standard's image signatures).
+ */
+export function sniffImageType(bytes: Uint8Array): ImageType | null {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
+  return null;
+}
+
+/** A new avatar key for `userId`. */
+export const newAvatarKey = (userId: string) => `avatars/${userId}/${crypto.randomUUID()}`;
+
+/** The owner of an avatar key, or null when the key is not an avatar key. */
+export function avatarKeyOwner(key: string): string | null {
+  return AVATAR_KEY.exec(key)?.[1] ?? null;
+}
+
+/** The public path of a stored object, which becomes a character's `avatarUrl`. */
+export const objectPath = (key: string) => `/objects/${key}`;
+
+type UploadEnv = Pick<
+  Env,
+  "AVATARS" | "ENVIRONMENT" | "R2_S3_ENDPOINT" | "R2_BUCKET_NAME" | "R2_ACCESS_KEY_ID" | "R2_SECRET_ACCESS_KEY" | "UPLOAD_TOKEN_SECRET"
+>;
+
+/** True when upload URLs are presigned R2 URLs rather than Worker URLs. */
+export function presignedUploadsConfigured(env: UploadEnv): boolean {
+  return Boolean(env.R2_S3_ENDPOINT && env.R2_BUCKET_NAME && env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY);
+}
+
+/**
+ * A presigned SigV4 `PUT` URL for `key` on R2's S3-compatible API
+ * (path style: `<endpoint>/<bucket>/<key>`, region `auto`), valid for
+ * UPLOAD_URL_TTL_SECONDS. Only `host` is signed, so the browser may send any
+ * Content-Type; registration sniffs the bytes anyway.
+ */
+export async function presignAvatarPut(env: UploadEnv, key: string): Promise<string> {
+  const client = new AwsClient({
+    accessKeyId: env.R2_ACCESS_KEY_ID!,
+    secretAccessKey: env.R2_SECRET_ACCESS_KEY!,
+    service: "s3",
+    region: "auto",
+  });
+  const url = new URL(`${env.R2_S3_ENDPOINT.replace(/\/+$/, "")}/${env.R2_BUCKET_NAME}/${key}`);
+  url.searchParams.set("X-Amz-Expires", String(UPLOAD_URL_TTL_SECONDS));
+  const signed = await client.sign(url.href, { method: "PUT", aws: { signQuery: true } });
+  return signed.url;
+}
+
+/** Development and test runs may sign upload tokens with a fixed secret; production never does. */
+const DEV_UPLOAD_TOKEN_SECRET = "fabled-development-upload-token-secret";
+const TOKEN_AUDIENCE = "fabled:avatar-upload";
+
+/**
+ * The HS256 key of upload tokens: HKDF-SHA-256 of `UPLOAD_TOKEN_SECRET`
+ * (info "fabled upload token v1"), so the secret itself is never a JWT key
+ * and could be shared with other uses. Throws 503 in production without it.
+ */
+async function uploadTokenKey(env: UploadEnv): Promise<Uint8Array> {
+  const secret =
+    env.UPLOAD_TOKEN_SECRET ||
+    (env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test" ? DEV_UPLOAD_TOKEN_SECRET : null);
+  if (!secret) throw new ApiError("unavailable", "Avatar uploads are not configured on this server");
+  const encoder = new TextEncoder();
+  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("fabled upload token v1") },
+    base,
+    256,
+  );
+  return new Uint8Array(bits);
+}
+
+/** A token allowing `userId` to PUT `key` through the Worker until `now` + UPLOAD_URL_TTL_SECONDS (ms clock). */
+export async function signUploadToken(env: UploadEnv, userId: string, key: string, now = Date.now()): Promise<string> {
+  const issuedAt = Math.floor(now / 1000);
+  return new SignJWT({ key })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + UPLOAD_URL_TTL_SECONDS)
+    .sign(await uploadTokenKey(env));
+}
+
+/**
+ * Checks an upload token for `key`; returns the uploader's id. Throws 403
+ * `forbidden` when it is expired, tampered with, or for another key.
+ */
+export async function verifyUploadToken(env: UploadEnv, token: string, key: string): Promise<string> {
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, await uploadTokenKey(env), {
+      algorithms: ["HS256"],
+      audience: TOKEN_AUDIENCE,
+    }));
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw forbidden("This upload link has expired. Please upload the file again.");
+    if (err instanceof ApiError) throw err;
+    throw forbidden("This upload link is not valid");
+  }
+  if (payload.key !== key || typeof payload.sub !== "string" || avatarKeyOwner(key) !== payload.sub) {
+    throw forbidden("This upload link is not valid");
+  }
+  return payload.sub;
+}
+
+/**
+ * `POST /api/objects/upload`: a fresh avatar key for `userId` and the URL to
+ * PUT the file to — presigned R2 when configured, else the Worker's own
+ * upload URL on `origin`.
+ */
+export async function createUploadUrl(env: UploadEnv, origin: string, userId: string): Promise<string> {
+  const key = newAvatarKey(userId);
+  if (presignedUploadsConfigured(env)) return presignAvatarPut(env, key);
+  const url = new URL(`/api/objects/upload/${key}`, origin);
+  url.searchParams.set("token", await signUploadToken(env, userId, key));
+  return url.href;
+}
+
+/**
+ * Reads a request body of at most `maxBytes` bytes. Throws 413
+ * `payload_too_large` as soon as it is known to be larger (from
+ * Content-Length, or while reading a body without one).
+ */
+export async function readBodyLimited(request: Request, maxBytes: number, what = "The file"): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new ApiError("payload_too_large", `${what} is too large (at most ${(maxBytes / 1_048_576).toFixed(0)} MB)`);
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > maxBytes) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The object key an `avatarURL` names: the upload URL the client used (the
+ * Worker's `/api/objects/upload/<key>?token=…` or a presigned R2
+ * `<endpoint>/<bucket>/<key>?X-Amz-…`) or an `/objects/<key>` path. Null when
+ * it names none.
+ */
+export function keyFromAvatarUrl(env: UploadEnv, avatarUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(avatarUrl, "http://relative.invalid");
+  } catch {
+    return null;
+  }
+  const prefixes = ["/objects/", "/api/objects/upload/"];
+  if (env.R2_S3_ENDPOINT && env.R2_BUCKET_NAME) {
+    try {
+      if (url.host === new URL(env.R2_S3_ENDPOINT).host) prefixes.push(`/${env.R2_BUCKET_NAME}/`);
+    } catch {
+      // A malformed R2_S3_ENDPOINT names no host.
+    }
+  }
+  const prefix = prefixes.find((p) => url.pathname.startsWith(p));
+  if (!prefix) return null;
+  try {
+    return decodeURIComponent(url.pathname.slice(prefix.length));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores avatar bytes already known to be an image of `type` as a registered
+ * object (card imports use this directly).
+ */
+export async function putAvatar(bucket: R2Bucket, key: string, bytes: Uint8Array, type: ImageType, userId: string): Promise<void> {
+  await bucket.put(key, bytes, {
+    httpMetadata: { contentType: type },
+    customMetadata: { uploaderId: userId, contentType: type },
+  });
+}
+
+/**
+ * `PUT /api/character-avatars`: registers this person's upload at `key` and
+ * returns its `/objects/<key>` path. The object must exist, be under
+ * `avatars/<userId>/`, be at most MAX_AVATAR_BYTES and start with PNG, JPEG,
+ * WebP or GIF magic bytes; a refused object is deleted.
+ * Throws 400 (not an avatar key, not an image), 403 (someone else's upload),
+ * 404 (nothing uploaded there), 413 (too large).
+ */
+export async function registerAvatar(bucket: R2Bucket, key: string, userId: string): Promise<string> {
+  const owner = avatarKeyOwner(key);
+  if (owner === null) {
+    throw new ApiError("validation_failed", "This is not an avatar upload", {
+      issues: [{ path: "avatarURL", message: "This is not an avatar upload" }],
+    });
+  }
+  if (owner !== userId) throw forbidden("This upload belongs to someone else");
+  const object = await bucket.get(key);
+  if (!object) throw notFound("Upload not found. Please upload the file again.");
+  if (object.customMetadata?.uploaderId && object.customMetadata.uploaderId !== userId) {
+    await object.body.cancel();
+    throw forbidden("This upload belongs to someone else");
+  }
+  if (object.size > MAX_AVATAR_BYTES) {
+    await object.body.cancel();
+    await bucket.delete(key);
+    throw new ApiError("payload_too_large", "Avatars can be at most 10 MB");
+  }
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  const type = sniffImageType(bytes);
+  if (!type) {
+    await bucket.delete(key);
+    const message = "Avatars must be PNG, JPEG, WebP or GIF images";
+    throw new ApiError("validation_failed", message, { issues: [{ path: "avatarURL", message }] });
+  }
+  await putAvatar(bucket, key, bytes, type, userId);
+  return objectPath(key);
+}
+
+/** Response headers of a served object (immutable: keys are never reused for other content). */
+function objectHeaders(object: R2Object, type: ImageType): Headers {
+  return new Headers({
+    ETag: object.httpEtag,
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "Content-Type": type,
+    "X-Content-Type-Options": "nosniff",
+  });
+}
+
+/**
+ * `GET /objects/<key>`: a registered avatar with its ETag, or 304 when the
+ * request's `If-None-Match` (or `If-Modified-Since`) says the client has it.
+ * Throws 404 for other keys, missing and unregistered objects.
+ */
+export async function serveAvatar(bucket: R2Bucket, key: string, requestHeaders: Headers): Promise<Response> {
+  if (avatarKeyOwner(key) === null) throw notFound("Not found");
+  const object = await bucket.get(key, { onlyIf: requestHeaders });
+  if (!object) throw notFound("Not found");
+  const type = object.customMetadata?.contentType;
+  if (!isImageType(type)) {
+    if ("body" in object) await object.body.cancel();
+    throw notFound("Not found");
+  }
+  const headers = objectHeaders(object, type);
+  if (!("body" in object)) return new Response(null, { status: 304, headers });
+  headers.set("Content-Length", String(object.size));
+  return new Response(object.body, { status: 200, headers });
+}

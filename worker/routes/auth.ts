@@ -1,0 +1,281 @@
+/**
+ * Sign-in, sign-out and the current user (SPEC.md §2 browser navigations,
+ * §7 `GET /api/auth/user`; issue "Accounts"):
+ * - `GET /api/login` starts the OpenID Connect flow (worker/lib/oidc.ts), or in
+ *   local development without a provider serves the local sign-in form;
+ * - `POST /api/login/dev` is that form's target (DESIGN.md "Local development");
+ * - `GET /api/callback` finishes the flow and starts a session;
+ * - `GET /api/logout` ends the session;
+ * - `GET /api/auth/user` is the signed-in person or 401.
+ *
+ * While the browser is at the provider, `state`, `nonce`, the PKCE code
+ * verifier and the optional `returnTo` wait in short-lived HttpOnly,
+ * SameSite=Lax cookies (Lax: they must come back on the provider's top-level
+ * redirect to the callback).
+ */
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { html } from "hono/html";
+import { z } from "zod";
+import type { AppEnv } from "../env.ts";
+import { ApiError, notFound, validationFailed } from "../lib/errors.ts";
+import { SignInError, completeAuthorization, createAuthorization, oidcConfig, timingSafeEqual } from "../lib/oidc.ts";
+import {
+  clearSessionCookie,
+  createSession,
+  invalidateSessionToken,
+  isSecureRequest,
+  readSessionCookie,
+  setSessionCookie,
+} from "../lib/sessions.ts";
+import { findOrCreateDevUser, signInWithIdentity } from "../lib/users.ts";
+import { requireUser } from "../middleware/session.ts";
+
+/** Lifetime of the cookies that carry a sign-in through the provider, s (10 minutes). */
+const OAUTH_COOKIE_MAX_AGE_S = 10 * 60;
+/** Largest accepted local sign-in body, bytes. */
+const DEV_SIGN_IN_MAX_BYTES = 8 * 1024;
+
+type OAuthCookie = "state" | "nonce" | "verifier" | "return_to";
+const OAUTH_COOKIES: OAuthCookie[] = ["state", "nonce", "verifier", "return_to"];
+
+/** `__Host-` names (Secure, Path=/, no Domain) everywhere but plain-http localhost, like the session cookie. */
+function oauthCookieName(url: string, which: OAuthCookie): string {
+  return `${isSecureRequest(url) ? "__Host-" : ""}fabled_oauth_${which}`;
+}
+
+function setOAuthCookie(c: Context, which: OAuthCookie, value: string): void {
+  setCookie(c, oauthCookieName(c.req.url, which), value, {
+    httpOnly: true,
+    secure: isSecureRequest(c.req.url),
+    sameSite: "Lax",
+    path: "/",
+    maxAge: OAUTH_COOKIE_MAX_AGE_S,
+  });
+}
+
+function clearOAuthCookie(c: Context, which: OAuthCookie): void {
+  deleteCookie(c, oauthCookieName(c.req.url, which), {
+    httpOnly: true,
+    secure: isSecureRequest(c.req.url),
+    sameSite: "Lax",
+    path: "/",
+  });
+}
+
+/**
+ * `value` when it is a path on our own site to return to after sign-in, else
+ * null: it must start with exactly one "/" (not "//", which browsers read as
+ * another host), contain no backslash (browsers read "/\" as "//") and no
+ * control characters (URL parsers drop tabs and newlines, so "/\t/x" would
+ * become "//x"), and must still resolve to our origin.
+ */
+export function safeReturnTo(value: string | null | undefined): string | null {
+  if (!value || value.length > 2048) return null;
+  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return null;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  const base = "https://fabled.invalid";
+  const url = new URL(value, base);
+  if (url.origin !== base) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The callback URL registered at the provider: `${origin}/api/callback`. */
+function redirectUri(c: Context): string {
+  return `${new URL(c.req.url).origin}/api/callback`;
+}
+
+/** The local sign-in exists only in development and only while no provider is configured. */
+function devSignInEnabled(env: Env): boolean {
+  return env.ENVIRONMENT === "development" && oidcConfig(env) === null;
+}
+
+/** Starts a session for `userId`, ending the one this browser had (no session fixation). */
+async function startSession(c: Context<AppEnv>, userId: string): Promise<void> {
+  const previous = readSessionCookie(c);
+  if (previous) await invalidateSessionToken(c.env.DB, previous);
+  const { token, expire } = await createSession(c.env.DB, userId);
+  setSessionCookie(c, token, expire);
+}
+
+const signInFailed = (reason: string) => new ApiError("validation_failed", `Sign-in failed: ${reason}`);
+
+/** Provider `error` codes (RFC 6749 §4.1.2.1) people can be told about in words. */
+function providerErrorReason(code: string): string {
+  if (code === "access_denied") return "the sign-in was cancelled or refused at the sign-in service.";
+  if (code === "temporarily_unavailable" || code === "server_error") {
+    return "the sign-in service is having trouble. Please try again in a moment.";
+  }
+  return "the sign-in service could not complete the sign-in. Please try again.";
+}
+
+const devSignInSchema = z.object({
+  email: z
+    .string({ error: "E-mail is required" })
+    .trim()
+    .max(254, "E-mail is too long")
+    .pipe(z.email("Enter a valid e-mail address")),
+  firstName: z
+    .string({ error: "First name is required" })
+    .trim()
+    .min(1, "First name is required")
+    .max(100, "First name is too long"),
+  returnTo: z.string().optional(),
+});
+
+/**
+ * The local sign-in form: plain HTML, no scripts (the CSP allows only our own
+ * bundle), inline styles only.
+ */
+function devSignInPage(values: { email?: string; firstName?: string; returnTo: string | null; error?: string }) {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <title>Sign in · Fabled (local)</title>
+    <style>
+      :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color-scheme: light dark; }
+      body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
+      main { width: min(24rem, calc(100vw - 2rem)); padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 15%, transparent);
+        border-radius: 1rem; box-shadow: 0 10px 30px rgb(0 0 0 / 0.12); }
+      h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
+      p { margin: 0 0 1.5rem; color: color-mix(in srgb, CanvasText 70%, transparent); line-height: 1.5; }
+      label { display: block; margin: 1rem 0 0.375rem; font-weight: 600; font-size: 0.9rem; }
+      input { box-sizing: border-box; width: 100%; padding: 0.625rem 0.75rem; font: inherit; border-radius: 0.5rem;
+        border: 1px solid color-mix(in srgb, CanvasText 30%, transparent); background: Field; color: FieldText; }
+      input:focus-visible, button:focus-visible { outline: 3px solid #db2777; outline-offset: 2px; }
+      button { margin-top: 1.5rem; width: 100%; padding: 0.75rem; font: inherit; font-weight: 600; border: 0; border-radius: 0.5rem;
+        background: #be185d; color: #fff; cursor: pointer; }
+      button:hover { background: #9d174d; }
+      .error { margin: 0 0 1rem; padding: 0.75rem; border-radius: 0.5rem; background: #fee2e2; color: #7f1d1d; }
+    </style>
+  </head>
+  <body>
+    <main>
+      <h1>Sign in to Fabled</h1>
+      <p>Local development sign-in. Enter any e-mail address; a new one creates an account.</p>
+      ${values.error ? html`<div class="error" role="alert" id="sign-in-error">${values.error}</div>` : ""}
+      <form method="post" action="/api/login/dev">
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="email" required maxlength="254"
+          value="${values.email ?? ""}" ${values.error ? html`aria-describedby="sign-in-error"` : ""} />
+        <label for="firstName">First name</label>
+        <input id="firstName" name="firstName" type="text" autocomplete="given-name" required maxlength="100"
+          value="${values.firstName ?? ""}" />
+        ${values.returnTo ? html`<input type="hidden" name="returnTo" value="${values.returnTo}" />` : ""}
+        <button type="submit">Sign in</button>
+      </form>
+    </main>
+  </body>
+</html>`;
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .get("/login", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const returnTo = safeReturnTo(c.req.query("returnTo"));
+    const config = oidcConfig(c.env);
+    if (!config) {
+      if (devSignInEnabled(c.env)) return c.html(devSignInPage({ returnTo }), 200);
+      throw new ApiError("unavailable", "Sign-in is not configured");
+    }
+    let authorization;
+    try {
+      authorization = await createAuthorization(config, redirectUri(c));
+    } catch (err) {
+      console.warn("sign-in could not start:", err instanceof Error ? (err.cause ?? err) : err);
+      throw new ApiError("unavailable", "Sign-in is temporarily unavailable. Please try again in a moment.");
+    }
+    setOAuthCookie(c, "state", authorization.state);
+    setOAuthCookie(c, "nonce", authorization.nonce);
+    setOAuthCookie(c, "verifier", authorization.codeVerifier);
+    if (returnTo) setOAuthCookie(c, "return_to", returnTo);
+    else clearOAuthCookie(c, "return_to");
+    return c.redirect(authorization.url.toString(), 302);
+  })
+
+  .post("/login/dev", bodyLimit({ maxSize: DEV_SIGN_IN_MAX_BYTES }), async (c) => {
+    if (!devSignInEnabled(c.env)) throw notFound();
+    const contentType = c.req.header("content-type") ?? "";
+    const isJson = /^application\/json\b/i.test(contentType);
+    let body: unknown;
+    if (isJson) {
+      body = await c.req.json().catch(() => {
+        throw new ApiError("validation_failed", "Malformed request body");
+      });
+    } else if (/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType)) {
+      body = await c.req.parseBody();
+    } else {
+      throw new ApiError("unsupported_media_type", "Send the sign-in as a form or as JSON");
+    }
+    const parsed = devSignInSchema.safeParse(body);
+    if (!parsed.success) {
+      if (isJson) throw validationFailed(parsed.error);
+      // A person at the form gets the form back with the reason.
+      const raw = (body ?? {}) as Record<string, unknown>;
+      const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+      c.header("Cache-Control", "no-store");
+      return c.html(
+        devSignInPage({
+          email: text(raw.email),
+          firstName: text(raw.firstName),
+          returnTo: safeReturnTo(text(raw.returnTo)),
+          error: parsed.error.issues[0]?.message ?? "Check the form and try again",
+        }),
+        400,
+      );
+    }
+    const user = await findOrCreateDevUser(c.env.DB, parsed.data);
+    await startSession(c, user.id);
+    if (isJson) return c.json(user, 200);
+    return c.redirect(safeReturnTo(parsed.data.returnTo) ?? "/", 303);
+  })
+
+  .get("/callback", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const config = oidcConfig(c.env);
+    if (!config) throw new ApiError("unavailable", "Sign-in is not configured");
+
+    const cookie = (which: OAuthCookie) => getCookie(c, oauthCookieName(c.req.url, which));
+    const saved = { state: cookie("state"), nonce: cookie("nonce"), verifier: cookie("verifier"), returnTo: cookie("return_to") };
+    // Whatever happens next, this sign-in attempt is over.
+    for (const which of OAUTH_COOKIES) clearOAuthCookie(c, which);
+
+    const { state, code, error } = c.req.query();
+    if (error) throw signInFailed(providerErrorReason(error));
+    if (!saved.state || !state || !timingSafeEqual(saved.state, state)) {
+      throw signInFailed("the sign-in did not start in this browser or took too long. Please sign in again.");
+    }
+    if (!code || !saved.nonce || !saved.verifier) {
+      throw signInFailed("the sign-in answer is incomplete. Please sign in again.");
+    }
+
+    let claims;
+    try {
+      claims = await completeAuthorization(config, redirectUri(c), code, saved.verifier, saved.nonce);
+    } catch (err) {
+      if (!(err instanceof SignInError)) throw err;
+      console.warn(err.message, err.cause instanceof Error ? err.cause.message : (err.cause ?? ""));
+      throw signInFailed(err.reason);
+    }
+
+    const user = await signInWithIdentity(c.env.DB, claims);
+    await startSession(c, user.id);
+    return c.redirect(safeReturnTo(saved.returnTo) ?? "/", 302);
+  })
+
+  .get("/logout", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const token = readSessionCookie(c);
+    if (token) await invalidateSessionToken(c.env.DB, token);
+    clearSessionCookie(c);
+    return c.redirect("/", 302);
+  })
+
+  .get("/auth/user", requireUser, (c) => {
+    c.header("Cache-Control", "no-store");
+    return c.json(c.var.user, 200);
+  });

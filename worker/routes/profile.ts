@@ -1,0 +1,48 @@
+/**
+ * `/api/profile` — the signed-in person's profile (SPEC.md §2 Edit Profile,
+ * §5 rules, §7 calls): save it, and check whether a username is free.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../lib/errors.ts";
+import { isUsernameAvailable, updateProfile } from "../lib/users.ts";
+import { validate } from "../lib/validate.ts";
+import { requireUser } from "../middleware/session.ts";
+import { profileInputSchema } from "../../schema/inputs.ts";
+
+/** Largest accepted profile body, bytes (three short fields). */
+const PROFILE_MAX_BYTES = 16 * 1024;
+
+export const USERNAME_TAKEN = "This username is already taken. Please choose another one.";
+
+/**
+ * The shared schema, plus one server-side rule: the image URL must be http(s).
+ * `z.url()` also accepts `javascript:` and `data:` URLs, which are no place to
+ * load someone's avatar from.
+ */
+const profileBodySchema = profileInputSchema.superRefine((profile, ctx) => {
+  const url = URL.parse(profile.profileImageUrl ?? "");
+  // Unparsable URLs were already reported by the shared schema.
+  if (url && url.protocol !== "https:" && url.protocol !== "http:") {
+    ctx.addIssue({ code: "custom", path: ["profileImageUrl"], message: "Must be a valid URL" });
+  }
+});
+
+export const profileRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .put("/", bodyLimit({ maxSize: PROFILE_MAX_BYTES }), validate("json", profileBodySchema), async (c) => {
+    const user = c.var.user;
+    const result = await updateProfile(c.env.DB, user.id, c.req.valid("json"));
+    if (result === "username_taken") throw new ApiError("conflict", USERNAME_TAKEN);
+    c.header("Cache-Control", "no-store");
+    return c.json(result, 200);
+  })
+  .get("/check-username/:username", async (c) => {
+    const user = c.var.user;
+    const username = profileInputSchema.shape.username.safeParse(c.req.param("username"));
+    // A name the profile would refuse is simply not available.
+    const available = username.success && (await isUsernameAvailable(c.env.DB, username.data, user.id));
+    c.header("Cache-Control", "no-store");
+    return c.json({ available }, 200);
+  });
