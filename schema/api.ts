@@ -22,6 +22,18 @@ export type ApiErrorCode =
   | "unavailable"
   | "internal";
 
+/** The signed-in person as `GET /api/auth/user` and `PUT /api/profile` return them. */
+export interface CurrentUser {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  name: string | null;
+  /** With its leading "@", e.g. "@mira_42". */
+  username: string;
+  email: string | null;
+  profileImageUrl: string | null;
+}
+
 /** A character as lists return it: the SPEC.md §3 fields. */
 export interface CharacterSummary {
   id: number;

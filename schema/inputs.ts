@@ -4,15 +4,10 @@
  */
 import { z } from "zod";
 import { CATALOG_SORTS } from "./api.ts";
+import { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_SEARCH_LENGTH, MAX_TAGS } from "./constants.ts";
 
-/** Character page size and the Load More step (SPEC.md §9). */
-export const CATALOG_PAGE_SIZE = 20;
-/** Deepest offset a list may ask for; beyond it, filters and search reach further. */
-export const CATALOG_MAX_OFFSET = 10_000;
-/** Most tags a list filter or a character may carry. */
-export const MAX_TAGS = 10;
-/** Longest search text accepted, in characters. */
-export const MAX_SEARCH_LENGTH = 200;
+export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_SEARCH_LENGTH, MAX_TAGS };
+
 
 const intParam = (name: string, min: number, max: number, fallback: number) =>
   z
@@ -232,8 +227,6 @@ export const profileInputSchema = z.object({
 });
 export type ProfileInput = z.output<typeof profileInputSchema>;
 
-/** Longest comment or reply, in characters. */
-export const MAX_COMMENT_LENGTH = 5000;
 
 /** `POST /api/characters/:id/comments` */
 export const commentInputSchema = z.object({

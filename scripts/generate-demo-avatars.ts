@@ -273,7 +273,8 @@ const EMBLEMS: Record<DemoEmblem, (ink: Ink) => string> = {
 // Scene
 
 function celestial(art: DemoArt, rnd: () => number): string {
-  const x = 70 + Math.round(rnd() * 160);
+  // Left or right third, so the light never sits behind the emblem.
+  const x = (rnd() < 0.5 ? 62 : 198) + Math.round(rnd() * 40);
   const y = 70 + Math.round(rnd() * 30);
   const g = art.glow;
   const halo = `<circle cx="${x}" cy="${y}" r="90" fill="url(#h)"/>`;
@@ -281,7 +282,7 @@ function celestial(art: DemoArt, rnd: () => number): string {
     case "moon":
       return `${halo}<circle cx="${x}" cy="${y}" r="30" fill="${g}"/><circle cx="${x - 9}" cy="${y - 6}" r="7" fill="${mix(g, art.sky[1], 0.25)}"/><circle cx="${x + 10}" cy="${y + 9}" r="5" fill="${mix(g, art.sky[1], 0.2)}"/><circle cx="${x + 6}" cy="${y - 14}" r="3" fill="${mix(g, art.sky[1], 0.2)}"/>`;
     case "crescent":
-      return `${halo}<path d="M${x + 8} ${y - 30}A30 30 0 1 0 ${x + 8} ${y + 30}A24 24 0 1 1 ${x + 8} ${y - 30}Z" fill="${g}"/>`;
+      return `${halo}<path d="M${x} ${y - 30}A30 30 0 1 0 ${x} ${y + 30}A40 40 0 0 1 ${x} ${y - 30}Z" fill="${g}"/>`;
     case "sun":
       return `${halo}<circle cx="${x}" cy="${y + 40}" r="36" fill="${g}" opacity=".95"/>`;
     case "planet": {

@@ -4,15 +4,10 @@
  * (the endpoint may not exist yet), so a broken call never blocks browsing.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { CurrentUser } from "../../schema/api.ts";
 import { getQueryFn } from "./api-client.ts";
 
-/** The current user as the client reads it (SPEC.md §3). */
-export interface CurrentUser {
-  id: string;
-  firstName: string | null;
-  email: string | null;
-  profileImageUrl: string | null;
-}
+export type { CurrentUser };
 
 /** Browser navigations that sign in and out (SPEC.md §2). */
 export const LOGIN_PATH = "/api/login";

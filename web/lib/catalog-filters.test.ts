@@ -80,11 +80,3 @@ describe("canLoadMore", () => {
     expect(canLoadMore(undefined)).toBe(false);
   });
 });
-
-describe("CATALOG_PAGE_SIZE", () => {
-  it("matches the server's page size", async () => {
-    const { CATALOG_PAGE_SIZE } = await import("./catalog-filters.ts");
-    const server = await import("../../schema/inputs.ts");
-    expect(CATALOG_PAGE_SIZE).toBe(server.CATALOG_PAGE_SIZE);
-  });
-});

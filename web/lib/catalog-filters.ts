@@ -4,14 +4,9 @@
  * back to 0 whenever a filter changes; "Load More Characters" adds one page.
  */
 import type { CatalogSort } from "../../schema/api.ts";
+import { CATALOG_PAGE_SIZE } from "../../schema/constants.ts";
 
-/**
- * Character page size and the Load More step (SPEC.md §9); the same value as
- * schema/inputs.ts `CATALOG_PAGE_SIZE`, which is not imported here because
- * that module builds zod schemas at load time and would pull zod into the
- * first-visit bundle.
- */
-export const CATALOG_PAGE_SIZE = 20;
+export { CATALOG_PAGE_SIZE };
 
 export interface CatalogFilters {
   /** Selected tag names, in the order they were selected. */
