@@ -10,11 +10,14 @@ import { ApiError } from "./lib/errors.ts";
 import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { favoritesRoutes } from "./routes/favorites.ts";
+import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { profileRoutes } from "./routes/profile.ts";
 import { tagsRoutes } from "./routes/tags.ts";
+import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
 
 const app = new Hono<AppEnv>();
 
@@ -44,9 +47,15 @@ app.use("/api/*", sameOrigin, session);
 const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes)
   .route("/characters", favoritesRoutes)
   .route("/characters", characterCommentsRoutes)
+  .route("/characters", cardsRoutes)
+  .route("/my-characters", myCharactersRoutes)
+  .route("/", uploadsRoutes)
   .route("/comments", commentsRoutes)
   .route("/", authRoutes)
   .route("/profile", profileRoutes);
+
+// Avatars (R2) are served outside /api: no session, immutable caching.
+app.route("/objects", objectsRoutes);
 
 app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
 

@@ -59,7 +59,7 @@ describe("demo characters", () => {
       expect(c.greeting, c.slug).toMatch(/\*[^*]+\*/);
       const paragraphs = c.greeting.split(/\n\s*\n/).length;
       expect(paragraphs, c.slug).toBeGreaterThanOrEqual(1);
-      expect(paragraphs, c.slug).toBeLessThanOrEqual(4);
+      expect(paragraphs, c.slug).toBeLessThanOrEqual(3);
       const lines = c.exampleConversation.split("\n").filter((l) => l.trim());
       for (const line of lines) expect(line, c.slug).toMatch(/^\{\{(user|char)\}\}: /);
       const exchanges = lines.filter((l) => l.startsWith("{{user}}:")).length;

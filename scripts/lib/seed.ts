@@ -11,7 +11,7 @@
  * - `seedDemo`: the demo creators and the hand-written demo catalog
  *   (scripts/data/demo-characters.ts), in one transaction.
  * - `seedDemoIfEmpty`: the same, only into an empty catalog (`npm start`).
- * - `seedSynthetic`: N generated characters for scale tests (10^6 in about two
+ * - `seedSynthetic`: N generated characters for scale tests (10^6 in under three
  *   minutes on two cores), with a Zipf-shaped vocabulary so search and tag
  *   filters behave as on a real catalog.
  *
@@ -439,9 +439,11 @@ export interface SyntheticOptions {
  * Speed: one connection, WAL without fsync (`synchronous=OFF`) and a large
  * page cache for the load, reused prepared statements, transactions of
  * `batchSize` rows, tag ids cached. The journal stays in WAL (as miniflare
- * leaves it) and is checkpointed before returning.
+ * leaves it) and is checkpointed before returning; `wrangler dev` opens the
+ * file as usual afterwards. A load that is interrupted keeps its committed
+ * batches; a power loss during one can damage the file (no fsync), so seed again.
  *
- * @returns characters inserted and the elapsed time in ms (ANALYZE included).
+ * @returns characters inserted and the elapsed time in ms (FTS merge and ANALYZE included).
  */
 export function seedSynthetic(dbFile: string, count: number, options: SyntheticOptions = {}): { inserted: number; ms: number } {
   const started = performance.now();
@@ -477,6 +479,9 @@ export function seedSynthetic(dbFile: string, count: number, options: SyntheticO
       }
       options.onProgress?.(inserted);
     }
+    // Merge the many FTS5 segments a bulk load leaves into one b-tree per
+    // term: searches run about 20 % faster, for about 5 s at 10^6 rows.
+    db.exec("INSERT INTO characters_fts (characters_fts) VALUES ('optimize')");
     db.exec("ANALYZE; PRAGMA optimize;");
     db.exec("PRAGMA wal_checkpoint(TRUNCATE);");
     return { inserted, ms: Math.round(performance.now() - started) };

@@ -1,11 +1,11 @@
 /**
  * Sticky site header (SPEC.md §2 "Home"): wordmark, character search, and the
- * visitor's Sign In button. On Home the search box drives the catalog filters
+ * visitor's Sign In button or the signed-in person's menu. On Home the search box drives the catalog filters
  * as one types; on other pages the text stays local to the page until Enter,
  * which opens Home with that search applied.
  */
 import { Search } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, Suspense, lazy, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { LOGIN_PATH, useUser } from "../lib/auth.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
@@ -13,6 +13,12 @@ import { Button } from "./ui/button.tsx";
 import { Input } from "./ui/input.tsx";
 import { Skeleton } from "./ui/skeleton.tsx";
 import { Wordmark } from "./wordmark.tsx";
+
+// Only signed-in people see the menu, so its code (Radix dropdown) stays out
+// of a visitor's first download.
+const UserMenu = lazy(() => import("./user-menu.tsx").then((m) => ({ default: m.UserMenu })));
+
+const menuPlaceholder = <Skeleton className="h-10 w-10 rounded-full sm:w-28" />;
 
 export function Header() {
   const { pathname } = useLocation();
@@ -27,8 +33,12 @@ export function Header() {
           {isHome ? <HomeSearch /> : <PageSearch key={pathname} />}
         </div>
         <div className="ml-auto flex shrink-0 items-center gap-2">
-          {/* Signed-in users get their menu here (Accounts issue). */}
           {isLoading && <Skeleton className="h-9 w-20 rounded-lg" />}
+          {user && (
+            <Suspense fallback={menuPlaceholder}>
+              <UserMenu user={user} />
+            </Suspense>
+          )}
           {!user && !isLoading && (
             <Button asChild variant="gradient" size="sm" className="h-9 px-4">
               <a href={LOGIN_PATH}>Sign In</a>

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type FetchLike, apiGet, apiRequest, getQueryFn, isUnauthorizedError } from "./api-client.ts";
+import {
+  type FetchLike,
+  apiGet,
+  apiRequest,
+  errorStatus,
+  getQueryFn,
+  isUnauthorizedError,
+  serverErrorText,
+} from "./api-client.ts";
 
 interface Call {
   url: string;
@@ -101,5 +109,24 @@ describe("getQueryFn", () => {
     await expect(getQueryFn({ on401: "returnNull" }, fetch)(queryContext(["/api/auth/user"]))).rejects.toThrow(
       "404: Not Found",
     );
+  });
+});
+
+describe("errorStatus and serverErrorText", () => {
+  it("read the status and the JSON error sentence of a failed call", async () => {
+    const body = { error: "This username is already taken. Please choose another one.", code: "conflict" };
+    const fetch = stubFetch(() => Response.json(body, { status: 409 }));
+    const error = await apiRequest("PUT", "/api/profile", {}, fetch).catch((e: unknown) => e);
+    expect(errorStatus(error)).toBe(409);
+    expect(serverErrorText(error)).toBe(body.error);
+  });
+
+  it("give null when there is no status or no JSON error sentence", () => {
+    expect(errorStatus(new Error("Failed to fetch"))).toBeNull();
+    expect(errorStatus("409: x")).toBeNull();
+    expect(serverErrorText(new Error("502: Bad Gateway"))).toBeNull();
+    expect(serverErrorText(new Error('400: {"code":"validation_failed"}'))).toBeNull();
+    expect(serverErrorText(new Error('400: {"error":""}'))).toBeNull();
+    expect(serverErrorText(new Error("Failed to fetch"))).toBeNull();
   });
 });

@@ -70,3 +70,29 @@ export function getQueryFn<T>(
     return (await res.json()) as T;
   };
 }
+
+/** The HTTP status of an error thrown by this client ("409: …" → 409), or null for other errors. */
+export function errorStatus(error: unknown): number | null {
+  if (!(error instanceof Error)) return null;
+  const match = /^(\d{3}): /.exec(error.message);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * The `error` sentence of a JSON error body (DESIGN.md "Errors") carried by an
+ * error of this client, e.g. `409: {"error":"This username is already taken…"}`
+ * → "This username is already taken…"; null when there is none.
+ */
+export function serverErrorText(error: unknown): string | null {
+  if (errorStatus(error) === null) return null;
+  const body = (error as Error).message.slice(5);
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string" && parsed.error) {
+      return parsed.error;
+    }
+  } catch {
+    // Not JSON: a proxy's page or a plain status text, nothing meant for people.
+  }
+  return null;
+}

@@ -1,7 +1,5 @@
 /** `/` — Home: tag sidebar, hero banner, tabs, NSFW switch and the character grid. */
-import type { CharacterSummary } from "../../schema/api.ts";
 import { HeroBanner } from "../components/hero-banner.tsx";
-import { redirectToLogin, useUser } from "../lib/auth.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
 import { useDebouncedValue } from "../lib/use-debounced-value.ts";
 import { CatalogToolbar, CATALOG_PANEL_ID, catalogTabId } from "../features/characters/components/catalog-toolbar.tsx";
@@ -14,12 +12,6 @@ const SEARCH_DEBOUNCE_MS = 300;
 export function HomePage() {
   const { filters, dispatch } = useCatalogFilters();
   const search = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
-  const { user } = useUser();
-
-  const onFavorite = (_character: CharacterSummary) => {
-    // Visitors sign in first (SPEC.md §4 "Favorite"); the signed-in toggle arrives with accounts.
-    if (!user) redirectToLogin();
-  };
 
   return (
     <div className="mx-auto flex max-w-[1600px] gap-6 px-4 py-6 md:px-6">
@@ -45,7 +37,6 @@ export function HomePage() {
           filters={{ tags: filters.tags, search, showNsfw: filters.showNsfw, sort: filters.tab }}
           offset={filters.offset}
           onLoadMore={() => dispatch({ type: "loadMore" })}
-          onFavorite={onFavorite}
         />
       </div>
     </div>

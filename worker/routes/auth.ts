@@ -18,6 +18,7 @@ import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { html } from "hono/html";
 import { z } from "zod";
+import type { CurrentUser } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound, validationFailed } from "../lib/errors.ts";
 import { SignInError, completeAuthorization, createAuthorization, oidcConfig, timingSafeEqual } from "../lib/oidc.ts";
@@ -277,5 +278,5 @@ export const authRoutes = new Hono<AppEnv>()
 
   .get("/auth/user", requireUser, (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json(c.var.user, 200);
+    return c.json(c.var.user satisfies CurrentUser, 200);
   });

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { CurrentUser } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isUsernameAvailable, updateProfile } from "../lib/users.ts";
@@ -36,7 +37,7 @@ export const profileRoutes = new Hono<AppEnv>()
     const result = await updateProfile(c.env.DB, user.id, c.req.valid("json"));
     if (result === "username_taken") throw new ApiError("conflict", USERNAME_TAKEN);
     c.header("Cache-Control", "no-store");
-    return c.json(result, 200);
+    return c.json(result satisfies CurrentUser, 200);
   })
   .get("/check-username/:username", async (c) => {
     const user = c.var.user;

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import app from "../app.ts";
 import { safeReturnTo } from "../routes/auth.ts";
 import { sha256Hex } from "../lib/sessions.ts";
-import { usernameStem, usernameStemFor } from "../lib/users.ts";
+import { signInWithIdentity, usernameStem, usernameStemFor } from "../lib/users.ts";
 import { CookieJar, setCookie } from "./cookies.ts";
 import { signIn } from "./fixtures.ts";
 
@@ -666,6 +666,40 @@ describe("usernames for new users", () => {
     expect(usernameStemFor({ firstName: "李", name: "李 Wei", email: "x@example.test" })).toBe("wei");
     expect(usernameStemFor({ firstName: null, name: null, email: "mira.k+tag@example.test" })).toBe("mira_k");
     expect(usernameStemFor({ firstName: "李", name: "李", email: null })).toBeNull();
+  });
+
+  it("gives people signing in at the same moment with the same name different usernames", async () => {
+    const first = uniqueFirstName();
+    const people = Array.from({ length: 4 }, () =>
+      signInWithIdentity(env.DB, {
+        subject: `${env.AUTH_ISSUER} ${crypto.randomUUID()}`,
+        email: null,
+        emailVerified: false,
+        givenName: first,
+        familyName: null,
+        name: null,
+        picture: null,
+      }),
+    );
+    const usernames = (await Promise.all(people)).map((u) => u.username.toLowerCase());
+    expect(new Set(usernames).size).toBe(4);
+    expect(usernames).toContain(`@${first.toLowerCase()}`);
+    for (const username of usernames) expect(username).toMatch(new RegExp(`^@${first.toLowerCase()}(_\\d{2})?$`));
+  });
+
+  it("makes one account when the same person's first sign-ins race", async () => {
+    const identity = {
+      subject: `${env.AUTH_ISSUER} ${crypto.randomUUID()}`,
+      email: `${uniqueFirstName("twice").toLowerCase()}@example.test`,
+      emailVerified: true,
+      givenName: uniqueFirstName(),
+      familyName: null,
+      name: null,
+      picture: null,
+    };
+    const users = await Promise.all([signInWithIdentity(env.DB, identity), signInWithIdentity(env.DB, identity)]);
+    expect(users[0]!.id).toBe(users[1]!.id);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE auth_subject = ?").bind(identity.subject).first("n")).toBe(1);
   });
 
   it("falls back to @user_1234 and always fits the profile rules", async () => {

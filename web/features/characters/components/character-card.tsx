@@ -4,14 +4,14 @@ import type { CharacterSummary } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
-import { CommentCount, FavoriteButton, Rating, ViewCount } from "./character-stats.tsx";
+import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
+import { CommentCount, Rating, ViewCount } from "./character-stats.tsx";
 
 /** Tags shown on a Home card before "+N" (SPEC.md §9). */
 const CARD_TAG_LIMIT = 4;
 
 interface CharacterCardProps {
   character: CharacterSummary;
-  onFavorite: (character: CharacterSummary) => void;
   /** Load the avatar eagerly (first row). */
   priority?: boolean;
 }
@@ -21,7 +21,7 @@ interface CharacterCardProps {
  * opens /character/{id} through a stretched link on the name, so the favorite
  * button is a sibling of the link, not nested in it.
  */
-export function CharacterCard({ character, onFavorite, priority }: CharacterCardProps) {
+export function CharacterCard({ character, priority }: CharacterCardProps) {
   const shownTags = character.tags.slice(0, CARD_TAG_LIMIT);
   const hiddenTags = character.tags.length - shownTags.length;
   return (
@@ -80,11 +80,7 @@ export function CharacterCard({ character, onFavorite, priority }: CharacterCard
         )}
         <div className="mt-auto flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-border pt-2 text-xs text-muted-foreground">
           <ViewCount value={character.viewCount} />
-          <FavoriteButton
-            characterName={character.name}
-            count={character.favoriteCount}
-            onToggle={() => onFavorite(character)}
-          />
+          <CharacterFavoriteButton character={character} surface="grid" />
           <CommentCount value={character.commentCount} />
         </div>
       </div>

@@ -22,13 +22,12 @@ interface CharacterGridProps {
   /** Offset of the last page to show; every page from 0 up to it is listed. */
   offset: number;
   onLoadMore: () => void;
-  onFavorite: (character: CharacterSummary) => void;
   /** id of the element labelling the grid (the active tab). */
   labelledBy?: string;
   id?: string;
 }
 
-export function CharacterGrid({ filters, offset, onLoadMore, onFavorite, labelledBy, id }: CharacterGridProps) {
+export function CharacterGrid({ filters, offset, onLoadMore, labelledBy, id }: CharacterGridProps) {
   const pages = useCharacterPages(filters, pageOffsets(offset));
   const first = pages[0];
   const last = pages[pages.length - 1];
@@ -78,7 +77,7 @@ export function CharacterGrid({ filters, offset, onLoadMore, onFavorite, labelle
           <ul className={GRID_CLASS}>
             {characters.map((character, index) => (
               <li key={character.id} className="grid">
-                <CharacterCard character={character} onFavorite={onFavorite} priority={index < 5} />
+                <CharacterCard character={character} priority={index < 5} />
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 /**
  * The character page body (SPEC.md §2 "Character detail"): avatar, name,
- * creator, long description, counts, tags, Start Chat, and the card texts.
+ * creator, long description, counts, tags, Start Chat, the card texts, and
+ * below them whatever the page adds (the comments).
  */
 import { ArrowLeft, MessageSquareText } from "lucide-react";
 import type { ReactNode } from "react";
@@ -13,15 +14,19 @@ import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { fillMacros } from "../lib/macros.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
-import { CommentCount, FavoriteButton, Rating, ViewCount } from "./character-stats.tsx";
+import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
+import { CommentCountLink, Rating, ViewCount } from "./character-stats.tsx";
 
 interface CharacterProfileProps {
   character: Character;
-  onFavorite: () => void;
   onStartChat: () => void;
+  /** id of the comments section the comment count scrolls to. */
+  commentsId: string;
+  /** Shown below the cards. */
+  children?: ReactNode;
 }
 
-export function CharacterProfile({ character, onFavorite, onStartChat }: CharacterProfileProps) {
+export function CharacterProfile({ character, onStartChat, commentsId, children }: CharacterProfileProps) {
   const about = character.longDescription?.trim() || character.description;
   // Personality always; Scenario and the greeting only when the card has them.
   const halfCards = [
@@ -63,8 +68,8 @@ export function CharacterProfile({ character, onFavorite, onStartChat }: Charact
 
             <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-muted-foreground [&_svg]:!size-4">
               <ViewCount value={character.viewCount} />
-              <FavoriteButton characterName={character.name} count={character.favoriteCount} onToggle={onFavorite} />
-              <CommentCount value={character.commentCount} />
+              <CharacterFavoriteButton character={character} surface="page" />
+              <CommentCountLink value={character.commentCount} targetId={commentsId} />
               <Rating value={character.rating} />
             </div>
 
@@ -106,6 +111,8 @@ export function CharacterProfile({ character, onFavorite, onStartChat }: Charact
             </TextCard>
           )}
         </div>
+
+        {children}
       </div>
     </div>
   );

@@ -36,6 +36,35 @@ export function CommentCount({ value, className }: { value: number; className?: 
   );
 }
 
+/**
+ * The comment count as a link to the element `#targetId` (the comments
+ * section): scrolls there smoothly (at once with reduced motion) and moves
+ * focus there, so keyboard and screen-reader users land on it too.
+ */
+export function CommentCountLink({ value, targetId, className }: { value: number; targetId: string; className?: string }) {
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    const target = document.getElementById(targetId);
+    if (!target) return;
+    event.preventDefault();
+    const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    target.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
+    target.focus({ preventScroll: true });
+    history.replaceState(history.state, "", `#${targetId}`);
+  };
+  return (
+    <a
+      href={`#${targetId}`}
+      onClick={onClick}
+      className={cn(
+        "rounded-full transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+        className,
+      )}
+    >
+      <CommentCount value={value} />
+    </a>
+  );
+}
+
 /** Rating as a percentage, green ≥ 80, yellow ≥ 60, orange below (SPEC.md §9). */
 export function Rating({ value, className }: { value: number; className?: string }) {
   const rounded = Math.round(value);

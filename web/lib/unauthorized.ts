@@ -1,0 +1,25 @@
+/**
+ * The Unauthorized flow of SPEC.md §8: a destructive "Unauthorized" toast
+ * saying what needs a sign-in, then a full-page navigation to the sign-in path
+ * 500 ms later (long enough to see why the page changes). Features call it
+ * when a visitor tries a signed-in action or the server answers 401.
+ */
+import { toast } from "../components/ui/use-toast.ts";
+import { redirectToLogin } from "./auth.ts";
+
+/** Delay between the toast and the navigation to /api/login, ms (SPEC.md §9). */
+export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
+
+/** What the visitor tried, in the words of SPEC.md §8's toast texts. */
+export type SignedInAction = "vote" | "comment" | "favorite" | "start a chat" | "view this conversation";
+
+/** "You need to log in to {action}. Redirecting..." */
+export function unauthorizedMessage(action: SignedInAction): string {
+  return `You need to log in to ${action}. Redirecting...`;
+}
+
+/** Shows the Unauthorized toast for `action`, then navigates to /api/login after 500 ms. */
+export function notifyUnauthorized(action: SignedInAction): void {
+  toast({ title: "Unauthorized", description: unauthorizedMessage(action), variant: "destructive" });
+  setTimeout(redirectToLogin, UNAUTHORIZED_REDIRECT_DELAY_MS);
+}

@@ -1,0 +1,20 @@
+/**
+ * How a signed-in person is shown in the header (SPEC.md §2 "User menu").
+ */
+import type { CurrentUser } from "../../schema/api.ts";
+
+type Person = Pick<CurrentUser, "firstName" | "email">;
+
+/**
+ * The avatar letter when there is no profile image: the first letter of the
+ * first name, else of the e-mail, else "U"; upper case.
+ */
+export function userAvatarLetter(user: Person): string {
+  const source = user.firstName?.trim() || user.email?.trim() || "U";
+  return [...source][0]!.toLocaleUpperCase();
+}
+
+/** The name beside the avatar: the first name, else the e-mail. */
+export function userMenuName(user: Person): string {
+  return user.firstName?.trim() || user.email?.trim() || "";
+}

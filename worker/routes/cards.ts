@@ -1,0 +1,99 @@
+/**
+ * Character cards in and out (DESIGN.md "Character cards"; formats in
+ * worker/lib/character-card.ts), mounted at /api/characters:
+ * - `POST /import`: a card file as the raw body (PNG or JSON, at most 10 MB)
+ *   becomes an inactive character of the signed-in person (they review it,
+ *   then activate it) → 201 with the character. A PNG's picture becomes the
+ *   avatar. Nothing is half-created: the avatar object is removed again if
+ *   the character cannot be stored.
+ * - `GET /:id/card.json`, `GET /:id/card.png`: the character as a V3 card,
+ *   for anyone who may see it (visitors: active characters; the owner: their
+ *   inactive ones too).
+ */
+import { Hono } from "hono";
+import type { Character } from "../../schema/api.ts";
+import { characterInputSchema } from "../../schema/inputs.ts";
+import type { AppEnv } from "../env.ts";
+import { getCharacter } from "../lib/catalog.ts";
+import {
+  avatarFromCardPng,
+  cardDisposition,
+  cardFileKind,
+  MAX_CARD_BYTES,
+  parseCardJson,
+  readCard,
+  readPngCard,
+  writeCard,
+  writePngCard,
+} from "../lib/character-card.ts";
+import { createCharacter } from "../lib/characters.ts";
+import { notFound, validationFailed } from "../lib/errors.ts";
+import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
+import { requireUser } from "../middleware/session.ts";
+import { defaultCreator, parseCharacterId } from "./characters.ts";
+
+/** A character `viewerId` may see (DESIGN.md "Inactive characters"), without counting a view. */
+async function findVisible(db: D1Database, id: number, viewerId: string | null): Promise<Character> {
+  const character = await getCharacter(db, id);
+  if (!character || (!character.isActive && character.creatorId !== viewerId)) throw notFound("Character not found");
+  return character;
+}
+
+/** The bytes of a character's avatar when it is a PNG stored by us; null otherwise. */
+async function avatarPng(bucket: R2Bucket, avatarUrl: string | null): Promise<Uint8Array | null> {
+  const key = /^\/objects\/(avatars\/[\w-]+\/[\w-]+)$/.exec(avatarUrl ?? "")?.[1];
+  if (!key) return null;
+  const object = await bucket.get(key);
+  if (!object) return null;
+  if (object.customMetadata?.contentType !== "image/png") {
+    await object.body.cancel();
+    return null;
+  }
+  return new Uint8Array(await object.arrayBuffer());
+}
+
+export const cardsRoutes = new Hono<AppEnv>()
+  .post("/import", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const user = c.get("user")!;
+    const bytes = await readBodyLimited(c.req.raw, MAX_CARD_BYTES, "The card file");
+    const kind = cardFileKind(c.req.header("content-type"), bytes);
+    const card = readCard(kind === "png" ? readPngCard(bytes) : parseCardJson(bytes));
+    const parsed = characterInputSchema.safeParse(card.input);
+    if (!parsed.success) throw validationFailed(parsed.error);
+
+    let avatarKey: string | null = null;
+    if (kind === "png") {
+      const picture = avatarFromCardPng(bytes);
+      avatarKey = newAvatarKey(user.id);
+      await putAvatar(c.env.AVATARS, avatarKey, picture, "image/png", user.id);
+    }
+    try {
+      const character = await createCharacter(c.env.DB, {
+        ...parsed.data,
+        avatarUrl: avatarKey ? objectPath(avatarKey) : null,
+        creator: defaultCreator(user.username),
+        creatorId: user.id,
+        // Review first: an imported character is listed once its creator activates it.
+        isActive: false,
+        extensions: card.extensions,
+      });
+      return c.json(character, 201);
+    } catch (err) {
+      if (avatarKey) await c.env.AVATARS.delete(avatarKey);
+      throw err;
+    }
+  })
+  .get("/:id/card.json", async (c) => {
+    const character = await findVisible(c.env.DB, parseCharacterId(c.req.param("id")), c.get("user")?.id ?? null);
+    c.header("Content-Disposition", cardDisposition(character.name, "json"));
+    return c.json(writeCard(character).v3, 200);
+  })
+  .get("/:id/card.png", async (c) => {
+    const character = await findVisible(c.env.DB, parseCharacterId(c.req.param("id")), c.get("user")?.id ?? null);
+    const png = await writePngCard(writeCard(character), await avatarPng(c.env.AVATARS, character.avatarUrl), character.name);
+    return c.body(png, 200, {
+      "Content-Type": "image/png",
+      "Content-Disposition": cardDisposition(character.name, "png"),
+    });
+  });

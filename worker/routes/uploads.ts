@@ -1,0 +1,57 @@
+/**
+ * Avatar uploads (SPEC.md §7; flow and storage rules in worker/lib/uploads.ts):
+ * - mounted at /api: `POST /objects/upload` → `{uploadURL}`,
+ *   `PUT /objects/upload/<key>?token=…` (the Worker upload URL when R2
+ *   presigning is not configured), `PUT /character-avatars` `{avatarURL}` →
+ *   `{objectPath}`;
+ * - mounted at the root: `GET /objects/<key>` serves registered avatars.
+ */
+import { Hono } from "hono";
+import type { AvatarRegistrationResponse, UploadUrlResponse } from "../../schema/api.ts";
+import { avatarRegistrationSchema } from "../../schema/inputs.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError, forbidden } from "../lib/errors.ts";
+import {
+  createUploadUrl,
+  keyFromAvatarUrl,
+  MAX_AVATAR_BYTES,
+  readBodyLimited,
+  registerAvatar,
+  serveAvatar,
+  verifyUploadToken,
+} from "../lib/uploads.ts";
+import { validate } from "../lib/validate.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
+import { requireUser } from "../middleware/session.ts";
+
+export const uploadsRoutes = new Hono<AppEnv>()
+  .post("/objects/upload", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const uploadURL = await createUploadUrl(c.env, new URL(c.req.url).origin, c.get("user")!.id);
+    return c.json({ uploadURL } satisfies UploadUrlResponse, 200);
+  })
+  // The token is the authority here (like a presigned URL), not the session.
+  .put("/objects/upload/:key{.+}", async (c) => {
+    const key = c.req.param("key");
+    const token = c.req.query("token");
+    if (!token) throw forbidden("This upload link is not valid");
+    const uploaderId = await verifyUploadToken(c.env, token, key);
+    const bytes = await readBodyLimited(c.req.raw, MAX_AVATAR_BYTES, "The avatar");
+    if (bytes.length === 0) throw new ApiError("validation_failed", "The file is empty");
+    await c.env.AVATARS.put(key, bytes, { customMetadata: { uploaderId } });
+    return c.json({ key, size: bytes.length }, 200);
+  })
+  .put("/character-avatars", requireUser, validate("json", avatarRegistrationSchema), async (c) => {
+    const { avatarURL } = c.req.valid("json");
+    const key = keyFromAvatarUrl(c.env, avatarURL);
+    if (key === null) {
+      throw new ApiError("validation_failed", "This is not an avatar upload", {
+        issues: [{ path: "avatarURL", message: "This is not an avatar upload" }],
+      });
+    }
+    const objectPath = await registerAvatar(c.env.AVATARS, key, c.get("user")!.id);
+    return c.json({ objectPath } satisfies AvatarRegistrationResponse, 200);
+  });
+
+export const objectsRoutes = new Hono<AppEnv>().get("/:key{.+}", async (c) => {
+  return serveAvatar(c.env.AVATARS, c.req.param("key"), c.req.raw.headers);
+});
