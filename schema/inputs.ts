@@ -220,8 +220,9 @@ export const profileInputSchema = z.object({
     .min(2, "Username must be at least 2 characters")
     .max(30, "Username is too long")
     .regex(/^@[A-Za-z0-9_]+$/, "Username must start with @ and contain only letters, numbers, and underscores"),
+  // http(s) only: z.url() alone would accept javascript: and data: URLs.
   profileImageUrl: z
-    .union([z.url("Must be a valid URL"), z.literal("")])
+    .union([z.url({ protocol: /^https?$/, error: "Must be a valid URL" }), z.literal("")], { error: "Must be a valid URL" })
     .nullish()
     .transform((v) => v || null),
 });
