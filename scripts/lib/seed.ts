@@ -179,7 +179,7 @@ export function seedDemo(dbFile: string, options: { now?: number } = {}): { char
  * what it did.
  */
 export async function seedDemoIfEmpty(dbFile: string, persistDir: string): Promise<void> {
-  const db = new DatabaseSync(dbFile, { readOnly: true });
+  const db = new DatabaseSync(dbFile);
   const { n } = db.prepare("SELECT count(*) AS n FROM characters").get() as { n: number };
   db.close();
   if (n > 0) {

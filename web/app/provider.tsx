@@ -1,7 +1,6 @@
-/** App-wide providers: data cache, tooltips (SPEC.md §9 timing), Home's filters, toasts. */
+/** App-wide providers: data cache, Home's filters, toasts. */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense, lazy, useState } from "react";
-import { TooltipProvider } from "../components/ui/tooltip.tsx";
 import { CatalogFiltersProvider } from "../lib/catalog-filters-context.tsx";
 import { createQueryClient } from "../lib/query-client.ts";
 
@@ -14,14 +13,12 @@ export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <CatalogFiltersProvider>
-          {children}
-          <Suspense fallback={null}>
-            <Toaster />
-          </Suspense>
-        </CatalogFiltersProvider>
-      </TooltipProvider>
+      <CatalogFiltersProvider>
+        {children}
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      </CatalogFiltersProvider>
     </QueryClientProvider>
   );
 }

@@ -9,6 +9,7 @@ import { RootLayout } from "./root-layout.tsx";
 import { RouteError } from "./route-error.tsx";
 
 const CharacterPage = lazy(() => import("../routes/character.tsx").then((m) => ({ default: m.CharacterPage })));
+const ProfilePage = lazy(() => import("../routes/profile.tsx").then((m) => ({ default: m.ProfilePage })));
 const PrivacyPolicyPage = lazy(() =>
   import("../routes/legal/privacy-policy.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
 );
@@ -24,6 +25,7 @@ export function createRouter() {
       children: [
         { index: true, element: <HomePage /> },
         { path: "character/:id", element: <CharacterPage /> },
+        { path: "profile", element: <ProfilePage /> },
         { path: "privacy-policy", element: <PrivacyPolicyPage /> },
         { path: "terms-of-use", element: <TermsOfUsePage /> },
         { path: "disclaimer", element: <DisclaimerPage /> },

@@ -1,28 +1,48 @@
-/** `/character/:id` — one character's page. */
+/** `/character/:id` — one character's page, with its comments below. */
+import { useQueryClient } from "@tanstack/react-query";
 import { Ghost } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { Button } from "../components/ui/button.tsx";
-import { redirectToLogin, useUser } from "../lib/auth.ts";
-import { useCharacter } from "../features/characters/api/get-character.ts";
+import { useUser } from "../lib/auth.ts";
+import { notifyUnauthorized } from "../lib/unauthorized.ts";
+import { characterQueryOptions, useCharacter } from "../features/characters/api/get-character.ts";
+import { isCharacterListKey } from "../features/characters/api/get-characters.ts";
 import { CharacterProfile, CharacterProfileSkeleton } from "../features/characters/components/character-profile.tsx";
+import { CommentsSection } from "../features/comments/components/comments-section.tsx";
+
+const COMMENTS_ID = "comments";
 
 export function CharacterPage() {
   const { id = "" } = useParams();
   const query = useCharacter(id);
   const { user } = useUser();
+  const queryClient = useQueryClient();
 
   if (query.isPending) return <CharacterProfileSkeleton />;
   if (query.isError) return <CharacterNotFound />;
 
-  // Visitors sign in first (SPEC.md §4); signed-in favorite and chat arrive with accounts and chat.
-  const requireSignIn = () => {
-    if (!user) redirectToLogin();
+  // Visitors sign in first (SPEC.md §8); the signed-in chat arrives with the chat issue.
+  const startChat = () => {
+    if (!user) notifyUnauthorized("start a chat");
+  };
+
+  // A comment changes the character's commentCount, here and on Home's cards.
+  const refreshCounts = () => {
+    void queryClient.invalidateQueries({ queryKey: characterQueryOptions(id).queryKey, exact: true });
+    void queryClient.invalidateQueries({ predicate: ({ queryKey }) => isCharacterListKey(queryKey) });
   };
 
   return (
     <>
       <title>{`${query.data.name} — Fabled`}</title>
-      <CharacterProfile character={query.data} onFavorite={requireSignIn} onStartChat={requireSignIn} />
+      <CharacterProfile character={query.data} onStartChat={startChat} commentsId={COMMENTS_ID}>
+        <CommentsSection
+          id={COMMENTS_ID}
+          characterId={query.data.id}
+          commentCount={query.data.commentCount}
+          onChanged={refreshCounts}
+        />
+      </CharacterProfile>
     </>
   );
 }

@@ -256,18 +256,24 @@ export async function registerAvatar(bucket: R2Bucket, key: string, userId: stri
     });
   }
   if (owner !== userId) throw forbidden("This upload belongs to someone else");
-  const object = await bucket.get(key);
-  if (!object) throw notFound("Upload not found. Please upload the file again.");
-  if (object.customMetadata?.uploaderId && object.customMetadata.uploaderId !== userId) {
-    await object.body.cancel();
+  const missing = () => notFound("Upload not found. Please upload the file again.");
+  const head = await bucket.head(key);
+  if (!head) throw missing();
+  if (head.customMetadata?.uploaderId && head.customMetadata.uploaderId !== userId) {
     throw forbidden("This upload belongs to someone else");
   }
-  if (object.size > MAX_AVATAR_BYTES) {
-    await object.body.cancel();
+  if (head.size > MAX_AVATAR_BYTES) {
     await bucket.delete(key);
     throw new ApiError("payload_too_large", "Avatars can be at most 10 MB");
   }
+  const object = await bucket.get(key);
+  if (!object) throw missing();
   const bytes = new Uint8Array(await object.arrayBuffer());
+  if (bytes.length > MAX_AVATAR_BYTES) {
+    // Replaced by a larger file since the check above.
+    await bucket.delete(key);
+    throw new ApiError("payload_too_large", "Avatars can be at most 10 MB");
+  }
   const type = sniffImageType(bytes);
   if (!type) {
     await bucket.delete(key);

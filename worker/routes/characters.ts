@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
 import type { Character } from "../../schema/api.ts";
 import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
@@ -15,7 +16,7 @@ import {
   toggleCharacterActive,
   updateCharacter,
 } from "../lib/characters.ts";
-import { forbidden, notFound } from "../lib/errors.ts";
+import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import { parseIntegerId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -43,6 +44,19 @@ export async function findOwnCharacter(db: D1Database, id: number, userId: strin
 
 const jsonBodyLimit = bodyLimit({ maxSize: MAX_CHARACTER_BODY_BYTES });
 
+/**
+ * Character bodies are JSON (SPEC.md §7). Without a JSON Content-Type the
+ * validator would see no fields at all — for a partial update, a silent
+ * no-op — so such a request is refused with 415.
+ */
+const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type !== "application/json" && !type.endsWith("+json")) {
+    throw new ApiError("unsupported_media_type", "Send the character as JSON (Content-Type: application/json)");
+  }
+  await next();
+});
+
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), async (c) => {
     const result = await listCharacters(c.env.DB, c.req.valid("query"), { userId: c.get("user")?.id });
@@ -58,6 +72,7 @@ export const charactersRoutes = new Hono<AppEnv>()
     "/",
     requireUser,
     limitWrites("WRITE_RATE_LIMITER"),
+    jsonBody,
     jsonBodyLimit,
     validate("json", characterInputSchema),
     async (c) => {
@@ -74,6 +89,7 @@ export const charactersRoutes = new Hono<AppEnv>()
     "/:id",
     requireUser,
     limitWrites("WRITE_RATE_LIMITER"),
+    jsonBody,
     jsonBodyLimit,
     validate("json", characterUpdateSchema),
     async (c) => {

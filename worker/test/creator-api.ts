@@ -9,7 +9,7 @@ import type { TestUser } from "./fixtures.ts";
 export interface Call {
   method?: string;
   user?: TestUser | null;
-  /** JSON-encoded unless it is a string or bytes. */
+  /** Bytes as they are; anything else as JSON (a string as it is, for malformed JSON). */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -19,9 +19,8 @@ export async function call(path: string, { method = "GET", user = null, body, he
   if (user) all.cookie = user.cookie;
   let payload: BodyInit | undefined;
   if (body instanceof Uint8Array) payload = body;
-  else if (typeof body === "string") payload = body;
   else if (body !== undefined) {
-    payload = JSON.stringify(body);
+    payload = typeof body === "string" ? body : JSON.stringify(body);
     all["content-type"] ??= "application/json";
   }
   const url = path.startsWith("http") ? path : `http://localhost${path}`;

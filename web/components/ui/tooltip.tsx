@@ -7,7 +7,23 @@ export function TooltipProvider(props: ComponentProps<typeof TooltipPrimitive.Pr
   return <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300} {...props} />;
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+/**
+ * A tooltip with its own provider, so no app-wide provider is needed: an
+ * app-wide one would put Radix's positioning engine (popper, floating-ui,
+ * ~20 KB gzip) into every first visit. For a group of neighbouring tooltips
+ * (a toolbar), use `TooltipGroupItem`s inside one `TooltipProvider` to get the
+ * 300 ms skip delay between them.
+ */
+export function Tooltip(props: ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
+
+/** A tooltip inside a surrounding `TooltipProvider` (see Tooltip). */
+export const TooltipGroupItem = TooltipPrimitive.Root;
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({ className, sideOffset = 6, ...props }: ComponentProps<typeof TooltipPrimitive.Content>) {

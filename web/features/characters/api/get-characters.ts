@@ -51,3 +51,8 @@ export const charactersQueryOptions = (params: CharacterPageParams) =>
 export function useCharacterPages(filters: Omit<CharacterPageParams, "offset">, offsets: number[]) {
   return useQueries({ queries: offsets.map((offset) => charactersQueryOptions({ ...filters, offset })) });
 }
+
+/** True for the key of a list page (`["/api/characters", {…params}]`), as opposed to one character or its parts. */
+export function isCharacterListKey(queryKey: readonly unknown[]): boolean {
+  return queryKey.length === 2 && queryKey[0] === "/api/characters" && typeof queryKey[1] === "object" && queryKey[1] !== null;
+}

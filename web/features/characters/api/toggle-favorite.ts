@@ -8,6 +8,7 @@ import { type QueryClient, type QueryKey, useMutation, useQueryClient } from "@t
 import type { FavoriteStatus } from "../../../../schema/api.ts";
 import { apiRequest } from "../../../lib/api-client.ts";
 import { withToggledFavoriteCount } from "../lib/favorite-count.ts";
+import { isCharacterListKey } from "./get-characters.ts";
 import { favoriteStatusQueryOptions } from "./get-favorite-status.ts";
 
 /** Sends the toggle; the answer is not read (SPEC.md §7). Throws the SPEC.md §8 error. */
@@ -17,9 +18,8 @@ export async function toggleFavorite(characterId: number): Promise<void> {
 
 /** Queries whose data holds the character's count: list pages (`["/api/characters", {…}]`) and the character. */
 function holdsCount(queryKey: QueryKey, characterId: number): boolean {
-  if (queryKey[0] !== "/api/characters") return false;
-  if (queryKey.length === 2 && typeof queryKey[1] === "object") return true;
-  return queryKey.length === 2 && String(queryKey[1]) === String(characterId);
+  if (isCharacterListKey(queryKey)) return true;
+  return queryKey.length === 2 && queryKey[0] === "/api/characters" && String(queryKey[1]) === String(characterId);
 }
 
 export const toggleFavoriteMutationKey = (characterId: number) => ["toggle-favorite", characterId] as const;

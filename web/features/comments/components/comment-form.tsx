@@ -3,7 +3,7 @@
  * the submit button stays disabled until there is text after trimming
  * (SPEC.md §5) and reads "Posting..." while the comment is sent.
  */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Textarea } from "../../../components/ui/textarea.tsx";
 import { cn } from "../../../lib/utils.ts";
@@ -23,7 +23,6 @@ interface CommentFormProps {
 
 export function CommentForm({ kind, label, pending, onSubmit, onCancel, autoFocus }: CommentFormProps) {
   const [content, setContent] = useState("");
-  const hintId = useId();
   const isReply = kind === "reply";
 
   const submit = async (event: FormEvent) => {
@@ -36,7 +35,6 @@ export function CommentForm({ kind, label, pending, onSubmit, onCancel, autoFocu
     <form onSubmit={submit} className="space-y-2">
       <Textarea
         aria-label={label}
-        aria-describedby={hintId}
         placeholder={isReply ? "Write your reply..." : "Share your thoughts about this character..."}
         value={content}
         onChange={(e) => setContent(e.target.value)}
@@ -46,9 +44,6 @@ export function CommentForm({ kind, label, pending, onSubmit, onCancel, autoFocu
         }}
         className={cn("resize-y", isReply ? "min-h-[80px]" : "min-h-[100px]")}
       />
-      <p id={hintId} className="sr-only">
-        Line breaks are kept.
-      </p>
       <div className="flex justify-end gap-2">
         {onCancel && (
           <Button variant="ghost" size="sm" onClick={onCancel}>

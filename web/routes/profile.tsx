@@ -1,0 +1,43 @@
+/**
+ * `/profile` — Edit Profile (SPEC.md §2): a spinner while the person loads;
+ * visitors are sent to "/" once it is known they are not signed in.
+ */
+import { ArrowLeft } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useNavigate } from "react-router";
+import { PageSpinner } from "../components/page-spinner.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Card, CardContent, CardHeader } from "../components/ui/card.tsx";
+import { useUser } from "../lib/auth.ts";
+import { ProfileForm } from "../features/profile/components/profile-form.tsx";
+
+export function ProfilePage() {
+  const { user, isLoading } = useUser();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!isLoading && !user) navigate("/", { replace: true });
+  }, [isLoading, user, navigate]);
+
+  if (isLoading || !user) return <PageSpinner />;
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-6 md:py-10">
+      <title>Edit Profile — Fabled</title>
+      <Button asChild variant="ghost" size="sm" className="-ml-3 text-muted-foreground hover:text-foreground">
+        <Link to="/">
+          <ArrowLeft aria-hidden="true" /> Back
+        </Link>
+      </Button>
+      <Card className="mt-4">
+        <CardHeader className="p-6 pb-2">
+          <h1 className="text-2xl font-bold tracking-tight">Edit Profile</h1>
+          <p className="text-sm text-muted-foreground">Update your profile information</p>
+        </CardHeader>
+        <CardContent className="p-6 pt-4">
+          <ProfileForm key={user.id} user={user} />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
