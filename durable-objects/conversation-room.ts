@@ -1,13 +1,774 @@
 /**
- * ConversationRoom — one Durable Object per conversation (DESIGN.md "Shape").
- * It will hold the conversation's messages in its own SQLite and its
- * hibernatable WebSockets (issue "Real-time chat"). For now it only accepts
- * nothing: the binding and class exist so deploys and later issues build on them.
+ * ConversationRoom — one Durable Object per conversation (DESIGN.md "Shape",
+ * "Real-time chat protocol"), addressed by `idFromName(conversationId)`.
+ *
+ * - Learns its conversation once, from the Worker (`initialize`): id, owner,
+ *   character, the owner's name, and the greeting as the first message.
+ * - Keeps the messages in its own SQLite (`ctx.storage.sql`), with a schema
+ *   versioned by the `_schema` row and migrated on construction.
+ * - Serves the conversation's WebSockets with the Hibernation API only: the
+ *   per-socket facts live in `serializeAttachment`, every socket (several
+ *   tabs) receives every event, and the object may leave memory between
+ *   messages without dropping a connection.
+ * - Writes one reply at a time. The reply belongs to the object, not to a
+ *   socket: it is kept in `ctx.waitUntil` and finishes and is stored even
+ *   when every client has gone; a client that comes back gets it in
+ *   `history_sync`.
+ * - Keeps D1 in step after every stored message: the conversation's
+ *   `last_message_at`/`last_message_preview`/`updated_at`, the character's
+ *   `message_count` and (user messages) its trending score.
+ *
+ * Frames are the zod union of schema/chat.ts; anything else gets an error
+ * frame or a close with a clear code and reason (CLOSE_CODES).
  */
 import { DurableObject } from "cloudflare:workers";
+import {
+  type ChatErrorCode,
+  type ChatMessage,
+  CLOSE_CODES,
+  type ClientFrame,
+  clientFrameSchema,
+  MAX_FRAME_BYTES,
+  PING_FRAME,
+  PONG_FRAME,
+  type ServerFrame,
+} from "../schema/chat.ts";
+import { type ChatModel, chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
+import type { OfflineCharacter } from "./offline-model.ts";
+import { buildPrompt, type HistoryMessage, type PromptCharacter, replaceMacros } from "./prompt.ts";
+
+/**
+ * Headers by which the Worker tells the object who is connecting (set by the
+ * Worker only after it checked the session; a Durable Object cannot be
+ * reached from outside). The name is percent-encoded (header values are bytes).
+ */
+export const ROOM_HEADERS = {
+  conversationId: "x-fabled-conversation-id",
+  userId: "x-fabled-user-id",
+  userName: "x-fabled-user-name",
+} as const;
+
+/** What the Worker tells a new room (from D1). */
+export interface RoomFacts {
+  conversationId: string;
+  /** The owner; only they may read or join. */
+  userId: string;
+  characterId: number;
+  /** The owner's name for `{{user}}`. */
+  userName: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** The character's greeting with macros replaced, stored as the first message; null for none. */
+  greeting: string | null;
+}
+
+/** The character as a reply needs it: the prompt's fields and the offline model's. */
+export type RoomCharacter = PromptCharacter & OfflineCharacter;
+
+/** Per-socket facts that survive hibernation. */
+interface SocketState {
+  conversationId: string;
+  userId: string;
+}
+
+interface RoomRow {
+  conversation_id: string;
+  user_id: string;
+  character_id: number;
+  user_name: string;
+  created_at: number;
+}
+
+interface MessageRow {
+  seq: number;
+  id: string;
+  role: "user" | "character";
+  content: string;
+  created_at: number;
+  client_id: string | null;
+  /** complete: visible; streaming: being written; superseded: replaced by regenerate (an alternative). */
+  status: "complete" | "streaming" | "superseded";
+  rating: 1 | -1 | null;
+  /** JSON list of earlier versions (regenerate), oldest first. */
+  alternatives: string;
+  /** The reply this one replaces (while streaming), for putting it back if this one fails. */
+  replaces: string | null;
+}
+
+/** A reply being written. */
+interface ActiveReply {
+  id: string;
+  replaces: string | null;
+  alternatives: string[];
+  content: string;
+  stopped: boolean;
+  controller: AbortController;
+}
+
+/**
+ * The object's SQL schema, one list of statements per version. Never edit a
+ * shipped version; append a new one (cloudflare/agents `_ensureSchema`).
+ */
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE room (
+       id INTEGER PRIMARY KEY CHECK (id = 1),
+       conversation_id TEXT NOT NULL,
+       user_id TEXT NOT NULL,
+       character_id INTEGER NOT NULL,
+       user_name TEXT NOT NULL,
+       created_at INTEGER NOT NULL
+     )`,
+    `CREATE TABLE messages (
+       seq INTEGER PRIMARY KEY AUTOINCREMENT,
+       id TEXT NOT NULL UNIQUE,
+       role TEXT NOT NULL CHECK (role IN ('user', 'character')),
+       content TEXT NOT NULL,
+       created_at INTEGER NOT NULL,
+       client_id TEXT UNIQUE,
+       status TEXT NOT NULL DEFAULT 'complete' CHECK (status IN ('complete', 'streaming', 'superseded')),
+       rating INTEGER CHECK (rating IN (1, -1)),
+       alternatives TEXT NOT NULL DEFAULT '[]',
+       replaces TEXT
+     )`,
+    "CREATE INDEX messages_status_idx ON messages (status, seq)",
+  ],
+];
+
+/** Newest schema version. */
+export const ROOM_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** No token for this long ends a reply with an error, ms. */
+const TOKEN_TIMEOUT_MS = 60_000;
+/** A reply is cut at this many characters whatever the model does. */
+const MAX_REPLY_CHARS = 16_000;
+/** While streaming, the text so far is saved this often, ms (so a crash loses at most this much). */
+const FLUSH_EVERY_MS = 1_000;
+/** The character's card is re-read from D1 after this long, ms. */
+const CHARACTER_TTL_MS = 60_000;
+/** Length of `conversations.last_message_preview`, characters. */
+const PREVIEW_LENGTH = 140;
+
+const RATE_LIMITED_MESSAGE = "You're sending messages too fast. Please wait a moment.";
+
+const utf8 = new TextEncoder();
 
 export class ConversationRoom extends DurableObject<Env> {
-  override async fetch(_request: Request): Promise<Response> {
-    return Response.json({ error: "Real-time chat is not available yet", code: "not_found" }, { status: 404 });
+  private room: RoomRow | null = null;
+  private deleted = false;
+  private reply: ActiveReply | null = null;
+  /** A message is between its checks and its storing (one at a time). */
+  private admitting = false;
+  private character: { value: Promise<RoomCharacter | null>; at: number } | null = null;
+
+  /**
+   * The model for a reply. A seam for tests that need a failing or silent
+   * provider; everything else uses the provider of `AI_PROVIDER`.
+   */
+  modelFactory: (character: RoomCharacter, userName: string) => ChatModel = (character, userName) =>
+    createChatModel(this.env, character, userName);
+  /** No token for this long fails the reply, ms. */
+  tokenTimeoutMs = TOKEN_TIMEOUT_MS;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.migrate();
+      this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+      this.recoverInterruptedReply();
+    });
+    // Keep-alives are answered by the runtime without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
   }
+
+  // -------------------------------------------------------------------------
+  // Storage.
+
+  private sql<T>(query: string, ...bindings: unknown[]): T[] {
+    return this.ctx.storage.sql.exec(query, ...bindings).toArray() as T[];
+  }
+
+  private migrate(): void {
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS _schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
+    const current = this.sql<{ version: number }>("SELECT version FROM _schema WHERE id = 1")[0]?.version ?? 0;
+    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+      this.ctx.storage.transactionSync(() => {
+        for (const statement of MIGRATIONS[version - 1]!) this.ctx.storage.sql.exec(statement);
+        this.ctx.storage.sql.exec(
+          "INSERT INTO _schema (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+          version,
+        );
+      });
+    }
+  }
+
+  /**
+   * A reply that was being written when the object last stopped (a crash, a
+   * deploy) keeps what was saved of it; an empty one is dropped and the
+   * reply it was replacing comes back.
+   */
+  private recoverInterruptedReply(): void {
+    for (const row of this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'streaming'")) {
+      if (row.content.trim() !== "") {
+        this.sql("UPDATE messages SET status = 'complete', replaces = NULL WHERE id = ?", row.id);
+        this.ctx.waitUntil(this.syncCounters({ ...row, status: "complete" }));
+      } else {
+        this.dropReply(row.id, row.replaces);
+      }
+    }
+  }
+
+  private dropReply(id: string, replaces: string | null): void {
+    this.ctx.storage.transactionSync(() => {
+      this.sql("DELETE FROM messages WHERE id = ?", id);
+      if (replaces) this.sql("UPDATE messages SET status = 'complete' WHERE id = ? AND status = 'superseded'", replaces);
+    });
+  }
+
+  private toWire(row: MessageRow): ChatMessage {
+    const message: ChatMessage = {
+      id: row.id,
+      conversationId: this.room!.conversation_id,
+      content: row.content,
+      isUser: row.role === "user",
+      createdAt: new Date(row.created_at).toISOString(),
+      clientId: row.client_id,
+      rating: row.role === "character" ? row.rating : null,
+      alternatives: JSON.parse(row.alternatives) as string[],
+    };
+    if (row.status === "streaming") {
+      message.status = "streaming";
+      if (this.reply?.id === row.id) message.content = this.reply.content;
+    }
+    return message;
+  }
+
+  /** Visible messages (and a reply being written), oldest first. */
+  private visibleMessages(): ChatMessage[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status IN ('complete', 'streaming') ORDER BY seq").map((row) =>
+      this.toWire(row),
+    );
+  }
+
+  // -------------------------------------------------------------------------
+  // Calls from the Worker (RPC).
+
+  /**
+   * Stores the conversation's facts and its greeting. Idempotent for the
+   * same conversation id. Throws when the object already belongs to another.
+   */
+  async initialize(facts: RoomFacts): Promise<void> {
+    if (this.deleted) throw new Error("conversation deleted");
+    if (this.room) {
+      if (this.room.conversation_id !== facts.conversationId) throw new Error("room belongs to another conversation");
+      return;
+    }
+    this.ctx.storage.transactionSync(() => {
+      this.sql(
+        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at) VALUES (1, ?, ?, ?, ?, ?)",
+        facts.conversationId,
+        facts.userId,
+        facts.characterId,
+        facts.userName,
+        facts.createdAt,
+      );
+      if (facts.greeting) {
+        this.sql(
+          "INSERT INTO messages (id, role, content, created_at) VALUES (?, 'character', ?, ?)",
+          crypto.randomUUID(),
+          facts.greeting,
+          facts.createdAt,
+        );
+      }
+    });
+    this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+  }
+
+  /** The messages, oldest first, for their owner; null for anyone else (the Worker answers 404). */
+  async listMessages(userId: string): Promise<ChatMessage[] | null> {
+    if (this.deleted || !this.room || this.room.user_id !== userId) return null;
+    return this.visibleMessages().filter((m) => m.status !== "streaming");
+  }
+
+  /**
+   * The owner's thumbs on a character reply: 1, -1, or 0 to take it back. One
+   * rating per reply: changing it moves the character's counts
+   * (`rating_up`, `rating_down`, `rating` = round(100 × (up + 8) / (up + down
+   * + 10)), DESIGN.md "Rating"). Throws when D1 cannot be updated (the
+   * reply's rating is then unchanged).
+   */
+  async rateMessage(
+    userId: string,
+    messageId: string,
+    value: 1 | -1 | 0,
+  ): Promise<{ ok: true; rating: 1 | -1 | null } | { ok: false; reason: "not_found" | "not_a_reply" }> {
+    if (this.deleted || !this.room || this.room.user_id !== userId) return { ok: false, reason: "not_found" };
+    const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ? AND status = 'complete'", messageId)[0];
+    if (!row) return { ok: false, reason: "not_found" };
+    if (row.role !== "character") return { ok: false, reason: "not_a_reply" };
+    const before = row.rating ?? 0;
+    const after = value === 0 ? null : value;
+    if (before === value) return { ok: true, rating: after };
+    this.sql("UPDATE messages SET rating = ? WHERE id = ?", after, messageId);
+    const up = (value === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
+    const down = (value === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
+    try {
+      await this.env.DB.prepare(
+        `UPDATE characters SET rating_up = rating_up + ?1, rating_down = rating_down + ?2,
+           rating = CAST(round(100.0 * (rating_up + ?1 + 8) / (rating_up + ?1 + rating_down + ?2 + 10)) AS INTEGER)
+         WHERE id = ?3`,
+      )
+        .bind(up, down, this.room.character_id)
+        .run();
+    } catch (error) {
+      this.sql("UPDATE messages SET rating = ? WHERE id = ?", row.rating, messageId);
+      throw error;
+    }
+    this.broadcast({ type: "message_rated", messageId, rating: after });
+    return { ok: true, rating: after };
+  }
+
+  /**
+   * - `DELETE https://room/delete`: the conversation was deleted in D1
+   *   (worker/lib/characters.ts deleteConversationStorage); sockets are
+   *   closed and the storage wiped.
+   * - A WebSocket upgrade from the Worker, with ROOM_HEADERS.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "DELETE" && url.pathname === "/delete") {
+      await this.wipe();
+      return new Response(null, { status: 204 });
+    }
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return Response.json({ error: "Expected a WebSocket upgrade", code: "not_found" }, { status: 426 });
+    }
+    const conversationId = request.headers.get(ROOM_HEADERS.conversationId) ?? "";
+    const userId = request.headers.get(ROOM_HEADERS.userId) ?? "";
+    const userName = decodeURIComponent(request.headers.get(ROOM_HEADERS.userName) ?? "");
+    const { 0: client, 1: server } = new WebSocketPair();
+    const refusal =
+      this.deleted || !this.room || this.room.conversation_id !== conversationId
+        ? "Conversation not found"
+        : this.room.user_id !== userId
+          ? "This conversation belongs to someone else"
+          : null;
+    if (refusal) {
+      // Not accepted for hibernation: it never joins the conversation's sockets.
+      server.accept();
+      server.send(JSON.stringify({ type: "error", code: "forbidden", message: refusal } satisfies ServerFrame));
+      server.close(CLOSE_CODES.policyViolation, refusal);
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ conversationId, userId } satisfies SocketState);
+    if (userName && userName !== this.room!.user_name) {
+      this.sql("UPDATE room SET user_name = ? WHERE id = 1", userName);
+      this.room!.user_name = userName;
+    }
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  private async wipe(): Promise<void> {
+    this.deleted = true;
+    if (this.reply) {
+      this.reply.stopped = true;
+      this.reply.controller.abort();
+    }
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(CLOSE_CODES.policyViolation, "Conversation deleted");
+      } catch {
+        // already closed
+      }
+    }
+    this.room = null;
+    await this.ctx.storage.deleteAll();
+  }
+
+  // -------------------------------------------------------------------------
+  // WebSocket events (Hibernation API).
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    if (!state || this.deleted || !this.room) {
+      ws.close(CLOSE_CODES.policyViolation, "Conversation not found");
+      return;
+    }
+    if (typeof message !== "string") {
+      ws.close(CLOSE_CODES.unsupportedData, "Frames must be JSON text");
+      return;
+    }
+    if (message.length > MAX_FRAME_BYTES || utf8.encode(message).length > MAX_FRAME_BYTES) {
+      ws.close(CLOSE_CODES.tooBig, `Frames can be at most ${MAX_FRAME_BYTES / 1024} KB`);
+      return;
+    }
+    const frame = parseFrame(message);
+    if (!frame.ok) {
+      send(ws, { type: "error", code: "invalid_frame", message: frame.error });
+      return;
+    }
+    const data = frame.value;
+    if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
+      send(ws, { type: "error", code: "forbidden", message: "This connection belongs to another conversation" });
+      ws.close(CLOSE_CODES.policyViolation, "Wrong conversation");
+      return;
+    }
+    switch (data.type) {
+      case "join":
+        send(ws, {
+          type: "history_sync",
+          conversationId: state.conversationId,
+          messages: this.visibleMessages(),
+          chatModel: chatModelName(this.env),
+        });
+        // The first message will not wait for the card.
+        void this.loadCharacter().catch(() => {});
+        return;
+      case "chat_message":
+        await this.receiveMessage(ws, state, data.content, data.clientId ?? null);
+        return;
+      case "regenerate":
+        await this.regenerate(ws, state);
+        return;
+      case "stop":
+        if (this.reply) {
+          this.reply.stopped = true;
+          this.reply.controller.abort();
+        }
+        return;
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    // Answer a close with a close, or the client sees 1006 (1005/1006 cannot be sent).
+    try {
+      ws.close(code === 1005 || code === 1006 ? CLOSE_CODES.normal : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
+    console.warn("conversation socket error", String(error));
+    try {
+      ws.close(CLOSE_CODES.serverError, "WebSocket error");
+    } catch {
+      // already closed
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Messages and replies.
+
+  private busyError(ws: WebSocket, clientId: string | null): void {
+    send(ws, {
+      type: "error",
+      code: "busy",
+      message: "Please wait for the reply before sending another message.",
+      ...(clientId ? { clientId } : {}),
+    });
+  }
+
+  /** True when the person may send another message now (MESSAGE_RATE_LIMITER, keyed by user). */
+  private async withinRateLimit(userId: string): Promise<boolean> {
+    try {
+      return (await this.env.MESSAGE_RATE_LIMITER.limit({ key: userId })).success;
+    } catch (error) {
+      // A limiter outage must not stop conversations.
+      console.warn("message rate limiter failed", String(error));
+      return true;
+    }
+  }
+
+  private async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null): Promise<void> {
+    if (clientId) {
+      const existing = this.sql<MessageRow>("SELECT * FROM messages WHERE client_id = ?", clientId)[0];
+      if (existing) {
+        // A resend after a reconnect: stored once, answered with the same id.
+        send(ws, { type: "message_saved", clientId, messageId: existing.id, message: this.toWire(existing) });
+        return;
+      }
+    }
+    if (this.reply || this.admitting) {
+      this.busyError(ws, clientId);
+      return;
+    }
+    this.admitting = true;
+    try {
+      if (!(await this.withinRateLimit(state.userId))) {
+        send(ws, { type: "error", code: "rate_limited", message: RATE_LIMITED_MESSAGE, ...(clientId ? { clientId } : {}) });
+        return;
+      }
+      if (this.deleted) return;
+      const id = crypto.randomUUID();
+      this.sql(
+        "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?)",
+        id,
+        content,
+        Date.now(),
+        clientId,
+      );
+      const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", id)[0]!;
+      this.broadcast({ type: "message_saved", clientId, messageId: id, message: this.toWire(row) });
+      this.ctx.waitUntil(this.syncCounters(row));
+      this.startReply(null);
+    } finally {
+      this.admitting = false;
+    }
+  }
+
+  private async regenerate(ws: WebSocket, state: SocketState): Promise<void> {
+    if (this.reply || this.admitting) {
+      this.busyError(ws, null);
+      return;
+    }
+    const [last, previous] = this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' ORDER BY seq DESC LIMIT 2");
+    // The last reply to a message of the person, or a message of theirs still unanswered.
+    const target = last?.role === "character" && previous?.role === "user" ? last : last?.role === "user" ? null : undefined;
+    if (target === undefined) {
+      send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
+      return;
+    }
+    this.admitting = true;
+    try {
+      if (!(await this.withinRateLimit(state.userId))) {
+        send(ws, { type: "error", code: "rate_limited", message: RATE_LIMITED_MESSAGE });
+        return;
+      }
+      if (this.deleted) return;
+      this.startReply(target);
+    } finally {
+      this.admitting = false;
+    }
+  }
+
+  /** Starts writing a reply (replacing `replaces`, when given); it runs on its own. */
+  private startReply(replaces: MessageRow | null): void {
+    const alternatives = replaces ? [...(JSON.parse(replaces.alternatives) as string[]), replaces.content] : [];
+    const reply: ActiveReply = {
+      id: crypto.randomUUID(),
+      replaces: replaces?.id ?? null,
+      alternatives,
+      content: "",
+      stopped: false,
+      controller: new AbortController(),
+    };
+    this.ctx.storage.transactionSync(() => {
+      if (replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", replaces.id);
+      this.sql(
+        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces)
+         VALUES (?, 'character', '', ?, 'streaming', ?, ?)`,
+        reply.id,
+        Date.now(),
+        JSON.stringify(alternatives),
+        reply.replaces,
+      );
+    });
+    this.reply = reply;
+    this.broadcast({ type: "reply_started", messageId: reply.id, replaces: reply.replaces });
+    const running = this.writeReply(reply).finally(() => {
+      if (this.reply === reply) this.reply = null;
+    });
+    // The reply is the object's, not a socket's: it completes with nobody connected.
+    this.ctx.waitUntil(running);
+  }
+
+  private async writeReply(reply: ActiveReply): Promise<void> {
+    const room = this.room!;
+    let characterName = "The character";
+    try {
+      const character = await this.loadCharacter();
+      if (!character) throw new Error(`character ${room.character_id} not found`);
+      characterName = character.name;
+      const history: HistoryMessage[] = this.sql<MessageRow>(
+        "SELECT * FROM messages WHERE status = 'complete' ORDER BY seq",
+      ).map((row) => ({ role: row.role === "user" ? "user" : "assistant", content: row.content }));
+      const maxTokens = positive(this.env.AI_MAX_TOKENS, 512);
+      const prompt = buildPrompt(character, history, {
+        userName: room.user_name,
+        contextTokens: positive(this.env.AI_CONTEXT_TOKENS, 8192),
+        maxTokens,
+      });
+      const model = this.modelFactory(character, room.user_name);
+      const pieces = withTokenTimeout(
+        model.stream(prompt.messages, { maxTokens, signal: reply.controller.signal }),
+        this.tokenTimeoutMs,
+        () => reply.controller.abort(),
+      );
+      let flushed = Date.now();
+      for await (const piece of pieces) {
+        if (reply.stopped || this.deleted) break;
+        reply.content += piece;
+        this.broadcast({ type: "character_response_delta", messageId: reply.id, delta: piece });
+        if (reply.content.length >= MAX_REPLY_CHARS) break;
+        if (Date.now() - flushed >= FLUSH_EVERY_MS) {
+          this.sql("UPDATE messages SET content = ? WHERE id = ?", reply.content, reply.id);
+          flushed = Date.now();
+        }
+      }
+    } catch (error) {
+      if (!reply.stopped) {
+        console.warn("reply failed", room.conversation_id, String(error));
+        this.failReply(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
+        return;
+      }
+      // A stop aborts the request; what was written so far is kept below.
+    }
+    if (this.deleted) return;
+    const content = reply.content.trim();
+    if (content === "") {
+      if (reply.stopped) this.failReply(reply, "stopped_empty", `The reply was stopped before ${characterName} said anything.`);
+      else this.failReply(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
+      return;
+    }
+    const now = Date.now();
+    this.sql(
+      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL WHERE id = ?",
+      content,
+      now,
+      reply.id,
+    );
+    const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", reply.id)[0]!;
+    // D1 first, so a client that reloads its chat list on this frame sees the new preview.
+    await this.syncCounters(row);
+    this.broadcast({
+      type: "character_response",
+      content,
+      timestamp: new Date(now).toISOString(),
+      messageId: reply.id,
+      message: this.toWire(row),
+      stopped: reply.stopped,
+    });
+  }
+
+  /** Drops a failed reply (the person's message stays), puts back the one it replaced, and says so. */
+  private failReply(reply: ActiveReply, code: ChatErrorCode, message: string): void {
+    if (this.deleted) return;
+    this.dropReply(reply.id, reply.replaces);
+    this.broadcast({ type: "error", code, message, messageId: reply.id });
+    if (reply.replaces) {
+      // The replaced reply is visible again: every tab gets the list as it is.
+      this.broadcast({
+        type: "history_sync",
+        conversationId: this.room!.conversation_id,
+        messages: this.visibleMessages(),
+        chatModel: chatModelName(this.env),
+      });
+    }
+  }
+
+  /** The character's card from D1 (cached for CHARACTER_TTL_MS); null when it no longer exists. */
+  private loadCharacter(): Promise<RoomCharacter | null> {
+    const cached = this.character;
+    if (cached && Date.now() - cached.at < CHARACTER_TTL_MS) return cached.value;
+    const characterId = this.room!.character_id;
+    const value = this.env.DB.prepare(
+      `SELECT name, description, long_description AS longDescription, personality, scenario,
+         example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
+         post_history_instructions AS postHistoryInstructions, character_book AS characterBook
+       FROM characters WHERE id = ?`,
+    )
+      .bind(characterId)
+      .first<Omit<RoomCharacter, "characterBook"> & { characterBook: string | null }>()
+      .then((row) => (row ? { ...row, characterBook: parseBook(row.characterBook) } : null));
+    this.character = { value, at: Date.now() };
+    // A failed read is not cached.
+    value.catch(() => {
+      if (this.character?.value === value) this.character = null;
+    });
+    return value;
+  }
+
+  /**
+   * After a message is stored: the conversation's activity and preview, the
+   * character's message count and, for the person's messages, its trending
+   * score (worker/lib/trending.ts: S' = max(S, x) + log2(1 + 2^−|S − x|),
+   * x = now / 3 days in ms, weight 1 — the formula of migrations/0002).
+   * Failures are logged, never thrown: the message is already stored.
+   */
+  private async syncCounters(row: MessageRow): Promise<void> {
+    const room = this.room;
+    if (!room) return;
+    const preview = row.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_LENGTH);
+    const db = this.env.DB;
+    const trending =
+      row.role === "user"
+        ? `, trending_score = max(trending_score, (unixepoch('subsec') * 1000.0) / 259200000.0)
+             + log2(1 + pow(2, -abs(trending_score - (unixepoch('subsec') * 1000.0) / 259200000.0)))`
+        : "";
+    try {
+      await db.batch([
+        db
+          .prepare(
+            `UPDATE conversations SET
+               last_message_preview = CASE WHEN ?1 >= coalesce(last_message_at, 0) THEN ?2 ELSE last_message_preview END,
+               last_message_at = max(coalesce(last_message_at, 0), ?1),
+               updated_at = max(updated_at, ?1)
+             WHERE id = ?3`,
+          )
+          .bind(row.created_at, preview, room.conversation_id),
+        db.prepare(`UPDATE characters SET message_count = message_count + 1${trending} WHERE id = ?`).bind(room.character_id),
+      ]);
+    } catch (error) {
+      console.error("could not update conversation counters", room.conversation_id, String(error));
+    }
+  }
+
+  private broadcast(frame: ServerFrame): void {
+    const text = JSON.stringify(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing
+      }
+    }
+  }
+}
+
+function send(ws: WebSocket, frame: ServerFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // closing
+  }
+}
+
+/** A client frame, or the sentence saying why it is not one. */
+export function parseFrame(text: string): { ok: true; value: ClientFrame } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: "Messages must be JSON" };
+  }
+  const parsed = clientFrameSchema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const type = (json as { type?: unknown } | null)?.type;
+  if (typeof type !== "string" || !["join", "chat_message", "regenerate", "stop"].includes(type)) {
+    return { ok: false, error: `Unknown message type: ${JSON.stringify(type ?? null).slice(0, 40)}` };
+  }
+  return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid message" };
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+function parseBook(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const book = JSON.parse(text) as unknown;
+    return typeof book === "object" && book !== null && !Array.isArray(book) ? (book as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The greeting as stored: macros replaced (DESIGN.md "Conversation title"). */
+export function greetingFor(greeting: string | null, characterName: string, userName: string): string | null {
+  const text = greeting?.replace(/\r\n?/g, "\n").trim();
+  return text ? replaceMacros(text, characterName, userName) : null;
 }

@@ -131,11 +131,16 @@ export const characterTagsSchema = z
   .transform((names) => [...new Set(names)])
   .refine((names) => names.length <= MAX_TAGS, `At most ${MAX_TAGS} tags`);
 
-/** Avatar: an https URL, or the `/objects/avatars/…` path that avatar registration returns. */
+/**
+ * Avatar: an https URL, the `/objects/avatars/…` path that avatar registration
+ * returns, or one of the demo catalog's `/avatars/demo/….svg` pictures.
+ */
 const avatarUrlSchema = z
   .union([
     z.url({ protocol: /^https$/, error: "Must be a valid URL" }),
     z.string().regex(/^\/objects\/avatars\/[\w-]+\/[\w-]+$/, "Must be a valid URL"),
+    // The demo catalog's artwork, served as static assets.
+    z.string().regex(/^\/avatars\/demo\/[a-z0-9-]+\.svg$/, "Must be a valid URL"),
     z.literal(""),
   ], { error: "Must be a valid URL" })
   .nullish()

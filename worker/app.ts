@@ -12,12 +12,14 @@ import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers
 import { authRoutes } from "./routes/auth.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
+import { conversationsRoutes } from "./routes/conversations.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { favoritesRoutes } from "./routes/favorites.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { profileRoutes } from "./routes/profile.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
+import { wsRoutes } from "./routes/ws.ts";
 
 const app = new Hono<AppEnv>();
 
@@ -52,10 +54,14 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/", uploadsRoutes)
   .route("/comments", commentsRoutes)
   .route("/", authRoutes)
-  .route("/profile", profileRoutes);
+  .route("/profile", profileRoutes)
+  .route("/conversations", conversationsRoutes);
 
 // Avatars (R2) are served outside /api: no session, immutable caching.
 app.route("/objects", objectsRoutes);
+
+// The chat socket (worker/routes/ws.ts) checks the session and Origin itself.
+app.route("/ws", wsRoutes);
 
 app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
 

@@ -192,11 +192,13 @@ export function readCard(card: unknown): CardCharacter {
   } else {
     throw cardError(`Unsupported character card format: ${JSON.stringify(card.spec).slice(0, 40)}`);
   }
-  // A mapped field of the wrong type is kept as it was, and treated as absent.
+  // A mapped field of the wrong type (null included) is kept as it was, and
+  // treated as absent; export writes ours over it unless ours is absent too
+  // (a null lorebook stays null).
   const misplaced = card.spec === undefined ? top : unknownData;
   const take = <T>(key: string, ok: (v: unknown) => v is T): T | undefined => {
     const value = data[key];
-    if (value === undefined || value === null) return undefined;
+    if (value === undefined) return undefined;
     if (ok(value)) return value;
     misplaced[key] = value;
     return undefined;
@@ -217,8 +219,10 @@ export function readCard(card: unknown): CardCharacter {
     keep("name", name, input.name);
   }
 
+  // Our own namespaces are ours to write: `fabled` is read here and written
+  // anew on export; a card cannot smuggle in a PRESERVED_KEY of its own.
   const cardExtensions = take("extensions", isObject) ?? {};
-  const { [FABLED_EXTENSION]: ours, [PRESERVED_KEY]: _stale, ...extensions } = cardExtensions;
+  const { [FABLED_EXTENSION]: ours, [PRESERVED_KEY]: _ignored, ...extensions } = cardExtensions;
   const fabled = isObject(ours) ? ours : {};
   const blurb =
     typeof fabled.description === "string" &&
@@ -320,6 +324,14 @@ export function writeCard(character: Character): ExportedCard {
     mapped[cardKey] = restore(cardKey, character[field] ?? "", (text: string) => readOptionalText(text) ?? "");
   }
   if (character.characterBook) mapped.character_book = character.characterBook;
+  // Where ours is absent, a preserved value of the wrong type (e.g. `"scenario": null`) is what the card said.
+  const preservedData = isObject(preserved.data) ? preserved.data : {};
+  const absent: Record<string, boolean> = {
+    tags: character.tags.length === 0,
+    alternate_greetings: character.alternateGreetings.length === 0,
+  };
+  for (const [cardKey, field] of OPTIONAL_TEXT) absent[cardKey] = character[field] === null;
+  for (const key of Object.keys(absent)) if (absent[key] && key in preservedData) delete mapped[key];
   mapped.extensions = {
     ...extensions,
     [FABLED_EXTENSION]: { description: character.description, is_nsfw: character.isNsfw },
@@ -330,7 +342,7 @@ export function writeCard(character: Character): ExportedCard {
     character_version: "",
     group_only_greetings: [],
     creation_date: seconds(character.createdAt),
-    ...(isObject(preserved.data) ? preserved.data : {}),
+    ...preservedData,
     ...mapped,
     modification_date: seconds(character.updatedAt),
   };
@@ -361,8 +373,8 @@ export function cardFileKind(contentType: string | undefined, bytes: Uint8Array)
   }
   if (type === "application/json" || type === "text/json" || type.endsWith("+json")) return "json";
   if (isPng(bytes)) return "png";
-  const first = bytes.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09 && b !== 0xef && b !== 0xbb && b !== 0xbf);
-  if (first === 0x7b /* { */) return "json";
+  const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart(); // the decoder drops a BOM
+  if (head.startsWith("{")) return "json";
   throw new ApiError("unsupported_media_type", "Import a character card: a PNG image or a JSON file");
 }
 

@@ -12,9 +12,8 @@
  */
 import type { Character, CharacterSummary } from "../../schema/api.ts";
 import type { CharacterInput, CharacterUpdate } from "../../schema/inputs.ts";
-import { linkTagsStatements } from "./catalog.ts";
+import { getCharacter, linkTagsStatements } from "./catalog.ts";
 import { DETAIL_FIELDS, type Row, SUMMARY_COLUMNS, selectList, toCharacter, toSummary } from "./catalog-sql.ts";
-import { getCharacter } from "./catalog.ts";
 import { ApiError } from "./errors.ts";
 
 /** A character to create: the validated input plus who made it. */

@@ -247,7 +247,7 @@ describe("exporting", () => {
       const original = cardOf(png);
       const character = await imported(mira, png);
       const card = await exportJson(character.id, mira);
-      const fields = original.data ?? Object.fromEntries(V1_FIELDS.map((key) => [key, original[key]]));
+      const fields: Json = original.data ?? Object.fromEntries(V1_FIELDS.map((key) => [key, original[key]]));
       for (const [key, value] of Object.entries(fields)) {
         if (key === "extensions") expect(card.data.extensions, `${name} extensions`).toMatchObject(value);
         else expect(card.data[key], `${name} data.${key}`).toEqual(value);
@@ -456,19 +456,30 @@ describe("round trips", () => {
         first_mes: "*Clang.* What do you need?",
         mes_example: "",
         creator_notes: "",
-        system_prompt: "",
         post_history_instructions: "",
-        alternate_greetings: [],
         tags: ["Fantasy"],
         creator: "smith",
         character_version: "1",
         extensions: {},
+        // Wrong types where ours is absent: kept as the card had them.
+        character_book: null,
+        system_prompt: null,
+        alternate_greetings: "none",
       },
     };
     const bram = await imported(mira, JSON.stringify(v2), "application/json; charset=utf-8");
-    expect(bram).toMatchObject({ name: "Bram", personality: "Gruff but kind", tags: ["fantasy"], isNsfw: false });
+    expect(bram).toMatchObject({
+      name: "Bram",
+      personality: "Gruff but kind",
+      tags: ["fantasy"],
+      isNsfw: false,
+      characterBook: null,
+      systemPrompt: null,
+      alternateGreetings: [],
+    });
     const bramOut = await exportJson(bram.id, mira);
     expect(bramOut.data).toMatchObject({ ...v2.data, extensions: {} });
+    expect(bramOut.data.character_book).toBeNull();
 
     const v1 = {
       name: "Old Tom",

@@ -196,8 +196,10 @@ function VoteControls({ comment, thread }: { comment: Comment; thread: ThreadCon
       >
         <ArrowBigUp aria-hidden="true" className={cn("size-5", current === 1 && "fill-current")} />
       </button>
-      <span className={cn("py-0.5 text-sm font-semibold tabular-nums", VOTE_TONE_CLASS[tone])} data-testid="comment-votes">
-        <span aria-hidden="true">{comment.votes}</span>
+      <span className="py-0.5 text-sm font-semibold tabular-nums">
+        <span aria-hidden="true" className={VOTE_TONE_CLASS[tone]} data-testid="comment-votes">
+          {comment.votes}
+        </span>
         <span className="sr-only">
           {comment.votes} {Math.abs(comment.votes) === 1 ? "vote" : "votes"}
         </span>

@@ -1,0 +1,223 @@
+/**
+ * Chat models (DESIGN.md "Chat models"): one interface, three providers,
+ * chosen by `AI_PROVIDER`.
+ *
+ * - `workers-ai`: the `AI` binding, model `AI_MODEL`; its SSE stream comes in
+ *   two shapes, both read by stream-parsers.ts.
+ * - `openai`: any OpenAI-compatible server (Ollama, llama.cpp server, vLLM,
+ *   OpenRouter…): `POST {OPENAI_BASE_URL}/chat/completions` with
+ *   `stream: true`, key in the secret `OPENAI_API_KEY`, model `AI_MODEL`.
+ * - `offline`: deterministic and local (offline-model.ts), for development
+ *   and tests; the UI says plainly when it answers.
+ */
+import type { ChatModelName } from "../schema/chat.ts";
+import { OfflineChatModel, type OfflineCharacter } from "./offline-model.ts";
+import { ChatStreamError, textOfEventStream } from "./stream-parsers.ts";
+
+/** One message of an OpenAI-style prompt. */
+export interface PromptMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface ChatModelOptions {
+  /** Longest reply, in tokens (`AI_MAX_TOKENS`). */
+  maxTokens: number;
+  /** Aborts the request (a `stop`, a timeout). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A chat model streams its reply to a prompt as text pieces (tokens or
+ * words), in order. Iterating may throw (ChatModelError, ChatStreamError, an
+ * AbortError); the caller turns that into plain words for people.
+ */
+export interface ChatModel {
+  readonly name: ChatModelName;
+  stream(prompt: PromptMessage[], options: ChatModelOptions): AsyncIterable<string>;
+}
+
+/** A provider refused or failed the request. The message is for logs, not people. */
+export class ChatModelError extends Error {
+  override readonly name = "ChatModelError";
+  constructor(
+    message: string,
+    /** HTTP status of the provider's answer, when there was one. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The part of the Workers AI binding the provider uses: `run(model, inputs,
+ * options)`, which with `inputs.stream = true` resolves to a ReadableStream of
+ * server-sent events (or, for a model that does not stream, an object with
+ * `response`). Tests pass a stub of it.
+ */
+export interface AiRunner {
+  run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** Workers AI through its binding. */
+export class WorkersAIChatModel implements ChatModel {
+  readonly name = "workers-ai" as const;
+
+  constructor(
+    private readonly ai: AiRunner,
+    private readonly model: string,
+  ) {}
+
+  async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
+    let result: unknown;
+    try {
+      result = await this.ai.run(this.model, { messages: prompt, stream: true, max_tokens: maxTokens }, signal ? { signal } : {});
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ChatModelError(`Workers AI ${this.model}: ${String(error).slice(0, 300)}`);
+    }
+    if (result instanceof ReadableStream) {
+      yield* textOfEventStream(result as ReadableStream<Uint8Array>);
+      return;
+    }
+    const response = (result as { response?: unknown } | null)?.response;
+    if (typeof response === "string") {
+      if (response !== "") yield response;
+      return;
+    }
+    throw new ChatStreamError(`Workers AI ${this.model} answered neither a stream nor a response`);
+  }
+}
+
+/** Any OpenAI-compatible chat completions endpoint, streamed (SSE). */
+export class OpenAIChatModel implements ChatModel {
+  readonly name = "openai" as const;
+  private readonly url: string;
+
+  constructor(
+    private readonly config: {
+      /** e.g. `https://openrouter.ai/api/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
+      baseUrl: string;
+      apiKey?: string;
+      model: string;
+      /** The outside world; tests and Workers use the global fetch. */
+      fetch?: typeof fetch;
+    },
+  ) {
+    this.url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  }
+
+  async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
+    const doFetch = this.config.fetch ?? fetch;
+    let response: Response;
+    try {
+      response = await doFetch(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ model: this.config.model, messages: prompt, stream: true, max_tokens: maxTokens }),
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ChatModelError(`${this.url}: ${String(error).slice(0, 300)}`);
+    }
+    if (!response.ok || !response.body) {
+      const detail = await response.text().catch(() => "");
+      throw new ChatModelError(`${this.url} answered ${response.status}: ${detail.slice(0, 300)}`, response.status);
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("application/json")) {
+      // A server that ignores `stream: true` answers one completion.
+      const body = (await response.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
+      const content = body?.choices?.[0]?.message?.content;
+      if (typeof content !== "string") throw new ChatStreamError(`${this.url} answered JSON without a message`);
+      if (content !== "") yield content;
+      return;
+    }
+    yield* textOfEventStream(response.body);
+  }
+}
+
+/** The bindings and variables the providers read. */
+export interface ChatModelEnv {
+  AI_PROVIDER?: string;
+  AI_MODEL?: string;
+  OPENAI_BASE_URL?: string;
+  OPENAI_API_KEY?: string;
+  /** Offline model's pause between words, ms (default OFFLINE_WORD_DELAY_MS_DEFAULT). */
+  OFFLINE_WORD_DELAY_MS?: string;
+  AI?: unknown;
+}
+
+/** The offline model's default pace: ~40 words a second, like a fast hosted model. */
+export const OFFLINE_WORD_DELAY_MS_DEFAULT = 25;
+
+/**
+ * Which provider answers in this deployment. `openai` without a base URL and
+ * unknown names fall back to `offline` (and the UI says so), never to a
+ * silent failure on every message.
+ */
+export function chatModelName(env: ChatModelEnv): ChatModelName {
+  const provider = (env.AI_PROVIDER ?? "").trim().toLowerCase();
+  if (provider === "workers-ai" && env.AI) return "workers-ai";
+  if (provider === "openai" && env.OPENAI_BASE_URL) return "openai";
+  return "offline";
+}
+
+/**
+ * The chat model for one reply. `character` and `userName` are what the
+ * offline model speaks from; the others read only the prompt.
+ */
+export function createChatModel(env: ChatModelEnv, character: OfflineCharacter, userName: string): ChatModel {
+  switch (chatModelName(env)) {
+    case "workers-ai":
+      return new WorkersAIChatModel(env.AI as AiRunner, env.AI_MODEL || "@cf/mistralai/mistral-small-3.1-24b-instruct");
+    case "openai":
+      return new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL!, apiKey: env.OPENAI_API_KEY, model: env.AI_MODEL ?? "" });
+    case "offline": {
+      const delay = Number(env.OFFLINE_WORD_DELAY_MS);
+      return new OfflineChatModel(character, userName, {
+        wordDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : OFFLINE_WORD_DELAY_MS_DEFAULT,
+      });
+    }
+  }
+}
+
+/**
+ * Reads a model's stream with a watchdog: if no piece arrives within
+ * `tokenTimeoutMs` (the first one included), `onTimeout` is called (the caller
+ * aborts the request) and ChatModelError("timeout") is thrown.
+ */
+export async function* withTokenTimeout<T>(
+  source: AsyncIterable<T>,
+  tokenTimeoutMs: number,
+  onTimeout: () => void = () => {},
+): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let finished = false;
+  try {
+    for (;;) {
+      const timeout = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), tokenTimeoutMs);
+      });
+      const next = await Promise.race([iterator.next(), timeout]);
+      clearTimeout(timer);
+      if (next === "timeout") {
+        onTimeout();
+        throw new ChatModelError(`no token within ${tokenTimeoutMs} ms`);
+      }
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    clearTimeout(timer);
+    // A consumer that stops early, or a timeout: the source is closed in the background.
+    if (!finished) iterator.return?.()?.catch(() => {});
+  }
+}

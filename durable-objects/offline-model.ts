@@ -1,0 +1,152 @@
+/**
+ * The offline chat model (DESIGN.md "Chat models"): no network, no weights,
+ * deterministic. It answers in character from the card's own text — a short
+ * action, the person's own words taken up, a line the character says in its
+ * greeting or example dialogue (else a sentence of its personality or
+ * scenario), and a question back — and streams it word by word at a steady
+ * pace, like a hosted model. The same conversation and message always give
+ * the same reply.
+ *
+ * It exists so that local development, tests and the benchmark run with no
+ * account and no network; the UI tells people when it is the one answering.
+ */
+import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-models.ts";
+import { replaceMacros } from "./prompt.ts";
+
+/** The card fields the offline model speaks from. */
+export interface OfflineCharacter {
+  name: string;
+  description: string;
+  longDescription?: string | null;
+  personality: string;
+  scenario: string | null;
+  exampleConversation: string | null;
+  greeting: string | null;
+}
+
+const ACTIONS = [
+  "listens closely",
+  "tilts their head, thinking it over",
+  "smiles faintly",
+  "leans in a little",
+  "takes a slow breath",
+  "considers your words for a moment",
+  "meets your eyes",
+  "lets out a quiet laugh",
+];
+
+const TAKE_UPS = ["repeats softly", "echoes", "says, turning the words over", "murmurs"];
+
+const QUESTIONS = [
+  (word: string, user: string) => `Tell me more about ${word}, ${user}.`,
+  (word: string, user: string) => `What do you mean by "${word}", ${user}?`,
+  (word: string, user: string) => `And what would you have me do about ${word}, ${user}?`,
+  (word: string, user: string) => `Why does ${word} matter so much to you, ${user}?`,
+];
+
+const STOP_WORDS = new Set(
+  "about above after again also been before being could does doing down each from have having here just more most only other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours you're i'm it's that's".split(
+    " ",
+  ),
+);
+
+/** 32-bit FNV-1a of a string: the model's only source of variety. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+function pick<T>(items: readonly T[], seed: number, salt: number): T {
+  return items[fnv1a(`${seed}:${salt}`) % items.length]!;
+}
+
+const clean = (text: string) => text.replace(/[*"“”]/g, "").replace(/\s+/g, " ").trim();
+
+/** Lines the character says: quoted speech in its greeting and examples, and `{{char}}:` lines. */
+function spokenLines(character: OfflineCharacter): string[] {
+  const lines: string[] = [];
+  for (const text of [character.greeting ?? "", character.exampleConversation ?? ""]) {
+    for (const match of text.matchAll(/["“]([^"“”\n]{20,220})["”]/g)) lines.push(clean(match[1]!));
+    for (const match of text.matchAll(/^\s*\{\{char\}\}:\s*(.{20,220})$/gim)) {
+      const speech = clean(match[1]!.replace(/\*[^*]*\*/g, ""));
+      if (speech.length >= 20) lines.push(speech);
+    }
+  }
+  return lines.filter((line) => !/[{}[\]=<>]/.test(line));
+}
+
+/** Plain sentences of the personality, scenario and description (W++ brackets and lists skipped). */
+function describingSentences(character: OfflineCharacter): string[] {
+  const text = [character.personality, character.scenario ?? "", character.longDescription ?? character.description].join("\n");
+  return (text.match(/[^.!?\n]{20,200}[.!?]/g) ?? [])
+    .map((s) => clean(s))
+    .filter((s) => s.length >= 20 && !/[{}[\]=<>:]/.test(s));
+}
+
+/** The most telling word of a message: the longest one that is not a stop word. */
+function keyWord(text: string): string | null {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}'-]{4,}/gu) ?? []).filter((w) => !STOP_WORDS.has(w));
+  if (words.length === 0) return null;
+  return words.reduce((best, w) => (w.length > best.length ? w : best));
+}
+
+/** The start of a message, at most 12 words, for the character to take up. */
+function snippet(text: string): string {
+  const firstClause = clean(text).split(/(?<=[.!?])\s/)[0] ?? "";
+  const words = firstClause.split(" ").filter(Boolean);
+  const short = words.slice(0, 12).join(" ").replace(/[.!?,;:]+$/, "");
+  return words.length > 12 ? `${short}…` : short;
+}
+
+/**
+ * The whole reply the offline model gives to `userText` as the `turn`-th
+ * message of a conversation (deterministic). Macros are replaced.
+ */
+export function offlineReply(character: OfflineCharacter, userName: string, userText: string, turn: number): string {
+  const seed = fnv1a(`${character.name}\n${turn}\n${userText}`);
+  const name = character.name;
+  const parts = [`*${name} ${pick(ACTIONS, seed, 1)}.*`];
+  const said = snippet(userText);
+  if (said) parts.push(`"${said}," ${name} ${pick(TAKE_UPS, seed, 2)}.`);
+  const spoken = spokenLines(character);
+  if (spoken.length > 0) {
+    parts.push(`"${pick(spoken, seed, 3)}"`);
+  } else {
+    const sentences = describingSentences(character);
+    if (sentences.length > 0) parts.push(`*${pick(sentences, seed, 3)}*`);
+  }
+  const word = keyWord(userText);
+  parts.push(word ? pick(QUESTIONS, seed, 4)(word, userName) : `What happens next, ${userName}?`);
+  return replaceMacros(parts.join(" "), name, userName);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class OfflineChatModel implements ChatModel {
+  readonly name = "offline" as const;
+
+  constructor(
+    private readonly character: OfflineCharacter,
+    private readonly userName: string,
+    private readonly options: {
+      /** Pause between words, ms; 0 still yields to the event loop between words. */
+      wordDelayMs: number;
+    },
+  ) {}
+
+  async *stream(prompt: PromptMessage[], { signal }: ChatModelOptions): AsyncGenerator<string> {
+    const lastUser = prompt.findLast((m) => m.role === "user")?.content ?? "";
+    const turn = prompt.filter((m) => m.role !== "system").length;
+    const words = offlineReply(this.character, this.userName, lastUser, turn).match(/\S+\s*/g) ?? [];
+    for (let i = 0; i < words.length; i++) {
+      if (signal?.aborted) return;
+      if (i > 0) await sleep(this.options.wordDelayMs);
+      if (signal?.aborted) return;
+      yield words[i]!;
+    }
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * Prompt assembly for a character's next reply (DESIGN.md "Chat models"), in
+ * the order the leading roleplay front ends use (SillyTavern's "story
+ * string"):
+ *
+ *   system prompt → description → personality → scenario → lorebook entries
+ *   → example dialogue → chat history → post-history instructions
+ *
+ * as an OpenAI-style messages array: one system message with the card, the
+ * history as user/assistant messages, and the post-history instructions as a
+ * final system message.
+ *
+ * - Budget: the prompt must fit in `contextTokens − maxTokens` tokens. Tokens
+ *   are estimated as ceil(characters / 4) plus 4 per message for the role
+ *   markers — a deliberately model-independent estimate (no tokenizer runs in
+ *   the Durable Object); English text averages about 4 characters a token.
+ *   The chat history is taken newest first until the budget is spent, so the
+ *   oldest messages are dropped first. The system message and the latest
+ *   message are never dropped: when they alone exceed the budget, the example
+ *   dialogue goes first, then lorebook entries, and what remains is sent
+ *   anyway.
+ * - Macros: `{{char}}` and `{{user}}` in any case, and the older `<BOT>` and
+ *   `<USER>`, become the character's and the person's names.
+ * - Lorebook (card `character_book`, Character Card V2 spec): enabled entries
+ *   whose keys occur in the last `scan_depth` messages (default 4;
+ *   case-insensitive unless the entry says `case_sensitive: true`; whole words
+ *   for keys that start and end with a letter or digit), plus `constant`
+ *   entries, ordered by `insertion_order`; `selective` entries with
+ *   `secondary_keys` also need one of those. The book's `token_budget` caps
+ *   them.
+ * - Creator notes are for people and never enter the prompt.
+ */
+import type { PromptMessage } from "./chat-models.ts";
+
+/** The card fields a prompt is built from (creator notes deliberately absent). */
+export interface PromptCharacter {
+  name: string;
+  /** The short blurb; `longDescription` (the card's full description) is used when present. */
+  description: string;
+  longDescription?: string | null;
+  personality: string;
+  scenario: string | null;
+  exampleConversation: string | null;
+  systemPrompt: string | null;
+  postHistoryInstructions: string | null;
+  characterBook: Record<string, unknown> | null;
+}
+
+/** One message of the conversation, oldest first. */
+export interface HistoryMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface PromptOptions {
+  /** The person's name for `{{user}}`. */
+  userName: string;
+  /** Context window of the model, tokens (`AI_CONTEXT_TOKENS`). */
+  contextTokens: number;
+  /** Room kept for the reply, tokens (`AI_MAX_TOKENS`). */
+  maxTokens: number;
+}
+
+export interface BuiltPrompt {
+  messages: PromptMessage[];
+  /** Estimated size of `messages`, tokens. */
+  estimatedTokens: number;
+  /** How many history messages made it in (the newest ones). */
+  historyIncluded: number;
+  /** Lorebook entries inserted, by their name (or first key). */
+  lorebookEntries: string[];
+  /** Whether the example dialogue made it in. */
+  examplesIncluded: boolean;
+}
+
+/** The system prompt when the card has none; a card's own may embed it as `{{original}}`. */
+export const DEFAULT_SYSTEM_PROMPT =
+  "Write {{char}}'s next reply in a fictional roleplay chat between {{char}} and {{user}}. " +
+  "Stay in character and write in {{char}}'s voice; describe actions between asterisks. " +
+  "Never write {{user}}'s words or actions.";
+
+/** Tokens of a text: ceil(characters / 4). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Role markers and separators around each message, tokens. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+const messageTokens = (content: string) => estimateTokens(content) + MESSAGE_OVERHEAD_TOKENS;
+
+/** Replaces `{{char}}`/`<BOT>` and `{{user}}`/`<USER>` (any case). */
+export function replaceMacros(text: string, characterName: string, userName: string): string {
+  return text.replace(/\{\{char\}\}|<bot>/gi, () => characterName).replace(/\{\{user\}\}|<user>/gi, () => userName);
+}
+
+/** A lorebook entry as read from a card (V2 `character_book.entries[]`). */
+export interface LoreEntry {
+  label: string;
+  keys: string[];
+  secondaryKeys: string[];
+  content: string;
+  constant: boolean;
+  selective: boolean;
+  caseSensitive: boolean;
+  insertionOrder: number;
+  /** Position in the book, the tie-breaker. */
+  index: number;
+}
+
+export interface Lorebook {
+  entries: LoreEntry[];
+  /** Messages scanned for keys, newest first. */
+  scanDepth: number;
+  /** Most tokens the entries may take, or null for no cap of its own. */
+  tokenBudget: number | null;
+}
+
+const DEFAULT_SCAN_DEPTH = 4;
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
+
+/** Reads a card's `character_book`; anything malformed reads as no entries. */
+export function readLorebook(book: Record<string, unknown> | null | undefined): Lorebook {
+  const depth = typeof book?.scan_depth === "number" && book.scan_depth > 0 ? Math.floor(book.scan_depth) : DEFAULT_SCAN_DEPTH;
+  const budget = typeof book?.token_budget === "number" && book.token_budget > 0 ? book.token_budget : null;
+  const raw = Array.isArray(book?.entries) ? (book.entries as unknown[]) : [];
+  const entries: LoreEntry[] = [];
+  raw.forEach((value, index) => {
+    if (typeof value !== "object" || value === null) return;
+    const e = value as Record<string, unknown>;
+    if (e.enabled === false || typeof e.content !== "string" || e.content.trim() === "") return;
+    const keys = strings(e.keys);
+    const caseSensitive = e.case_sensitive === true || (e.extensions as Record<string, unknown> | undefined)?.case_sensitive === true;
+    entries.push({
+      label: typeof e.name === "string" && e.name ? e.name : typeof e.comment === "string" && e.comment ? e.comment : (keys[0] ?? `entry ${index}`),
+      keys,
+      secondaryKeys: strings(e.secondary_keys),
+      content: e.content,
+      constant: e.constant === true,
+      selective: e.selective === true,
+      caseSensitive,
+      insertionOrder: typeof e.insertion_order === "number" ? e.insertion_order : 100,
+      index,
+    });
+  });
+  return { entries, scanDepth: depth, tokenBudget: budget };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether `key` occurs in `text`: whole words for keys bounded by letters or digits, else anywhere. */
+export function keyOccurs(key: string, text: string, caseSensitive = false): boolean {
+  const needle = key.trim();
+  if (needle === "") return false;
+  const flags = caseSensitive ? "u" : "iu";
+  if (/^[\p{L}\p{N}].*[\p{L}\p{N}]$|^[\p{L}\p{N}]$/u.test(needle)) {
+    return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(needle)}(?![\\p{L}\\p{N}_])`, flags).test(text);
+  }
+  return caseSensitive ? text.includes(needle) : text.toLowerCase().includes(needle.toLowerCase());
+}
+
+/** The entries that fire for the given recent messages, in insertion order. */
+export function activeLoreEntries(book: Lorebook, recent: string[]): LoreEntry[] {
+  const text = recent.join("\n");
+  return book.entries
+    .filter((entry) => {
+      if (entry.constant) return true;
+      if (!entry.keys.some((key) => keyOccurs(key, text, entry.caseSensitive))) return false;
+      if (entry.selective && entry.secondaryKeys.length > 0) {
+        return entry.secondaryKeys.some((key) => keyOccurs(key, text, entry.caseSensitive));
+      }
+      return true;
+    })
+    .sort((a, b) => a.insertionOrder - b.insertionOrder || a.index - b.index);
+}
+
+const normalise = (text: string | null | undefined) => (text ?? "").replace(/\r\n?/g, "\n").trim();
+
+/** Example dialogue without its `<START>` separators (blocks stay apart by a blank line). */
+function exampleDialogue(text: string | null): string {
+  return normalise(text)
+    .split(/^\s*<START>\s*$/im)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .join("\n\n");
+}
+
+/**
+ * Builds the prompt for the character's next reply to `history` (oldest
+ * first; the last message is the one being answered).
+ */
+export function buildPrompt(character: PromptCharacter, history: HistoryMessage[], options: PromptOptions): BuiltPrompt {
+  const char = character.name;
+  const user = options.userName;
+  const macros = (text: string) => replaceMacros(text, char, user);
+  const budget = Math.max(0, options.contextTokens - options.maxTokens);
+
+  const ownSystem = normalise(character.systemPrompt);
+  const system = ownSystem ? ownSystem.replace(/\{\{original\}\}/gi, () => DEFAULT_SYSTEM_PROMPT) : DEFAULT_SYSTEM_PROMPT;
+  const description = normalise(character.longDescription) || normalise(character.description);
+  let personality = normalise(character.personality);
+  // Imported cards often have no personality of their own and carry a copy of the description.
+  if (personality === description) personality = "";
+  const scenario = normalise(character.scenario);
+  const examples = exampleDialogue(character.exampleConversation);
+
+  const book = readLorebook(character.characterBook);
+  const recent = history.slice(-book.scanDepth).map((m) => m.content);
+  let lore = activeLoreEntries(book, recent);
+  if (book.tokenBudget !== null) {
+    let spent = 0;
+    lore = lore.filter((entry) => {
+      spent += estimateTokens(entry.content);
+      return spent <= book.tokenBudget!;
+    });
+  }
+
+  const systemText = (withLore: LoreEntry[], withExamples: boolean) =>
+    macros(
+      [
+        system,
+        description && `{{char}}'s description:\n${description}`,
+        personality && `{{char}}'s personality: ${personality}`,
+        scenario && `Scenario: ${scenario}`,
+        withLore.map((e) => normalise(e.content)).join("\n"),
+        withExamples && examples && `Examples of how {{char}} speaks:\n${examples}`,
+      ]
+        .filter(Boolean)
+        .join("\n\n"),
+    );
+  const post = macros(normalise(character.postHistoryInstructions));
+  const postTokens = post ? messageTokens(post) : 0;
+  const latest = history.at(-1);
+  const latestTokens = latest ? messageTokens(latest.content) : 0;
+
+  let includeExamples = examples !== "";
+  let systemContent = systemText(lore, includeExamples);
+  const fixed = () => messageTokens(systemContent) + postTokens + latestTokens;
+  if (fixed() > budget && includeExamples) {
+    includeExamples = false;
+    systemContent = systemText(lore, false);
+  }
+  while (fixed() > budget && lore.length > 0) {
+    lore = lore.slice(0, -1);
+    systemContent = systemText(lore, includeExamples);
+  }
+
+  // History, newest first, while it fits; the latest message always.
+  let remaining = budget - fixed();
+  let first = history.length - (latest ? 1 : 0);
+  while (first > 0) {
+    const cost = messageTokens(history[first - 1]!.content);
+    if (cost > remaining) break;
+    remaining -= cost;
+    first -= 1;
+  }
+  const kept = history.slice(first);
+
+  // Strict chat templates want user and assistant to alternate: neighbours of one role are joined.
+  const turns: PromptMessage[] = [];
+  for (const message of kept) {
+    const previous = turns.at(-1);
+    if (previous && previous.role === message.role) previous.content += `\n\n${message.content}`;
+    else turns.push({ role: message.role, content: message.content });
+  }
+
+  const messages: PromptMessage[] = [{ role: "system", content: systemContent }, ...turns];
+  if (post) messages.push({ role: "system", content: post });
+  return {
+    messages,
+    estimatedTokens: messages.reduce((sum, m) => sum + messageTokens(m.content), 0),
+    historyIncluded: kept.length,
+    lorebookEntries: lore.map((e) => e.label),
+    examplesIncluded: includeExamples,
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * Real-time chat: the conversation API's wire shapes and the WebSocket frames
+ * of `/ws` (SPEC.md §7, DESIGN.md "Real-time chat protocol"), shared by the
+ * Worker, the ConversationRoom Durable Object and the web client.
+ *
+ * Every frame is JSON text. The spec's messages are kept exactly; everything
+ * else is additive, so a client that ignores unknown types and fields works.
+ *
+ * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`.
+ * server → client: `history_sync`, `message_saved`, `reply_started`,
+ * `character_response_delta`, `character_response` (spec), `message_rated`,
+ * `error` (spec).
+ */
+import { z } from "zod";
+
+/** Longest chat message a person may send, in characters (after trimming). */
+export const MAX_CHAT_MESSAGE_LENGTH = 4000;
+/** Largest frame a client may send, in bytes (UTF-8); larger ones close the socket with 1009. */
+export const MAX_FRAME_BYTES = 16 * 1024;
+/** Longest conversation title, in characters. */
+export const MAX_CONVERSATION_TITLE_LENGTH = 200;
+
+/** Which chat model answers: DESIGN.md "Chat models". `offline` must be shown to people as such. */
+export const CHAT_MODELS = ["workers-ai", "openai", "offline"] as const;
+export type ChatModelName = (typeof CHAT_MODELS)[number];
+
+/**
+ * Close codes the server uses (RFC 6455 §7.4.1): 1000 normal, 1003 binary
+ * frames, 1008 policy violation (not your conversation, join first, wrong
+ * conversation), 1009 frame over MAX_FRAME_BYTES, 1011 server error.
+ */
+export const CLOSE_CODES = {
+  normal: 1000,
+  unsupportedData: 1003,
+  policyViolation: 1008,
+  tooBig: 1009,
+  serverError: 1011,
+} as const;
+
+// ---------------------------------------------------------------------------
+// HTTP: conversations and messages.
+
+/** A stored chat message as `GET /api/conversations/:id/messages` and `history_sync` return it. */
+export interface ChatMessage {
+  /** Random UUID. */
+  id: string;
+  conversationId: string;
+  content: string;
+  isUser: boolean;
+  /** ISO 8601; for a character reply, when it was finished. */
+  createdAt: string;
+  /** The `clientId` the sender gave a user message (null otherwise), to match an optimistic bubble. */
+  clientId: string | null;
+  /** The person's thumbs on a character reply: 1, -1, or null (none, and always null on user messages). */
+  rating: 1 | -1 | null;
+  /** Earlier versions of this reply replaced by `regenerate`, oldest first (the swipes). */
+  alternatives: string[];
+  /**
+   * "streaming" only on a reply still being written (history_sync after a
+   * reconnect): its `content` is what exists so far, and deltas with its id follow.
+   */
+  status?: "streaming";
+}
+
+/** `POST /api/conversations`, `POST /api/conversations/new`, `GET /api/conversations/:id`. */
+export interface Conversation {
+  id: string;
+  characterId: number;
+  userId: string;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+  lastMessageAt: string | null;
+  lastMessagePreview: string | null;
+  /** The model that answers in this deployment; the chat page says so when it is "offline". */
+  chatModel: ChatModelName;
+}
+
+/** One row of `GET /api/conversations` ("My Chats"): latest activity first. */
+export interface ConversationSummary extends Conversation {
+  character: { id: number; name: string; avatarUrl: string | null };
+}
+
+/** `POST /api/conversations/:id/messages/:messageId/rating` answer. */
+export interface MessageRating {
+  messageId: string;
+  rating: 1 | -1 | null;
+}
+
+const characterIdSchema = z.union(
+  [z.number().int().positive(), z.string().regex(/^[1-9]\d{0,15}$/).transform(Number)],
+  { error: "characterId must be a character id" },
+);
+
+/** `POST /api/conversations` (SPEC.md §7: `{characterId, title}`); the title defaults to "Chat with {name}". */
+export const conversationInputSchema = z.object({
+  characterId: characterIdSchema,
+  title: z
+    .string({ error: "title must be text" })
+    .trim()
+    .max(MAX_CONVERSATION_TITLE_LENGTH, `Titles can be at most ${MAX_CONVERSATION_TITLE_LENGTH} characters`)
+    .nullish()
+    .transform((v) => v || null),
+});
+export type ConversationInput = z.output<typeof conversationInputSchema>;
+
+/** `POST /api/conversations/new` (SPEC.md §7: `{characterId}`). */
+export const newConversationInputSchema = z.object({ characterId: characterIdSchema });
+
+/** `GET /api/conversations?limit=&offset=` */
+export const conversationListQuerySchema = z.object({
+  limit: z.coerce.number({ error: "limit must be a whole number" }).int().min(1).max(100).default(50),
+  offset: z.coerce.number({ error: "offset must be a whole number" }).int().min(0).max(10_000).default(0),
+});
+
+/** `POST /api/conversations/:id/messages/:messageId/rating`: thumbs up, down, or 0 to take it back. */
+export const ratingInputSchema = z.object({
+  value: z.union([z.literal(1), z.literal(-1), z.literal(0)], { error: "value must be 1, -1 or 0" }),
+});
+
+// ---------------------------------------------------------------------------
+// WebSocket frames, client → server.
+
+const conversationIdField = z.string({ error: "conversationId is required" }).min(1).max(100);
+const clientIdField = z.string({ error: "clientId must be text" }).min(1).max(100);
+
+export const joinFrameSchema = z.object({
+  type: z.literal("join"),
+  conversationId: conversationIdField,
+  clientId: clientIdField.optional(),
+});
+
+export const chatMessageFrameSchema = z.object({
+  type: z.literal("chat_message"),
+  conversationId: conversationIdField,
+  content: z
+    .string({ error: "content must be text" })
+    .trim()
+    .min(1, "Messages cannot be empty")
+    .max(MAX_CHAT_MESSAGE_LENGTH, `Messages can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString("en-US")} characters`),
+  /** Always true: people only send their own messages (SPEC.md §7). */
+  isUser: z.literal(true, { error: "isUser must be true" }).optional(),
+  /** A uuid the client picks, so a resend after a reconnect is stored once. */
+  clientId: clientIdField.optional(),
+});
+
+export const regenerateFrameSchema = z.object({
+  type: z.literal("regenerate"),
+  conversationId: conversationIdField.optional(),
+});
+
+export const stopFrameSchema = z.object({
+  type: z.literal("stop"),
+  conversationId: conversationIdField.optional(),
+});
+
+/** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  joinFrameSchema,
+  chatMessageFrameSchema,
+  regenerateFrameSchema,
+  stopFrameSchema,
+]);
+export type ClientFrame = z.output<typeof clientFrameSchema>;
+export type ClientFrameInput = z.input<typeof clientFrameSchema>;
+
+/**
+ * Keep-alive: this exact text is answered with PONG_FRAME by the runtime
+ * itself, without waking a hibernating conversation.
+ */
+export const PING_FRAME = '{"type":"ping"}';
+export const PONG_FRAME = '{"type":"pong"}';
+
+// ---------------------------------------------------------------------------
+// WebSocket frames, server → client.
+
+const isoDate = z.string();
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  content: z.string(),
+  isUser: z.boolean(),
+  createdAt: isoDate,
+  clientId: z.string().nullable(),
+  rating: z.union([z.literal(1), z.literal(-1)]).nullable(),
+  alternatives: z.array(z.string()),
+  status: z.literal("streaming").optional(),
+}) satisfies z.ZodType<ChatMessage>;
+
+/** Machine words of error frames; `message` is the sentence for a person. */
+export const CHAT_ERROR_CODES = [
+  "invalid_frame",
+  "too_big",
+  "not_joined",
+  "forbidden",
+  "busy",
+  "rate_limited",
+  "nothing_to_regenerate",
+  "model_failed",
+  "stopped_empty",
+  "internal",
+] as const;
+export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];
+
+export const serverFrameSchema = z.discriminatedUnion("type", [
+  /** After `join`: every visible message, oldest first, and a reply still being written (status "streaming"). */
+  z.object({
+    type: z.literal("history_sync"),
+    conversationId: z.string(),
+    messages: z.array(chatMessageSchema),
+    chatModel: z.enum(CHAT_MODELS),
+  }),
+  /** A user message is stored (sent to every socket of the conversation; match yours by clientId). */
+  z.object({
+    type: z.literal("message_saved"),
+    clientId: z.string().nullable(),
+    messageId: z.string(),
+    message: chatMessageSchema,
+  }),
+  /** A reply is being written; `replaces` is the reply it will replace (regenerate), else null. */
+  z.object({
+    type: z.literal("reply_started"),
+    messageId: z.string(),
+    replaces: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal("character_response_delta"),
+    messageId: z.string(),
+    delta: z.string(),
+  }),
+  /** The finished reply (SPEC.md §7: `content`, `timestamp`), stored. `stopped` when `stop` cut it short. */
+  z.object({
+    type: z.literal("character_response"),
+    content: z.string(),
+    timestamp: isoDate,
+    messageId: z.string(),
+    message: chatMessageSchema,
+    stopped: z.boolean(),
+  }),
+  z.object({
+    type: z.literal("message_rated"),
+    messageId: z.string(),
+    rating: z.union([z.literal(1), z.literal(-1)]).nullable(),
+  }),
+  /**
+   * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply
+   * that failed (drop its partial text); `clientId` a user message that was refused.
+   */
+  z.object({
+    type: z.literal("error"),
+    message: z.string(),
+    code: z.enum(CHAT_ERROR_CODES),
+    messageId: z.string().optional(),
+    clientId: z.string().optional(),
+  }),
+]);
+export type ServerFrame = z.output<typeof serverFrameSchema>;

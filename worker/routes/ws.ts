@@ -1,0 +1,197 @@
+/**
+ * `/ws` — the chat socket (SPEC.md §7, DESIGN.md "Real-time chat protocol").
+ * Mounted on the root app, outside `/api`.
+ *
+ * The upgrade is refused unless it comes from our own page (`Origin` must be
+ * this origin: 403) with a valid session (401). Then:
+ *
+ * - `/ws?conversationId=…` (our web client): the upgrade goes straight to the
+ *   conversation's Durable Object, which accepts it with the Hibernation API.
+ *   Someone else's or an unknown conversation gets a socket that says so in an
+ *   error frame and closes with 1008.
+ * - bare `/ws` (exactly as SPEC.md §7 describes: `join` first): the
+ *   conversation is only known from the first frame, after the upgrade has
+ *   been answered, and a WebSocket cannot be handed from the Worker to an
+ *   object. So the Worker accepts this socket itself, waits for `join`
+ *   (JOIN_TIMEOUT_MS), checks ownership, opens a socket to the object and
+ *   relays frames both ways, closes included. The object's end still
+ *   hibernates; only this relay stays in the Worker, costing CPU only when a
+ *   frame passes. (docs/decisions/0003-chat-socket.md)
+ */
+import { Hono } from "hono";
+import { ROOM_HEADERS, parseFrame } from "../../durable-objects/conversation-room.ts";
+import { CLOSE_CODES, MAX_FRAME_BYTES, type ServerFrame } from "../../schema/chat.ts";
+import type { AppEnv } from "../env.ts";
+import { conversationRoom, ownConversationId, promptName } from "../lib/conversations.ts";
+import { forbidden, unauthorized } from "../lib/errors.ts";
+import { readSessionCookie, type SessionUser, validateSessionToken } from "../lib/sessions.ts";
+
+/** A bare `/ws` must send `join` within this long, ms. */
+export const JOIN_TIMEOUT_MS = 10_000;
+/** Frames a bare `/ws` may send while its conversation is being connected. */
+const MAX_PENDING_FRAMES = 16;
+
+const utf8 = new TextEncoder();
+
+function frameText(frame: ServerFrame): string {
+  return JSON.stringify(frame);
+}
+
+/** A close code one end reported, as the other end may send it (1005/1006 cannot be sent). */
+function relayCode(code: number): number {
+  if (code === 1005) return CLOSE_CODES.normal;
+  if (code === 1006 || code === 1015 || code < 1000 || code >= 5000) return CLOSE_CODES.serverError;
+  return code;
+}
+
+function safeClose(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason.slice(0, 120));
+  } catch {
+    // already closed
+  }
+}
+
+function safeSend(ws: WebSocket, data: string | ArrayBuffer): void {
+  try {
+    ws.send(data);
+  } catch {
+    // closing
+  }
+}
+
+/** A socket that only says why it cannot be used, then closes with 1008. */
+function refusedSocket(reason: string): Response {
+  const { 0: client, 1: server } = new WebSocketPair();
+  server.accept();
+  server.send(frameText({ type: "error", code: "forbidden", message: reason }));
+  server.close(CLOSE_CODES.policyViolation, reason);
+  return new Response(null, { status: 101, webSocket: client });
+}
+
+/** Opens the object's end of a conversation socket for `user` (ownership already checked). */
+function openRoomSocket(env: Env, conversationId: string, user: SessionUser): Promise<Response> {
+  return conversationRoom(env, conversationId).fetch("https://room/ws", {
+    headers: {
+      upgrade: "websocket",
+      [ROOM_HEADERS.conversationId]: conversationId,
+      [ROOM_HEADERS.userId]: user.id,
+      [ROOM_HEADERS.userName]: encodeURIComponent(promptName(user)),
+    },
+  });
+}
+
+/** Bare `/ws`: the relay described above. */
+function lobby(env: Env, user: SessionUser): Response {
+  const { 0: client, 1: server } = new WebSocketPair();
+  server.accept();
+  let phase: "waiting" | "connecting" | "open" | "closed" = "waiting";
+  let upstream: WebSocket | null = null;
+  const pending: (string | ArrayBuffer)[] = [];
+  // A function, not a comparison: the phase changes in other event handlers while `connect` awaits.
+  const isClosed = () => phase === "closed";
+
+  const close = (code: number, reason: string) => {
+    phase = "closed";
+    clearTimeout(timer);
+    safeClose(server, code, reason);
+    if (upstream) safeClose(upstream, CLOSE_CODES.normal, "Client left");
+  };
+  const timer = setTimeout(() => {
+    if (phase === "waiting") close(CLOSE_CODES.policyViolation, "Send join first");
+  }, JOIN_TIMEOUT_MS);
+
+  const connect = async (conversationId: string, joinText: string) => {
+    try {
+      const own = await ownConversationId(env.DB, conversationId, user.id);
+      if (isClosed()) return;
+      if (!own) {
+        safeSend(server, frameText({ type: "error", code: "forbidden", message: "Conversation not found" }));
+        close(CLOSE_CODES.policyViolation, "Conversation not found");
+        return;
+      }
+      const response = await openRoomSocket(env, own, user);
+      const ws = response.webSocket;
+      if (!ws) throw new Error(`room answered ${response.status} without a socket`);
+      ws.accept();
+      if (isClosed()) {
+        safeClose(ws, CLOSE_CODES.normal, "Client left");
+        return;
+      }
+      upstream = ws;
+      ws.addEventListener("message", (event) => safeSend(server, event.data));
+      ws.addEventListener("close", (event) => {
+        if (phase !== "closed") close(relayCode(event.code), event.reason);
+      });
+      ws.addEventListener("error", () => {
+        if (phase !== "closed") close(CLOSE_CODES.serverError, "Conversation connection failed");
+      });
+      phase = "open";
+      ws.send(joinText);
+      for (const frame of pending.splice(0)) ws.send(frame);
+    } catch (error) {
+      console.error("chat relay failed", String(error));
+      close(CLOSE_CODES.serverError, "Could not connect to the conversation");
+    }
+  };
+
+  server.addEventListener("message", (event) => {
+    if (phase === "open") {
+      safeSend(upstream!, event.data);
+      return;
+    }
+    if (phase === "connecting") {
+      if (pending.push(event.data) > MAX_PENDING_FRAMES) close(CLOSE_CODES.policyViolation, "Too many frames before join completed");
+      return;
+    }
+    if (phase !== "waiting") return;
+    if (typeof event.data !== "string") {
+      close(CLOSE_CODES.unsupportedData, "Frames must be JSON text");
+      return;
+    }
+    if (event.data.length > MAX_FRAME_BYTES || utf8.encode(event.data).length > MAX_FRAME_BYTES) {
+      close(CLOSE_CODES.tooBig, `Frames can be at most ${MAX_FRAME_BYTES / 1024} KB`);
+      return;
+    }
+    const frame = parseFrame(event.data);
+    if (!frame.ok) {
+      safeSend(server, frameText({ type: "error", code: "invalid_frame", message: frame.error }));
+      return;
+    }
+    if (frame.value.type !== "join") {
+      safeSend(server, frameText({ type: "error", code: "not_joined", message: "Send join with your conversationId first" }));
+      return;
+    }
+    phase = "connecting";
+    clearTimeout(timer);
+    void connect(frame.value.conversationId, event.data);
+  });
+  server.addEventListener("close", (event) => {
+    if (phase === "closed") return;
+    phase = "closed";
+    clearTimeout(timer);
+    if (upstream) safeClose(upstream, relayCode(event.code), event.reason);
+    safeClose(server, relayCode(event.code), event.reason);
+  });
+  server.addEventListener("error", () => close(CLOSE_CODES.serverError, "WebSocket error"));
+
+  return new Response(null, { status: 101, webSocket: client });
+}
+
+export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    return c.json({ error: "This address only accepts WebSocket connections", code: "validation_failed" }, 426);
+  }
+  // Cross-site WebSocket hijacking: browsers send the page's Origin and the cookie with any upgrade.
+  if (c.req.header("origin") !== new URL(c.req.url).origin) throw forbidden("Cross-site WebSocket connections are not allowed");
+  const token = readSessionCookie(c);
+  const session = token ? await validateSessionToken(c.env.DB, token) : null;
+  if (!session) throw unauthorized();
+  const user = session.user;
+
+  const conversationId = c.req.query("conversationId");
+  if (conversationId === undefined || conversationId === "") return lobby(c.env, user);
+  const own = await ownConversationId(c.env.DB, conversationId, user.id);
+  if (!own) return refusedSocket("Conversation not found");
+  return openRoomSocket(c.env, own, user);
+});
