@@ -28,6 +28,11 @@ export default defineConfig({
                 AUTH_ISSUER: inject("oidcIssuer"),
                 AUTH_CLIENT_ID: "fabled-test",
                 AUTH_CLIENT_SECRET: "fabled-test-secret",
+                // The loopback OpenAI-compatible server of worker/test/openai-server.ts.
+                OPENAI_BASE_URL: inject("openaiBaseUrl"),
+                OPENAI_API_KEY: "test-key",
+                // The offline chat model writes a word every 5 ms: replies take ~0.2 s.
+                OFFLINE_WORD_DELAY_MS: "5",
               },
             },
           })),
@@ -36,7 +41,7 @@ export default defineConfig({
           name: "worker",
           include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
-          globalSetup: ["./worker/test/oidc-server.ts"],
+          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts"],
         },
       }),
       defineProject({

@@ -185,6 +185,26 @@ export const characterTags = sqliteTable(
 );
 
 /**
+ * Characters carrying both tags of a pair (`tag_a` < `tag_b`), so the total
+ * of a two-tag filter is O(1). Maintained by triggers on `character_tags`
+ * (migrations/0004_search_v2.sql); same meaning as `tags.count`/`sfw_count`.
+ */
+export const tagPairs = sqliteTable(
+  "tag_pairs",
+  {
+    tagA: integer("tag_a")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    tagB: integer("tag_b")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    count: integer("count").notNull().default(0),
+    sfwCount: integer("sfw_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tagA, t.tagB] })],
+);
+
+/**
  * Exact list totals without scanning: key `all` (active characters) and `sfw`
  * (active, non-NSFW). Maintained by triggers on `characters`.
  */

@@ -62,7 +62,8 @@ async function prepareDatabase(): Promise<string> {
     writeFileSync(marker, JSON.stringify({ count, seededMs: result.ms }));
   } else {
     const { seededMs } = JSON.parse(readFileSync(marker, "utf8")) as { seededMs: number };
-    console.log(`reusing ${stateDir} (seeded in ${(seededMs / 1000).toFixed(1)} s)`);
+    console.log(`reusing ${stateDir} (seeded in ${(seededMs / 1000).toFixed(1)} s); applying new migrations`);
+    await migrateLocal(stateDir);
   }
   return localD1File(stateDir)!;
 }

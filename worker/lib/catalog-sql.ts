@@ -70,19 +70,25 @@ const ORDERINGS: Record<CatalogSort, { orderBy: string; index: string; sfwIndex:
 };
 
 /**
- * Below this many listable characters carrying the rarest requested tag, the
- * list starts from that tag and sorts; above it, it walks the sort index.
- * Walking visits about offset+limit / (share of characters with the tag) rows.
+ * For You picks: below this many characters carrying the person's interest
+ * tags, the picks start from those tags and sort; above it, they walk the
+ * trending index.
  */
 export const RARE_TAG_THRESHOLD = 5_000;
 
 export interface ListOptions {
-  /** Overrides RARE_TAG_THRESHOLD (tests exercise both plans with it). */
+  /**
+   * Forces the plan of tag-filtered lists and For You picks: start from the
+   * rarest tag when it has at most this many characters, else walk the tab's
+   * index (tests exercise both plans with it). Unset: chosen by cost.
+   */
   rareTagThreshold?: number;
   /** The signed-in person, for whom `sort=for-you` is personal. */
   userId?: string | null;
   /** Character ids left out of the page (the for-you picks shown before it). */
   exclude?: number[];
+  /** Overrides SEARCH_RANK_LIMIT (tests exercise broad searches with it). */
+  searchRankLimit?: number;
 }
 
 /** How many personal picks lead the for-you tab before it continues as trending. */
@@ -91,18 +97,48 @@ export const FOR_YOU_PICKS = 100;
 export const INTEREST_TAGS = 5;
 
 /**
- * Turns whatever a person typed into a safe FTS5 query: every run of letters
- * or digits becomes a quoted prefix term ("word"*), all of them required.
+ * Words too common to narrow a search; dropped when the search has other words.
+ * (A search made only of them still runs.)
+ */
+const STOPWORDS = new Set(
+  "a an and are as at be but by for from has have he her his i in is it its of on or she so that the their them they this to was we were who with you your".split(" "),
+);
+
+/** Most words of a search that are used. */
+const MAX_SEARCH_TERMS = 12;
+
+/**
+ * The words of whatever a person typed: every run of letters or digits, in
+ * order, without duplicates and (when others remain) without stopwords.
  * Quotes, stars, parentheses, operators and column filters typed by a person
- * are therefore plain separators, never syntax. Returns null when no term is left.
+ * are separators, never FTS5 syntax.
+ */
+export function searchTerms(search: string): string[] {
+  const words = [...new Set((search.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase()))];
+  const meaningful = words.filter((w) => !STOPWORDS.has(w));
+  return (meaningful.length > 0 ? meaningful : words).slice(0, MAX_SEARCH_TERMS);
+}
+
+/**
+ * FTS5 query for the typed words: each a quoted prefix term, all required,
+ * matched in name, description or tags only (never the filter columns).
+ * Null when no word is left.
  */
 export function toFtsQuery(search: string): string | null {
-  const terms = search.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const terms = searchTerms(search);
   if (terms.length === 0) return null;
-  return terms
-    .slice(0, 12)
-    .map((term) => `"${term}"*`)
-    .join(" ");
+  return `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
+}
+
+/**
+ * The single token under which a tag is indexed in `characters_fts.tag_keys`:
+ * the tag name with spaces, dashes, apostrophes, "&" and "+" turned into "_"
+ * (the same expression as the triggers of migrations/0004_search_v2.sql).
+ * Null for a name no tag can have.
+ */
+export function tagKey(name: string): string | null {
+  const key = name.replace(/[-' &+]/g, "_");
+  return /^[\p{L}\p{N}_]+$/u.test(key) ? key : null;
 }
 
 export function toSummary(row: Row): CharacterSummary {
@@ -174,68 +210,101 @@ export interface Statement {
  */
 export type SqlBatch = (statements: Statement[]) => Promise<Row[][]>;
 
+/** What the first round trip of a tag-filtered list learns. */
+interface TagFacts {
+  /** The requested tags, rarest first; null when one of them does not exist. */
+  tags: TagStat[] | null;
+  /** Listable characters in the whole catalog (same NSFW setting). */
+  listed: number;
+  /** Listable characters carrying both tags, when exactly two were requested. */
+  pairCount: number | null;
+}
+
+const catalogCountStatement = (showNsfw: boolean): Statement => ({
+  sql: "SELECT count AS total FROM catalog_counts WHERE key = ?",
+  params: [showNsfw ? "all" : "sfw"],
+});
+
 /**
- * Looks up the requested tags; null when any of them does not exist (then no
- * character can carry them all). Sorted rarest first.
+ * Looks up the requested tags, the catalog size and (for two tags) the pair
+ * counter in one round trip.
  */
-async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean): Promise<TagStat[] | null> {
-  if (names.length === 0) return [];
+async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean): Promise<TagFacts> {
   const placeholders = names.map(() => "?").join(", ");
-  const [rows = []] = await run([
+  const statements: Statement[] = [
     { sql: `SELECT id, count, sfw_count AS sfwCount FROM tags WHERE lower(name) IN (${placeholders})`, params: names },
-  ]);
-  if (rows.length < names.length) return null;
-  return rows
+    catalogCountStatement(showNsfw),
+  ];
+  if (names.length === 2) {
+    statements.push({
+      sql: `SELECT p.count, p.sfw_count AS sfwCount FROM tag_pairs p
+        JOIN tags a ON a.id = p.tag_a JOIN tags b ON b.id = p.tag_b
+        WHERE lower(a.name) IN (?, ?) AND lower(b.name) IN (?, ?)`,
+      params: [...names, ...names],
+    });
+  }
+  const [rows = [], [catalog] = [], pairRows] = await run(statements);
+  const listed = Number(catalog?.total ?? 0);
+  const pair = pairRows?.[0];
+  const pairCount = names.length === 2 ? Number((showNsfw ? pair?.count : pair?.sfwCount) ?? 0) : null;
+  if (rows.length < names.length) return { tags: null, listed, pairCount };
+  const tags = rows
     .map((t) => ({ id: Number(t.id), count: Number(showNsfw ? t.count : t.sfwCount) }))
     .sort((a, b) => a.count - b.count);
+  return { tags, listed, pairCount };
 }
 
 const tagProbe = (alias: string, outer: string) =>
   ` AND EXISTS (SELECT 1 FROM character_tags ${alias} WHERE ${alias}.character_id = ${outer} AND ${alias}.tag_id = ?)`;
 
 /**
- * The statements that answer a list query once its tags are resolved: the
- * page, then (when not known from counters) the total. Exported for the
- * benchmark, which runs exactly these on the SQLite file.
+ * Whether to start from the rarest tag's index range (and sort) rather than
+ * walk the tab's index: walking visits about (offset + limit) × listed /
+ * matching rows, one probe per tag each; starting from the tag visits its
+ * rows once and sorts them.
+ */
+function startFromTag(query: CatalogQuery, facts: TagFacts, matching: number, options: ListOptions): boolean {
+  const rarest = facts.tags?.[0];
+  if (!rarest) return false;
+  if (options.rareTagThreshold !== undefined) return rarest.count <= options.rareTagThreshold;
+  const walk = ((query.offset + query.limit) * facts.listed * facts.tags!.length) / Math.max(matching, 1);
+  return rarest.count < walk;
+}
+
+/**
+ * The statements that answer a list query (no search) once its tags are
+ * resolved: the page, and the total (a number when counters already know it).
+ * Exported for the benchmark, which runs exactly these on the SQLite file.
  */
 export function planList(
   query: CatalogQuery,
-  tagStats: TagStat[],
+  facts: TagFacts,
   options: ListOptions = {},
-): { page: Statement; total: Statement | number; totalFromPage: boolean } | null {
+): { page: Statement; total: Statement | number } {
   const showNsfw = query.showNsfw === "true";
   const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
-  const tagIds = tagStats.map((t) => t.id);
-
-  if (query.search !== undefined) {
-    const match = toFtsQuery(query.search);
-    if (match === null) return null;
-    const tagExists = tagStats.map(() => tagProbe("ct", "c.id")).join("");
-    const from = `FROM matches m JOIN characters c ON c.id = m.id WHERE ${visible}${tagExists}`;
-    // bm25() must be computed inside the FTS query itself (it cannot be used
-    // beside a window function), hence the materialized CTE.
-    const matches = `WITH matches AS MATERIALIZED (
-        SELECT rowid AS id, bm25(characters_fts, 10.0, 1.0, 4.0) AS score
-        FROM characters_fts WHERE characters_fts MATCH ?)`;
-    return {
-      page: {
-        sql: `${matches} SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total ${from}
-          ORDER BY m.score, c.id DESC LIMIT ? OFFSET ?`,
-        params: [match, ...tagIds, query.limit, query.offset],
-      },
-      // Used only when the page is empty (offset past the end).
-      total: { sql: `${matches} SELECT count(*) AS total ${from}`, params: [match, ...tagIds] },
-      totalFromPage: true,
-    };
-  }
-
+  const tagStats = facts.tags ?? [];
   const ordering = ORDERINGS[query.sort];
   const [rarest, ...others] = tagStats;
   const exclude = options.exclude?.length ? " AND c.id NOT IN (SELECT value FROM json_each(?))" : "";
   const excludeParams = options.exclude?.length ? [JSON.stringify(options.exclude)] : [];
+
+  // Exact totals from counters: catalog, one tag, a pair of tags.
+  let total: Statement | number;
+  if (!rarest) total = catalogCountStatement(showNsfw);
+  else if (others.length === 0) total = rarest.count;
+  else if (others.length === 1 && facts.pairCount !== null) total = facts.pairCount;
+  else {
+    total = {
+      sql: `SELECT count(*) AS total FROM character_tags r
+        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}${others.map(() => tagProbe("o", "r.character_id")).join("")}`,
+      params: [rarest.id, ...others.map((t) => t.id)],
+    };
+  }
+  const matching = typeof total === "number" ? total : (rarest?.count ?? facts.listed);
+
   let page: Statement;
-  if (rarest && rarest.count <= (options.rareTagThreshold ?? RARE_TAG_THRESHOLD)) {
-    // Few candidates: start from the rare tag's index range, sort them.
+  if (rarest && startFromTag(query, facts, matching, options)) {
     page = {
       sql: `SELECT ${SUMMARY_COLUMNS}
         FROM character_tags r JOIN characters c ON c.id = r.character_id
@@ -250,23 +319,88 @@ export function planList(
         FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
         WHERE ${visible}${tagStats.map(() => tagProbe("ct", "c.id")).join("")}${exclude}
         ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [...tagIds, ...excludeParams, query.limit, query.offset],
+      params: [...tagStats.map((t) => t.id), ...excludeParams, query.limit, query.offset],
     };
   }
+  return { page, total };
+}
 
-  let total: Statement | number;
-  if (!rarest) {
-    total = { sql: "SELECT count AS total FROM catalog_counts WHERE key = ?", params: [showNsfw ? "all" : "sfw"] };
-  } else if (others.length === 0) {
-    total = rarest.count;
-  } else {
-    total = {
-      sql: `SELECT count(*) AS total FROM character_tags r
-        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}${others.map(() => tagProbe("o", "r.character_id")).join("")}`,
-      params: [rarest.id, ...others.map((t) => t.id)],
-    };
+/**
+ * Up to this many matches a search is ordered purely by bm25 (computing it
+ * costs about 1 µs per match at 10^6 characters). Broader searches put the
+ * characters whose name or tags match first — by bm25 while there are at most
+ * this many of them — and the rest newest first.
+ */
+export const SEARCH_RANK_LIMIT = 5_000;
+
+/** The FTS5 expressions of a search: all matches, and those matching in name or tags. */
+export function searchExpressions(query: CatalogQuery): { all: string; nameOrTags: string } | null {
+  const terms = searchTerms(query.search ?? "");
+  if (terms.length === 0) return null;
+  const keys = query.tags.map(tagKey);
+  if (keys.some((k) => k === null)) return null;
+  const words = `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
+  const tags = keys.map((k) => ` AND (tag_keys : "${k}")`).join("");
+  const hidden = query.showNsfw === "true" ? "flags : inactive" : "flags : (nsfw OR inactive)";
+  return {
+    all: `((${words})${tags}) NOT (${hidden})`,
+    nameOrTags: `{name tags} : (${terms.map((t) => `"${t}"*`).join(" OR ")})`,
+  };
+}
+
+const ftsCount = (match: string): Statement => ({
+  sql: "SELECT count(*) AS total FROM characters_fts WHERE characters_fts MATCH ?",
+  params: [match],
+});
+
+/** A slice of FTS matches joined to their characters, by bm25 or newest first. */
+function ftsPage(match: string, by: "rank" | "newest", limit: number, offset: number): Statement {
+  const order = by === "rank" ? "rank, rowid DESC" : "rowid DESC";
+  return {
+    sql: `SELECT ${SUMMARY_COLUMNS} FROM (
+        SELECT rowid AS id, ${by === "rank" ? "rank" : "0"} AS score FROM characters_fts
+        WHERE characters_fts MATCH ? ORDER BY ${order} LIMIT ? OFFSET ?) m
+      JOIN characters c ON c.id = m.id ORDER BY ${by === "rank" ? "m.score, m.id DESC" : "m.id DESC"}`,
+    params: [match, limit, offset],
+  };
+}
+
+/**
+ * `search=`: every listable character whose name, description or tags contain
+ * all the words (as prefixes), with the tag filters, from the FTS5 index alone.
+ * Two round trips: the counts, then the page.
+ */
+async function querySearch(
+  run: SqlBatch,
+  query: CatalogQuery,
+  options: ListOptions,
+): Promise<{ characters: CharacterSummary[]; total: number }> {
+  const rankLimit = options.searchRankLimit ?? SEARCH_RANK_LIMIT;
+  const expressions = searchExpressions(query);
+  if (!expressions) return { characters: [], total: 0 };
+  const nameOrTagsMatch = `(${expressions.all}) AND (${expressions.nameOrTags})`;
+  const restMatch = `(${expressions.all}) NOT (${expressions.nameOrTags})`;
+  const [[all] = [], [first] = []] = await run([ftsCount(expressions.all), ftsCount(nameOrTagsMatch)]);
+  const total = Number(all?.total ?? 0);
+  const { offset, limit } = query;
+  if (total === 0 || offset >= total) return { characters: [], total };
+  if (total <= rankLimit) {
+    const [rows = []] = await run([ftsPage(expressions.all, "rank", limit, offset)]);
+    return { characters: rows.map(toSummary), total };
   }
-  return { page, total, totalFromPage: false };
+  // Broad search: name/tag matches first, then the rest newest first.
+  const firstCount = Number(first?.total ?? 0);
+  const statements: Statement[] = [];
+  if (offset < firstCount) {
+    const by = firstCount <= rankLimit ? "rank" : "newest";
+    statements.push(ftsPage(nameOrTagsMatch, by, Math.min(limit, firstCount - offset), offset));
+  }
+  if (offset + limit > firstCount) {
+    const restOffset = Math.max(0, offset - firstCount);
+    statements.push(ftsPage(restMatch, "newest", limit - Math.max(0, firstCount - offset), restOffset));
+  }
+  const pages = await run(statements);
+  return { characters: pages.flat().map(toSummary), total };
 }
 
 /**
@@ -279,21 +413,18 @@ export async function queryCatalog(
   query: CatalogQuery,
   options: ListOptions = {},
 ): Promise<{ characters: CharacterSummary[]; total: number }> {
-  const tagStats = await resolveTags(run, query.tags, query.showNsfw === "true");
-  if (tagStats === null) return { characters: [], total: 0 };
-  if (query.sort === "for-you" && query.search === undefined && options.userId) {
-    const personal = await queryForYou(run, query, tagStats, options.userId, options);
+  if (query.search !== undefined) return querySearch(run, query, options);
+  const showNsfw = query.showNsfw === "true";
+  let facts: TagFacts = { tags: [], listed: 0, pairCount: null };
+  if (query.tags.length > 0) {
+    facts = await resolveTags(run, query.tags, showNsfw);
+    if (facts.tags === null) return { characters: [], total: 0 };
+  }
+  if (query.sort === "for-you" && options.userId) {
+    const personal = await queryForYou(run, query, facts, options.userId, options);
     if (personal) return personal;
   }
-  const plan = planList(query, tagStats, options);
-  if (plan === null) return { characters: [], total: 0 };
-
-  if (plan.totalFromPage) {
-    const [rows = []] = await run([plan.page]);
-    if (rows.length > 0) return { characters: rows.map(toSummary), total: Number(rows[0]!.total) };
-    const [[count] = []] = await run([plan.total as Statement]);
-    return { characters: [], total: Number(count?.total ?? 0) };
-  }
+  const plan = planList(query, facts, options);
   const statements = typeof plan.total === "number" ? [plan.page] : [plan.page, plan.total];
   const [rows = [], counted = []] = await run(statements);
   const total = typeof plan.total === "number" ? plan.total : Number(counted[0]?.total ?? 0);
@@ -328,10 +459,11 @@ function interestStatement(userId: string, showNsfw: boolean): Statement {
 async function queryForYou(
   run: SqlBatch,
   query: CatalogQuery,
-  tagStats: TagStat[],
+  facts: TagFacts,
   userId: string,
   options: ListOptions,
 ): Promise<{ characters: CharacterSummary[]; total: number } | null> {
+  const tagStats = facts.tags ?? [];
   const showNsfw = query.showNsfw === "true";
   const [interests = []] = await run([interestStatement(userId, showNsfw)]);
   if (interests.length === 0) return null;
@@ -372,9 +504,9 @@ async function queryForYou(
       offset: Math.max(0, query.offset - picks.length),
       limit: Math.max(1, query.limit - shown.length),
     },
-    tagStats,
+    facts,
     { ...options, exclude: picks },
-  )!;
+  );
   const needRest = shown.length < query.limit;
   if (needRest) statements.push(rest.page);
   if (typeof rest.total !== "number") statements.push(rest.total);

@@ -193,5 +193,7 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   if (conversationId === undefined || conversationId === "") return lobby(c.env, user);
   const own = await ownConversationId(c.env.DB, conversationId, user.id);
   if (!own) return refusedSocket("Conversation not found");
-  return openRoomSocket(c.env, own, user);
+  const response = await openRoomSocket(c.env, own, user);
+  // A fresh response: the object's has immutable headers, and the app's middleware adds its own.
+  return new Response(response.body, { status: response.status, headers: response.headers, webSocket: response.webSocket });
 });

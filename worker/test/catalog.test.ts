@@ -210,14 +210,80 @@ describe("GET /api/characters — search", () => {
     expect(await list("search=***")).toEqual({ characters: [], total: 0 });
   });
 
-  it("builds FTS5 queries only from letters and digits", () => {
-    expect(toFtsQuery('Elf "mage" (NEAR)*')).toBe('"Elf"* "mage"* "NEAR"*');
+  it("builds FTS5 queries only from letters and digits, in the text columns", () => {
+    expect(toFtsQuery('Elf "mage" (NEAR)*')).toBe('{name description tags} : ("elf"* AND "mage"* AND "near"*)');
     expect(toFtsQuery("  ***  ")).toBeNull();
-    expect(toFtsQuery("café")).toBe('"café"*');
+    expect(toFtsQuery("café")).toBe('{name description tags} : ("café"*)');
+    // Stopwords are dropped unless nothing else is left.
+    expect(toFtsQuery("the witch of the woods")).toBe('{name description tags} : ("witch"* AND "woods"*)');
+    expect(toFtsQuery("the")).toBe('{name description tags} : ("the"*)');
+  });
+
+  it("never matches the filter columns with typed words", async () => {
+    await insertCharacter({ name: "Hidden Nsfw", description: "Spicy storm.", isNsfw: true });
+    await insertCharacter({ name: "Inactive one", description: "Retired storm.", isActive: false });
+    expect((await list("search=nsfw")).total).toBe(0);
+    expect((await list("search=inactive")).total).toBe(0);
+    expect((await list("search=nsfw&showNsfw=true")).total).toBe(1);
+  });
+
+  it("broad searches list name and tag matches first, then the rest newest first, without gaps", async () => {
+    await insertCharacter({ name: "Quiet Harbor", description: "A storm keeper, older." });
+    await insertCharacter({ name: "Loud Harbor", description: "Another storm keeper." });
+    await insertCharacter({ name: "Tagged", description: "Nothing here.", tags: ["storm-chaser"] });
+    const query = (offset: number, limit: number) =>
+      catalogQuerySchema.parse({ search: "storm", offset: String(offset), limit: String(limit) });
+    // Limit 2: six matches is "broad"; three name/tag matches are ordered newest first too.
+    const broad = await listCharacters(env.DB, query(0, 100), { searchRankLimit: 2 });
+    expect(broad.total).toBe(6);
+    expect(names(broad)).toEqual(["Tagged", "Stormy Nights", "Storm Oracle", "Loud Harbor", "Quiet Harbor", "Captain Mirelle"]);
+    // Limit 3: the name/tag tier is ranked by bm25 instead; the rest stays newest first.
+    const ranked = await listCharacters(env.DB, query(0, 100), { searchRankLimit: 3 });
+    expect(new Set(names(ranked).slice(0, 3))).toEqual(new Set(["Tagged", "Stormy Nights", "Storm Oracle"]));
+    expect(names(ranked).slice(3)).toEqual(["Loud Harbor", "Quiet Harbor", "Captain Mirelle"]);
+    const paged: string[] = [];
+    for (let offset = 0; offset < 8; offset += 4) {
+      const page = await listCharacters(env.DB, query(offset, 4), { searchRankLimit: 2 });
+      expect(page.total).toBe(6);
+      paged.push(...names(page));
+    }
+    expect(paged).toEqual(names(broad));
   });
 
   it("keeps the total right past the last page", async () => {
     expect(await list("search=storm&offset=10")).toEqual({ characters: [], total: 3 });
+  });
+});
+
+describe("tag pair counters", () => {
+  it("always equal the characters carrying both tags, through inserts, toggles, retags and deletes", async () => {
+    const check = async () => {
+      const expected = await env.DB.prepare(
+        `SELECT a.tag_id AS a, b.tag_id AS b, sum(a.is_listed) AS n, sum(a.is_listed AND NOT a.is_nsfw) AS sfw
+         FROM character_tags a JOIN character_tags b ON b.character_id = a.character_id AND b.tag_id > a.tag_id
+         GROUP BY 1, 2 ORDER BY 1, 2`,
+      ).all();
+      const actual = await env.DB.prepare(
+        "SELECT tag_a AS a, tag_b AS b, count AS n, sfw_count AS sfw FROM tag_pairs WHERE count > 0 OR sfw_count > 0 ORDER BY 1, 2",
+      ).all();
+      expect(actual.results).toEqual(expected.results.filter((r) => Number(r.n) > 0 || Number(r.sfw) > 0));
+    };
+    const a = await insertCharacter({ tags: ["x1", "x2", "x3"] });
+    const b = await insertCharacter({ tags: ["x2", "x3"], isNsfw: true });
+    await insertCharacter({ tags: ["x1", "x3"], isActive: false });
+    await check();
+    expect((await list("tags=x2,x3")).total).toBe(1);
+    expect((await list("tags=x3,x2&showNsfw=true")).total).toBe(2);
+    await env.DB.prepare("UPDATE characters SET is_active = 0 WHERE id = ?").bind(a).run();
+    await check();
+    expect((await list("tags=x2,x3&showNsfw=true")).total).toBe(1);
+    await env.DB.prepare("UPDATE characters SET is_active = 1, is_nsfw = 1 WHERE id = ?").bind(a).run();
+    await check();
+    await env.DB.prepare("DELETE FROM character_tags WHERE character_id = ? AND tag_id = (SELECT id FROM tags WHERE name = 'x2')").bind(b).run();
+    await check();
+    await env.DB.prepare("DELETE FROM characters WHERE id = ?").bind(a).run();
+    await check();
+    expect((await list("tags=x1,x3&showNsfw=true")).total).toBe(0);
   });
 });
 

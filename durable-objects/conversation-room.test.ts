@@ -1,0 +1,414 @@
+/**
+ * ConversationRoom through real WebSocket upgrades of the Worker: storage
+ * and its schema, hibernation, idempotent clientId, one reply at a time,
+ * replies that outlive their sockets, history_sync, regenerate and stop,
+ * model failures, malformed frames, the rate limit, and the object's own
+ * ownership check.
+ */
+import { env } from "cloudflare:workers";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ChatMessage, Conversation, ServerFrame } from "../schema/chat.ts";
+import { conversationRoom } from "../worker/lib/conversations.ts";
+import { deleteConversationStorage } from "../worker/lib/characters.ts";
+import { ChatSocket, connect, eventually, join } from "../worker/test/chat-client.ts";
+import { call, json } from "../worker/test/creator-api.ts";
+import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
+import { OpenAIChatModel } from "./chat-models.ts";
+import { type ConversationRoom, ROOM_HEADERS, ROOM_SCHEMA_VERSION } from "./conversation-room.ts";
+
+let characterId: number;
+
+beforeAll(async () => {
+  characterId = await insertCharacter({ name: "Ash" });
+});
+
+async function start(user: TestUser): Promise<Conversation> {
+  return json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId } }), 201);
+}
+
+async function messages(user: TestUser, id: string): Promise<ChatMessage[]> {
+  return json<ChatMessage[]>(await call(`/api/conversations/${id}/messages`, { user }), 200);
+}
+
+/** Makes the room answer with the OpenAI-compatible test server's `model` (worker/test/openai-server.ts). */
+async function useTestServerModel(conversationId: string, model: string, tokenTimeoutMs?: number) {
+  await runInDurableObject(conversationRoom(env, conversationId), (room: ConversationRoom) => {
+    room.modelFactory = () => new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model });
+    if (tokenTimeoutMs !== undefined) room.tokenTimeoutMs = tokenTimeoutMs;
+  });
+}
+
+const isReplyEnd = (f: ServerFrame) => f.type === "character_response" || (f.type === "error" && f.messageId !== undefined);
+
+describe("storage", () => {
+  it("keeps messages in its versioned SQLite across evictions, oldest first", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const conversation = await start(mira);
+    const { socket, history } = await join(mira, conversation.id);
+    expect(history.messages.map((m) => [m.isUser, m.content])).toEqual([[false, "Hello there."]]);
+    const first = await socket.chat(conversation.id, "What do you keep in that satchel?", "client-1");
+    socket.close();
+
+    const stub = conversationRoom(env, conversation.id);
+    const stored = await runInDurableObject(stub, (_room: ConversationRoom, state) => ({
+      version: state.storage.sql.exec<{ version: number }>("SELECT version FROM _schema").one().version,
+      rows: state.storage.sql.exec("SELECT role, content, client_id, status FROM messages ORDER BY seq").toArray(),
+      room: state.storage.sql.exec("SELECT conversation_id, user_id, character_id FROM room").one(),
+    }));
+    expect(stored.version).toBe(ROOM_SCHEMA_VERSION);
+    expect(stored.room).toEqual({ conversation_id: conversation.id, user_id: mira.id, character_id: characterId });
+    expect(stored.rows).toEqual([
+      { role: "character", content: "Hello there.", client_id: null, status: "complete" },
+      { role: "user", content: "What do you keep in that satchel?", client_id: "client-1", status: "complete" },
+      { role: "character", content: first.response.content, client_id: null, status: "complete" },
+    ]);
+
+    await evictDurableObject(stub);
+    const after = await messages(mira, conversation.id);
+    expect(after.map((m) => m.id)).toEqual([history.messages[0]!.id, first.saved.messageId, first.response.messageId]);
+    expect(after[2]).toMatchObject({ isUser: false, rating: null, alternatives: [], clientId: null });
+    expect(after[1]).toMatchObject({ isUser: true, clientId: "client-1", conversationId: conversation.id });
+  });
+
+  it("trims messages and refuses empty, too long and malformed ones without storing them", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    const id = conversation.id;
+    socket.send({ type: "chat_message", conversationId: id, content: "   ", isUser: true });
+    expect(await socket.next("error")).toMatchObject({ code: "invalid_frame", message: "Messages cannot be empty" });
+    socket.send({ type: "chat_message", conversationId: id, content: "x".repeat(4001), isUser: true });
+    expect(await socket.next("error")).toMatchObject({ message: "Messages can be at most 4,000 characters" });
+    socket.send({ type: "chat_message", conversationId: id, content: "hi", isUser: false });
+    expect(await socket.next("error")).toMatchObject({ code: "invalid_frame" });
+    socket.send({ type: "dance", conversationId: id });
+    expect(await socket.next("error")).toMatchObject({ message: 'Unknown message type: "dance"' });
+    socket.send("{not json");
+    expect(await socket.next("error")).toMatchObject({ message: "Messages must be JSON" });
+    socket.send("null");
+    expect(await socket.next("error")).toMatchObject({ message: "Unknown message type: null" });
+
+    const { saved } = await socket.chat(id, `  ${"y".repeat(4000)}  \n`);
+    expect(saved.message.content).toBe("y".repeat(4000));
+    expect((await messages(mira, id)).filter((m) => m.isUser)).toHaveLength(1);
+    socket.close();
+  });
+
+  it("closes with 1009 on a frame over 16 KB and 1003 on a binary frame; the room keeps working", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const big = await connect(mira, conversation.id);
+    big.send({ type: "chat_message", conversationId: conversation.id, content: "é".repeat(9000), isUser: true });
+    expect(await big.closed()).toMatchObject({ code: 1009, reason: "Frames can be at most 16 KB" });
+
+    const binary = await connect(mira, conversation.id);
+    binary.ws.send(new Uint8Array([1, 2, 3]));
+    expect(await binary.closed()).toMatchObject({ code: 1003 });
+
+    const { socket } = await join(mira, conversation.id);
+    await socket.chat(conversation.id, "Still fine?");
+    expect(await messages(mira, conversation.id)).toHaveLength(3);
+    socket.close();
+  });
+});
+
+describe("hibernation", () => {
+  it("after an eviction the same socket still works, with its identity and the history intact", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    await socket.chat(conversation.id, "Remember the bridge?");
+    const stub = conversationRoom(env, conversation.id);
+    await runInDurableObject(stub, (room: ConversationRoom) => {
+      (room as unknown as { marker: string }).marker = "before";
+    });
+
+    await evictDurableObject(stub);
+
+    const marker = await runInDurableObject(stub, (room: ConversationRoom) => (room as unknown as { marker?: string }).marker);
+    expect(marker).toBeUndefined();
+    const { saved, response } = await socket.chat(conversation.id, "And the river after it?");
+    expect(saved.message.content).toBe("And the river after it?");
+    expect(response.content).toContain("Mira");
+    socket.send({ type: "join", conversationId: conversation.id });
+    const history = await socket.next("history_sync");
+    expect(history.messages.map((m) => m.isUser)).toEqual([false, true, false, true, false]);
+    socket.close();
+  });
+});
+
+describe("clientId", () => {
+  it("stores a repeated clientId once and answers with the same messageId, also after a reconnect", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    const clientId = crypto.randomUUID();
+    const first = await socket.chat(conversation.id, "Only once, please.", clientId);
+
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Only once, please.", isUser: true, clientId });
+    const again = await socket.next("message_saved", (f) => f.clientId === clientId);
+    expect(again.messageId).toBe(first.saved.messageId);
+    socket.close();
+
+    const { socket: later } = await join(mira, conversation.id);
+    later.send({ type: "chat_message", conversationId: conversation.id, content: "Only once, please.", isUser: true, clientId });
+    expect((await later.next("message_saved")).messageId).toBe(first.saved.messageId);
+
+    const stored = await messages(mira, conversation.id);
+    expect(stored.filter((m) => m.isUser)).toHaveLength(1);
+    expect(stored).toHaveLength(3);
+    // No second reply was started for the duplicates.
+    expect(later.frames.some((f) => f.type === "reply_started")).toBe(false);
+    later.close();
+  });
+});
+
+describe("one reply at a time", () => {
+  it("refuses a message sent while a reply is being written, with its clientId, and does not store it", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "First", isUser: true, clientId: "a" });
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Second", isUser: true, clientId: "b" });
+    expect(await socket.next("error")).toEqual({
+      type: "error",
+      code: "busy",
+      message: "Please wait for the reply before sending another message.",
+      clientId: "b",
+    });
+    await socket.next("character_response");
+    expect((await messages(mira, conversation.id)).map((m) => m.content).slice(0, 2)).toEqual(["Hello there.", "First"]);
+    expect(await messages(mira, conversation.id)).toHaveLength(3);
+
+    // Once the reply is done, the same message goes through.
+    const { saved } = await socket.chat(conversation.id, "Second", "b");
+    expect(saved.message.content).toBe("Second");
+    socket.close();
+  });
+
+  it("regenerate and a message while a reply is written are both refused", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Go on", isUser: true });
+    await socket.next("reply_started");
+    socket.send({ type: "regenerate", conversationId: conversation.id });
+    expect(await socket.next("error")).toMatchObject({ code: "busy" });
+    await socket.next("character_response");
+    socket.close();
+  });
+});
+
+describe("replies outlive their sockets", () => {
+  it("every client disconnects mid-reply: the reply completes, is stored, and comes back with history_sync", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Tell me a long story", isUser: true });
+    const started = await socket.next("reply_started");
+    await socket.next("character_response_delta");
+    socket.close(1001, "tab closed");
+    expect(socket.frames.some((f) => f.type === "character_response")).toBe(false);
+
+    const stored = await eventually(async () => {
+      const list = await messages(mira, conversation.id);
+      return list.length === 3 ? list : null;
+    });
+    expect(stored[2]).toMatchObject({ id: started.messageId, isUser: false });
+    expect(stored[2]!.content.length).toBeGreaterThan(20);
+
+    const { history } = await join(mira, conversation.id);
+    expect(history.messages.at(-1)).toMatchObject({ id: started.messageId, content: stored[2]!.content });
+    expect(history.messages.at(-1)!.status).toBeUndefined();
+  });
+
+  it("a client that comes back mid-reply sees it streaming and follows it; stop keeps what was written", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    await useTestServerModel(conversation.id, "slow");
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Count for me", isUser: true });
+    const started = await socket.next("reply_started");
+    await socket.next("character_response_delta", (f) => f.delta.includes("word2"));
+    socket.close();
+
+    const { socket: back, history } = await join(mira, conversation.id);
+    const streaming = history.messages.at(-1)!;
+    expect(streaming).toMatchObject({ id: started.messageId, status: "streaming", isUser: false });
+    expect(streaming.content).toMatch(/^word1 word2/);
+    // REST shows only finished messages.
+    expect(await messages(mira, conversation.id)).toHaveLength(2);
+
+    await back.next("character_response_delta", (f) => f.messageId === started.messageId);
+    back.send({ type: "stop", conversationId: conversation.id });
+    const response = await back.next("character_response");
+    expect(response).toMatchObject({ messageId: started.messageId, stopped: true });
+    expect(response.content).toMatch(/^word1 word2 word3/);
+    expect(response.content).not.toContain("word40");
+    const stored = await messages(mira, conversation.id);
+    expect(stored.at(-1)).toMatchObject({ id: started.messageId, content: response.content });
+    back.close();
+  });
+
+  it("every socket of the conversation receives every event", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket: a } = await join(mira, conversation.id);
+    const { socket: b } = await join(mira, conversation.id);
+    const { saved, response } = await a.chat(conversation.id, "Hello from tab A", "from-a");
+    const seenSaved = await b.next("message_saved");
+    expect(seenSaved).toMatchObject({ clientId: "from-a", messageId: saved.messageId, message: { content: "Hello from tab A" } });
+    expect((await b.next("character_response")).content).toBe(response.content);
+    const deltasA = a.frames.filter((f) => f.type === "character_response_delta");
+    const deltasB = b.frames.filter((f) => f.type === "character_response_delta");
+    expect(deltasB).toEqual(deltasA);
+    a.close();
+    b.close();
+  });
+});
+
+describe("regenerate", () => {
+  it("replaces the last reply with a new one and keeps the old one as an alternative", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "regenerate", conversationId: conversation.id });
+    expect(await socket.next("error")).toMatchObject({ code: "nothing_to_regenerate" });
+
+    const { response: first } = await socket.chat(conversation.id, "Which road leads north?");
+    socket.send({ type: "regenerate", conversationId: conversation.id });
+    const started = await socket.next("reply_started", (f) => f.messageId !== first.messageId);
+    expect(started.replaces).toBe(first.messageId);
+    const second = await socket.next("character_response");
+    expect(second.messageId).toBe(started.messageId);
+    expect(second.message.alternatives).toEqual([first.content]);
+
+    const stored = await messages(mira, conversation.id);
+    expect(stored.map((m) => m.id)).toEqual([stored[0]!.id, stored[1]!.id, second.messageId]);
+    expect(stored[2]).toMatchObject({ content: second.content, alternatives: [first.content] });
+    socket.close();
+  });
+
+  it("a failed regenerate puts the previous reply back", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    const { response } = await socket.chat(conversation.id, "Once more?");
+    await useTestServerModel(conversation.id, "error-500");
+    socket.send({ type: "regenerate", conversationId: conversation.id });
+    const started = await socket.next("reply_started", (f) => f.replaces === response.messageId);
+    expect(await socket.next("error")).toMatchObject({ code: "model_failed", messageId: started.messageId });
+    const sync = await socket.next("history_sync");
+    expect(sync.messages.at(-1)).toMatchObject({ id: response.messageId, content: response.content });
+    expect((await messages(mira, conversation.id)).at(-1)).toMatchObject({ id: response.messageId });
+    socket.close();
+  });
+});
+
+describe("model failures", () => {
+  for (const [model, what] of [
+    ["error-500", "an HTTP 500"],
+    ["broken", "a stream that breaks off"],
+    ["error-chunk", "an error inside the stream"],
+  ] as const) {
+    it(`${what}: an error frame in plain words; the person's message stays stored, no partial reply`, async () => {
+      const mira = await signIn();
+      const conversation = await start(mira);
+      await useTestServerModel(conversation.id, model);
+      const { socket } = await join(mira, conversation.id);
+      socket.send({ type: "chat_message", conversationId: conversation.id, content: "Are you there?", isUser: true });
+      const started = await socket.next("reply_started");
+      const end = await socket.nextWhere(isReplyEnd);
+      expect(end).toEqual({
+        type: "error",
+        code: "model_failed",
+        message: "Ash couldn't reply just now. Please try again.",
+        messageId: started.messageId,
+      });
+      const stored = await messages(mira, conversation.id);
+      expect(stored.map((m) => m.content)).toEqual(["Hello there.", "Are you there?"]);
+      socket.close();
+    });
+  }
+
+  it("no token within the timeout: an error frame, and the next message works", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    await useTestServerModel(conversation.id, "hang", 300);
+    const { socket } = await join(mira, conversation.id);
+    const sent = Date.now();
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Hello?", isUser: true });
+    expect(await socket.next("error")).toMatchObject({ code: "model_failed" });
+    expect(Date.now() - sent).toBeLessThan(3000);
+    await useTestServerModel(conversation.id, "echo");
+    const { response } = await socket.chat(conversation.id, "Hello again?");
+    // The unanswered message and the new one reach the model as one user turn.
+    expect(response.content).toBe("Echo: Hello?\n\nHello again? (3 messages, max_tokens 512)");
+    socket.close();
+  });
+});
+
+describe("permissions", () => {
+  it("the object itself refuses a socket for someone who is not the owner", async () => {
+    const owner = await signIn();
+    const conversation = await start(owner);
+    const intruder = await signIn();
+    const res = await conversationRoom(env, conversation.id).fetch("https://room/ws", {
+      headers: {
+        upgrade: "websocket",
+        [ROOM_HEADERS.conversationId]: conversation.id,
+        [ROOM_HEADERS.userId]: intruder.id,
+        [ROOM_HEADERS.userName]: "Intruder",
+      },
+    });
+    const socket = new ChatSocket(res.webSocket!);
+    expect(await socket.next("error")).toMatchObject({ code: "forbidden", message: "This conversation belongs to someone else" });
+    expect(await socket.closed()).toMatchObject({ code: 1008 });
+    expect(await conversationRoom(env, conversation.id).listMessages(intruder.id)).toBeNull();
+  });
+
+  it("a socket sending frames for another conversation is closed with 1008", async () => {
+    const mira = await signIn();
+    const mine = await start(mira);
+    const other = await start(mira);
+    const { socket } = await join(mira, mine.id);
+    socket.send({ type: "chat_message", conversationId: other.id, content: "Crossed wires", isUser: true });
+    expect(await socket.next("error")).toMatchObject({ code: "forbidden" });
+    expect(await socket.closed()).toMatchObject({ code: 1008 });
+    expect(await messages(mira, other.id)).toHaveLength(1);
+  });
+
+  it("a deleted conversation closes its sockets and forgets its messages", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    await deleteConversationStorage(env, [conversation.id]);
+    expect(await socket.closed()).toMatchObject({ code: 1008, reason: "Conversation deleted" });
+    expect(await conversationRoom(env, conversation.id).listMessages(mira.id)).toBeNull();
+  });
+});
+
+describe("rate limit", () => {
+  it("more than 20 messages a minute from one person get a readable error frame and are not stored", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    for (let i = 1; i <= 20; i++) {
+      socket.send({ type: "chat_message", conversationId: conversation.id, content: `Message ${i}`, isUser: true, clientId: `m${i}` });
+      await socket.next("message_saved", (f) => f.clientId === `m${i}`);
+      socket.send({ type: "stop" });
+      await socket.nextWhere(isReplyEnd);
+    }
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "One too many", isUser: true, clientId: "m21" });
+    expect(await socket.next("error", (f) => f.code === "rate_limited")).toEqual({
+      type: "error",
+      code: "rate_limited",
+      message: "You're sending messages too fast. Please wait a moment.",
+      clientId: "m21",
+    });
+    const stored = await messages(mira, conversation.id);
+    expect(stored.filter((m) => m.isUser)).toHaveLength(20);
+    socket.close();
+  });
+});

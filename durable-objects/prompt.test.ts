@@ -1,0 +1,209 @@
+/**
+ * Prompt assembly: the order of DESIGN.md, macros, lorebook insertion, the
+ * token budget — on hand-made characters and on every community card of
+ * ../shared/cards/ read through the card importer.
+ */
+import { describe, expect, it } from "vitest";
+import sakanaUrl from "../../shared/cards/contest_Assistant_Sakana.png?inline";
+import senseiUrl from "../../shared/cards/default_CodingSensei.png?inline";
+import seraphinaUrl from "../../shared/cards/default_Seraphina.png?inline";
+import rikaUrl from "../../shared/cards/risu_rika.png?inline";
+import { characterInputSchema } from "../schema/inputs.ts";
+import { readCard, readPngCard } from "../worker/lib/character-card.ts";
+import { dataUrlBytes } from "../worker/test/creator-api.ts";
+import {
+  activeLoreEntries,
+  buildPrompt,
+  DEFAULT_SYSTEM_PROMPT,
+  estimateTokens,
+  type HistoryMessage,
+  keyOccurs,
+  MESSAGE_OVERHEAD_TOKENS,
+  type PromptCharacter,
+  readLorebook,
+  replaceMacros,
+} from "./prompt.ts";
+
+const base: PromptCharacter & { creatorNotes: string } = {
+  name: "Orla",
+  description: "A lighthouse keeper.",
+  longDescription: "{{char}} keeps the lighthouse on Gull Rock and talks to {{user}} every night.",
+  personality: "Gruff, loyal, secretly sentimental.",
+  scenario: "A storm is coming and <USER> is stranded at the lighthouse with <BOT>.",
+  exampleConversation: "<START>\n{{user}}: Any ships tonight?\n{{char}}: *squints at the sea* Not a one.\n<START>\n{{user}}: Tea?\n{{char}}: Always.",
+  systemPrompt: null,
+  postHistoryInstructions: "Keep {{char}}'s replies under 100 words.",
+  creatorNotes: "SECRET CREATOR NOTE: do not put me in prompts",
+  characterBook: {
+    entries: [
+      { keys: ["Gull Rock"], content: "LORE-ROCK: Gull Rock is a granite island.", enabled: true, insertion_order: 20 },
+      { keys: ["storm"], content: "LORE-STORM: Storms here last three days.", enabled: true, insertion_order: 10 },
+      { keys: ["anything"], content: "LORE-CONSTANT: The lamp never goes out.", enabled: true, constant: true, insertion_order: 30 },
+      { keys: ["tea"], content: "LORE-DISABLED", enabled: false, insertion_order: 1 },
+      { keys: ["boat"], secondary_keys: ["oar"], selective: true, content: "LORE-BOAT", enabled: true, insertion_order: 5 },
+    ],
+  },
+};
+
+const options = { userName: "Mira", contextTokens: 8192, maxTokens: 512 };
+const say = (content: string): HistoryMessage => ({ role: "user", content });
+const reply = (content: string): HistoryMessage => ({ role: "assistant", content });
+const allText = (messages: { content: string }[]) => messages.map((m) => m.content).join("\n");
+
+describe("buildPrompt", () => {
+  it("orders system prompt, description, personality, scenario, lorebook, examples, history, post-history instructions", () => {
+    const prompt = buildPrompt(base, [reply("Evening."), say("Is a storm coming to Gull Rock?")], options);
+    const roles = prompt.messages.map((m) => m.role);
+    expect(roles).toEqual(["system", "assistant", "user", "system"]);
+    const system = prompt.messages[0]!.content;
+    const order = [
+      "Write Orla's next reply",
+      "Orla keeps the lighthouse on Gull Rock",
+      "Gruff, loyal",
+      "A storm is coming",
+      "LORE-STORM",
+      "LORE-ROCK",
+      "LORE-CONSTANT",
+      "Examples of how Orla speaks",
+    ].map((needle) => system.indexOf(needle));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(prompt.messages[3]).toEqual({ role: "system", content: "Keep Orla's replies under 100 words." });
+    expect(prompt.lorebookEntries).toEqual(["storm", "Gull Rock", "anything"]);
+  });
+
+  it("replaces {{char}}, {{user}}, <BOT> and <USER> in any case, and never includes creator notes", () => {
+    const prompt = buildPrompt({ ...base, personality: "Calls {{USER}} 'kid'; {{Char}} hums." }, [say("hi")], options);
+    const text = allText(prompt.messages);
+    expect(text).not.toMatch(/\{\{|\}\}|<bot>|<user>/i);
+    expect(text).toContain("Calls Mira 'kid'; Orla hums.");
+    expect(text).toContain("Mira is stranded at the lighthouse with Orla");
+    expect(text).not.toContain("SECRET CREATOR NOTE");
+    expect(text).not.toContain("<START>");
+    expect(replaceMacros("{{user}} $& {{char}}", "A$1", "B$'")).toBe("B$' $& A$1");
+  });
+
+  it("uses the card's own system prompt, with {{original}} as ours", () => {
+    const prompt = buildPrompt({ ...base, systemPrompt: "House rules. {{original}}" }, [say("hi")], options);
+    expect(prompt.messages[0]!.content.startsWith(`House rules. ${replaceMacros(DEFAULT_SYSTEM_PROMPT, "Orla", "Mira")}`)).toBe(true);
+  });
+
+  it("inserts lorebook entries only for keys in the recent messages (scan depth 4), never disabled ones", () => {
+    const old = [say("Tell me about the storm."), reply("Later."), say("ok"), reply("ok"), say("ok"), reply("ok"), say("Tea?")];
+    const prompt = buildPrompt(base, old, options);
+    expect(prompt.lorebookEntries).toEqual(["anything"]);
+    expect(allText(prompt.messages)).not.toContain("LORE-DISABLED");
+    const selective = buildPrompt(base, [say("Take the boat")], options).lorebookEntries;
+    expect(selective).not.toContain("boat");
+    expect(buildPrompt(base, [say("Take the boat and an oar")], options).lorebookEntries).toContain("boat");
+  });
+
+  it("drops the oldest history first, and never the system prompt or the latest message", () => {
+    const history: HistoryMessage[] = [];
+    for (let i = 0; i < 60; i++) history.push(i % 2 ? reply(`reply ${i} ${"x".repeat(200)}`) : say(`message ${i} ${"y".repeat(200)}`));
+    history.push(say("THE LATEST MESSAGE"));
+    const prompt = buildPrompt(base, history, { ...options, contextTokens: 2000, maxTokens: 500 });
+    expect(prompt.estimatedTokens).toBeLessThanOrEqual(1500);
+    expect(prompt.historyIncluded).toBeLessThan(history.length);
+    expect(prompt.historyIncluded).toBeGreaterThan(3);
+    const kept = prompt.messages.slice(1, -1);
+    // The newest messages, contiguous, ending with the latest.
+    expect(kept.at(-1)!.content).toBe("THE LATEST MESSAGE");
+    expect(kept.map((m) => m.content)).toEqual(history.slice(-kept.length).map((m) => m.content));
+    expect(prompt.messages[0]!.content).toContain("Write Orla's next reply");
+
+    // A budget too small even for the card: examples and lore go, system prompt and latest message stay.
+    const tiny = buildPrompt(base, history, { ...options, contextTokens: 600, maxTokens: 512 });
+    expect(tiny.messages.map((m) => m.role)).toEqual(["system", "user", "system"]);
+    expect(tiny.messages[1]!.content).toBe("THE LATEST MESSAGE");
+    expect(tiny.examplesIncluded).toBe(false);
+    expect(tiny.lorebookEntries).toEqual([]);
+    expect(tiny.messages[0]!.content).toContain("Write Orla's next reply");
+  });
+
+  it("estimates tokens as ceil(characters / 4) plus 4 per message", () => {
+    expect(estimateTokens("abcde")).toBe(2);
+    const prompt = buildPrompt({ ...base, characterBook: null, exampleConversation: null, postHistoryInstructions: null }, [say("hello")], options);
+    const expected = prompt.messages.reduce((sum, m) => sum + Math.ceil(m.content.length / 4) + MESSAGE_OVERHEAD_TOKENS, 0);
+    expect(prompt.estimatedTokens).toBe(expected);
+  });
+
+  it("joins neighbouring messages of one role so user and assistant alternate", () => {
+    const prompt = buildPrompt(base, [reply("Hi."), say("One"), say("Two")], options);
+    expect(prompt.messages.slice(1, -1)).toEqual([reply("Hi."), say("One\n\nTwo")]);
+  });
+});
+
+describe("lorebook keys", () => {
+  it("match case-insensitively, as whole words, unless the entry is case-sensitive", () => {
+    expect(keyOccurs("Storm", "a STORM brews")).toBe(true);
+    expect(keyOccurs("storm", "a brainstorming session")).toBe(false);
+    expect(keyOccurs("crush on", "I have a Crush On you")).toBe(true);
+    expect(keyOccurs("Storm", "a storm", true)).toBe(false);
+    const book = readLorebook({ entries: [{ keys: ["Rock"], content: "x", case_sensitive: true }] });
+    expect(activeLoreEntries(book, ["rock"])).toEqual([]);
+    expect(activeLoreEntries(book, ["Rock"])).toHaveLength(1);
+  });
+
+  it("reads a malformed book as empty", () => {
+    expect(readLorebook({ entries: "nope" }).entries).toEqual([]);
+    expect(readLorebook({ entries: [null, 3, { keys: ["a"] }] }).entries).toEqual([]);
+    expect(readLorebook(null).scanDepth).toBe(4);
+  });
+});
+
+describe("prompts from the community's cards (../shared/cards)", () => {
+  const cards = { seraphina: seraphinaUrl, sakana: sakanaUrl, sensei: senseiUrl, rika: rikaUrl };
+  const load = (url: string) => {
+    const card = readCard(readPngCard(dataUrlBytes(url)));
+    const parsed = characterInputSchema.parse(card.input);
+    return parsed;
+  };
+  // A history long enough that budgets bite, ending with a message that names lorebook keys.
+  const chat = (last: string): HistoryMessage[] => [
+    ...Array.from({ length: 40 }, (_, i) => (i % 2 ? reply(`Reply ${i}. ${"lorem ipsum ".repeat(40)}`) : say(`Message ${i}. ${"dolor sit ".repeat(40)}`))),
+    say(last),
+  ];
+
+  for (const [name, url] of Object.entries(cards)) {
+    it(`${name}: macros replaced, creator notes left out, budget kept, latest message kept`, () => {
+      const character = load(url);
+      const prompt = buildPrompt(character, chat("Tell me about the forest, the beasts, your magic, and money, you baka."), {
+        userName: "Mira",
+        contextTokens: 4096,
+        maxTokens: 512,
+      });
+      const text = allText(prompt.messages);
+      expect(text).not.toMatch(/\{\{(char|user)\}\}|<bot>|<user>/i);
+      expect(text).toContain(character.name);
+      if (character.creatorNotes) expect(text).not.toContain(character.creatorNotes.trim());
+      expect(prompt.estimatedTokens).toBeLessThanOrEqual(4096 - 512);
+      expect(prompt.messages.at(-1)!.content).toContain("Tell me about the forest");
+      expect(prompt.historyIncluded).toBeLessThan(41);
+      expect(prompt.messages[0]!.role).toBe("system");
+    });
+  }
+
+  it("Seraphina: entries of her lorebook (Eldoria) come in by key, after the scenario, in insertion order", () => {
+    const seraphina = load(seraphinaUrl);
+    expect(seraphina.characterBook).toBeTruthy();
+    const quiet = buildPrompt(seraphina, [say("Good morning.")], options);
+    expect(quiet.lorebookEntries).toEqual([]);
+    const prompt = buildPrompt(seraphina, [say("Where am I? What is this forest, and those beasts?")], options);
+    expect(prompt.lorebookEntries.length).toBe(2);
+    const entries = (seraphina.characterBook!.entries as { keys: string[]; content: string }[]).filter((e) =>
+      e.keys.some((k) => ["forest", "beasts"].includes(k)),
+    );
+    const system = prompt.messages[0]!.content;
+    for (const entry of entries) expect(system).toContain(replaceMacros(entry.content, "Seraphina", "Mira").trim().slice(0, 60));
+  });
+
+  it("Sakana: her large lorebook fires on 'Money' and 'baka', and a selective entry needs its secondary key", () => {
+    const sakana = load(sakanaUrl);
+    const prompt = buildPrompt(sakana, [say("Can you lend me money? Don't call me baka.")], options);
+    expect(prompt.lorebookEntries.length).toBe(2);
+    const loves = buildPrompt(sakana, [say("I think I love this job")], options).lorebookEntries;
+    expect(loves).toHaveLength(0);
+    expect(buildPrompt(sakana, [say("Do you love me?")], options).lorebookEntries).toHaveLength(1);
+  });
+});

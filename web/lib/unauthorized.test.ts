@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { UNAUTHORIZED_REDIRECT_DELAY_MS, notifyUnauthorized, unauthorizedMessage } from "./unauthorized.ts";
+
+describe("unauthorizedMessage", () => {
+  it("says what needs a sign-in, in SPEC.md §8's words", () => {
+    expect(unauthorizedMessage("vote")).toBe("You need to log in to vote. Redirecting...");
+    expect(unauthorizedMessage("comment")).toBe("You need to log in to comment. Redirecting...");
+    expect(unauthorizedMessage("favorite")).toBe("You need to log in to favorite. Redirecting...");
+    expect(unauthorizedMessage("start a chat")).toBe("You need to log in to start a chat. Redirecting...");
+    expect(unauthorizedMessage("view this conversation")).toBe(
+      "You need to log in to view this conversation. Redirecting...",
+    );
+  });
+});
+
+describe("notifyUnauthorized", () => {
+  const location = { href: "http://localhost/character/1" };
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.stubGlobal("window", { location });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("navigates to /api/login 500 ms after the toast, not before", () => {
+    expect(UNAUTHORIZED_REDIRECT_DELAY_MS).toBe(500);
+    notifyUnauthorized("vote");
+    vi.advanceTimersByTime(499);
+    expect(location.href).toBe("http://localhost/character/1");
+    vi.advanceTimersByTime(1);
+    expect(location.href).toBe("/api/login");
+  });
+});

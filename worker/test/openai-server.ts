@@ -1,0 +1,169 @@
+/**
+ * Vitest global setup of the `worker` project (runs in Node, not workerd): a
+ * real OpenAI-compatible chat completions server on 127.0.0.1 (random free
+ * port) for the `openai` provider's tests. Its base URL is provided as
+ * `openaiBaseUrl` and becomes the Worker's `OPENAI_BASE_URL`
+ * (vitest.config.ts); the key it accepts is OPENAI_TEST_KEY.
+ *
+ * `POST /v1/chat/completions` streams server-sent events exactly as OpenAI
+ * does (`chat.completion.chunk`s, a role-only first chunk, a finish chunk,
+ * `data: [DONE]`), and behaves according to the requested `model`:
+ *
+ * - `echo`: "Echo: {last user message} ({n} messages, max_tokens {m})",
+ *   word by word, events split across TCP writes;
+ * - `echo-crlf`: the same with CRLF line endings;
+ * - `slow`: "one two three …" one word every 100 ms, 40 words;
+ * - `broken`: two words, then the connection is destroyed;
+ * - `error-500`: HTTP 500 with an OpenAI error body;
+ * - `error-chunk`: a chunk carrying an `error` object;
+ * - `hang`: headers, then nothing until the client gives up;
+ * - `json`: a plain (non-streamed) completion.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Base URL of the loopback OpenAI-compatible server, `http://127.0.0.1:<port>/v1`. */
+    openaiBaseUrl: string;
+  }
+}
+
+export const OPENAI_TEST_KEY = "test-key";
+
+interface ChatRequest {
+  model?: string;
+  stream?: boolean;
+  max_tokens?: number;
+  messages?: { role: string; content: string }[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null): string {
+  return JSON.stringify({
+    id,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: "test",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+}
+
+async function readJson(req: IncomingMessage): Promise<ChatRequest | null> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(parts).toString("utf8")) as ChatRequest;
+  } catch {
+    return null;
+  }
+}
+
+async function streamWords(res: ServerResponse, words: string[], options: { eol?: string; delayMs?: number; split?: boolean } = {}) {
+  const eol = options.eol ?? "\n";
+  const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const event = async (data: string) => {
+    const text = `data: ${data}${eol}${eol}`;
+    if (options.split) {
+      // One event over two TCP writes, cut inside the JSON (and inside the blank line).
+      const cut = Math.max(1, text.length - eol.length - 3);
+      res.write(text.slice(0, cut));
+      await sleep(1);
+      res.write(text.slice(cut));
+    } else {
+      res.write(text);
+    }
+  };
+  await event(chunk(id, { role: "assistant", content: "" }));
+  res.write(`: keep-alive comment${eol}${eol}`);
+  for (const [i, word] of words.entries()) {
+    if (res.destroyed) return;
+    await event(chunk(id, { content: i === 0 ? word : ` ${word}` }));
+    if (options.delayMs) await sleep(options.delayMs);
+  }
+  await event(chunk(id, {}, "stop"));
+  await event("[DONE]");
+  res.end();
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
+    return;
+  }
+  if (req.headers.authorization !== `Bearer ${OPENAI_TEST_KEY}`) {
+    res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad key" } }));
+    return;
+  }
+  const body = await readJson(req);
+  if (!body || !Array.isArray(body.messages)) {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
+    return;
+  }
+  const lastUser = body.messages.findLast((m) => m.role === "user")?.content ?? "";
+  const echo = `Echo: ${lastUser} (${body.messages.length} messages, max_tokens ${body.max_tokens})`.split(" ");
+  switch (body.model) {
+    case "echo":
+      await streamWords(res, echo, { split: true });
+      return;
+    case "echo-crlf":
+      await streamWords(res, echo, { eol: "\r\n", split: true });
+      return;
+    case "slow":
+      await streamWords(res, Array.from({ length: 40 }, (_, i) => `word${i + 1}`), { delayMs: 100 });
+      return;
+    case "broken": {
+      const id = "chatcmpl-broken";
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${chunk(id, { content: "Half" })}\n\n`);
+      res.write(`data: ${chunk(id, { content: " a" })}\n\n`);
+      await sleep(20);
+      res.socket?.destroy();
+      return;
+    }
+    case "error-500":
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "The server had an error", type: "server_error" } }));
+      return;
+    case "error-chunk":
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${chunk("x", { content: "Hi" })}\n\n`);
+      res.write(`data: ${JSON.stringify({ error: { message: "overloaded", type: "server_error" } })}\n\n`);
+      res.end();
+      return;
+    case "hang":
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.flushHeaders();
+      await new Promise<void>((resolve) => {
+        req.socket.once("close", () => resolve());
+        setTimeout(resolve, 30_000).unref();
+      });
+      res.end();
+      return;
+    case "json":
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: echo.join(" ") }, finish_reason: "stop" }] }));
+      return;
+    default:
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no model ${body.model}` } }));
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  project.provide("openaiBaseUrl", `http://127.0.0.1:${port}/v1`);
+  return async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+}
