@@ -1,65 +1,107 @@
 /**
- * `npm run test:e2e`: the browser tests. Starts the built app (dist/web; run
- * `npm run build` first — `npm test` does) with `wrangler dev --local` on a
- * fresh local state seeded with the demo catalog, runs Playwright (e2e/), and
- * stops the server. Extra arguments go to `playwright test`.
+ * `npm run test:e2e`: the browser tests (Playwright driving Chromium, e2e/).
+ *
+ * Starts, each on a fresh local state seeded with the demo catalog:
+ * - the app as `npm start` runs it (development, local sign-in) on E2E_PORT;
+ * - the app configured for OpenID Connect against a real identity provider
+ *   on loopback (oauth2-mock-server, which signs ID tokens with its own RS256
+ *   key and approves every authorization request) on E2E_PORT + 1, for
+ *   e2e/oidc.spec.ts.
+ * Needs the web build (`npm run build`; `npm test` does it first). Extra
+ * arguments go to `playwright test`.
  *
  * Env: E2E_PORT (default 8788), CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OAuth2Server } from "oauth2-mock-server";
 import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, run, toolEnv } from "./lib/tools.ts";
 
-const port = process.env.E2E_PORT ?? "8788";
+const port = Number(process.env.E2E_PORT ?? "8788");
 const baseUrl = `http://127.0.0.1:${port}`;
-const stateDir = mkdtempSync(join(tmpdir(), "fabled-e2e-"));
+const oidcBaseUrl = `http://127.0.0.1:${port + 1}`;
 
-await migrateLocal(stateDir);
-seedDemo(localD1File(stateDir)!);
+/** The person the loopback provider signs in. */
+const OIDC_PERSON = { given_name: "Odette", family_name: "Provider", email: "odette@idp.example" };
 
-const server = spawn("wrangler", devArgs(port, stateDir), {
-  cwd: ROOT,
-  env: toolEnv(),
-  stdio: ["ignore", "pipe", "pipe"],
-  detached: true,
-});
-let serverLog = "";
-server.stdout?.on("data", (chunk) => (serverLog += chunk));
-server.stderr?.on("data", (chunk) => (serverLog += chunk));
+interface App {
+  server: ChildProcess;
+  stateDir: string;
+  log: () => string;
+}
 
-const stop = () => {
-  try {
-    process.kill(-server.pid!, "SIGTERM");
-  } catch {
-    // already gone
-  }
-  rmSync(stateDir, { recursive: true, force: true });
-};
+async function startApp(appPort: number, extraVars: Record<string, string> = {}): Promise<App> {
+  const stateDir = mkdtempSync(join(tmpdir(), "fabled-e2e-"));
+  await migrateLocal(stateDir);
+  seedDemo(localD1File(stateDir)!);
+  const server = spawn("wrangler", devArgs(String(appPort), stateDir, extraVars), {
+    cwd: ROOT,
+    env: toolEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  server.stdout?.on("data", (chunk) => (log += chunk));
+  server.stderr?.on("data", (chunk) => (log += chunk));
+  return { server, stateDir, log: () => log };
+}
 
-let failed = false;
-try {
+async function waitUntilReady(app: App, url: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`wrangler dev exited:\n${serverLog}`);
+    if (app.server.exitCode !== null) throw new Error(`wrangler dev exited:\n${app.log()}`);
     try {
-      if ((await fetch(`${baseUrl}/api/tags?popular=true`)).ok) break;
+      if ((await fetch(`${url}/api/tags?popular=true`)).ok) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`wrangler dev did not start in 120 s:\n${serverLog}`);
+    if (Date.now() > deadline) throw new Error(`wrangler dev did not start in 120 s:\n${app.log()}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+function stopApp(app: App): void {
+  try {
+    process.kill(-app.server.pid!, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  rmSync(app.stateDir, { recursive: true, force: true });
+}
+
+const provider = new OAuth2Server();
+await provider.issuer.keys.generate("RS256");
+await provider.start(0, "127.0.0.1");
+const issuer = `http://127.0.0.1:${provider.address().port}`;
+provider.issuer.url = issuer;
+provider.service.on("beforeTokenSigning", (token) => {
+  Object.assign(token.payload, { sub: "odette-subject", email_verified: true, name: "Odette Provider", ...OIDC_PERSON });
+});
+
+const apps: App[] = [];
+let failed = false;
+try {
+  apps.push(await startApp(port));
+  apps.push(
+    await startApp(port + 1, {
+      AUTH_ISSUER: issuer,
+      AUTH_CLIENT_ID: "fabled-e2e",
+      AUTH_CLIENT_SECRET: "e2e-client-secret",
+    }),
+  );
+  await Promise.all([waitUntilReady(apps[0]!, baseUrl), waitUntilReady(apps[1]!, oidcBaseUrl)]);
   await run("playwright", ["test", "--config", "e2e/playwright.config.ts", ...process.argv.slice(2)], {
-    env: toolEnv({ E2E_BASE_URL: baseUrl }),
+    env: toolEnv({ E2E_BASE_URL: baseUrl, E2E_OIDC_BASE_URL: oidcBaseUrl }),
   });
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
 } finally {
-  stop();
+  apps.forEach(stopApp);
+  await provider.stop();
 }
 process.exit(failed ? 1 : 0);

@@ -218,6 +218,8 @@ interface TagFacts {
   listed: number;
   /** Listable characters carrying both tags, when exactly two were requested. */
   pairCount: number | null;
+  /** Rows of the walking plan, when it was run speculatively in the same round trip. */
+  walkedPage?: Row[];
 }
 
 const catalogCountStatement = (showNsfw: boolean): Statement => ({
@@ -229,7 +231,7 @@ const catalogCountStatement = (showNsfw: boolean): Statement => ({
  * Looks up the requested tags, the catalog size and (for two tags) the pair
  * counter in one round trip.
  */
-async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean): Promise<TagFacts> {
+async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean, walk?: Statement): Promise<TagFacts> {
   const placeholders = names.map(() => "?").join(", ");
   const statements: Statement[] = [
     { sql: `SELECT id, count, sfw_count AS sfwCount FROM tags WHERE lower(name) IN (${placeholders})`, params: names },
@@ -243,7 +245,11 @@ async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean): P
       params: [...names, ...names],
     });
   }
-  const [rows = [], [catalog] = [], pairRows] = await run(statements);
+  if (walk) statements.push(walk);
+  const results = await run(statements);
+  const [rows = [], [catalog] = []] = results;
+  const pairRows = names.length === 2 ? results[2] : undefined;
+  const walkedPage = walk ? results[results.length - 1] : undefined;
   const listed = Number(catalog?.total ?? 0);
   const pair = pairRows?.[0];
   const pairCount = names.length === 2 ? Number((showNsfw ? pair?.count : pair?.sfwCount) ?? 0) : null;
@@ -251,7 +257,30 @@ async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean): P
   const tags = rows
     .map((t) => ({ id: Number(t.id), count: Number(showNsfw ? t.count : t.sfwCount) }))
     .sort((a, b) => a.count - b.count);
-  return { tags, listed, pairCount };
+  return { tags, listed, pairCount, walkedPage };
+}
+
+/**
+ * The walking plan's page with the tags given by name, so it can run in the
+ * same round trip as the tag lookup; it is used when the lookup confirms
+ * walking is the right plan (common tags — the usual case).
+ */
+function walkByTagNames(query: CatalogQuery): Statement {
+  const showNsfw = query.showNsfw === "true";
+  const ordering = ORDERINGS[query.sort];
+  const probes = query.tags
+    .map(
+      () =>
+        " AND EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id AND ct.tag_id = (SELECT id FROM tags WHERE lower(name) = ?))",
+    )
+    .join("");
+  return {
+    sql: `SELECT ${SUMMARY_COLUMNS}
+      FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
+      WHERE ${showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0"}${probes}
+      ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
+    params: [...query.tags, query.limit, query.offset],
+  };
 }
 
 const tagProbe = (alias: string, outer: string) =>
@@ -272,6 +301,23 @@ function startFromTag(query: CatalogQuery, facts: TagFacts, matching: number, op
 }
 
 /**
+ * The exact total of a list (no search): from counters for the catalog, one
+ * tag or a pair of tags; otherwise a count starting at the rarest tag.
+ */
+function planTotal(query: CatalogQuery, facts: TagFacts): Statement | number {
+  const showNsfw = query.showNsfw === "true";
+  const [rarest, ...others] = facts.tags ?? [];
+  if (!rarest) return catalogCountStatement(showNsfw);
+  if (others.length === 0) return rarest.count;
+  if (others.length === 1 && facts.pairCount !== null) return facts.pairCount;
+  return {
+    sql: `SELECT count(*) AS total FROM character_tags r
+      WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}${others.map(() => tagProbe("o", "r.character_id")).join("")}`,
+    params: [rarest.id, ...others.map((t) => t.id)],
+  };
+}
+
+/**
  * The statements that answer a list query (no search) once its tags are
  * resolved: the page, and the total (a number when counters already know it).
  * Exported for the benchmark, which runs exactly these on the SQLite file.
@@ -289,18 +335,7 @@ export function planList(
   const exclude = options.exclude?.length ? " AND c.id NOT IN (SELECT value FROM json_each(?))" : "";
   const excludeParams = options.exclude?.length ? [JSON.stringify(options.exclude)] : [];
 
-  // Exact totals from counters: catalog, one tag, a pair of tags.
-  let total: Statement | number;
-  if (!rarest) total = catalogCountStatement(showNsfw);
-  else if (others.length === 0) total = rarest.count;
-  else if (others.length === 1 && facts.pairCount !== null) total = facts.pairCount;
-  else {
-    total = {
-      sql: `SELECT count(*) AS total FROM character_tags r
-        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}${others.map(() => tagProbe("o", "r.character_id")).join("")}`,
-      params: [rarest.id, ...others.map((t) => t.id)],
-    };
-  }
+  const total = planTotal(query, facts);
   const matching = typeof total === "number" ? total : (rarest?.count ?? facts.listed);
 
   let page: Statement;
@@ -327,11 +362,11 @@ export function planList(
 
 /**
  * Up to this many matches a search is ordered purely by bm25 (computing it
- * costs about 1 µs per match at 10^6 characters). Broader searches put the
+ * costs 1–6 µs per match at 10^6 characters, more with tag filters). Broader searches put the
  * characters whose name or tags match first — by bm25 while there are at most
  * this many of them — and the rest newest first.
  */
-export const SEARCH_RANK_LIMIT = 5_000;
+export const SEARCH_RANK_LIMIT = 2_000;
 
 /** The FTS5 expressions of a search: all matches, and those matching in name or tags. */
 export function searchExpressions(query: CatalogQuery): { all: string; nameOrTags: string } | null {
@@ -415,12 +450,20 @@ export async function queryCatalog(
 ): Promise<{ characters: CharacterSummary[]; total: number }> {
   if (query.search !== undefined) return querySearch(run, query, options);
   const showNsfw = query.showNsfw === "true";
+  const personal = query.sort === "for-you" && Boolean(options.userId);
   let facts: TagFacts = { tags: [], listed: 0, pairCount: null };
   if (query.tags.length > 0) {
-    facts = await resolveTags(run, query.tags, showNsfw);
+    const speculate = !personal && options.rareTagThreshold === undefined;
+    facts = await resolveTags(run, query.tags, showNsfw, speculate ? walkByTagNames(query) : undefined);
     if (facts.tags === null) return { characters: [], total: 0 };
+    if (facts.walkedPage) {
+      const total = planTotal(query, facts);
+      if (typeof total === "number" && !startFromTag(query, facts, total, options)) {
+        return { characters: facts.walkedPage.map(toSummary), total };
+      }
+    }
   }
-  if (query.sort === "for-you" && options.userId) {
+  if (personal && options.userId) {
     const personal = await queryForYou(run, query, facts, options.userId, options);
     if (personal) return personal;
   }

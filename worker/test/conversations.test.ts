@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation, ConversationSummary } from "../../schema/chat.ts";
-import { join } from "./chat-client.ts";
+import { eventually, join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 
@@ -179,8 +179,10 @@ describe("counters", () => {
     await socket.chat(conversation.id, "And this one.");
     socket.close();
 
-    const after = (await character(counted))!;
-    expect(after.messageCount).toBe(4);
+    const after = await eventually(async () => {
+      const now = await character(counted);
+      return now?.messageCount === 4 ? now : null;
+    });
     expect(after.trendingScore).toBeGreaterThan(before.trendingScore);
     const row = await env.DB.prepare(
       "SELECT last_message_at AS lastMessageAt, last_message_preview AS preview, updated_at AS updatedAt, created_at AS createdAt FROM conversations WHERE id = ?",
