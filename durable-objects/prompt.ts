@@ -43,7 +43,7 @@ export interface PromptCharacter {
   exampleConversation: string | null;
   systemPrompt: string | null;
   postHistoryInstructions: string | null;
-  characterBook: Record<string, unknown> | null;
+  characterBook?: Record<string, unknown> | null;
 }
 
 /** One message of the conversation, oldest first. */

@@ -117,7 +117,7 @@ describe("the upgrade", () => {
     for (const origin of ["https://evil.example", "http://localhost:9999", null]) {
       const res = await upgrade({ user: mira, origin });
       expect(res.status, String(origin)).toBe(403);
-      expect((await res.json()).code).toBe("forbidden");
+      expect(((await res.json()) as { code: string }).code).toBe("forbidden");
     }
     expect((await upgrade({ user: mira, origin: ORIGIN })).status).toBe(101);
   });
