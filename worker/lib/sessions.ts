@@ -14,6 +14,7 @@
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { CurrentUser } from "../../schema/api.ts";
 
 /** Session lifetime, ms (30 days). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -21,15 +22,7 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS - 24 * 60 * 60 * 1000;
 
 /** The signed-in person as the API reads it (`GET /api/auth/user`). */
-export interface SessionUser {
-  id: string;
-  firstName: string | null;
-  lastName: string | null;
-  name: string | null;
-  username: string;
-  email: string | null;
-  profileImageUrl: string | null;
-}
+export type SessionUser = CurrentUser;
 
 const USER_COLUMNS = `u.id, u.first_name AS firstName, u.last_name AS lastName, u.name,
   u.username, u.email, u.profile_image_url AS profileImageUrl`;
