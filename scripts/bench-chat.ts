@@ -124,6 +124,7 @@ interface Run {
   ws: WebSocket;
   joined: Promise<void>;
   sentAt: number;
+  savedAt: number | null;
   firstDeltaAt: number | null;
   responseAt: number | null;
   saved: number;
@@ -145,6 +146,7 @@ function open(person: Person, conversationId: string): Promise<Run> {
       ws,
       joined: new Promise((r) => (joinedResolve = r)),
       sentAt: 0,
+      savedAt: null,
       firstDeltaAt: null,
       responseAt: null,
       saved: 0,
@@ -165,7 +167,10 @@ function open(person: Person, conversationId: string): Promise<Run> {
           joinedResolve();
           break;
         case "message_saved":
-          if (frame.clientId === run.clientId) run.saved += 1;
+          if (frame.clientId === run.clientId) {
+            run.saved += 1;
+            run.savedAt ??= now;
+          }
           break;
         case "character_response_delta":
           if (run.sentAt && run.firstDeltaAt === null) run.firstDeltaAt = now;
@@ -181,7 +186,10 @@ function open(person: Person, conversationId: string): Promise<Run> {
           break;
       }
     });
-    ws.addEventListener("close", () => doneResolve());
+    ws.addEventListener("close", (event) => {
+      if (run.responseAt === null) run.errors.push(`closed ${event.code} ${event.reason}`);
+      doneResolve();
+    });
   });
 }
 
@@ -258,6 +266,7 @@ try {
     if (run.saved > 1 || run.responses > 1 || s.mine > 1 || s.replies > 1) duplicated += 1;
     if (run.errors.length > 0) failed += 1;
   });
+  const saved = runs.filter((r) => r.savedAt !== null).map((r) => r.savedAt! - r.sentAt).sort((a, b) => a - b);
   const first = runs.filter((r) => r.firstDeltaAt !== null).map((r) => r.firstDeltaAt! - r.sentAt).sort((a, b) => a - b);
   const full = runs.filter((r) => r.responseAt !== null).map((r) => r.responseAt! - r.sentAt).sort((a, b) => a - b);
   const row = (label: string, xs: number[]) =>
@@ -269,6 +278,7 @@ try {
   );
   console.log(`| ${"ms from chat_message sent".padEnd(32)} |      p50 |      p95 |      max |`);
   console.log(`|${"-".repeat(34)}|---------:|---------:|---------:|`);
+  console.log(row("to message_saved", saved));
   console.log(row("to first character_response_delta", first));
   console.log(row("to character_response", full));
   console.log(

@@ -10,6 +10,11 @@ import { RouteError } from "./route-error.tsx";
 
 const CharacterPage = lazy(() => import("../routes/character.tsx").then((m) => ({ default: m.CharacterPage })));
 const ProfilePage = lazy(() => import("../routes/profile.tsx").then((m) => ({ default: m.ProfilePage })));
+const CreateCharacterPage = lazy(() =>
+  import("../routes/create-character.tsx").then((m) => ({ default: m.CreateCharacterPage })),
+);
+const EditCharacterPage = lazy(() => import("../routes/edit-character.tsx").then((m) => ({ default: m.EditCharacterPage })));
+const MyCharactersPage = lazy(() => import("../routes/my-characters.tsx").then((m) => ({ default: m.MyCharactersPage })));
 const PrivacyPolicyPage = lazy(() =>
   import("../routes/legal/privacy-policy.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
 );
@@ -26,6 +31,9 @@ export function createRouter() {
         { index: true, element: <HomePage /> },
         { path: "character/:id", element: <CharacterPage /> },
         { path: "profile", element: <ProfilePage /> },
+        { path: "create-character", element: <CreateCharacterPage /> },
+        { path: "edit-character/:id", element: <EditCharacterPage /> },
+        { path: "my-characters", element: <MyCharactersPage /> },
         { path: "privacy-policy", element: <PrivacyPolicyPage /> },
         { path: "terms-of-use", element: <TermsOfUsePage /> },
         { path: "disclaimer", element: <DisclaimerPage /> },

@@ -6,6 +6,7 @@ import {
   errorStatus,
   getQueryFn,
   isUnauthorizedError,
+  serverErrorIssues,
   serverErrorText,
 } from "./api-client.ts";
 
@@ -128,5 +129,30 @@ describe("errorStatus and serverErrorText", () => {
     expect(serverErrorText(new Error('400: {"code":"validation_failed"}'))).toBeNull();
     expect(serverErrorText(new Error('400: {"error":""}'))).toBeNull();
     expect(serverErrorText(new Error("Failed to fetch"))).toBeNull();
+  });
+});
+
+describe("serverErrorIssues", () => {
+  it("reads the field issues of a validation failure", async () => {
+    const body = {
+      error: "Description is too long",
+      code: "validation_failed",
+      issues: [
+        { path: "description", message: "Description is too long" },
+        { path: "tags.0", message: "Tags must be at least 2 characters" },
+      ],
+    };
+    const fetch = stubFetch(() => Response.json(body, { status: 400 }));
+    const error = await apiRequest("POST", "/api/characters", {}, fetch).catch((e: unknown) => e);
+    expect(serverErrorIssues(error)).toEqual(body.issues);
+  });
+
+  it("gives [] without issues, for malformed ones it skips them", () => {
+    expect(serverErrorIssues(new Error('403: {"error":"Only the creator","code":"forbidden"}'))).toEqual([]);
+    expect(serverErrorIssues(new Error("502: Bad Gateway"))).toEqual([]);
+    expect(serverErrorIssues(new Error("Failed to fetch"))).toEqual([]);
+    expect(serverErrorIssues(new Error('400: {"issues":[{"path":1},null,{"path":"name","message":"x"}]}'))).toEqual([
+      { path: "name", message: "x" },
+    ]);
   });
 });

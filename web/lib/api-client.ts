@@ -96,3 +96,24 @@ export function serverErrorText(error: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * The field `issues` of a JSON error body (DESIGN.md "Errors": a 400
+ * `validation_failed` lists `{path, message}` per refused field, e.g.
+ * `{path: "description", message: "Description is too long"}`) carried by an
+ * error of this client; [] when there are none.
+ */
+export function serverErrorIssues(error: unknown): { path: string; message: string }[] {
+  if (errorStatus(error) === null) return [];
+  try {
+    const parsed: unknown = JSON.parse((error as Error).message.slice(5));
+    const issues = parsed && typeof parsed === "object" && "issues" in parsed ? parsed.issues : null;
+    if (!Array.isArray(issues)) return [];
+    return issues.filter(
+      (i): i is { path: string; message: string } =>
+        i !== null && typeof i === "object" && typeof i.path === "string" && typeof i.message === "string",
+    );
+  } catch {
+    return [];
+  }
+}

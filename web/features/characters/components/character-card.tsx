@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { CharacterSummary } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { visibleTags } from "../lib/visible-tags.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
 import { CommentCount, Rating, ViewCount } from "./character-stats.tsx";
@@ -22,8 +23,7 @@ interface CharacterCardProps {
  * button is a sibling of the link, not nested in it.
  */
 export function CharacterCard({ character, priority }: CharacterCardProps) {
-  const shownTags = character.tags.slice(0, CARD_TAG_LIMIT);
-  const hiddenTags = character.tags.length - shownTags.length;
+  const { shown: shownTags, hidden: hiddenTags } = visibleTags(character.tags, CARD_TAG_LIMIT);
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-card transition duration-200 focus-within:border-primary/60 hover:-translate-y-0.5 hover:border-primary/50 hover:shadow-xl hover:shadow-primary/10">
       <div className="relative aspect-[3/4] overflow-hidden bg-surface">

@@ -15,6 +15,7 @@ import { cn } from "../../../lib/utils.ts";
 import { fillMacros } from "../lib/macros.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
+import { DownloadCardMenu } from "./download-card-menu.tsx";
 import { CommentCountLink, Rating, ViewCount } from "./character-stats.tsx";
 
 interface CharacterProfileProps {
@@ -85,11 +86,12 @@ export function CharacterProfile({ character, onStartChat, commentsId, children 
               </ul>
             )}
 
-            <div className="pt-2">
+            <div className="flex flex-col gap-3 pt-2 sm:flex-row">
               <Button variant="gradient" size="lg" onClick={onStartChat} className="w-full sm:w-auto sm:min-w-48">
                 <MessageSquareText aria-hidden="true" />
                 Start Chat
               </Button>
+              <DownloadCardMenu character={character} className="w-full sm:w-auto" />
             </div>
           </div>
         </section>

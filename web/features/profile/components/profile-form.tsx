@@ -6,11 +6,12 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { Check, LoaderCircle, X } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { CurrentUser } from "../../../../schema/api.ts";
 import { type ProfileInput, profileInputSchema } from "../../../../schema/inputs.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { FormField } from "../../../components/ui/form-field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { errorStatus, serverErrorText } from "../../../lib/api-client.ts";
@@ -175,46 +176,6 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
         {update.isPending ? "Saving..." : "Save Changes"}
       </Button>
     </form>
-  );
-}
-
-interface FormFieldProps {
-  id: string;
-  label: string;
-  hint?: string;
-  error?: string;
-  /** A live line under the input (the username's availability). */
-  status?: ReactNode;
-  children: (describedBy: string | undefined) => ReactNode;
-}
-
-function FormField({ id, label, hint, error, status, children }: FormFieldProps) {
-  const hintId = hint ? `${id}-hint` : undefined;
-  const statusId = status ? `${id}-status` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, statusId, hintId].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="space-y-2">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {children(describedBy)}
-      {status && (
-        <div id={statusId} aria-live="polite">
-          {status}
-        </div>
-      )}
-      {hint && (
-        <p id={hintId} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="text-sm font-medium text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -1,0 +1,48 @@
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import type { ComponentProps } from "react";
+import { cn } from "../../lib/utils.ts";
+
+export const Dialog = DialogPrimitive.Root;
+export const DialogTrigger = DialogPrimitive.Trigger;
+export const DialogClose = DialogPrimitive.Close;
+
+/**
+ * The dialog box, centred over a dimmed page. `role="alertdialog"` (for a
+ * confirmation) makes a click outside do nothing, as WAI-ARIA's alert dialog
+ * pattern asks: the person answers with a button or Escape.
+ */
+export function DialogContent({ className, role, onPointerDownOutside, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70 backdrop-blur-sm animate-fade-in" />
+      <DialogPrimitive.Content
+        role={role}
+        onPointerDownOutside={(event) => {
+          if (role === "alertdialog") event.preventDefault();
+          onPointerDownOutside?.(event);
+        }}
+        className={cn(
+          "fixed top-1/2 left-1/2 z-50 grid w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-2xl border border-border bg-popover p-6 shadow-2xl shadow-black/50 animate-fade-in focus:outline-none",
+          className,
+        )}
+        {...props}
+      />
+    </DialogPrimitive.Portal>
+  );
+}
+
+export function DialogHeader({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("flex flex-col gap-2 text-left", className)} {...props} />;
+}
+
+export function DialogFooter({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />;
+}
+
+export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
+  return <DialogPrimitive.Title className={cn("text-lg font-semibold", className)} {...props} />;
+}
+
+export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
+  return <DialogPrimitive.Description className={cn("text-sm text-muted-foreground", className)} {...props} />;
+}

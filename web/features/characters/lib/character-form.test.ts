@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import type { Character } from "../../../../schema/api.ts";
+import {
+  EMPTY_CHARACTER_FORM,
+  type CharacterFormValues,
+  characterToFormValues,
+  formValuesToBody,
+  hasAdvancedContent,
+  isAdvancedError,
+  issuesToFormErrors,
+  validateCharacterForm,
+} from "./character-form.ts";
+
+const character: Character = {
+  id: 12,
+  name: "Seraphina",
+  description: "A guardian of the forest glade who heals the lost.",
+  longDescription: null,
+  creator: "mira",
+  creatorId: "user-1",
+  avatarUrl: "/objects/avatars/user-1/abc",
+  tags: ["fantasy", "healer"],
+  isNsfw: false,
+  isActive: false,
+  viewCount: 0,
+  rating: 80,
+  favoriteCount: 0,
+  messageCount: 0,
+  commentCount: 0,
+  personality: "Gentle, protective and wise beyond her years.",
+  scenario: null,
+  exampleConversation: "{{user}}: Where am I?\n{{char}}: Safe, for now.",
+  greeting: "*You wake in a glade.* Easy now.",
+  createdAt: "2025-01-01T00:00:00.000Z",
+  alternateGreetings: ["Hello again."],
+  systemPrompt: null,
+  postHistoryInstructions: null,
+  creatorNotes: null,
+  characterBook: { entries: [] },
+  extensions: {},
+  ratingUp: 0,
+  ratingDown: 0,
+  updatedAt: "2025-01-02T00:00:00.000Z",
+};
+
+const valid: CharacterFormValues = {
+  ...EMPTY_CHARACTER_FORM,
+  name: "Mira Vale",
+  description: "A retired sky-pirate who runs a tea shop.",
+  personality: "Warm, sarcastic and fiercely loyal.",
+};
+
+describe("characterToFormValues", () => {
+  it("fills every field, missing texts as empty strings", () => {
+    expect(characterToFormValues(character)).toEqual({
+      name: "Seraphina",
+      description: "A guardian of the forest glade who heals the lost.",
+      longDescription: "",
+      personality: "Gentle, protective and wise beyond her years.",
+      scenario: "",
+      exampleConversation: "{{user}}: Where am I?\n{{char}}: Safe, for now.",
+      avatarUrl: "/objects/avatars/user-1/abc",
+      tags: ["fantasy", "healer"],
+      isNsfw: false,
+      greeting: "*You wake in a glade.* Easy now.",
+      alternateGreetings: ["Hello again."],
+      systemPrompt: "",
+      postHistoryInstructions: "",
+      creatorNotes: "",
+    });
+  });
+
+  it("copies the lists, so editing the form never changes the cached character", () => {
+    const values = characterToFormValues(character);
+    values.tags.push("x");
+    values.alternateGreetings.push("y");
+    expect(character.tags).toEqual(["fantasy", "healer"]);
+    expect(character.alternateGreetings).toEqual(["Hello again."]);
+  });
+});
+
+describe("formValuesToBody", () => {
+  it("drops blank alternate greetings and trims the avatar URL", () => {
+    const body = formValuesToBody({ ...valid, alternateGreetings: ["Hi", "  ", "", "Hey"], avatarUrl: " https://x.example/a.png " });
+    expect(body.alternateGreetings).toEqual(["Hi", "Hey"]);
+    expect(body.avatarUrl).toBe("https://x.example/a.png");
+  });
+});
+
+describe("validateCharacterForm", () => {
+  it("gives the request body: texts trimmed, empty optional texts as null, no lorebook", () => {
+    const result = validateCharacterForm({ ...valid, name: "  Mira Vale  ", scenario: "   ", greeting: "Hello!", tags: ["tea"] });
+    expect(result.errors).toEqual({});
+    expect(result.data).toMatchObject({
+      name: "Mira Vale",
+      scenario: null,
+      longDescription: null,
+      exampleConversation: null,
+      avatarUrl: null,
+      greeting: "Hello!",
+      tags: ["tea"],
+      isNsfw: false,
+      alternateGreetings: [],
+    });
+    expect(result.data).not.toHaveProperty("characterBook");
+    expect(JSON.parse(JSON.stringify(result.data))).not.toHaveProperty("characterBook");
+  });
+
+  it("says SPEC.md §5's messages under the fields", () => {
+    const { data, errors } = validateCharacterForm({
+      ...EMPTY_CHARACTER_FORM,
+      description: "too short",
+      personality: "short",
+      avatarUrl: "not a url",
+    });
+    expect(data).toBeNull();
+    expect(errors).toEqual({
+      name: "Character name is required",
+      description: "Description must be at least 10 characters",
+      personality: "Personality must be at least 10 characters",
+      avatarUrl: "Must be a valid URL",
+    });
+  });
+
+  it("checks the boundaries: name 100, description 10 to 300", () => {
+    expect(validateCharacterForm({ ...valid, name: "n".repeat(100) }).errors).toEqual({});
+    expect(validateCharacterForm({ ...valid, name: "n".repeat(101) }).errors).toEqual({ name: "Name is too long" });
+    expect(validateCharacterForm({ ...valid, description: "d".repeat(10) }).errors).toEqual({});
+    expect(validateCharacterForm({ ...valid, description: "d".repeat(300) }).errors).toEqual({});
+    expect(validateCharacterForm({ ...valid, description: "d".repeat(301) }).errors).toEqual({
+      description: "Description is too long",
+    });
+  });
+
+  it("accepts an uploaded avatar's path and https links, not http", () => {
+    expect(validateCharacterForm({ ...valid, avatarUrl: "/objects/avatars/u-1/f-2" }).errors).toEqual({});
+    expect(validateCharacterForm({ ...valid, avatarUrl: "https://cdn.example/a.png" }).errors).toEqual({});
+    expect(validateCharacterForm({ ...valid, avatarUrl: "http://cdn.example/a.png" }).errors).toEqual({
+      avatarUrl: "Must be a valid URL",
+    });
+  });
+
+  it("points an alternate greeting's message at its row, blank rows skipped", () => {
+    const long = "g".repeat(20_001);
+    const { errors } = validateCharacterForm({ ...valid, alternateGreetings: ["", "ok", " ", long] });
+    expect(errors).toEqual({ "alternateGreetings.3": "Greeting is too long" });
+  });
+});
+
+describe("issuesToFormErrors", () => {
+  it("maps the server's issues to fields, the first message per field", () => {
+    const errors = issuesToFormErrors(
+      [
+        { path: "description", message: "Description is too long" },
+        { path: "description", message: "second" },
+        { path: "tags.3", message: "Tags must be at least 2 characters" },
+        { path: "alternateGreetings.1", message: "Greeting is too long" },
+      ],
+      { ...valid, alternateGreetings: ["a", "", "b"] },
+    );
+    expect(errors).toEqual({
+      description: "Description is too long",
+      tags: "Tags must be at least 2 characters",
+      "alternateGreetings.2": "Greeting is too long",
+    });
+  });
+});
+
+describe("the advanced section", () => {
+  it("starts open when a card field holds something", () => {
+    expect(hasAdvancedContent(valid)).toBe(false);
+    expect(hasAdvancedContent({ ...valid, greeting: "  " })).toBe(false);
+    expect(hasAdvancedContent({ ...valid, greeting: "Hi" })).toBe(true);
+    expect(hasAdvancedContent({ ...valid, alternateGreetings: [""] })).toBe(true);
+    expect(hasAdvancedContent({ ...valid, creatorNotes: "v2" })).toBe(true);
+    expect(hasAdvancedContent(characterToFormValues(character))).toBe(true);
+  });
+
+  it("knows which messages belong to it", () => {
+    expect(isAdvancedError("greeting")).toBe(true);
+    expect(isAdvancedError("alternateGreetings.4")).toBe(true);
+    expect(isAdvancedError("systemPrompt")).toBe(true);
+    expect(isAdvancedError("description")).toBe(false);
+    expect(isAdvancedError("tags")).toBe(false);
+  });
+});
