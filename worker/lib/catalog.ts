@@ -41,15 +41,16 @@ export function listCharacters(
 /**
  * `GET /api/characters/:id`: the character with its view counted, or null when
  * it does not exist or is inactive and `viewerId` is not its creator (inactive
- * characters are visible to their owner only; their views are not counted).
+ * characters are visible to their owner only). Owners' own views (their edit
+ * page reads the character this way) are not counted.
  */
 export async function viewCharacter(db: D1Database, id: number, viewerId?: string | null): Promise<Character | null> {
   const counted = await db
     .prepare(
       `UPDATE characters SET view_count = view_count + 1
-       WHERE id = ? AND is_active = 1 RETURNING ${selectList(DETAIL_FIELDS, "")}`,
+       WHERE id = ?1 AND is_active = 1 AND (?2 IS NULL OR creator_id IS NOT ?2) RETURNING ${selectList(DETAIL_FIELDS, "")}`,
     )
-    .bind(id)
+    .bind(id, viewerId ?? null)
     .first<Row>();
   if (counted) return toCharacter(counted);
   if (!viewerId) return null;

@@ -384,6 +384,18 @@ describe("GET /api/characters/:id", () => {
     expect(row).toEqual({ view_count: 0 });
   });
 
+  it("does not count the owner's own views, but shows them their inactive character", async () => {
+    const { signIn } = await import("./fixtures.ts");
+    const owner = await signIn();
+    const id = await insertCharacter({ creatorId: owner.id });
+    const view = (cookie?: string) => exports.default.fetch(`http://localhost/api/characters/${id}`, { headers: cookie ? { cookie } : {} });
+    expect(((await (await view(owner.cookie)).json()) as { viewCount: number }).viewCount).toBe(0);
+    expect(((await (await view()).json()) as { viewCount: number }).viewCount).toBe(1);
+    await env.DB.prepare("UPDATE characters SET is_active = 0 WHERE id = ?").bind(id).run();
+    expect((await view(owner.cookie)).status).toBe(200);
+    expect((await view()).status).toBe(404);
+  });
+
   it("shows an NSFW character by id (the page shows the badge)", async () => {
     const id = await insertCharacter({ isNsfw: true });
     const res = await get(`/api/characters/${id}`);
