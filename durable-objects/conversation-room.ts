@@ -473,7 +473,6 @@ export class ConversationRoom extends DurableObject<Env> {
   /** True when the person may send another message now (MESSAGE_RATE_LIMITER, keyed by user). */
   private async withinRateLimit(userId: string): Promise<boolean> {
     try {
-      if (userId) return true;
       return (await this.env.MESSAGE_RATE_LIMITER.limit({ key: userId })).success;
     } catch (error) {
       // A limiter outage must not stop conversations.
@@ -503,6 +502,7 @@ export class ConversationRoom extends DurableObject<Env> {
       }
       if (this.deleted) return;
       const id = crypto.randomUUID();
+      this.broadcast({ type: "message_saved", clientId, messageId: id, message: {id, conversationId: "", content, isUser: true, createdAt: "", clientId, rating: null, alternatives: []} });
       this.sql(
         "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?)",
         id,

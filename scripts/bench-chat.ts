@@ -46,7 +46,7 @@ if (!Number.isInteger(count) || count < 1) throw new Error("--conversations must
 
 const base = `http://127.0.0.1:${port}`;
 const origin = base;
-const stateDir = join(ROOT, ".bench", "chat-state");
+const stateDir = process.env.BENCH_STATE_DIR ?? join(ROOT, ".bench", "chat-state");
 
 interface Person {
   id: string;

@@ -15,6 +15,8 @@ const CreateCharacterPage = lazy(() =>
 );
 const EditCharacterPage = lazy(() => import("../routes/edit-character.tsx").then((m) => ({ default: m.EditCharacterPage })));
 const MyCharactersPage = lazy(() => import("../routes/my-characters.tsx").then((m) => ({ default: m.MyCharactersPage })));
+const ChatPage = lazy(() => import("../routes/chat.tsx").then((m) => ({ default: m.ChatPage })));
+const ChatsPage = lazy(() => import("../routes/chats.tsx").then((m) => ({ default: m.ChatsPage })));
 const PrivacyPolicyPage = lazy(() =>
   import("../routes/legal/privacy-policy.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
 );
@@ -30,6 +32,8 @@ export function createRouter() {
       children: [
         { index: true, element: <HomePage /> },
         { path: "character/:id", element: <CharacterPage /> },
+        { path: "chat/:conversationId", element: <ChatPage /> },
+        { path: "chats", element: <ChatsPage /> },
         { path: "profile", element: <ProfilePage /> },
         { path: "create-character", element: <CreateCharacterPage /> },
         { path: "edit-character/:id", element: <EditCharacterPage /> },

@@ -1,13 +1,16 @@
 /** `/character/:id` — one character's page, with its comments below. */
 import { useQueryClient } from "@tanstack/react-query";
 import { Ghost } from "lucide-react";
-import { Link, useParams } from "react-router";
+import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "../components/ui/button.tsx";
+import { toast } from "../components/ui/use-toast.ts";
+import { isUnauthorizedError } from "../lib/api-client.ts";
 import { useUser } from "../lib/auth.ts";
 import { notifyUnauthorized } from "../lib/unauthorized.ts";
 import { characterQueryOptions, useCharacter } from "../features/characters/api/get-character.ts";
 import { isCharacterListKey } from "../features/characters/api/get-characters.ts";
 import { CharacterProfile, CharacterProfileSkeleton } from "../features/characters/components/character-profile.tsx";
+import { useCreateConversation } from "../features/chat/api/create-conversation.ts";
 import { CommentsSection } from "../features/comments/components/comments-section.tsx";
 
 const COMMENTS_ID = "comments";
@@ -17,13 +20,27 @@ export function CharacterPage() {
   const query = useCharacter(id);
   const { user } = useUser();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const createConversation = useCreateConversation();
 
   if (query.isPending) return <CharacterProfileSkeleton />;
   if (query.isError) return <CharacterNotFound />;
 
-  // Visitors sign in first (SPEC.md §8); the signed-in chat arrives with the chat issue.
+  // SPEC.md §4 "Start chat": create the conversation, then open it; visitors sign in first (§8).
+  const character = query.data;
   const startChat = () => {
-    if (!user) notifyUnauthorized("start a chat");
+    if (!user) {
+      notifyUnauthorized("start a chat");
+      return;
+    }
+    if (createConversation.isPending) return;
+    createConversation.mutate(character, {
+      onSuccess: (conversation) => navigate(`/chat/${conversation.id}`),
+      onError: (error) => {
+        if (isUnauthorizedError(error)) notifyUnauthorized("start a chat");
+        else toast({ title: "Error", description: "Failed to start chat. Please try again.", variant: "destructive" });
+      },
+    });
   };
 
   // A comment changes the character's commentCount, here and on Home's cards.
@@ -35,7 +52,12 @@ export function CharacterPage() {
   return (
     <>
       <title>{`${query.data.name} — Fabled`}</title>
-      <CharacterProfile character={query.data} onStartChat={startChat} commentsId={COMMENTS_ID}>
+      <CharacterProfile
+        character={query.data}
+        onStartChat={startChat}
+        startingChat={createConversation.isPending}
+        commentsId={COMMENTS_ID}
+      >
         <CommentsSection
           id={COMMENTS_ID}
           characterId={query.data.id}

@@ -3,7 +3,7 @@
  * creator, long description, counts, tags, Start Chat, the card texts, and
  * below them whatever the page adds (the comments).
  */
-import { ArrowLeft, MessageSquareText } from "lucide-react";
+import { ArrowLeft, LoaderCircle, MessageSquareText } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Character } from "../../../../schema/api.ts";
@@ -21,13 +21,15 @@ import { CommentCountLink, Rating, ViewCount } from "./character-stats.tsx";
 interface CharacterProfileProps {
   character: Character;
   onStartChat: () => void;
+  /** The conversation is being created: Start Chat waits. */
+  startingChat?: boolean;
   /** id of the comments section the comment count scrolls to. */
   commentsId: string;
   /** Shown below the cards. */
   children?: ReactNode;
 }
 
-export function CharacterProfile({ character, onStartChat, commentsId, children }: CharacterProfileProps) {
+export function CharacterProfile({ character, onStartChat, startingChat = false, commentsId, children }: CharacterProfileProps) {
   const about = character.longDescription?.trim() || character.description;
   // Personality always; Scenario and the greeting only when the card has them.
   const halfCards = [
@@ -87,8 +89,15 @@ export function CharacterProfile({ character, onStartChat, commentsId, children 
             )}
 
             <div className="flex flex-col gap-3 pt-2 sm:flex-row">
-              <Button variant="gradient" size="lg" onClick={onStartChat} className="w-full sm:w-auto sm:min-w-48">
-                <MessageSquareText aria-hidden="true" />
+              <Button
+                variant="gradient"
+                size="lg"
+                onClick={onStartChat}
+                disabled={startingChat}
+                aria-busy={startingChat}
+                className="w-full sm:w-auto sm:min-w-48"
+              >
+                {startingChat ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <MessageSquareText aria-hidden="true" />}
                 Start Chat
               </Button>
               <DownloadCardMenu character={character} className="w-full sm:w-auto" />

@@ -1,0 +1,408 @@
+/**
+ * Real-time chat in Chromium, as SPEC.md §2 ("Chat"), §4 ("Start chat",
+ * "Chat send", "Real-time connection", "New conversation from chat menu")
+ * and §8 describe, with the protocol additions of DESIGN.md (streamed
+ * deltas, history_sync after reconnects, regenerate, stop, ratings). The
+ * offline chat model answers, a word every 25 ms, so a reply streams for
+ * about a second. Every test signs in as a new person (local sign-in).
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test, type WebSocketRoute } from "@playwright/test";
+import type { Character, CharacterListResponse, CurrentUser } from "../schema/api.ts";
+import type { ChatMessage, Conversation, ConversationSummary } from "../schema/chat.ts";
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+/** Letters only: a name that is one word for the catalog's search. */
+const letters = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("");
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
+
+/** Signs in with the JSON local sign-in; the page shares the request context's cookies. */
+async function signIn(page: Page, firstName: string): Promise<CurrentUser> {
+  const res = await page.request.post("/api/login/dev", {
+    data: { email: `${firstName.toLowerCase()}-${unique()}@example.com`, firstName },
+  });
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as CurrentUser;
+}
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+function toast(page: Page, text: string) {
+  return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
+}
+
+const GREETING =
+  '*The knight looks up from the campfire.* "Well met, {{user}}." **draws her sword and salutes** "The road north is dangerous tonight."';
+
+/** A character of the signed-in person of `request` with a greeting in roleplay formatting. */
+async function createCharacter(request: APIRequestContext): Promise<Character> {
+  const res = await request.post("/api/characters", {
+    data: {
+      name: `Sir ${letters()}`,
+      description: "A wandering knight for the chat browser test.",
+      personality: "Brave, dry-humoured and loyal. She speaks plainly and protects travellers.",
+      scenario: "A campfire on the road north.",
+      greeting: GREETING,
+      tags: [],
+      isNsfw: false,
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Character;
+}
+
+/** Any character from the public catalog (for visitors). */
+async function someCharacter(request: APIRequestContext): Promise<Character> {
+  const list = (await (await request.get("/api/characters?showNsfw=false&nsfw=false&limit=1")).json()) as CharacterListResponse;
+  return list.characters[0] as Character;
+}
+
+const log = (page: Page) => page.getByRole("log");
+const characterMessages = (page: Page, name: string) => log(page).getByRole("article", { name, exact: true });
+const userMessages = (page: Page) => log(page).getByRole("article", { name: "You", exact: true });
+const input = (page: Page, name: string) => page.getByLabel(`Message ${name}`);
+const sendButton = (page: Page) => page.getByRole("button", { name: "Send message" });
+const footer = (page: Page, count: number) =>
+  page.getByText(`All stories and characters are fictional • ${count} ${count === 1 ? "message" : "messages"} in this conversation`, {
+    exact: true,
+  });
+const normal = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
+
+/**
+ * Records, from now on, what the chat log shows while a reply arrives: whether
+ * the typing indicator appeared, and each text of the newest character
+ * message while it was still being written (aria-busy).
+ */
+async function recordReply(page: Page, name: string): Promise<void> {
+  await page.evaluate((characterName) => {
+    const root = document.querySelector('[role="log"]')!;
+    const seen = { typing: false, partial: [] as string[] };
+    (window as unknown as { __reply: typeof seen }).__reply = seen;
+    new MutationObserver(() => {
+      if (root.querySelector('[data-testid="typing-indicator"]')) seen.typing = true;
+      const articles = root.querySelectorAll(`article[aria-label="${CSS.escape(characterName)}"]`);
+      const last = articles[articles.length - 1];
+      if (last?.getAttribute("aria-busy") === "true") {
+        const text = (last.textContent ?? "").replace(/\s+/g, " ").trim();
+        if (text && seen.partial.at(-1) !== text) seen.partial.push(text);
+      }
+    }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  }, name);
+}
+
+async function recorded(page: Page): Promise<{ typing: boolean; partial: string[] }> {
+  return page.evaluate(() => (window as unknown as { __reply: { typing: boolean; partial: string[] } }).__reply);
+}
+
+/** Sends `text` with Enter and waits until the reply is complete; returns the reply's text. */
+async function sendAndAwaitReply(page: Page, name: string, text: string): Promise<string> {
+  const before = await characterMessages(page, name).count();
+  await input(page, name).fill(text);
+  await input(page, name).press("Enter");
+  const reply = characterMessages(page, name).nth(before);
+  await expect(reply).toHaveAttribute("aria-busy", "false");
+  return normal(await reply.textContent());
+}
+
+test("start a chat, watch the reply stream in, reload, start a new conversation, find both in My Chats", async ({ page }) => {
+  const me = await signIn(page, "Nora");
+  const character = await createCharacter(page.request);
+
+  // The character page: Start Chat creates the conversation and opens it.
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+  const firstId = CHAT_URL.exec(page.url())![1]!;
+  const conversation = (await (await page.request.get(`/api/conversations/${firstId}`)).json()) as Conversation;
+  expect(conversation).toMatchObject({ characterId: character.id, title: `Chat with ${character.name}` });
+
+  // Header: back link, name, @creator, offline notice.
+  await expect(page.getByRole("heading", { level: 1, name: character.name })).toBeVisible();
+  await expect(page.getByText(`@${character.creator}`, { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Back to ${character.name}` })).toHaveAttribute("href", `/character/${character.id}`);
+  await expect(page.getByText("Offline demo model — replies are generated locally from the character card")).toBeVisible();
+
+  // The greeting is the first message, {{user}} filled in, with its actions styled.
+  const greeting = characterMessages(page, character.name).first();
+  await expect(greeting).toContainText(`"Well met, ${me.firstName}."`);
+  const action = greeting.locator('em[data-segment="action"]');
+  await expect(action).toHaveText("draws her sword and salutes");
+  await expect(action).toHaveCSS("font-style", "italic");
+  await expect(action).toHaveClass(/text-pink-400/);
+  await expect(greeting.locator('em[data-segment="emote"]')).toHaveText("The knight looks up from the campfire.");
+  await expect(greeting).not.toContainText("*");
+  await expect(footer(page, 1)).toBeVisible();
+
+  // Send with Enter: the message shows at once, the input empties, the reply streams in.
+  await recordReply(page, character.name);
+  const reply = await sendAndAwaitReply(page, character.name, "Which road should we take to the mountains?");
+  await expect(userMessages(page)).toHaveText(["Which road should we take to the mountains?"]);
+  await expect(input(page, character.name)).toHaveValue("");
+  const seen = await recorded(page);
+  expect(seen.typing).toBe(true);
+  expect(seen.partial.length).toBeGreaterThan(1);
+  // Every intermediate text is a shorter beginning of the final one.
+  for (const partial of seen.partial) {
+    expect(partial.length).toBeLessThan(reply.length);
+    expect(reply.startsWith(partial)).toBe(true);
+  }
+  await expect(footer(page, 3)).toBeVisible();
+  await expect(page.getByTestId("typing-indicator")).toHaveCount(0);
+  await expectAccessible(page);
+
+  // Reload: the history is kept, nothing doubled.
+  await page.reload();
+  await expect(characterMessages(page, character.name)).toHaveCount(2);
+  await expect(userMessages(page)).toHaveText(["Which road should we take to the mountains?"]);
+  expect(normal(await characterMessages(page, character.name).nth(1).textContent())).toBe(reply);
+  const stored = (await (await page.request.get(`/api/conversations/${firstId}/messages`)).json()) as ChatMessage[];
+  expect(stored.map((m) => m.isUser)).toEqual([false, true, false]);
+
+  // The menu starts a fresh conversation; the previous one stays.
+  await page.getByRole("button", { name: "Conversation options" }).click();
+  await page.getByRole("menuitem", { name: "Start a New Conversation" }).click();
+  await expect(toast(page, "New conversation started")).toBeVisible();
+  await expect(toast(page, "You're now in a fresh conversation. Previous history is preserved.")).toBeVisible();
+  await expect(page).not.toHaveURL(new RegExp(firstId));
+  await expect(page).toHaveURL(CHAT_URL);
+  const secondId = CHAT_URL.exec(page.url())![1]!;
+  await expect(characterMessages(page, character.name)).toHaveCount(1);
+  await expect(userMessages(page)).toHaveCount(0);
+  await expect(footer(page, 1)).toBeVisible();
+
+  // My Chats, from the user menu: both, latest activity first, linking back.
+  await page.getByRole("button", { name: "Nora" }).click();
+  await page.getByRole("menuitem", { name: "My Chats" }).click();
+  await expect(page).toHaveURL(/\/chats$/);
+  await expect(page.getByRole("heading", { name: "My Chats", level: 1 })).toBeVisible();
+  const rows = page.getByRole("main").getByRole("listitem").getByRole("link");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute("href", `/chat/${secondId}`);
+  await expect(rows.nth(1)).toHaveAttribute("href", `/chat/${firstId}`);
+  await expect(rows.nth(1)).toContainText(character.name);
+  await expect(rows.nth(1)).toContainText(`Chat with ${character.name}`);
+  await expect(rows.nth(1)).toContainText(reply.slice(0, 30));
+  await expect(rows.nth(1)).toContainText(/ago$/);
+  const list = (await (await page.request.get("/api/conversations")).json()) as ConversationSummary[];
+  expect(list.map((c) => c.id)).toEqual([secondId, firstId]);
+  await expectAccessible(page);
+  await rows.nth(1).click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${firstId}$`));
+  await expect(userMessages(page)).toHaveText(["Which road should we take to the mountains?"]);
+});
+
+test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, the box grows to 120 px and resets", async ({ page }) => {
+  await signIn(page, "Ivo");
+  const character = await createCharacter(page.request);
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+
+  const box = input(page, character.name);
+  await expect(box).toBeVisible();
+  const height = async () => (await box.boundingBox())!.height;
+  expect(await height()).toBeCloseTo(44, 0);
+  await expect(sendButton(page)).toBeDisabled();
+  await box.fill("   \n  ");
+  await expect(sendButton(page)).toBeDisabled();
+  await box.press("Enter"); // nothing to send
+  await expect(userMessages(page)).toHaveCount(0);
+
+  await box.fill("");
+  await box.pressSequentially("First line");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("second line");
+  await expect(box).toHaveValue("First line\nsecond line");
+  await expect(sendButton(page)).toBeEnabled();
+  const twoLines = await height();
+  expect(twoLines).toBeGreaterThan(44);
+  for (let i = 0; i < 8; i++) await box.press("Shift+Enter");
+  expect(await height()).toBeCloseTo(120, 0);
+
+  await box.fill("Tell me a long story about the mountains and the road north");
+  await sendButton(page).click();
+  await expect(box).toHaveValue("");
+  expect(await height()).toBeCloseTo(44, 0);
+  // Waiting for the reply: typing is allowed, sending is not.
+  await box.fill("Another one");
+  await expect(sendButton(page)).toBeDisabled();
+  await expect(characterMessages(page, character.name).nth(1)).toHaveAttribute("aria-busy", "false");
+  await expect(sendButton(page)).toBeEnabled();
+  await expect(box).toHaveValue("Another one");
+});
+
+test("regenerate keeps the earlier reply as a swipe, thumbs show and keep their state, Stop ends a reply", async ({ page }) => {
+  await signIn(page, "Pia");
+  const character = await createCharacter(page.request);
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+  const id = CHAT_URL.exec(page.url())![1]!;
+
+  // The greeting alone: nothing to regenerate or rate.
+  await expect(characterMessages(page, character.name)).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Regenerate" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Good reply" })).toHaveCount(0);
+
+  const first = await sendAndAwaitReply(page, character.name, "Tell me about your sword");
+  await page.getByRole("button", { name: "Regenerate" }).click();
+  const last = characterMessages(page, character.name).last();
+  await expect(last.getByText("2/2")).toBeVisible();
+  await expect(last).toHaveAttribute("aria-busy", "false");
+  await expect(characterMessages(page, character.name)).toHaveCount(2);
+  // Flip back to the earlier version and forward again.
+  await last.getByRole("button", { name: "Previous version" }).click();
+  await expect(last.getByText("1/2")).toBeVisible();
+  expect(normal(await last.locator("div").first().textContent())).toBe(first);
+  await expect(last.getByText("Earlier version — the chat continues from the latest one")).toBeVisible();
+  await last.getByRole("button", { name: "Next version" }).click();
+  await expect(last.getByText("2/2")).toBeVisible();
+
+  // Thumbs up, then down, then reload: the state is the server's.
+  const up = last.getByRole("button", { name: "Good reply" });
+  const down = last.getByRole("button", { name: "Bad reply" });
+  await up.click();
+  await expect(up).toHaveAttribute("aria-pressed", "true");
+  await down.click();
+  await expect(down).toHaveAttribute("aria-pressed", "true");
+  await expect(up).toHaveAttribute("aria-pressed", "false");
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/conversations/${id}/messages`)).json()) as ChatMessage[]).at(-1)?.rating)
+    .toBe(-1);
+  await page.reload();
+  await expect(characterMessages(page, character.name).last().getByRole("button", { name: "Bad reply" })).toHaveAttribute("aria-pressed", "true");
+  await expect(characterMessages(page, character.name).last().getByText("2/2")).toBeVisible();
+
+  // Stop: the reply ends early and is kept as far as it got.
+  await input(page, character.name).fill("Now tell me everything about the road north and the mountains beyond it");
+  await input(page, character.name).press("Enter");
+  const streaming = characterMessages(page, character.name).nth(2);
+  await expect(streaming).toHaveAttribute("aria-busy", "true");
+  await page.getByRole("button", { name: "Stop the reply" }).click();
+  await expect(streaming).toHaveAttribute("aria-busy", "false");
+  await expect(streaming.getByText("Stopped", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop the reply" })).toHaveCount(0);
+  await expect(input(page, character.name)).toBeFocused();
+});
+
+test("a dropped connection reconnects, loses nothing and doubles nothing; a message sent while disconnected stays in the input", async ({
+  page,
+}) => {
+  await signIn(page, "Remy");
+  const character = await createCharacter(page.request);
+  // Every chat socket goes through here (to the real server), so the test can drop one.
+  const sockets: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/ws\?conversationId=/, (ws) => {
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+  const id = CHAT_URL.exec(page.url())![1]!;
+  await expect(characterMessages(page, character.name)).toHaveCount(1);
+  await expect.poll(() => sockets.length).toBe(1);
+
+  // Drop the socket while the reply is being written (an unclean close: 4001).
+  const box = input(page, character.name);
+  await box.fill("Sing me the song of the northern road");
+  await box.press("Enter");
+  const reply = characterMessages(page, character.name).nth(1);
+  await expect(reply).toHaveAttribute("aria-busy", "true");
+  await sockets[0]!.close({ code: 4001, reason: "dropped by the test" });
+  await expect(page.getByText("Connection lost. Reconnecting…")).toBeVisible();
+
+  // Disconnected (the first retry waits 1 s): a message is not sent, and not lost from the input.
+  await box.fill("Are you still there?");
+  await box.press("Enter");
+  await expect(box).toHaveValue("Are you still there?");
+  await expect(userMessages(page)).toHaveCount(1);
+
+  // Back after 1 s: history_sync brings the whole reply, once, however far it got meanwhile.
+  await expect.poll(() => sockets.length).toBe(2);
+  await expect(page.getByText("Connection lost. Reconnecting…")).toBeHidden();
+  await expect(characterMessages(page, character.name)).toHaveCount(2);
+  await expect(reply).toHaveAttribute("aria-busy", "false");
+  await expect(userMessages(page)).toHaveText(["Sing me the song of the northern road"]);
+  const stored = (await (await page.request.get(`/api/conversations/${id}/messages`)).json()) as ChatMessage[];
+  expect(stored.map((m) => m.isUser)).toEqual([false, true, false]);
+  expect(normal(await reply.textContent())).toBe(normal(stored[2]!.content.replace(/\*/g, "")));
+
+  // The kept text can be sent now.
+  await expect(sendButton(page)).toBeEnabled();
+  await sendButton(page).click();
+  await expect(userMessages(page)).toHaveText(["Sing me the song of the northern road", "Are you still there?"]);
+  await expect(characterMessages(page, character.name).nth(2)).toHaveAttribute("aria-busy", "false");
+});
+
+test("a visitor who presses Start Chat is told to sign in and sent to the sign-in page", async ({ page }) => {
+  const character = await someCharacter(page.request);
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(toast(page, "Unauthorized")).toBeVisible();
+  await expect(toast(page, "You need to log in to start a chat. Redirecting...")).toBeVisible();
+  await expect(page).toHaveURL(/\/api\/login$/);
+});
+
+async function otherPersonsConversation(browser: Browser, baseURL: string): Promise<string> {
+  const context = await browser.newContext({ baseURL });
+  const owner = await context.newPage();
+  await signIn(owner, "Owen");
+  const character = await createCharacter(owner.request);
+  const res = await owner.request.post("/api/conversations", { data: { characterId: character.id, title: `Chat with ${character.name}` } });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as Conversation;
+  await context.close();
+  return id;
+}
+
+test("someone else's conversation is not found; a visitor is sent to sign in", async ({ page, browser, baseURL }) => {
+  const id = await otherPersonsConversation(browser, baseURL!);
+
+  // A visitor: the Unauthorized flow.
+  await page.goto(`/chat/${id}`);
+  await expect(toast(page, "You need to log in to view this conversation. Redirecting...")).toBeVisible();
+  await expect(page).toHaveURL(/\/api\/login$/);
+
+  // Another person: "Conversation not found", Back to Home.
+  await signIn(page, "Mallory");
+  await page.goto(`/chat/${id}`);
+  await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
+  await expect(page.getByRole("log")).toHaveCount(0);
+  await page.goto("/chat/not-a-conversation");
+  await expect(page.getByRole("heading", { name: "Conversation not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("My Chats: empty state for a new person, sign-in request for visitors; the chat fits a phone", async ({ page }) => {
+  await page.goto("/chats");
+  await expect(page.getByText("Please sign in to view your chats")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign In" }).last()).toHaveAttribute("href", "/api/login");
+
+  await signIn(page, "Yara");
+  await page.goto("/chats");
+  await expect(page.getByText("You haven't started any chats yet")).toBeVisible();
+  await page.getByRole("link", { name: "Browse Characters" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const character = await createCharacter(page.request);
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+  await sendAndAwaitReply(page, character.name, "Hello from a small screen");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const composer: Locator = input(page, character.name);
+  const box = (await composer.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(844);
+  await expectAccessible(page);
+});

@@ -1,0 +1,26 @@
+/**
+ * `POST /api/conversations` with `{characterId, title}` (SPEC.md §4 "Start
+ * chat", §7): the page then goes to `/chat/{id}`. The title is "Chat with
+ * {character name}" (SPEC.md §3).
+ */
+import { useMutation } from "@tanstack/react-query";
+import type { Conversation } from "../../../../schema/chat.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+/** The title a new conversation gets (SPEC.md §3 "conversations"). */
+export function conversationTitle(characterName: string): string {
+  return `Chat with ${characterName}`;
+}
+
+/** Creates the conversation; throws the SPEC.md §8 error (`401: …` for visitors, `404: …` for a hidden character). */
+export async function createConversation(character: { id: number; name: string }): Promise<Conversation> {
+  const res = await apiRequest("POST", "/api/conversations", {
+    characterId: character.id,
+    title: conversationTitle(character.name),
+  });
+  return (await res.json()) as Conversation;
+}
+
+export function useCreateConversation() {
+  return useMutation({ mutationFn: createConversation });
+}

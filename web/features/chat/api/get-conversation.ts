@@ -1,0 +1,23 @@
+/**
+ * `GET /api/conversations/{conversationId}` (SPEC.md §7): the conversation
+ * with its `characterId`, for its owner only — anyone else, and any unknown
+ * id, gets 404 (DESIGN.md "Ownership").
+ */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Conversation } from "../../../../schema/chat.ts";
+import { apiGet } from "../../../lib/api-client.ts";
+
+/** Throws the SPEC.md §8 error (`401: …` signed out, `404: …` not found or not yours). */
+export function getConversation(conversationId: string): Promise<Conversation> {
+  return apiGet<Conversation>(`/api/conversations/${encodeURIComponent(conversationId)}`);
+}
+
+export const conversationQueryOptions = (conversationId: string) =>
+  queryOptions({
+    queryKey: ["/api/conversations", conversationId],
+    queryFn: () => getConversation(conversationId),
+  });
+
+export function useConversation(conversationId: string) {
+  return useQuery(conversationQueryOptions(conversationId));
+}

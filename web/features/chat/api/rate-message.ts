@@ -1,0 +1,28 @@
+/**
+ * `POST /api/conversations/{id}/messages/{messageId}/rating` with
+ * `{value: 1 | -1 | 0}`: the person's thumbs up or down on a character
+ * reply, 0 to take it back (DESIGN.md "Rating"). The server also tells every
+ * open tab with a `message_rated` frame.
+ */
+import { useMutation } from "@tanstack/react-query";
+import type { MessageRating } from "../../../../schema/chat.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+
+export interface RateMessageInput {
+  messageId: string;
+  value: 1 | -1 | 0;
+}
+
+/** Throws the SPEC.md §8 error. */
+export async function rateMessage(conversationId: string, { messageId, value }: RateMessageInput): Promise<MessageRating> {
+  const res = await apiRequest(
+    "POST",
+    `/api/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/rating`,
+    { value },
+  );
+  return (await res.json()) as MessageRating;
+}
+
+export function useRateMessage(conversationId: string) {
+  return useMutation({ mutationFn: (input: RateMessageInput) => rateMessage(conversationId, input) });
+}

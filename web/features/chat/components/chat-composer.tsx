@@ -1,0 +1,112 @@
+/**
+ * The message input (SPEC.md §2 "Chat", §5, §9): an auto-growing textarea
+ * (44–120 px); Enter sends, Shift+Enter adds a line; Send is disabled while
+ * the text is empty after trimming or a reply is awaited. While a reply is
+ * being written, Stop sits beside it. A message the socket could not
+ * take (disconnected) stays in the input.
+ */
+import { SendHorizontal, Square } from "lucide-react";
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { MAX_CHAT_MESSAGE_LENGTH } from "../../../../schema/chat.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { cn } from "../../../lib/utils.ts";
+import { CHAT_INPUT_MIN_HEIGHT_PX, fitChatInput, resetChatInput } from "../lib/textarea-height.ts";
+
+/** From this many characters on, the input shows how many are left. */
+const COUNTER_FROM = MAX_CHAT_MESSAGE_LENGTH - 500;
+
+interface ChatComposerProps {
+  characterName: string;
+  /** A reply is awaited or being written: nothing can be sent. */
+  busy: boolean;
+  /** A reply is being written: Stop is offered. */
+  streaming: boolean;
+  /** Sends the trimmed text; false when it could not be sent (the text stays). */
+  onSend: (content: string) => boolean;
+  onStop: () => void;
+}
+
+export function ChatComposer({ characterName, busy, streaming, onSend, onStop }: ChatComposerProps) {
+  const [value, setValue] = useState("");
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const id = useId();
+  const counterId = `${id}-counter`;
+  const canSend = value.trim().length > 0 && !busy;
+
+  // Desktop: the cursor is in the input on arrival. Phones: no keyboard popping up unasked.
+  useEffect(() => {
+    if (window.matchMedia?.("(pointer: fine)").matches) textareaRef.current?.focus();
+  }, []);
+
+  const submit = () => {
+    const content = value.trim();
+    if (!content || busy) return;
+    if (!onSend(content)) return;
+    setValue("");
+    if (textareaRef.current) resetChatInput(textareaRef.current);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter while composing (IME) picks a candidate; it must not send.
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    submit();
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="flex items-end gap-2">
+      <div className="relative min-w-0 flex-1">
+        <label htmlFor={id} className="sr-only">
+          Message {characterName}
+        </label>
+        <textarea
+          id={id}
+          ref={textareaRef}
+          rows={1}
+          value={value}
+          maxLength={MAX_CHAT_MESSAGE_LENGTH}
+          placeholder="Type your message..."
+          aria-describedby={value.length >= COUNTER_FROM ? counterId : undefined}
+          enterKeyHint="send"
+          onChange={(e) => {
+            setValue(e.target.value);
+            fitChatInput(e.target);
+          }}
+          onKeyDown={onKeyDown}
+          style={{ height: CHAT_INPUT_MIN_HEIGHT_PX }}
+          className="block max-h-[120px] min-h-[44px] w-full resize-none overflow-y-hidden rounded-xl border border-input bg-surface px-4 py-[11px] text-[15px] leading-[20px] text-foreground placeholder:text-muted-foreground focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/60"
+        />
+        {value.length >= COUNTER_FROM && (
+          <p id={counterId} className="absolute -top-5 right-1 text-xs text-muted-foreground tabular-nums">
+            {(MAX_CHAT_MESSAGE_LENGTH - value.length).toLocaleString("en-US")} characters left
+          </p>
+        )}
+      </div>
+      {streaming && (
+        <Button type="button" variant="secondary" onClick={() => {
+            onStop();
+            // The button goes away with the reply; the input keeps the focus.
+            textareaRef.current?.focus();
+          }}
+          aria-label="Stop the reply" title="Stop" className="size-11 shrink-0 rounded-xl px-0">
+          <Square aria-hidden="true" className="fill-current" />
+        </Button>
+      )}
+      <Button
+        type="submit"
+        variant="gradient"
+        disabled={!canSend}
+        aria-label="Send message"
+        title="Send"
+        className={cn("size-11 shrink-0 rounded-xl px-0", !canSend && "shadow-none")}
+      >
+        <SendHorizontal aria-hidden="true" className="!size-5" />
+      </Button>
+    </form>
+  );
+}

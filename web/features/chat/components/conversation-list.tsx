@@ -1,0 +1,110 @@
+/**
+ * "My Chats": the person's conversations, latest activity first, each with
+ * the character's avatar and name, the title, a preview of the last message
+ * and how long ago it was, linking to the chat.
+ */
+import { formatDistanceToNow } from "date-fns";
+import { CloudOff, MessagesSquare, Search } from "lucide-react";
+import { Link } from "react-router";
+import type { ConversationSummary } from "../../../../schema/chat.ts";
+import { Avatar } from "../../../components/ui/avatar.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { useConversations } from "../api/get-conversations.ts";
+import { plainText } from "../lib/action-segments.ts";
+import { characterInitial } from "../lib/chat-character.ts";
+
+const SKELETON_ROWS = 4;
+
+export function ConversationList() {
+  const query = useConversations(true);
+
+  if (query.isPending) {
+    return (
+      <ul aria-busy="true" aria-label="Loading your chats" className="divide-y divide-border rounded-2xl border border-border bg-card">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          <li key={i} className="flex items-center gap-4 p-4">
+            <Skeleton className="size-12 rounded-full" />
+            <div className="flex-1 space-y-2">
+              <Skeleton className="h-4 w-40" />
+              <Skeleton className="h-3 w-3/4" />
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  if (query.isError) {
+    return (
+      <div className="flex flex-col items-center gap-4 rounded-2xl border border-border bg-card px-6 py-16 text-center">
+        <CloudOff aria-hidden="true" className="size-10 text-muted-foreground" />
+        <p className="text-lg font-semibold">Failed to load your chats</p>
+        <Button variant="secondary" onClick={() => void query.refetch()}>
+          Try Again
+        </Button>
+      </div>
+    );
+  }
+
+  const conversations = query.data.pages.flat();
+  if (conversations.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-border px-6 py-20 text-center">
+        <div className="mb-2 flex size-14 items-center justify-center rounded-2xl bg-gradient-to-br from-primary-strong to-accent-pink shadow-lg shadow-primary/30">
+          <MessagesSquare aria-hidden="true" className="size-7 text-white" />
+        </div>
+        <p className="text-lg font-semibold">You haven't started any chats yet</p>
+        <p className="max-w-md text-sm text-muted-foreground">Find a character you like and press Start Chat on their page.</p>
+        <Button asChild variant="gradient" size="lg" className="mt-3">
+          <Link to="/">
+            <Search aria-hidden="true" /> Browse Characters
+          </Link>
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <ul className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-card">
+        {conversations.map((conversation) => (
+          <li key={conversation.id}>
+            <ConversationRow conversation={conversation} />
+          </li>
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <div className="mt-6 flex justify-center">
+          <Button variant="secondary" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            {query.isFetchingNextPage ? "Loading..." : "Load More Chats"}
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function ConversationRow({ conversation }: { conversation: ConversationSummary }) {
+  const { character } = conversation;
+  const at = conversation.lastMessageAt ?? conversation.updatedAt;
+  const preview = conversation.lastMessagePreview ? plainText(conversation.lastMessagePreview) : "";
+  return (
+    <Link
+      to={`/chat/${conversation.id}`}
+      className="flex items-center gap-4 p-4 transition-colors hover:bg-surface focus-visible:outline-offset-[-2px]"
+    >
+      <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
+      <div className="min-w-0 flex-1">
+        <div className="flex items-baseline justify-between gap-3">
+          <p className="truncate font-semibold">{character.name}</p>
+          <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
+            {formatDistanceToNow(new Date(at), { addSuffix: true })}
+          </time>
+        </div>
+        {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
+        <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
+      </div>
+    </Link>
+  );
+}

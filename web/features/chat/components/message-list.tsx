@@ -1,0 +1,124 @@
+/**
+ * The scrolling list of messages (SPEC.md §2 "Chat"): the greeting first,
+ * the person's messages right, the character's left, the typing indicator
+ * while a reply is awaited, and an inline note when something failed. It
+ * follows the newest message while the reader is at the bottom, and leaves
+ * the scroll alone while they read further up.
+ */
+import { CircleAlert, RefreshCw, X } from "lucide-react";
+import { type RefObject, useLayoutEffect, useRef } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import type { ChatCharacter } from "../lib/chat-character.ts";
+import {
+  type ChatItem,
+  type ChatState,
+  isBusy,
+  isRateable,
+  regeneratableReplyId,
+  showTypingIndicator,
+  visibleMessages,
+} from "../lib/chat-state.ts";
+import { CharacterMessage, UserMessage } from "./message-item.tsx";
+import { TypingIndicator } from "./typing-indicator.tsx";
+
+/** Within this many px of the bottom, the list keeps following new text. */
+const STICK_THRESHOLD_PX = 80;
+
+interface MessageListProps {
+  state: ChatState;
+  character: ChatCharacter;
+  /** Neither the HTTP list nor the socket's history has arrived yet. */
+  loading: boolean;
+  /** True while the list should follow the newest message; set by the page when the person sends. */
+  stickToBottom: RefObject<boolean>;
+  onRate: (item: ChatItem, value: 1 | -1) => void;
+  onRegenerate: () => void;
+  onRetry: (item: ChatItem) => void;
+  onDismissError: () => void;
+}
+
+export function MessageList({ state, character, loading, stickToBottom, onRate, onRegenerate, onRetry, onDismissError }: MessageListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const messages = visibleMessages(state);
+  const typing = showTypingIndicator(state);
+  const regeneratable = regeneratableReplyId(state);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
+  }, [state.messages, typing, state.error, loading, stickToBottom]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (el) stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX;
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      onScroll={onScroll}
+      role="log"
+      aria-label={`Conversation with ${character.name}`}
+      // Scrollable by keyboard even before any button is inside it.
+      tabIndex={0}
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-5 focus-visible:outline-offset-[-2px] sm:px-5"
+    >
+      {loading ? (
+        <div aria-hidden="true" className="mx-auto flex max-w-3xl flex-col gap-4">
+          <Skeleton className="h-20 w-3/4 rounded-2xl" />
+          <Skeleton className="ml-auto h-10 w-1/2 rounded-2xl" />
+          <Skeleton className="h-14 w-2/3 rounded-2xl" />
+        </div>
+      ) : (
+        <>
+          {messages.length === 0 && !typing && (
+            <p className="mx-auto max-w-sm py-10 text-center text-sm text-muted-foreground">
+              Say hello to {character.name} to start the story.
+            </p>
+          )}
+          <ol className="mx-auto flex max-w-3xl flex-col gap-4">
+            {messages.map((item) =>
+              item.isUser ? (
+                <UserMessage key={item.clientId ?? item.id} item={item} onRetry={onRetry} />
+              ) : (
+                <CharacterMessage
+                  key={item.id}
+                  item={item}
+                  character={character}
+                  rateable={isRateable(state, item)}
+                  regeneratable={regeneratable === item.id}
+                  onRate={onRate}
+                  onRegenerate={onRegenerate}
+                />
+              ),
+            )}
+            {typing && <TypingIndicator character={character} />}
+          </ol>
+          {state.error && (
+            <div
+              role="alert"
+              className="mx-auto mt-4 flex max-w-md items-start gap-2 rounded-xl border border-red-900/70 bg-red-950/50 px-3 py-2 text-sm text-red-100"
+            >
+              <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-red-300" />
+              <span className="flex-1">{state.error.message}</span>
+              {state.error.retryable && !isBusy(state) && (
+                <Button variant="ghost" size="sm" onClick={onRegenerate} className="h-7 px-2 text-red-100 hover:bg-red-900/50 hover:text-white">
+                  <RefreshCw aria-hidden="true" /> Try again
+                </Button>
+              )}
+              <button
+                type="button"
+                onClick={onDismissError}
+                aria-label="Dismiss"
+                className="cursor-pointer rounded p-1 text-red-200 hover:text-white focus-visible:outline-2 focus-visible:outline-ring"
+              >
+                <X aria-hidden="true" className="size-3.5" />
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,256 @@
+import { describe, expect, it } from "vitest";
+import type { ChatMessage, ServerFrame } from "../../../../schema/chat.ts";
+import {
+  type ChatAction,
+  type ChatState,
+  chatReducer,
+  conversationMessageCount,
+  initialChatState,
+  isBusy,
+  isRateable,
+  regeneratableReplyId,
+  showTypingIndicator,
+  unsentMessages,
+  visibleMessages,
+} from "./chat-state.ts";
+
+const CONVERSATION = "c0ffee00-0000-4000-8000-000000000001";
+
+function wire(id: string, content: string, isUser: boolean, extra: Partial<ChatMessage> = {}): ChatMessage {
+  return {
+    id,
+    conversationId: CONVERSATION,
+    content,
+    isUser,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    clientId: null,
+    rating: null,
+    alternatives: [],
+    ...extra,
+  };
+}
+
+const greeting = wire("g", "*waves* Welcome, traveller.", false);
+
+const run = (actions: ChatAction[], state: ChatState = initialChatState) => actions.reduce(chatReducer, state);
+const frame = (f: ServerFrame): ChatAction => ({ type: "frame", frame: f });
+const send = (clientId: string, content: string): ChatAction => ({ type: "send", clientId, content, createdAt: "2026-01-01T00:01:00.000Z" });
+const sync = (messages: ChatMessage[]): ChatAction => frame({ type: "history_sync", conversationId: CONVERSATION, messages, chatModel: "offline" });
+const saved = (clientId: string, id: string, content: string): ChatAction =>
+  frame({ type: "message_saved", clientId, messageId: id, message: wire(id, content, true, { clientId }) });
+const started = (id: string, replaces: string | null = null): ChatAction => frame({ type: "reply_started", messageId: id, replaces });
+const delta = (id: string, text: string): ChatAction => frame({ type: "character_response_delta", messageId: id, delta: text });
+const response = (id: string, content: string, extra: Partial<ChatMessage> = {}, stopped = false): ChatAction =>
+  frame({
+    type: "character_response",
+    content,
+    timestamp: "2026-01-01T00:02:00.000Z",
+    messageId: id,
+    message: wire(id, content, false, extra),
+    stopped,
+  });
+
+const contents = (state: ChatState) => state.messages.map((m) => `${m.isUser ? "U" : "C"}:${m.content}:${m.status}`);
+
+describe("sending", () => {
+  it("appends the message at once, pending, and waits", () => {
+    const state = run([sync([greeting]), send("k1", "Hello")]);
+    expect(contents(state)).toEqual(["C:*waves* Welcome, traveller.:saved", "U:Hello:pending"]);
+    expect(state.messages[1]!.id).toBe("local:k1");
+    expect(state.waiting).toBe(true);
+    expect(showTypingIndicator(state)).toBe(true);
+    expect(isBusy(state)).toBe(true);
+  });
+
+  it("message_saved swaps the pending bubble for the stored message, in place", () => {
+    const state = run([sync([greeting]), send("k1", "Hello"), saved("k1", "u1", "Hello")]);
+    expect(state.messages.map((m) => [m.id, m.status])).toEqual([
+      ["g", "saved"],
+      ["u1", "saved"],
+    ]);
+    expect(state.waiting).toBe(true);
+  });
+
+  it("a message saved by another tab is appended once", () => {
+    const state = run([sync([greeting]), saved("other-tab", "u9", "From the other tab"), saved("other-tab", "u9", "From the other tab")]);
+    expect(contents(state)).toEqual(["C:*waves* Welcome, traveller.:saved", "U:From the other tab:saved"]);
+  });
+});
+
+describe("a reply", () => {
+  const base = [sync([greeting]), send("k1", "Hello"), saved("k1", "u1", "Hello")];
+
+  it("shows the typing indicator until text arrives, then grows with each delta", () => {
+    let state = run([...base, started("r1")]);
+    expect(showTypingIndicator(state)).toBe(true);
+    expect(visibleMessages(state).map((m) => m.id)).toEqual(["g", "u1"]);
+    state = run([delta("r1", "*smiles* "), delta("r1", "Hi")], state);
+    expect(showTypingIndicator(state)).toBe(false);
+    expect(state.messages.at(-1)).toMatchObject({ id: "r1", content: "*smiles* Hi", status: "streaming" });
+    expect(state.streamingId).toBe("r1");
+    expect(isBusy(state)).toBe(true);
+  });
+
+  it("deltas without reply_started still make a reply", () => {
+    const state = run([...base, delta("r1", "Hi"), delta("r1", " there")]);
+    expect(state.messages.at(-1)).toMatchObject({ id: "r1", content: "Hi there", status: "streaming" });
+  });
+
+  it("the final character_response replaces the streamed text and ends the waiting", () => {
+    const state = run([...base, started("r1"), delta("r1", "Hi th"), response("r1", "Hi there, friend.")]);
+    expect(contents(state)).toEqual(["C:*waves* Welcome, traveller.:saved", "U:Hello:saved", "C:Hi there, friend.:saved"]);
+    expect(state.waiting).toBe(false);
+    expect(state.streamingId).toBeNull();
+    expect(isBusy(state)).toBe(false);
+    expect(conversationMessageCount(state)).toBe(3);
+  });
+
+  it("a spec-only server (no reply_started, no deltas) still ends the waiting on character_response", () => {
+    const state = run([...base, response("r1", "Hi.")]);
+    expect(contents(state).at(-1)).toBe("C:Hi.:saved");
+    expect(state.waiting).toBe(false);
+  });
+
+  it("remembers a reply cut short by stop", () => {
+    const state = run([...base, started("r1"), delta("r1", "Hi"), response("r1", "Hi", {}, true)]);
+    expect(state.messages.at(-1)).toMatchObject({ content: "Hi", stopped: true, status: "saved" });
+  });
+});
+
+describe("errors", () => {
+  const base = [sync([greeting]), send("k1", "Hello"), saved("k1", "u1", "Hello"), started("r1"), delta("r1", "Hi")];
+
+  it("a failed reply stops the waiting, drops its partial text and keeps the person's message", () => {
+    const state = run([
+      ...base,
+      frame({ type: "error", code: "model_failed", message: "Echo couldn't reply just now. Please try again.", messageId: "r1" }),
+    ]);
+    expect(contents(state)).toEqual(["C:*waves* Welcome, traveller.:saved", "U:Hello:saved"]);
+    expect(isBusy(state)).toBe(false);
+    expect(state.error).toEqual({ message: "Echo couldn't reply just now. Please try again.", code: "model_failed", retryable: true });
+    expect(chatReducer(state, { type: "dismissError" }).error).toBeNull();
+  });
+
+  it("a refused message is marked failed, keeps its text and can be retried with the same clientId", () => {
+    let state = run([
+      sync([greeting]),
+      send("k1", "Hello"),
+      frame({ type: "error", code: "busy", message: "Please wait for the reply before sending another message.", clientId: "k1" }),
+    ]);
+    expect(contents(state).at(-1)).toBe("U:Hello:failed");
+    expect(state.waiting).toBe(false);
+    expect(state.error?.retryable).toBe(false);
+    expect(conversationMessageCount(state)).toBe(1);
+    state = chatReducer(state, { type: "retry", clientId: "k1" });
+    expect(contents(state).at(-1)).toBe("U:Hello:pending");
+    expect(state.waiting).toBe(true);
+    expect(unsentMessages(state).map((m) => m.clientId)).toEqual(["k1"]);
+  });
+
+  it("an error naming nothing answers whatever was pending", () => {
+    const state = run([sync([greeting]), send("k1", "Hello"), frame({ type: "error", code: "invalid_frame", message: "Invalid message" })]);
+    expect(contents(state).at(-1)).toBe("U:Hello:failed");
+    expect(state.waiting).toBe(false);
+  });
+
+  it("an error about something else does not end a reply still being written", () => {
+    const state = run([...base, frame({ type: "error", code: "busy", message: "Please wait." })]);
+    expect(state.waiting).toBe(false);
+    expect(state.streamingId).toBe("r1");
+    expect(isBusy(state)).toBe(true);
+  });
+});
+
+describe("history_sync", () => {
+  it("replaces the local list with the server's", () => {
+    const state = run([sync([greeting]), sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello!", false)])]);
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1", "r1"]);
+    expect(state.chatModel).toBe("offline");
+    expect(state.waiting).toBe(false);
+  });
+
+  it("merges by clientId: a stored message is not doubled, an unstored one stays pending at the end", () => {
+    const state = run([
+      sync([greeting]),
+      send("k1", "First"),
+      // Reconnect: the server stored k1 (under its own id) before the socket dropped.
+      sync([greeting, wire("u1", "First", true, { clientId: "k1" }), wire("r1", "Answer", false)]),
+    ]);
+    expect(state.messages.map((m) => [m.id, m.status])).toEqual([
+      ["g", "saved"],
+      ["u1", "saved"],
+      ["r1", "saved"],
+    ]);
+    expect(state.waiting).toBe(false);
+
+    const lost = run([sync([greeting]), send("k2", "Second"), sync([greeting])]);
+    expect(lost.messages.map((m) => [m.id, m.status])).toEqual([
+      ["g", "saved"],
+      ["local:k2", "pending"],
+    ]);
+    expect(lost.waiting).toBe(true);
+    expect(unsentMessages(lost).map((m) => m.content)).toEqual(["Second"]);
+  });
+
+  it("picks up a reply still being written and keeps growing it with deltas", () => {
+    const state = run([
+      sync([greeting]),
+      sync([greeting, wire("u1", "Hi", true), wire("r1", "Hel", false, { status: "streaming" })]),
+      delta("r1", "lo"),
+    ]);
+    expect(state.streamingId).toBe("r1");
+    expect(state.waiting).toBe(true);
+    expect(state.messages.at(-1)).toMatchObject({ id: "r1", content: "Hello", status: "streaming" });
+  });
+
+  it("a reply finished while disconnected arrives complete, with no waiting left", () => {
+    const state = run([
+      sync([greeting]),
+      send("k1", "Hi"),
+      saved("k1", "u1", "Hi"),
+      started("r1"),
+      delta("r1", "Hel"),
+      sync([greeting, wire("u1", "Hi", true, { clientId: "k1" }), wire("r1", "Hello there.", false)]),
+    ]);
+    expect(contents(state)).toEqual(["C:*waves* Welcome, traveller.:saved", "U:Hi:saved", "C:Hello there.:saved"]);
+    expect(isBusy(state)).toBe(false);
+  });
+
+  it("the HTTP list fills the page until the socket syncs, and never overrides it", () => {
+    const loaded = chatReducer(initialChatState, { type: "loaded", messages: [greeting] });
+    expect(loaded.messages.map((m) => m.id)).toEqual(["g"]);
+    const synced = run([sync([greeting, wire("u1", "Hi", true)]), { type: "loaded", messages: [greeting] }]);
+    expect(synced.messages.map((m) => m.id)).toEqual(["g", "u1"]);
+  });
+});
+
+describe("regenerate, swipes and ratings", () => {
+  const answered = [sync([greeting, wire("u1", "Hi", true), wire("r1", "First answer", false)])];
+
+  it("regenerate waits, then the new reply takes the old one's place with it as an alternative", () => {
+    let state = run(answered);
+    expect(regeneratableReplyId(state)).toBe("r1");
+    state = run([{ type: "regenerate" }, started("r2", "r1")], state);
+    expect(regeneratableReplyId(state)).toBeNull();
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1", "r2"]);
+    expect(state.messages[2]).toMatchObject({ content: "", alternatives: ["First answer"], status: "streaming" });
+    state = run([delta("r2", "Second"), response("r2", "Second answer", { alternatives: ["First answer"] })], state);
+    expect(state.messages[2]).toMatchObject({ content: "Second answer", alternatives: ["First answer"], status: "saved" });
+  });
+
+  it("the greeting alone cannot be regenerated or rated", () => {
+    const state = run([sync([greeting])]);
+    expect(regeneratableReplyId(state)).toBeNull();
+    expect(isRateable(state, state.messages[0]!)).toBe(false);
+  });
+
+  it("ratings change at once and follow message_rated", () => {
+    let state = run(answered);
+    expect(isRateable(state, state.messages[2]!)).toBe(true);
+    expect(isRateable(state, state.messages[1]!)).toBe(false);
+    state = chatReducer(state, { type: "rate", messageId: "r1", rating: 1 });
+    expect(state.messages[2]!.rating).toBe(1);
+    state = run([frame({ type: "message_rated", messageId: "r1", rating: -1 })], state);
+    expect(state.messages[2]!.rating).toBe(-1);
+  });
+});

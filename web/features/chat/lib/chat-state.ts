@@ -1,0 +1,306 @@
+/**
+ * The chat page's message list as a pure state machine (SPEC.md §4 "Chat
+ * send", DESIGN.md "Real-time chat protocol"). Every frame of the socket and
+ * every local action (send, retry, regenerate, rate) goes through
+ * `chatReducer`, so what the page shows is a function of what happened.
+ *
+ * - Sending appends the person's message at once (status "pending", id
+ *   `local:<clientId>`) and turns the waiting state on.
+ * - `message_saved` swaps the pending bubble for the stored message, matched
+ *   by `clientId` (messages from another tab are appended).
+ * - `reply_started` / `character_response_delta` grow the reply being
+ *   written; the final `character_response` replaces it with the stored
+ *   text and ends the waiting state.
+ * - `history_sync` (after every join, so after every reconnect) replaces the
+ *   list with the server's; local messages the server has not stored yet
+ *   (matched by `clientId`) stay at the end, so nothing is lost or doubled.
+ * - An `error` frame ends the waiting state; a failed reply (`messageId`) is
+ *   dropped, a refused message (`clientId`) is marked failed so it can be
+ *   sent again, and the sentence is kept for the page to show.
+ */
+import type { ChatErrorCode, ChatMessage, ChatModelName, ServerFrame } from "../../../../schema/chat.ts";
+
+/**
+ * pending: sent, not yet stored; failed: refused or never answered, can be
+ * sent again; saved: stored; streaming: a reply still being written.
+ */
+export type ChatItemStatus = "pending" | "failed" | "saved" | "streaming";
+
+export interface ChatItem {
+  /** The server's id; `local:<clientId>` until a pending message is stored. */
+  id: string;
+  clientId: string | null;
+  content: string;
+  isUser: boolean;
+  /** ISO 8601; "" for a reply whose time is not known yet. */
+  createdAt: string;
+  rating: 1 | -1 | null;
+  /** Earlier versions of a regenerated reply, oldest first. */
+  alternatives: string[];
+  status: ChatItemStatus;
+  /** A reply cut short by `stop`. */
+  stopped: boolean;
+}
+
+export interface ChatError {
+  message: string;
+  code: ChatErrorCode;
+  /** A reply failed or was stopped empty: asking again (`regenerate`) may help. */
+  retryable: boolean;
+}
+
+export interface ChatState {
+  messages: ChatItem[];
+  /** From a send (or regenerate) until a `character_response` or an `error` frame. */
+  waiting: boolean;
+  /** The reply being written, if any. */
+  streamingId: string | null;
+  /** A `history_sync` arrived: the socket's list is newer than any HTTP read. */
+  synced: boolean;
+  /** The model that answers, once the server said. */
+  chatModel: ChatModelName | null;
+  /** The last error frame, until dismissed or a new reply starts. */
+  error: ChatError | null;
+}
+
+export type ChatAction =
+  /** `GET /api/conversations/:id/messages` answered (ignored once the socket synced). */
+  | { type: "loaded"; messages: ChatMessage[] }
+  /** The person sent `content` with `clientId`; `createdAt` is the local time (ISO). */
+  | { type: "send"; clientId: string; content: string; createdAt: string }
+  /** A failed message is sent again (same clientId, so it is stored once). */
+  | { type: "retry"; clientId: string }
+  /** `regenerate` was sent. */
+  | { type: "regenerate" }
+  /** The person's thumbs on a reply, before the server confirms (or to roll back). */
+  | { type: "rate"; messageId: string; rating: 1 | -1 | null }
+  | { type: "dismissError" }
+  | { type: "frame"; frame: ServerFrame };
+
+export const initialChatState: ChatState = {
+  messages: [],
+  waiting: false,
+  streamingId: null,
+  synced: false,
+  chatModel: null,
+  error: null,
+};
+
+/** Local id of a message not stored yet. */
+export const localMessageId = (clientId: string) => `local:${clientId}`;
+
+export function fromWire(message: ChatMessage, stopped = false): ChatItem {
+  return {
+    id: message.id,
+    clientId: message.clientId,
+    content: message.content,
+    isUser: message.isUser,
+    createdAt: message.createdAt,
+    rating: message.isUser ? null : message.rating,
+    alternatives: message.alternatives,
+    status: message.status === "streaming" ? "streaming" : "saved",
+    stopped,
+  };
+}
+
+const RETRYABLE_ERRORS: readonly ChatErrorCode[] = ["model_failed", "stopped_empty"];
+
+function replaceAt(items: ChatItem[], index: number, item: ChatItem): ChatItem[] {
+  return items.map((m, i) => (i === index ? item : m));
+}
+
+/** Puts `item` where the message with its id (or `clientId`) is, else at the end. */
+function upsert(items: ChatItem[], item: ChatItem, clientId: string | null = null): ChatItem[] {
+  let index = clientId ? items.findIndex((m) => m.clientId === clientId) : -1;
+  if (index < 0) index = items.findIndex((m) => m.id === item.id);
+  return index < 0 ? [...items, item] : replaceAt(items, index, item);
+}
+
+function emptyReply(id: string): ChatItem {
+  return { id, clientId: null, content: "", isUser: false, createdAt: "", rating: null, alternatives: [], status: "streaming", stopped: false };
+}
+
+function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
+  switch (frame.type) {
+    case "history_sync": {
+      const server = frame.messages.map((m) => fromWire(m));
+      const stored = new Set(server.flatMap((m) => (m.clientId ? [m.clientId] : [])));
+      const unsent = state.messages.filter(
+        (m) => (m.status === "pending" || m.status === "failed") && m.clientId !== null && !stored.has(m.clientId),
+      );
+      const streaming = server.find((m) => m.status === "streaming") ?? null;
+      return {
+        ...state,
+        messages: [...server, ...unsent],
+        streamingId: streaming?.id ?? null,
+        waiting: streaming !== null || unsent.some((m) => m.status === "pending"),
+        synced: true,
+        chatModel: frame.chatModel,
+      };
+    }
+    case "message_saved":
+      return { ...state, messages: upsert(state.messages, fromWire(frame.message), frame.clientId) };
+    case "reply_started": {
+      const replaced = frame.replaces ? state.messages.findIndex((m) => m.id === frame.replaces) : -1;
+      let messages: ChatItem[];
+      if (replaced >= 0) {
+        const old = state.messages[replaced]!;
+        messages = replaceAt(state.messages, replaced, {
+          ...emptyReply(frame.messageId),
+          alternatives: [...old.alternatives, old.content],
+        });
+      } else if (state.messages.some((m) => m.id === frame.messageId)) {
+        messages = state.messages;
+      } else {
+        messages = [...state.messages, emptyReply(frame.messageId)];
+      }
+      return { ...state, messages, waiting: true, streamingId: frame.messageId, error: null };
+    }
+    case "character_response_delta": {
+      const index = state.messages.findIndex((m) => m.id === frame.messageId);
+      const messages =
+        index < 0
+          ? [...state.messages, { ...emptyReply(frame.messageId), content: frame.delta }]
+          : replaceAt(state.messages, index, {
+              ...state.messages[index]!,
+              content: state.messages[index]!.content + frame.delta,
+              status: "streaming",
+            });
+      return { ...state, messages, waiting: true, streamingId: frame.messageId };
+    }
+    case "character_response": {
+      const item = fromWire({ ...frame.message, content: frame.content, status: undefined }, frame.stopped);
+      return {
+        ...state,
+        messages: upsert(state.messages, item),
+        waiting: false,
+        streamingId: state.streamingId === frame.messageId ? null : state.streamingId,
+      };
+    }
+    case "message_rated":
+      return {
+        ...state,
+        messages: state.messages.map((m) => (m.id === frame.messageId ? { ...m, rating: frame.rating } : m)),
+      };
+    case "error": {
+      let messages = state.messages;
+      let streamingId = state.streamingId;
+      if (frame.messageId !== undefined) {
+        // The failed reply's partial text goes; the person's message stays.
+        messages = messages.filter((m) => m.id !== frame.messageId);
+        if (streamingId === frame.messageId) streamingId = null;
+      }
+      if (frame.clientId !== undefined) {
+        messages = messages.map((m) => (m.clientId === frame.clientId && m.status === "pending" ? { ...m, status: "failed" } : m));
+      } else if (frame.messageId === undefined) {
+        // An error naming nothing (e.g. a frame the server could not read) answers whatever is pending.
+        messages = messages.map((m) => (m.status === "pending" ? { ...m, status: "failed" } : m));
+      }
+      return {
+        ...state,
+        messages,
+        streamingId,
+        waiting: false,
+        error: { message: frame.message, code: frame.code, retryable: RETRYABLE_ERRORS.includes(frame.code) },
+      };
+    }
+  }
+}
+
+/** The next state after `action`. Pure. */
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "loaded": {
+      if (state.synced) return state;
+      const unsent = state.messages.filter((m) => m.status === "pending" || m.status === "failed");
+      return { ...state, messages: [...action.messages.map((m) => fromWire(m)), ...unsent] };
+    }
+    case "send":
+      return {
+        ...state,
+        messages: [
+          ...state.messages,
+          {
+            id: localMessageId(action.clientId),
+            clientId: action.clientId,
+            content: action.content,
+            isUser: true,
+            createdAt: action.createdAt,
+            rating: null,
+            alternatives: [],
+            status: "pending",
+            stopped: false,
+          },
+        ],
+        waiting: true,
+        error: null,
+      };
+    case "retry":
+      return {
+        ...state,
+        messages: state.messages.map((m) => (m.clientId === action.clientId && m.status === "failed" ? { ...m, status: "pending" } : m)),
+        waiting: true,
+        error: null,
+      };
+    case "regenerate":
+      return { ...state, waiting: true, error: null };
+    case "rate":
+      return {
+        ...state,
+        messages: state.messages.map((m) => (m.id === action.messageId ? { ...m, rating: action.rating } : m)),
+      };
+    case "dismissError":
+      return { ...state, error: null };
+    case "frame":
+      return reduceFrame(state, action.frame);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// What the page derives from the state.
+
+/** A reply is awaited or being written: no new message, no regenerate. */
+export function isBusy(state: ChatState): boolean {
+  return state.waiting || state.streamingId !== null;
+}
+
+/** The three dots: waiting, and no reply text has arrived yet. */
+export function showTypingIndicator(state: ChatState): boolean {
+  return isBusy(state) && !state.messages.some((m) => m.status === "streaming" && m.content !== "");
+}
+
+/** The messages to draw: a reply without text yet is the typing indicator instead. */
+export function visibleMessages(state: ChatState): ChatItem[] {
+  return state.messages.filter((m) => !(m.status === "streaming" && m.content === ""));
+}
+
+/** The footer's "N messages": stored, sent and being written (failed ones not). */
+export function conversationMessageCount(state: ChatState): number {
+  return visibleMessages(state).filter((m) => m.status !== "failed").length;
+}
+
+/** Messages to send again after a reconnect: sent, but not in the server's history. */
+export function unsentMessages(state: ChatState): ChatItem[] {
+  return state.messages.filter((m) => m.status === "pending");
+}
+
+/**
+ * The reply `regenerate` would replace: the last message when it is a
+ * stored character reply to a stored message of the person (the server's
+ * rule; the greeting alone cannot be regenerated). Null otherwise or while busy.
+ */
+export function regeneratableReplyId(state: ChatState): string | null {
+  if (isBusy(state)) return null;
+  const [previous, last] = state.messages.slice(-2);
+  if (!last || !previous) return null;
+  return !last.isUser && last.status === "saved" && previous.isUser && previous.status === "saved" ? last.id : null;
+}
+
+/**
+ * Replies that may be rated: stored character messages, except a greeting
+ * that opens the conversation (it answers nothing).
+ */
+export function isRateable(state: ChatState, item: ChatItem): boolean {
+  if (item.isUser || item.status !== "saved") return false;
+  return state.messages[0]?.id !== item.id;
+}
