@@ -142,3 +142,14 @@ test("on a phone the tag sidebar is hidden and the grid still works", async ({ p
   await expect(page.getByRole("complementary")).toBeHidden();
   await expectAccessible(page);
 });
+
+test("pages and API answers carry the security headers", async ({ request }) => {
+  for (const path of ["/", "/character/1", "/api/characters?limit=1"]) {
+    const res = await request.get(path);
+    const headers = res.headers();
+    expect(headers["content-security-policy"], path).toContain("script-src 'self'");
+    expect(headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(headers["x-content-type-options"], path).toBe("nosniff");
+    expect(headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+  }
+});
