@@ -502,7 +502,6 @@ export class ConversationRoom extends DurableObject<Env> {
       }
       if (this.deleted) return;
       const id = crypto.randomUUID();
-      this.broadcast({ type: "message_saved", clientId, messageId: id, message: {id, conversationId: "", content, isUser: true, createdAt: "", clientId, rating: null, alternatives: []} });
       this.sql(
         "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?)",
         id,

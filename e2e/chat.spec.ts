@@ -73,6 +73,8 @@ const footer = (page: Page, count: number) =>
     exact: true,
   });
 const normal = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
+/** The text of a message as shown (its bubble, without the buttons under it). */
+const shownText = async (message: Locator) => normal(await message.locator("[data-message-text]").textContent());
 
 /**
  * Records, from now on, what the chat log shows while a reply arrives: whether
@@ -89,7 +91,7 @@ async function recordReply(page: Page, name: string): Promise<void> {
       const articles = root.querySelectorAll(`article[aria-label="${CSS.escape(characterName)}"]`);
       const last = articles[articles.length - 1];
       if (last?.getAttribute("aria-busy") === "true") {
-        const text = (last.textContent ?? "").replace(/\s+/g, " ").trim();
+        const text = (last.querySelector("[data-message-text]")?.textContent ?? "").replace(/\s+/g, " ").trim();
         if (text && seen.partial.at(-1) !== text) seen.partial.push(text);
       }
     }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -107,7 +109,7 @@ async function sendAndAwaitReply(page: Page, name: string, text: string): Promis
   await input(page, name).press("Enter");
   const reply = characterMessages(page, name).nth(before);
   await expect(reply).toHaveAttribute("aria-busy", "false");
-  return normal(await reply.textContent());
+  return shownText(reply);
 }
 
 test("start a chat, watch the reply stream in, reload, start a new conversation, find both in My Chats", async ({ page }) => {
@@ -147,11 +149,10 @@ test("start a chat, watch the reply stream in, reload, start a new conversation,
   const seen = await recorded(page);
   expect(seen.typing).toBe(true);
   expect(seen.partial.length).toBeGreaterThan(1);
-  // Every intermediate text is a shorter beginning of the final one.
-  for (const partial of seen.partial) {
-    expect(partial.length).toBeLessThan(reply.length);
-    expect(reply.startsWith(partial)).toBe(true);
-  }
+  // Every intermediate text is a beginning of the final one, growing; the first is well short of it.
+  for (const partial of seen.partial) expect(reply.startsWith(partial)).toBe(true);
+  expect(seen.partial.map((p) => p.length)).toEqual([...seen.partial.map((p) => p.length)].sort((a, b) => a - b));
+  expect(seen.partial[0]!.length).toBeLessThan(reply.length / 2);
   await expect(footer(page, 3)).toBeVisible();
   await expect(page.getByTestId("typing-indicator")).toHaveCount(0);
   await expectAccessible(page);
@@ -160,7 +161,7 @@ test("start a chat, watch the reply stream in, reload, start a new conversation,
   await page.reload();
   await expect(characterMessages(page, character.name)).toHaveCount(2);
   await expect(userMessages(page)).toHaveText(["Which road should we take to the mountains?"]);
-  expect(normal(await characterMessages(page, character.name).nth(1).textContent())).toBe(reply);
+  expect(await shownText(characterMessages(page, character.name).nth(1))).toBe(reply);
   const stored = (await (await page.request.get(`/api/conversations/${firstId}/messages`)).json()) as ChatMessage[];
   expect(stored.map((m) => m.isUser)).toEqual([false, true, false]);
 
@@ -188,7 +189,7 @@ test("start a chat, watch the reply stream in, reload, start a new conversation,
   await expect(rows.nth(1)).toContainText(character.name);
   await expect(rows.nth(1)).toContainText(`Chat with ${character.name}`);
   await expect(rows.nth(1)).toContainText(reply.slice(0, 30));
-  await expect(rows.nth(1)).toContainText(/ago$/);
+  await expect(rows.nth(1).locator("time")).toHaveText(/ ago$/);
   const list = (await (await page.request.get("/api/conversations")).json()) as ConversationSummary[];
   expect(list.map((c) => c.id)).toEqual([secondId, firstId]);
   await expectAccessible(page);
@@ -259,7 +260,7 @@ test("regenerate keeps the earlier reply as a swipe, thumbs show and keep their 
   // Flip back to the earlier version and forward again.
   await last.getByRole("button", { name: "Previous version" }).click();
   await expect(last.getByText("1/2")).toBeVisible();
-  expect(normal(await last.locator("div").first().textContent())).toBe(first);
+  expect(await shownText(last)).toBe(first);
   await expect(last.getByText("Earlier version — the chat continues from the latest one")).toBeVisible();
   await last.getByRole("button", { name: "Next version" }).click();
   await expect(last.getByText("2/2")).toBeVisible();
@@ -333,7 +334,7 @@ test("a dropped connection reconnects, loses nothing and doubles nothing; a mess
   await expect(userMessages(page)).toHaveText(["Sing me the song of the northern road"]);
   const stored = (await (await page.request.get(`/api/conversations/${id}/messages`)).json()) as ChatMessage[];
   expect(stored.map((m) => m.isUser)).toEqual([false, true, false]);
-  expect(normal(await reply.textContent())).toBe(normal(stored[2]!.content.replace(/\*/g, "")));
+  expect(await shownText(reply)).toBe(normal(stored[2]!.content.replace(/\*/g, "")));
 
   // The kept text can be sent now.
   await expect(sendButton(page)).toBeEnabled();
@@ -349,6 +350,28 @@ test("a visitor who presses Start Chat is told to sign in and sent to the sign-i
   await expect(toast(page, "Unauthorized")).toBeVisible();
   await expect(toast(page, "You need to log in to start a chat. Redirecting...")).toBeVisible();
   await expect(page).toHaveURL(/\/api\/login$/);
+});
+
+test("failures to start a chat or a new conversation are told in toasts", async ({ page }) => {
+  await signIn(page, "Tove");
+  const character = await createCharacter(page.request);
+  await page.goto(`/character/${character.id}`);
+  await page.route("**/api/conversations", (route) =>
+    route.request().method() === "POST" ? route.fulfill({ status: 500, json: { error: "Internal error", code: "internal" } }) : route.fallback(),
+  );
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(toast(page, "Failed to start chat. Please try again.")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/character/${character.id}$`));
+  await page.unroute("**/api/conversations");
+
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+  const id = CHAT_URL.exec(page.url())![1]!;
+  await page.route("**/api/conversations/new", (route) => route.fulfill({ status: 500, json: { error: "Internal error", code: "internal" } }));
+  await page.getByRole("button", { name: "Conversation options" }).click();
+  await page.getByRole("menuitem", { name: "Start a New Conversation" }).click();
+  await expect(toast(page, "Failed to start a new conversation. Please try again.")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/chat/${id}$`));
 });
 
 async function otherPersonsConversation(browser: Browser, baseURL: string): Promise<string> {

@@ -17,12 +17,13 @@
  *
  * Flags: --conversations N (default 100), --spread-ms S (sends spread evenly
  * over S ms; default 0 = all at once), --word-delay-ms D (offline model's
- * pace, default 25), --port P (default 8798), --bare.
+ * pace, default 25), --port P (default: a free one), --bare.
  * Target of the issue: N = 1,000 with p95 first delta ≤ 50 ms, 0 lost, 0 duplicated.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
@@ -35,14 +36,23 @@ const { values } = parseArgs({
     conversations: { type: "string", default: "100" },
     "spread-ms": { type: "string", default: "0" },
     "word-delay-ms": { type: "string", default: "25" },
-    port: { type: "string", default: "8798" },
+    port: { type: "string" },
     bare: { type: "boolean", default: false },
   },
 });
 const count = Number(values.conversations);
 const spreadMs = Number(values["spread-ms"]);
-const port = values.port;
 if (!Number.isInteger(count) || count < 1) throw new Error("--conversations must be a positive integer");
+
+/** A port nobody listens on (other local servers, e.g. browser-test runs, must not answer for us). */
+async function freePort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return String(port);
+}
+const port = values.port ?? (await freePort());
 
 const base = `http://127.0.0.1:${port}`;
 const origin = base;
@@ -77,6 +87,14 @@ async function prepare(): Promise<{ people: Person[]; characterIds: number[] }> 
   const characterIds = (db.prepare("SELECT id FROM characters WHERE is_active = 1 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
   db.close();
   return { people, characterIds };
+}
+
+async function assertNobodyListens(): Promise<void> {
+  const answered = await fetch(`${base}/`).then(
+    () => true,
+    () => false,
+  );
+  if (answered) throw new Error(`something already answers on ${base}; pick another --port`);
 }
 
 async function waitForServer(child: ChildProcess): Promise<void> {
@@ -198,6 +216,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+await assertNobodyListens();
 const { people, characterIds } = await prepare();
 console.log(`${count} people with sessions; ${characterIds.length} demo characters`);
 const server = spawn("wrangler", devArgs(port, stateDir, { OFFLINE_WORD_DELAY_MS: values["word-delay-ms"] }), {

@@ -18,7 +18,7 @@ const COMMENTS_ID = "comments";
 export function CharacterPage() {
   const { id = "" } = useParams();
   const query = useCharacter(id);
-  const { user } = useUser();
+  const { user, isLoading: userLoading } = useUser();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const createConversation = useCreateConversation();
@@ -29,7 +29,8 @@ export function CharacterPage() {
   // SPEC.md §4 "Start chat": create the conversation, then open it; visitors sign in first (§8).
   const character = query.data;
   const startChat = () => {
-    if (!user) {
+    // Still asking who this is: let the server decide (a 401 lands in onError below).
+    if (!user && !userLoading) {
       notifyUnauthorized("start a chat");
       return;
     }

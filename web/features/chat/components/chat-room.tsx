@@ -20,6 +20,7 @@ import { newClientId } from "../lib/chat-socket.ts";
 import {
   type ChatAction,
   type ChatItem,
+  chatFooterText,
   chatReducer,
   conversationMessageCount,
   initialChatState,
@@ -35,11 +36,6 @@ interface ChatRoomProps {
   character: ChatCharacter;
   /** `GET …/messages`, once it answered; the socket's `history_sync` supersedes it. */
   initialMessages: ChatMessage[] | undefined;
-}
-
-/** "All stories and characters are fictional • N messages in this conversation" (SPEC.md §2). */
-export function chatFooterText(count: number): string {
-  return `All stories and characters are fictional • ${count} ${count === 1 ? "message" : "messages"} in this conversation`;
 }
 
 export function ChatRoom({ conversation, character, initialMessages }: ChatRoomProps) {

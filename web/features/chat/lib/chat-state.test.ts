@@ -3,6 +3,7 @@ import type { ChatMessage, ServerFrame } from "../../../../schema/chat.ts";
 import {
   type ChatAction,
   type ChatState,
+  chatFooterText,
   chatReducer,
   conversationMessageCount,
   initialChatState,
@@ -252,5 +253,13 @@ describe("regenerate, swipes and ratings", () => {
     expect(state.messages[2]!.rating).toBe(1);
     state = run([frame({ type: "message_rated", messageId: "r1", rating: -1 })], state);
     expect(state.messages[2]!.rating).toBe(-1);
+  });
+});
+
+describe("chatFooterText", () => {
+  it("is SPEC.md §2's line with the count", () => {
+    expect(chatFooterText(3)).toBe("All stories and characters are fictional • 3 messages in this conversation");
+    expect(chatFooterText(0)).toBe("All stories and characters are fictional • 0 messages in this conversation");
+    expect(chatFooterText(1)).toBe("All stories and characters are fictional • 1 messages in this conversation");
   });
 });

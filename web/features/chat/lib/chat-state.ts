@@ -279,6 +279,14 @@ export function conversationMessageCount(state: ChatState): number {
   return visibleMessages(state).filter((m) => m.status !== "failed").length;
 }
 
+/**
+ * The chat footer, to the letter of SPEC.md §2: "All stories and characters
+ * are fictional • N messages in this conversation" (the template has no singular).
+ */
+export function chatFooterText(count: number): string {
+  return `All stories and characters are fictional • ${count} messages in this conversation`;
+}
+
 /** Messages to send again after a reconnect: sent, but not in the server's history. */
 export function unsentMessages(state: ChatState): ChatItem[] {
   return state.messages.filter((m) => m.status === "pending");
