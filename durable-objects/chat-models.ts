@@ -40,12 +40,12 @@ export interface ChatModel {
 /** A provider refused or failed the request. The message is for logs, not people. */
 export class ChatModelError extends Error {
   override readonly name = "ChatModelError";
-  constructor(
-    message: string,
-    /** HTTP status of the provider's answer, when there was one. */
-    readonly status?: number,
-  ) {
+  /** HTTP status of the provider's answer, when there was one. */
+  readonly status?: number;
+
+  constructor(message: string, status?: number) {
     super(message);
+    this.status = status;
   }
 }
 
@@ -62,11 +62,13 @@ export interface AiRunner {
 /** Workers AI through its binding. */
 export class WorkersAIChatModel implements ChatModel {
   readonly name = "workers-ai" as const;
+  private readonly ai: AiRunner;
+  private readonly model: string;
 
-  constructor(
-    private readonly ai: AiRunner,
-    private readonly model: string,
-  ) {}
+  constructor(ai: AiRunner, model: string) {
+    this.ai = ai;
+    this.model = model;
+  }
 
   async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
     let result: unknown;
@@ -90,20 +92,22 @@ export class WorkersAIChatModel implements ChatModel {
 }
 
 /** Any OpenAI-compatible chat completions endpoint, streamed (SSE). */
+export interface OpenAIConfig {
+  /** e.g. `https://openrouter.ai/api/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** The outside world; Workers and tests use the global fetch. */
+  fetch?: typeof fetch;
+}
+
 export class OpenAIChatModel implements ChatModel {
   readonly name = "openai" as const;
+  private readonly config: OpenAIConfig;
   private readonly url: string;
 
-  constructor(
-    private readonly config: {
-      /** e.g. `https://openrouter.ai/api/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
-      baseUrl: string;
-      apiKey?: string;
-      model: string;
-      /** The outside world; tests and Workers use the global fetch. */
-      fetch?: typeof fetch;
-    },
-  ) {
+  constructor(config: OpenAIConfig) {
+    this.config = config;
     this.url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   }
 
@@ -188,7 +192,9 @@ export function createChatModel(env: ChatModelEnv, character: OfflineCharacter, 
 /**
  * Reads a model's stream with a watchdog: if no piece arrives within
  * `tokenTimeoutMs` (the first one included), `onTimeout` is called (the caller
- * aborts the request) and ChatModelError("timeout") is thrown.
+ * aborts the request) and ChatModelError("timeout") is thrown. One timer per
+ * stream, re-armed when it fires early, rather than one per piece: thousands
+ * of replies stream at once.
  */
 export async function* withTokenTimeout<T>(
   source: AsyncIterable<T>,
@@ -196,15 +202,26 @@ export async function* withTokenTimeout<T>(
   onTimeout: () => void = () => {},
 ): AsyncGenerator<T> {
   const iterator = source[Symbol.asyncIterator]();
+  let waitingSince: number | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let fire!: () => void;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    fire = () => resolve("timeout");
+  });
+  const arm = (ms: number) => {
+    timer = setTimeout(() => {
+      const waited = waitingSince === null ? 0 : Date.now() - waitingSince;
+      if (waited >= tokenTimeoutMs) fire();
+      else arm(tokenTimeoutMs - waited);
+    }, ms);
+  };
+  arm(tokenTimeoutMs);
   let finished = false;
   try {
     for (;;) {
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), tokenTimeoutMs);
-      });
-      const next = await Promise.race([iterator.next(), timeout]);
-      clearTimeout(timer);
+      waitingSince = Date.now();
+      const next = await Promise.race([iterator.next(), timedOut]);
+      waitingSince = null;
       if (next === "timeout") {
         onTimeout();
         throw new ChatModelError(`no token within ${tokenTimeoutMs} ms`);

@@ -100,7 +100,10 @@ interface ActiveReply {
   id: string;
   replaces: string | null;
   alternatives: string[];
+  /** Everything the model wrote so far. */
   content: string;
+  /** What the sockets have been sent of it (deltas are coalesced, DELTA_INTERVAL_MS). */
+  sent: string;
   stopped: boolean;
   controller: AbortController;
 }
@@ -142,6 +145,12 @@ export const ROOM_SCHEMA_VERSION = MIGRATIONS.length;
 const TOKEN_TIMEOUT_MS = 60_000;
 /** A reply is cut at this many characters whatever the model does. */
 const MAX_REPLY_CHARS = 16_000;
+/**
+ * Deltas of a reply go out at most this often, ms: the first piece at once,
+ * then what arrived meanwhile in one frame. Fewer frames for the same text
+ * (a fast model writes a token every few ms), still smooth to read.
+ */
+const DELTA_INTERVAL_MS = 50;
 /** While streaming, the text so far is saved this often, ms (so a crash loses at most this much). */
 const FLUSH_EVERY_MS = 1_000;
 /** The character's card is re-read from D1 after this long, ms. */
@@ -238,7 +247,8 @@ export class ConversationRoom extends DurableObject<Env> {
     };
     if (row.status === "streaming") {
       message.status = "streaming";
-      if (this.reply?.id === row.id) message.content = this.reply.content;
+      // Exactly what this socket's later deltas continue from.
+      if (this.reply?.id === row.id) message.content = this.reply.sent;
     }
     return message;
   }
@@ -551,6 +561,7 @@ export class ConversationRoom extends DurableObject<Env> {
       replaces: replaces?.id ?? null,
       alternatives,
       content: "",
+      sent: "",
       stopped: false,
       controller: new AbortController(),
     };
@@ -577,6 +588,17 @@ export class ConversationRoom extends DurableObject<Env> {
   private async writeReply(reply: ActiveReply): Promise<void> {
     const room = this.room!;
     let characterName = "The character";
+    let lastDeltaAt = 0;
+    let deltaTimer: ReturnType<typeof setTimeout> | undefined;
+    const flushDelta = () => {
+      clearTimeout(deltaTimer);
+      deltaTimer = undefined;
+      if (reply.sent.length === reply.content.length || this.reply !== reply) return;
+      const delta = reply.content.slice(reply.sent.length);
+      reply.sent = reply.content;
+      lastDeltaAt = Date.now();
+      this.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
+    };
     try {
       const character = await this.loadCharacter();
       if (!character) throw new Error(`character ${room.character_id} not found`);
@@ -600,7 +622,9 @@ export class ConversationRoom extends DurableObject<Env> {
       for await (const piece of pieces) {
         if (reply.stopped || this.deleted) break;
         reply.content += piece;
-        this.broadcast({ type: "character_response_delta", messageId: reply.id, delta: piece });
+        const wait = DELTA_INTERVAL_MS - (Date.now() - lastDeltaAt);
+        if (wait <= 0) flushDelta();
+        else deltaTimer ??= setTimeout(flushDelta, wait);
         if (reply.content.length >= MAX_REPLY_CHARS) break;
         if (Date.now() - flushed >= FLUSH_EVERY_MS) {
           this.sql("UPDATE messages SET content = ? WHERE id = ?", reply.content, reply.id);
@@ -608,6 +632,7 @@ export class ConversationRoom extends DurableObject<Env> {
         }
       }
     } catch (error) {
+      clearTimeout(deltaTimer);
       if (!reply.stopped) {
         console.warn("reply failed", room.conversation_id, String(error));
         this.failReply(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
@@ -615,7 +640,12 @@ export class ConversationRoom extends DurableObject<Env> {
       }
       // A stop aborts the request; what was written so far is kept below.
     }
-    if (this.deleted) return;
+    if (this.deleted) {
+      clearTimeout(deltaTimer);
+      return;
+    }
+    // Whatever is still buffered goes out before the final frame (a client may build the text from deltas).
+    flushDelta();
     const content = reply.content.trim();
     if (content === "") {
       if (reply.stopped) this.failReply(reply, "stopped_empty", `The reply was stopped before ${characterName} said anything.`);

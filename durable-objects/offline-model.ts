@@ -128,15 +128,16 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export class OfflineChatModel implements ChatModel {
   readonly name = "offline" as const;
+  private readonly character: OfflineCharacter;
+  private readonly userName: string;
+  /** Pause between words, ms; 0 still yields to the event loop between words. */
+  private readonly wordDelayMs: number;
 
-  constructor(
-    private readonly character: OfflineCharacter,
-    private readonly userName: string,
-    private readonly options: {
-      /** Pause between words, ms; 0 still yields to the event loop between words. */
-      wordDelayMs: number;
-    },
-  ) {}
+  constructor(character: OfflineCharacter, userName: string, options: { wordDelayMs: number }) {
+    this.character = character;
+    this.userName = userName;
+    this.wordDelayMs = options.wordDelayMs;
+  }
 
   async *stream(prompt: PromptMessage[], { signal }: ChatModelOptions): AsyncGenerator<string> {
     const lastUser = prompt.findLast((m) => m.role === "user")?.content ?? "";
@@ -144,7 +145,7 @@ export class OfflineChatModel implements ChatModel {
     const words = offlineReply(this.character, this.userName, lastUser, turn).match(/\S+\s*/g) ?? [];
     for (let i = 0; i < words.length; i++) {
       if (signal?.aborted) return;
-      if (i > 0) await sleep(this.options.wordDelayMs);
+      if (i > 0) await sleep(this.wordDelayMs);
       if (signal?.aborted) return;
       yield words[i]!;
     }

@@ -69,7 +69,7 @@ const userMessages = (page: Page) => log(page).getByRole("article", { name: "You
 const input = (page: Page, name: string) => page.getByLabel(`Message ${name}`);
 const sendButton = (page: Page) => page.getByRole("button", { name: "Send message" });
 const footer = (page: Page, count: number) =>
-  page.getByText(`All stories and characters are fictional • ${count} ${count === 1 ? "message" : "messages"} in this conversation`, {
+  page.getByText(`All stories and characters are fictional • ${count} messages in this conversation`, {
     exact: true,
   });
 const normal = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();

@@ -57,7 +57,7 @@ describe("/ws as SPEC.md §7 describes it", () => {
     const { saved, response } = await socket.chat(conversation.id, "Tell me about the harbour.");
     expect(saved.message).toMatchObject({ content: "Tell me about the harbour.", isUser: true });
     const deltas = socket.frames.filter((f) => f.type === "character_response_delta");
-    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((d) => (d.type === "character_response_delta" ? d.delta : "")).join("").trim()).toBe(response.content);
 
     // A second socket on the same conversation (a second tab) sees the first's events.
