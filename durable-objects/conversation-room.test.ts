@@ -328,6 +328,13 @@ describe("model failures", () => {
       });
       const stored = await messages(mira, conversation.id);
       expect(stored.map((m) => m.content)).toEqual(["Hello there.", "Are you there?"]);
+      // The person's message still counts: the conversation's preview is theirs.
+      await eventually(async () => {
+        const row = await env.DB.prepare("SELECT last_message_preview AS p FROM conversations WHERE id = ?")
+          .bind(conversation.id)
+          .first<{ p: string }>();
+        return row?.p === "Are you there?";
+      });
       socket.close();
     });
   }

@@ -169,6 +169,8 @@ export class ConversationRoom extends DurableObject<Env> {
   /** A message is between its checks and its storing (one at a time). */
   private admitting = false;
   private character: { value: Promise<RoomCharacter | null>; at: number } | null = null;
+  /** Stored messages not yet counted in D1 (written once per exchange, see countMessage). */
+  private uncounted: { messages: number; userMessages: number; lastAt: number; preview: string } | null = null;
 
   /**
    * The model for a reply. A seam for tests that need a failing or silent
@@ -220,7 +222,8 @@ export class ConversationRoom extends DurableObject<Env> {
     for (const row of this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'streaming'")) {
       if (row.content.trim() !== "") {
         this.sql("UPDATE messages SET status = 'complete', replaces = NULL WHERE id = ?", row.id);
-        this.ctx.waitUntil(this.syncCounters({ ...row, status: "complete" }));
+        this.countMessage(row);
+        this.ctx.waitUntil(this.writeCounters());
       } else {
         this.dropReply(row.id, row.replaces);
       }
@@ -521,7 +524,8 @@ export class ConversationRoom extends DurableObject<Env> {
       );
       const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", id)[0]!;
       this.broadcast({ type: "message_saved", clientId, messageId: id, message: this.toWire(row) });
-      this.ctx.waitUntil(this.syncCounters(row));
+      // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
+      this.countMessage(row);
       this.startReply(null);
     } finally {
       this.admitting = false;
@@ -661,7 +665,8 @@ export class ConversationRoom extends DurableObject<Env> {
     );
     const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", reply.id)[0]!;
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
-    await this.syncCounters(row);
+    this.countMessage(row);
+    await this.writeCounters();
     this.broadcast({
       type: "character_response",
       content,
@@ -676,6 +681,7 @@ export class ConversationRoom extends DurableObject<Env> {
   private failReply(reply: ActiveReply, code: ChatErrorCode, message: string): void {
     if (this.deleted) return;
     this.dropReply(reply.id, reply.replaces);
+    this.ctx.waitUntil(this.writeCounters());
     this.broadcast({ type: "error", code, message, messageId: reply.id });
     if (reply.replaces) {
       // The replaced reply is visible again: every tab gets the list as it is.
@@ -710,23 +716,44 @@ export class ConversationRoom extends DurableObject<Env> {
     return value;
   }
 
+  /** Notes a stored message for the D1 counters (written by writeCounters). */
+  private countMessage(row: MessageRow): void {
+    const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "" });
+    pending.messages += 1;
+    if (row.role === "user") pending.userMessages += 1;
+    if (row.created_at >= pending.lastAt) {
+      pending.lastAt = row.created_at;
+      pending.preview = row.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_LENGTH);
+    }
+  }
+
   /**
-   * After a message is stored: the conversation's activity and preview, the
-   * character's message count and, for the person's messages, its trending
-   * score (worker/lib/trending.ts: S' = max(S, x) + log2(1 + 2^−|S − x|),
-   * x = now / 3 days in ms, weight 1 — the formula of migrations/0002).
-   * Failures are logged, never thrown: the message is already stored.
+   * Writes the counted messages to D1 in one batch: the conversation's
+   * activity and preview, the character's message count and, for the
+   * person's messages, its trending score (worker/lib/trending.ts, the
+   * formula of migrations/0002: S' = max(S, x) + log2(1 + 2^−|S − x|),
+   * x = log2(weight) + now / 3 days in ms, weight = the person's messages).
+   * One write per exchange (message and reply) rather than per message: D1
+   * has one writer for every conversation of the app. Failures are logged,
+   * never thrown: the messages are already stored.
    */
-  private async syncCounters(row: MessageRow): Promise<void> {
+  private async writeCounters(): Promise<void> {
+    const pending = this.uncounted;
     const room = this.room;
-    if (!room) return;
-    const preview = row.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_LENGTH);
+    this.uncounted = null;
+    if (!pending || !room) return;
     const db = this.env.DB;
-    const trending =
-      row.role === "user"
-        ? `, trending_score = max(trending_score, (unixepoch('subsec') * 1000.0) / 259200000.0)
-             + log2(1 + pow(2, -abs(trending_score - (unixepoch('subsec') * 1000.0) / 259200000.0)))`
-        : "";
+    const character =
+      pending.userMessages > 0
+        ? db
+            .prepare(
+              `UPDATE characters SET message_count = message_count + ?1,
+                 trending_score = max(trending_score, ?2 + (unixepoch('subsec') * 1000.0) / 259200000.0)
+                   + log2(1 + pow(2, -abs(trending_score - (?2 + (unixepoch('subsec') * 1000.0) / 259200000.0))))
+               WHERE id = ?3`,
+            )
+            .bind(pending.messages, Math.log2(pending.userMessages), room.character_id)
+        : db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(pending.messages, room.character_id);
     try {
       await db.batch([
         db
@@ -737,8 +764,8 @@ export class ConversationRoom extends DurableObject<Env> {
                updated_at = max(updated_at, ?1)
              WHERE id = ?3`,
           )
-          .bind(row.created_at, preview, room.conversation_id),
-        db.prepare(`UPDATE characters SET message_count = message_count + 1${trending} WHERE id = ?`).bind(room.character_id),
+          .bind(pending.lastAt, pending.preview, room.conversation_id),
+        character,
       ]);
     } catch (error) {
       console.error("could not update conversation counters", room.conversation_id, String(error));
