@@ -16,6 +16,7 @@
  * --port P (default 8797), --reseed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -68,6 +69,33 @@ async function prepareDatabase(): Promise<string> {
   return localD1File(stateDir)!;
 }
 
+const BENCH_USER_ID = "00000000-0000-4000-8000-00000000be7c";
+
+/**
+ * A signed-in person for the personal For You shape: a user with five
+ * favorites and a session whose cookie token is returned (the sessions table
+ * stores its SHA-256, worker/lib/sessions.ts). Idempotent.
+ */
+function prepareBenchUser(dbFile: string): string {
+  const token = "bench".padEnd(43, "0");
+  const db = new DatabaseSync(dbFile);
+  db.prepare("INSERT OR IGNORE INTO users (id, email, first_name, username) VALUES (?, 'bench@bench.local', 'Bench', '@bench_user')").run(BENCH_USER_ID);
+  const favorites = db.prepare("SELECT count(*) AS n FROM favorites WHERE user_id = ?").get(BENCH_USER_ID) as { n: number };
+  if (favorites.n === 0) {
+    db.prepare(
+      `INSERT INTO favorites (character_id, user_id)
+       SELECT id, ? FROM characters WHERE is_active = 1 AND is_nsfw = 0 AND id % 9973 = 0 ORDER BY id LIMIT 5`,
+    ).run(BENCH_USER_ID);
+  }
+  db.prepare("INSERT OR REPLACE INTO sessions (sid, sess, expire) VALUES (?, ?, ?)").run(
+    createHash("sha256").update(token).digest("hex"),
+    JSON.stringify({ userId: BENCH_USER_ID }),
+    Date.now() + 30 * 24 * 60 * 60 * 1000,
+  );
+  db.close();
+  return token;
+}
+
 /** Picks realistic parameters from the data itself. */
 function pickParameters(dbFile: string) {
   const db = new DatabaseSync(dbFile, { readOnly: true });
@@ -108,8 +136,10 @@ async function waitForServer(base: string, child: ChildProcess): Promise<void> {
 
 const dbFile = await prepareDatabase();
 const p = pickParameters(dbFile);
-const shapes: [string, string][] = [
+const benchToken = prepareBenchUser(dbFile);
+const shapes: [string, string, boolean?][] = [
   ["sort=for-you", "sort=for-you"],
+  ["for-you, signed in (5 favorites)", "sort=for-you", true],
   ["sort=trending", "sort=trending"],
   ["sort=new", "sort=new"],
   ["sort=popular", "sort=popular"],
@@ -134,7 +164,7 @@ try {
   await waitForServer(base, server);
   const rows: string[][] = [];
   let ok = true;
-  for (const [label, query] of shapes) {
+  for (const [label, query, signedIn] of shapes) {
     const url = `${base}/api/characters?${withDefaults(query)}`;
     const parsed = catalogQuerySchema.parse(Object.fromEntries(new URLSearchParams(withDefaults(query))));
     const http: number[] = [];
@@ -143,14 +173,14 @@ try {
     let total = 0;
     for (let i = 0; i < requests + 10; i++) {
       const t0 = performance.now();
-      const res = await fetch(url);
+      const res = await fetch(url, signedIn ? { headers: { cookie: `fabled_session=${benchToken}` } } : {});
       const body = (await res.json()) as { total: number };
       const elapsed = performance.now() - t0;
       if (!res.ok) throw new Error(`${label}: HTTP ${res.status} ${JSON.stringify(body)}`);
       total = body.total;
       const timing = /app;dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "");
       const r0 = performance.now();
-      const direct = await queryCatalog(rawBatch, parsed);
+      const direct = await queryCatalog(rawBatch, parsed, signedIn ? { userId: BENCH_USER_ID } : {});
       const rawElapsed = performance.now() - r0;
       if (direct.total !== body.total) throw new Error(`${label}: raw total ${direct.total} ≠ HTTP total ${body.total}`);
       if (i < 10) continue; // warm-up
