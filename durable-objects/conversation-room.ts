@@ -14,9 +14,11 @@
  *   socket: it is kept in `ctx.waitUntil` and finishes and is stored even
  *   when every client has gone; a client that comes back gets it in
  *   `history_sync`.
- * - Keeps D1 in step after every stored message: the conversation's
+ * - Keeps D1 in step with every stored message — the conversation's
  *   `last_message_at`/`last_message_preview`/`updated_at`, the character's
- *   `message_count` and (user messages) its trending score.
+ *   `message_count` and (the person's messages) its trending score — in one
+ *   write per exchange, when the reply is stored or fails.
+ * - Sends a reply's deltas at most every DELTA_INTERVAL_MS (the first at once).
  *
  * Frames are the zod union of schema/chat.ts; anything else gets an error
  * frame or a close with a clear code and reason (CLOSE_CODES).

@@ -16,7 +16,7 @@
  *   (JOIN_TIMEOUT_MS), checks ownership, opens a socket to the object and
  *   relays frames both ways, closes included. The object's end still
  *   hibernates; only this relay stays in the Worker, costing CPU only when a
- *   frame passes. (docs/decisions/0003-chat-socket.md)
+ *   frame passes. (docs/decisions/0005-real-time-chat.md)
  */
 import { Hono } from "hono";
 import { ROOM_HEADERS, parseFrame } from "../../durable-objects/conversation-room.ts";
