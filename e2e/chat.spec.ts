@@ -6,36 +6,16 @@
  * offline chat model answers, a word every 25 ms, so a reply streams for
  * about a second. Every test signs in as a new person (local sign-in).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test, type WebSocketRoute } from "@playwright/test";
 import type { Character, CharacterListResponse, CurrentUser } from "../schema/api.ts";
 import type { ChatMessage, Conversation, ConversationSummary } from "../schema/chat.ts";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-/** Letters only: a name that is one word for the catalog's search. */
-const letters = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("");
+import { expectAccessible, letters, signInWithApi as signIn, toast, unique } from "./helpers.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
 
-/** Signs in with the JSON local sign-in; the page shares the request context's cookies. */
-async function signIn(page: Page, firstName: string): Promise<CurrentUser> {
-  const res = await page.request.post("/api/login/dev", {
-    data: { email: `${firstName.toLowerCase()}-${unique()}@example.com`, firstName },
-  });
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as CurrentUser;
-}
 
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
 
-function toast(page: Page, text: string) {
-  return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
-}
 
 const GREETING =
   '*The knight looks up from the campfire.* "Well met, {{user}}." **draws her sword and salutes** "The road north is dangerous tonight."';

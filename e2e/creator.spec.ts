@@ -7,9 +7,9 @@
  * a new person (local sign-in).
  */
 import { fileURLToPath } from "node:url";
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Character, CharacterSummary, CurrentUser } from "../schema/api.ts";
+import { expectAccessible, letters, signInWithApi as signIn, toast, unique } from "./helpers.ts";
 
 /** A demo card from the shared card collection (outside the project). */
 const SERAPHINA_CARD = fileURLToPath(new URL("../../shared/cards/default_Seraphina.png", import.meta.url));
@@ -20,28 +20,9 @@ const PIXEL_PNG = Buffer.from(
   "base64",
 );
 
-/** Letters only, so the name is one search term the catalog's prefix search finds. */
-const letters = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("");
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
-/** Signs in with the JSON local sign-in; the page shares the request context's cookies. */
-async function signIn(page: Page, firstName: string): Promise<CurrentUser> {
-  const res = await page.request.post("/api/login/dev", {
-    data: { email: `${firstName.toLowerCase()}-${unique()}@example.com`, firstName },
-  });
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as CurrentUser;
-}
 
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
 
-function toast(page: Page, text: string) {
-  return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
-}
 
 /** The My Characters card of `name`. */
 const myCard = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
