@@ -56,7 +56,7 @@ const port = values.port ?? (await freePort());
 
 const base = `http://127.0.0.1:${port}`;
 const origin = base;
-const stateDir = process.env.BENCH_STATE_DIR ?? join(ROOT, ".bench", "chat-state");
+const stateDir = join(ROOT, ".bench", "chat-state");
 
 interface Person {
   id: string;
@@ -153,7 +153,8 @@ interface Run {
 
 function open(person: Person, conversationId: string): Promise<Run> {
   const url = values.bare ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}/ws?conversationId=${conversationId}`;
-  // Node's WebSocket (undici) takes headers: the browser's cookie and Origin.
+  // Node's WebSocket (undici) takes headers — the browser's cookie and Origin —
+  // though the DOM typings know only the protocols argument.
   const ws = new WebSocket(url, { headers: { cookie: person.cookie, origin } } as unknown as string[]);
   return new Promise((resolve, reject) => {
     let joinedResolve!: () => void;
