@@ -203,11 +203,10 @@ export async function listOwnCharacters(db: D1Database, userId: string): Promise
  * Removes the stored messages of deleted conversations, which live in each
  * conversation's Durable Object rather than in D1 (DESIGN.md "Data").
  *
- * The call site of the "Real-time chat" issue, which gives ConversationRoom
- * a `DELETE https://room/delete` that wipes its storage. Until then the room
- * answers 404 to everything, which is fine: failures are ignored (the D1 rows
- * are already gone, so nobody can reach the room again), and the function
- * never throws. Rooms are addressed by `idFromName(conversationId)`.
+ * Each room (addressed by `idFromName(conversationId)`) answers
+ * `DELETE https://room/delete` by closing its sockets and wiping its storage.
+ * Failures are ignored — the D1 rows are already gone, so nobody can reach the
+ * room again — and the function never throws.
  */
 export async function deleteConversationStorage(
   env: { CONVERSATIONS?: DurableObjectNamespace },
