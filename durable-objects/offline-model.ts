@@ -66,12 +66,47 @@ function pick<T>(items: readonly T[], seed: number, salt: number): T {
 
 const clean = (text: string) => text.replace(/[*"“”]/g, "").replace(/\s+/g, " ").trim();
 
-/** Lines the character says: quoted speech in its greeting and examples, and `{{char}}:` lines. */
+/**
+ * The text inside each pair of quotation marks of `text`, in order: quotes
+ * are paired as they come on each line (`"` or `“` opens, `"` or `”` closes),
+ * so the narration between two quotes — `," she said. "` in
+ * `"Hi," she said. "Bye."` — is never taken for speech. A quote left open at
+ * the end of a line is dropped; a stray `”` is ignored; a `“` inside an open
+ * quote starts the span again.
+ */
+export function quotedSpans(text: string): string[] {
+  const spans: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    let open = -1;
+    for (let i = 0; i < line.length; i++) {
+      const char = line[i];
+      if (open < 0) {
+        if (char === '"' || char === "“") open = i;
+      } else if (char === '"' || char === "”") {
+        spans.push(line.slice(open + 1, i));
+        open = -1;
+      } else if (char === "“") {
+        open = i;
+      }
+    }
+  }
+  return spans;
+}
+
+/**
+ * Lines the character says: quoted speech in its greeting and examples, and
+ * `{{char}}:` lines without quotes (there, plain text is speech and `*…*`
+ * actions; a line with quotes is narration around them, and its quotes are
+ * already taken).
+ */
 function spokenLines(character: OfflineCharacter): string[] {
   const lines: string[] = [];
   for (const text of [character.greeting ?? "", character.exampleConversation ?? ""]) {
-    for (const match of text.matchAll(/["“]([^"“”\n]{20,220})["”]/g)) lines.push(clean(match[1]!));
+    for (const span of quotedSpans(text)) {
+      if (span.length >= 20 && span.length <= 220) lines.push(clean(span));
+    }
     for (const match of text.matchAll(/^\s*\{\{char\}\}:\s*(.{20,220})$/gim)) {
+      if (/["“”]/.test(match[1]!)) continue;
       const speech = clean(match[1]!.replace(/\*[^*]*\*/g, ""));
       if (speech.length >= 20) lines.push(speech);
     }
