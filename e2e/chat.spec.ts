@@ -323,6 +323,56 @@ test("a dropped connection reconnects, loses nothing and doubles nothing; a mess
   await expect(characterMessages(page, character.name).nth(2)).toHaveAttribute("aria-busy", "false");
 });
 
+test("a chat with a character deactivated since keeps its header: name, @creator, avatar, back link; no character request", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  // Mira starts a chat with someone else's character, which its creator then deactivates.
+  const makerContext = await browser.newContext({ baseURL });
+  const maker = await makerContext.newPage();
+  await signIn(maker, "Maker");
+  const avatarUrl = "/avatars/demo/ada-fairweather.svg";
+  const res = await maker.request.post("/api/characters", {
+    data: {
+      name: `Dame ${letters()}`,
+      description: "A knight whose creator retires her.",
+      personality: "Steady and kind.",
+      greeting: "Well met.",
+      avatarUrl,
+      tags: [],
+      isNsfw: false,
+    },
+  });
+  expect(res.status()).toBe(201);
+  const character = (await res.json()) as Character;
+
+  await signIn(page, "Mira");
+  await page.goto(`/character/${character.id}`);
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(CHAT_URL);
+  const id = CHAT_URL.exec(page.url())![1]!;
+  expect((await maker.request.patch(`/api/characters/${character.id}/toggle-active`)).status()).toBe(200);
+  await makerContext.close();
+  expect((await page.request.get(`/api/characters/${character.id}`)).status()).toBe(404);
+
+  const characterRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith("/api/characters/")) characterRequests.push(request.url());
+  });
+  await page.goto(`/chat/${id}`);
+  const heading = page.getByRole("heading", { level: 1, name: character.name });
+  await expect(heading).toBeVisible();
+  const header = page.locator("header", { has: heading });
+  await expect(header.getByText(`@${character.creator}`, { exact: true })).toBeVisible();
+  await expect(header.locator("img")).toHaveAttribute("src", avatarUrl);
+  await expect(page.getByRole("link", { name: `Back to ${character.name}` })).toHaveAttribute("href", `/character/${character.id}`);
+  await expect(page).toHaveTitle(`Chat with ${character.name} — Fabled`);
+  await expect(characterMessages(page, character.name)).toHaveCount(1);
+  await expect(header.getByText("Character", { exact: true })).toHaveCount(0);
+  expect(characterRequests).toEqual([]);
+});
+
 test("a visitor who presses Start Chat is told to sign in and sent to the sign-in page", async ({ page }) => {
   const character = await someCharacter(page.request);
   await page.goto(`/character/${character.id}`);

@@ -62,7 +62,27 @@ export interface ChatMessage {
   status?: "streaming";
 }
 
-/** `POST /api/conversations`, `POST /api/conversations/new`, `GET /api/conversations/:id`. */
+/**
+ * The conversation's character as every conversation answer embeds it: what
+ * the chat page's header, bubbles and "My Chats" show. Read with the
+ * conversation (one D1 query), so it is there even when the character has
+ * been deactivated and `GET /api/characters/:id` answers 404 (DESIGN.md
+ * "Inactive characters": chats already open keep working).
+ */
+export interface ConversationCharacter {
+  /** Equals the conversation's `characterId`; the chat header links to `/character/{id}`. */
+  id: number;
+  name: string;
+  avatarUrl: string | null;
+  /** The creator's handle as shown after "@" (the character's `creator` field). */
+  creator: string;
+}
+
+/**
+ * `POST /api/conversations`, `POST /api/conversations/new` (201),
+ * `GET /api/conversations/:id` (200): the SPEC.md §7 conversation with its
+ * `characterId`, plus (additive) the embedded `character`.
+ */
 export interface Conversation {
   id: string;
   characterId: number;
@@ -74,12 +94,12 @@ export interface Conversation {
   lastMessagePreview: string | null;
   /** The model that answers in this deployment; the chat page says so when it is "offline". */
   chatModel: ChatModelName;
+  /** The character, whether or not it is still active. */
+  character: ConversationCharacter;
 }
 
 /** One row of `GET /api/conversations` ("My Chats"): latest activity first. */
-export interface ConversationSummary extends Conversation {
-  character: { id: number; name: string; avatarUrl: string | null };
-}
+export type ConversationSummary = Conversation;
 
 /** `POST /api/conversations/:id/messages/:messageId/rating` answer. */
 export interface MessageRating {

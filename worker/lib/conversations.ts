@@ -2,9 +2,12 @@
  * Conversations on D1 and their rooms (DESIGN.md "Data"): D1's
  * `conversations` row holds owner, character, title, timestamps and the last
  * message's time and preview; the messages live in the conversation's
- * ConversationRoom, addressed by `idFromName(conversationId)`.
+ * ConversationRoom, addressed by `idFromName(conversationId)`. Every
+ * conversation answer embeds its character (`ConversationCharacter`), read by
+ * a JOIN that ignores `is_active`: chats with a deactivated character keep
+ * their name and avatar.
  */
-import type { ChatModelName, Conversation, ConversationSummary } from "../../schema/chat.ts";
+import type { ChatModelName, Conversation, ConversationCharacter, ConversationSummary } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
 import { greetingFor } from "../../durable-objects/conversation-room.ts";
 import type { SessionUser } from "./sessions.ts";
@@ -36,12 +39,23 @@ interface ConversationRow {
   lastMessagePreview: string | null;
 }
 
+/** A conversation row joined with its character (`COLUMNS` from `FROM_JOINED`). */
+interface JoinedRow extends ConversationRow {
+  characterName: string;
+  characterAvatarUrl: string | null;
+  characterCreator: string;
+}
+
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
-  v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview`;
+  v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
+  c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator`;
+
+/** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
+const FROM_JOINED = "conversations v JOIN characters c ON c.id = v.character_id";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function toConversation(row: ConversationRow, chatModel: ChatModelName): Conversation {
+function toConversation(row: ConversationRow, character: ConversationCharacter, chatModel: ChatModelName): Conversation {
   return {
     id: row.id,
     characterId: row.characterId,
@@ -52,10 +66,19 @@ function toConversation(row: ConversationRow, chatModel: ChatModelName): Convers
     lastMessageAt: row.lastMessageAt === null ? null : iso(row.lastMessageAt),
     lastMessagePreview: row.lastMessagePreview,
     chatModel,
+    character,
   };
 }
 
-/** The person's own conversation by id, or null (unknown, malformed, or someone else's). */
+function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
+  const character = { id: row.characterId, name: row.characterName, avatarUrl: row.characterAvatarUrl, creator: row.characterCreator };
+  return toConversation(row, character, chatModel);
+}
+
+/**
+ * The person's own conversation by id with its character embedded (active or
+ * not), or null (unknown, malformed, or someone else's). One D1 query.
+ */
 export async function findOwnConversation(
   db: D1Database,
   id: string,
@@ -64,10 +87,10 @@ export async function findOwnConversation(
 ): Promise<Conversation | null> {
   if (!isConversationId(id)) return null;
   const row = await db
-    .prepare(`SELECT ${COLUMNS} FROM conversations v WHERE v.id = ? AND v.user_id = ?`)
+    .prepare(`SELECT ${COLUMNS} FROM ${FROM_JOINED} WHERE v.id = ? AND v.user_id = ?`)
     .bind(id.toLowerCase(), userId)
-    .first<ConversationRow>();
-  return row ? toConversation(row, chatModel) : null;
+    .first<JoinedRow>();
+  return row ? fromJoined(row, chatModel) : null;
 }
 
 /** The id of the person's own conversation (normalised to lower case), or null. */
@@ -82,7 +105,7 @@ export async function ownConversationId(db: D1Database, id: string, userId: stri
 
 /**
  * "My Chats": the person's conversations, latest activity first (a new
- * message moves `updated_at`), with the character's name and avatar and the
+ * message moves `updated_at`), each with its character embedded and the
  * last message's preview.
  */
 export async function listConversations(
@@ -93,16 +116,12 @@ export async function listConversations(
 ): Promise<ConversationSummary[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${COLUMNS}, c.name AS characterName, c.avatar_url AS characterAvatarUrl
-       FROM conversations v JOIN characters c ON c.id = v.character_id
+      `SELECT ${COLUMNS} FROM ${FROM_JOINED}
        WHERE v.user_id = ? ORDER BY v.updated_at DESC, v.id DESC LIMIT ? OFFSET ?`,
     )
     .bind(userId, page.limit, page.offset)
-    .all<ConversationRow & { characterName: string; characterAvatarUrl: string | null }>();
-  return results.map((row) => ({
-    ...toConversation(row, chatModel),
-    character: { id: row.characterId, name: row.characterName, avatarUrl: row.characterAvatarUrl },
-  }));
+    .all<JoinedRow>();
+  return results.map((row) => fromJoined(row, chatModel));
 }
 
 /** Length of `conversations.last_message_preview`, characters (as the room writes it). */
@@ -112,11 +131,12 @@ const PREVIEW_LENGTH = 140;
  * Starts a conversation with a character the person may see: the D1 row
  * (title "Chat with {name}" unless given), then the room, told its facts and
  * given the greeting (macros replaced) as the first message. If the room
- * cannot be set up, the row is removed again and the error thrown.
+ * cannot be set up, the row is removed again and the error thrown. The
+ * answer embeds `input.character` (without its greeting).
  */
 export async function createConversation(
   env: Env,
-  input: { user: SessionUser; character: { id: number; name: string; greeting: string | null }; title: string | null },
+  input: { user: SessionUser; character: ConversationCharacter & { greeting: string | null }; title: string | null },
   chatModel: ChatModelName,
 ): Promise<Conversation> {
   const id = crypto.randomUUID();
@@ -146,5 +166,6 @@ export async function createConversation(
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();
     throw error;
   }
-  return toConversation(row!, chatModel);
+  const { name, avatarUrl, creator } = input.character;
+  return toConversation(row!, { id: input.character.id, name, avatarUrl, creator }, chatModel);
 }

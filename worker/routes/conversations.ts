@@ -2,14 +2,16 @@
  * `/api/conversations` (SPEC.md §7, issue "Real-time chat"): start a
  * conversation, read it and its messages (the owner only; 404 for anyone
  * else, DESIGN.md "Ownership"), list the person's conversations ("My
- * Chats"), and rate a character's reply.
+ * Chats"), and rate a character's reply. Every conversation answer embeds
+ * its `character` (schema/chat.ts `ConversationCharacter`), inactive or not,
+ * so the chat page needs no `GET /api/characters/:id`.
  *
  * Messages live in the conversation's Durable Object; the live chat itself
  * is the WebSocket of worker/routes/ws.ts.
  */
 import { Hono } from "hono";
 import { chatModelName } from "../../durable-objects/chat-models.ts";
-import type { MessageRating } from "../../schema/chat.ts";
+import type { ConversationCharacter, MessageRating } from "../../schema/chat.ts";
 import {
   conversationInputSchema,
   conversationListQuerySchema,
@@ -27,13 +29,19 @@ import type { SessionUser } from "../lib/sessions.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
 
-/** The character a person may start a chat with, with what the conversation needs; 404 otherwise. */
-async function chatCharacter(db: D1Database, characterId: number, userId: string) {
+type StartingCharacter = ConversationCharacter & { greeting: string | null };
+
+/**
+ * The character a person may start a chat with (active, or inactive and
+ * their own), with what the conversation needs: its greeting and what the
+ * answer embeds. Throws 404 "Character not found" otherwise.
+ */
+async function chatCharacter(db: D1Database, characterId: number, userId: string): Promise<StartingCharacter> {
   if (!(await findVisibleCharacter(db, characterId, userId))) throw notFound("Character not found");
   const character = await db
-    .prepare("SELECT id, name, greeting FROM characters WHERE id = ?")
+    .prepare("SELECT id, name, avatar_url AS avatarUrl, creator, greeting FROM characters WHERE id = ?")
     .bind(characterId)
-    .first<{ id: number; name: string; greeting: string | null }>();
+    .first<StartingCharacter>();
   if (!character) throw notFound("Character not found");
   return character;
 }

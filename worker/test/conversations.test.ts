@@ -49,6 +49,7 @@ describe("starting a conversation", () => {
       lastMessageAt: expect.any(String),
       lastMessagePreview: "*Quill looks up from the ledger.* Good evening, Mira. Quill is at your service.",
       chatModel: "offline",
+      character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester" },
     });
     const messages = await json<ChatMessage[]>(await call(`/api/conversations/${conversation.id}/messages`, { user: mira }), 200);
     expect(messages).toEqual([
@@ -136,6 +137,36 @@ describe("reading a conversation", () => {
     }
   });
 
+  it("GET /api/conversations/:id embeds the character, still there once it is inactive; another person gets 404", async () => {
+    const maker = await signIn();
+    const lark = await insertCharacter({ name: "Lark", creator: "lark_maker", creatorId: maker.id });
+    await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind("/objects/avatars/lark.png", lark).run();
+    const embedded = { id: lark, name: "Lark", avatarUrl: "/objects/avatars/lark.png", creator: "lark_maker" };
+
+    const mira = await signIn();
+    const first = await start(mira, { characterId: lark, title: "Chat with Lark" });
+    const second = await start(mira, { characterId: lark }, "/api/conversations/new");
+    expect(first.character).toEqual(embedded);
+    expect(second).toMatchObject({ characterId: lark, character: embedded });
+    expect(await json(await call(`/api/conversations/${first.id}`, { user: mira }), 200)).toEqual(first);
+
+    // The creator deactivates Lark: its page is gone for Mira, her chats keep its name and avatar.
+    expect(await json(await call(`/api/characters/${lark}/toggle-active`, { method: "PATCH", user: maker }), 200)).toMatchObject({
+      isActive: false,
+    });
+    expect((await call(`/api/characters/${lark}`, { user: mira })).status).toBe(404);
+    expect(await json(await call(`/api/conversations/${first.id}`, { user: mira }), 200)).toEqual(first);
+    expect(await json(await call(`/api/conversations/${second.id}`, { user: mira }), 200)).toEqual(second);
+    const list = await json<ConversationSummary[]>(await call("/api/conversations", { user: mira }), 200);
+    expect(list.map((c) => c.character)).toEqual([embedded, embedded]);
+
+    // Someone else, even the character's creator, still cannot read Mira's conversation.
+    for (const user of [maker, await signIn()]) {
+      expect(await json(await call(`/api/conversations/${first.id}`, { user }), 404)).toEqual(NOT_FOUND);
+      expect(await json(await call(`/api/conversations/${first.id}/messages`, { user }), 404)).toEqual(NOT_FOUND);
+    }
+  });
+
   it("GET /api/conversations: the person's own, latest activity first, with the character and the last message's preview", async () => {
     const mira = await signIn({ firstName: "Mira" });
     const older = await start(mira);
@@ -147,7 +178,7 @@ describe("reading a conversation", () => {
     expect(list.map((c) => c.id)).toEqual([newer.id, older.id]);
     expect(list[0]).toMatchObject({
       title: "Second",
-      character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg" },
+      character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester" },
       lastMessagePreview: expect.stringContaining("Good evening, Mira"),
       chatModel: "offline",
     });

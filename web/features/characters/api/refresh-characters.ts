@@ -1,7 +1,8 @@
 /**
  * What a character write refreshes (SPEC.md §4 "Create/update success": the
  * character lists): My Characters, every cached catalog page, the character
- * itself and the popular tags (tag counts follow active characters).
+ * itself, the popular tags (tag counts follow active characters) and the
+ * cached conversations, which embed their character's name and avatar.
  */
 import type { QueryClient } from "@tanstack/react-query";
 import type { Character } from "../../../../schema/api.ts";
@@ -28,5 +29,8 @@ export function refreshCharacters(
     queryClient.invalidateQueries({ predicate: ({ queryKey }) => isCharacterListKey(queryKey) }),
     // The tags feature's key (`["/api/tags", {popular: true}]`) by its path, not by import.
     queryClient.invalidateQueries({ queryKey: ["/api/tags"] }),
+    // The chat feature's keys (`["/api/conversations", …]`): a chat opened
+    // again shows the edited name and avatar, not the cached ones.
+    queryClient.invalidateQueries({ queryKey: ["/api/conversations"] }),
   ]);
 }

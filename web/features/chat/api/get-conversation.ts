@@ -1,7 +1,8 @@
 /**
  * `GET /api/conversations/{conversationId}` (SPEC.md §7): the conversation
- * with its `characterId`, for its owner only — anyone else, and any unknown
- * id, gets 404 (DESIGN.md "Ownership").
+ * with its `characterId` and its embedded `character` (name, avatar,
+ * creator; also when inactive), for its owner only — anyone else, and any
+ * unknown id, gets 404 (DESIGN.md "Ownership").
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Conversation } from "../../../../schema/chat.ts";
