@@ -14,6 +14,8 @@
  *   socket: it is kept in `ctx.waitUntil` and finishes and is stored even
  *   when every client has gone; a client that comes back gets it in
  *   `history_sync`.
+ * - Keeps every version of a regenerated reply (the swipes); `swipe` makes
+ *   another version of the last reply the one the conversation goes on from.
  * - Keeps D1 in step with every stored message — the conversation's
  *   `last_message_at`/`last_message_preview`/`updated_at`, the character's
  *   `message_count` and (the person's messages) its trending score — in one
@@ -28,11 +30,14 @@ import {
   type ChatErrorCode,
   type ChatMessage,
   CLOSE_CODES,
+  chooseVersion,
   type ClientFrame,
   clientFrameSchema,
   MAX_FRAME_BYTES,
   PING_FRAME,
   PONG_FRAME,
+  type ReplyVersionFields,
+  replyVersions,
   type ServerFrame,
 } from "../schema/chat.ts";
 import { type ChatModel, chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
@@ -91,10 +96,20 @@ interface MessageRow {
   /** complete: visible; streaming: being written; superseded: replaced by regenerate (an alternative). */
   status: "complete" | "streaming" | "superseded";
   rating: 1 | -1 | null;
-  /** JSON list of earlier versions (regenerate), oldest first. */
+  /** JSON list of the reply's other versions (regenerate), in the order they were written. */
   alternatives: string;
   /** The reply this one replaces (while streaming), for putting it back if this one fails. */
   replaces: string | null;
+  /** Place of `content` among the versions after a swipe; null when it is the newest (ChatMessage.swipeIndex). */
+  swipe_index: number | null;
+}
+
+/** Stored messages not yet written to D1 (writeCounters): how many, and the latest one's time (ms) and preview. */
+interface PendingCounters {
+  messages: number;
+  userMessages: number;
+  lastAt: number;
+  preview: string;
 }
 
 /** A reply being written. */
@@ -138,6 +153,8 @@ const MIGRATIONS: string[][] = [
      )`,
     "CREATE INDEX messages_status_idx ON messages (status, seq)",
   ],
+  // 2: swipes — which version of a reply is its content.
+  ["ALTER TABLE messages ADD COLUMN swipe_index INTEGER"],
 ];
 
 /** Newest schema version. */
@@ -172,7 +189,7 @@ export class ConversationRoom extends DurableObject<Env> {
   private admitting = false;
   private character: { value: Promise<RoomCharacter | null>; at: number } | null = null;
   /** Stored messages not yet counted in D1 (written once per exchange, see countMessage). */
-  private uncounted: { messages: number; userMessages: number; lastAt: number; preview: string } | null = null;
+  private uncounted: PendingCounters | null = null;
 
   /**
    * The model for a reply. A seam for tests that need a failing or silent
@@ -250,6 +267,7 @@ export class ConversationRoom extends DurableObject<Env> {
       rating: row.role === "character" ? row.rating : null,
       alternatives: JSON.parse(row.alternatives) as string[],
     };
+    if (row.swipe_index !== null) message.swipeIndex = row.swipe_index;
     if (row.status === "streaming") {
       message.status = "streaming";
       // Exactly what this socket's later deltas continue from.
@@ -452,6 +470,9 @@ export class ConversationRoom extends DurableObject<Env> {
           this.reply.controller.abort();
         }
         return;
+      case "swipe":
+        await this.swipe(ws, data.messageId, data.index);
+        return;
     }
   }
 
@@ -559,9 +580,62 @@ export class ConversationRoom extends DurableObject<Env> {
     }
   }
 
+  /**
+   * `swipe`: makes version `index` (0-based, written order) of the last
+   * reply its content, the one the next prompt reads; the others stay its
+   * alternatives in written order, and it keeps its id and rating. Stored,
+   * then D1's preview follows (one write), then every socket gets
+   * `message_updated`. Refusals are error frames to the sender; nothing changes.
+   */
+  private async swipe(ws: WebSocket, messageId: string, index: number): Promise<void> {
+    const refuse = (code: ChatErrorCode, message: string) => send(ws, { type: "error", code, message });
+    if (this.reply || this.admitting) {
+      refuse("busy", "Please wait for the reply to finish before choosing another version.");
+      return;
+    }
+    const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ? AND status = 'complete'", messageId)[0];
+    if (!row) {
+      refuse("message_not_found", "That message is not in this conversation.");
+      return;
+    }
+    const last = this.sql<{ id: string }>("SELECT id FROM messages WHERE status = 'complete' ORDER BY seq DESC LIMIT 1")[0];
+    if (row.role !== "character" || last?.id !== row.id) {
+      refuse("not_last_reply", "Only the latest reply can be switched to another version.");
+      return;
+    }
+    const fields = versionFields(row);
+    const { versions, current } = replyVersions(fields);
+    const chosen = chooseVersion(fields, index);
+    if (!chosen) {
+      refuse(
+        "no_such_version",
+        versions.length === 1 ? "This reply has only one version." : `This reply has ${versions.length} versions; there is no version ${index + 1}.`,
+      );
+      return;
+    }
+    if (index === current) {
+      send(ws, { type: "message_updated", messageId, message: this.toWire(row) });
+      return;
+    }
+    this.sql(
+      "UPDATE messages SET content = ?, alternatives = ?, swipe_index = ? WHERE id = ?",
+      chosen.content,
+      JSON.stringify(chosen.alternatives),
+      chosen.swipeIndex ?? null,
+      messageId,
+    );
+    const updated = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", messageId)[0]!;
+    // The last message changed: D1's preview follows, like after a reply (nothing is counted).
+    this.notePreview(updated);
+    await this.writeCounters();
+    if (this.deleted) return;
+    this.broadcast({ type: "message_updated", messageId, message: this.toWire(updated) });
+  }
+
   /** Starts writing a reply (replacing `replaces`, when given); it runs on its own. */
   private startReply(replaces: MessageRow | null): void {
-    const alternatives = replaces ? [...(JSON.parse(replaces.alternatives) as string[]), replaces.content] : [];
+    // Every version of the replaced reply in written order; the new one will be the newest.
+    const alternatives = replaces ? replyVersions(versionFields(replaces)).versions : [];
     const reply: ActiveReply = {
       id: crypto.randomUUID(),
       replaces: replaces?.id ?? null,
@@ -720,13 +794,19 @@ export class ConversationRoom extends DurableObject<Env> {
 
   /** Notes a stored message for the D1 counters (written by writeCounters). */
   private countMessage(row: MessageRow): void {
-    const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "" });
+    const pending = this.notePreview(row);
     pending.messages += 1;
     if (row.role === "user") pending.userMessages += 1;
+  }
+
+  /** Notes a message's text for the conversation's preview in D1 (when it is the latest), counting nothing. */
+  private notePreview(row: MessageRow): PendingCounters {
+    const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "" });
     if (row.created_at >= pending.lastAt) {
       pending.lastAt = row.created_at;
       pending.preview = row.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_LENGTH);
     }
+    return pending;
   }
 
   /**
@@ -736,7 +816,8 @@ export class ConversationRoom extends DurableObject<Env> {
    * formula of migrations/0002: S' = max(S, x) + log2(1 + 2^−|S − x|),
    * x = log2(weight) + now / 3 days in ms, weight = the person's messages).
    * One write per exchange (message and reply) rather than per message: D1
-   * has one writer for every conversation of the app. Failures are logged,
+   * has one writer for every conversation of the app. With nothing counted
+   * (a swipe) only the conversation's row is written. Failures are logged,
    * never thrown: the messages are already stored.
    */
   private async writeCounters(): Promise<void> {
@@ -745,30 +826,32 @@ export class ConversationRoom extends DurableObject<Env> {
     this.uncounted = null;
     if (!pending || !room) return;
     const db = this.env.DB;
-    const character =
-      pending.userMessages > 0
-        ? db
-            .prepare(
-              `UPDATE characters SET message_count = message_count + ?1,
-                 trending_score = max(trending_score, ?2 + (unixepoch('subsec') * 1000.0) / 259200000.0)
-                   + log2(1 + pow(2, -abs(trending_score - (?2 + (unixepoch('subsec') * 1000.0) / 259200000.0))))
-               WHERE id = ?3`,
-            )
-            .bind(pending.messages, Math.log2(pending.userMessages), room.character_id)
-        : db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(pending.messages, room.character_id);
+    const conversation = db
+      .prepare(
+        `UPDATE conversations SET
+           last_message_preview = CASE WHEN ?1 >= coalesce(last_message_at, 0) THEN ?2 ELSE last_message_preview END,
+           last_message_at = max(coalesce(last_message_at, 0), ?1),
+           updated_at = max(updated_at, ?1)
+         WHERE id = ?3`,
+      )
+      .bind(pending.lastAt, pending.preview, room.conversation_id);
+    // Nothing counted (a swipe): the conversation's row alone.
+    let character: D1PreparedStatement | null = null;
+    if (pending.userMessages > 0) {
+      character = db
+        .prepare(
+          `UPDATE characters SET message_count = message_count + ?1,
+             trending_score = max(trending_score, ?2 + (unixepoch('subsec') * 1000.0) / 259200000.0)
+               + log2(1 + pow(2, -abs(trending_score - (?2 + (unixepoch('subsec') * 1000.0) / 259200000.0))))
+           WHERE id = ?3`,
+        )
+        .bind(pending.messages, Math.log2(pending.userMessages), room.character_id);
+    } else if (pending.messages > 0) {
+      character = db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(pending.messages, room.character_id);
+    }
     try {
-      await db.batch([
-        db
-          .prepare(
-            `UPDATE conversations SET
-               last_message_preview = CASE WHEN ?1 >= coalesce(last_message_at, 0) THEN ?2 ELSE last_message_preview END,
-               last_message_at = max(coalesce(last_message_at, 0), ?1),
-               updated_at = max(updated_at, ?1)
-             WHERE id = ?3`,
-          )
-          .bind(pending.lastAt, pending.preview, room.conversation_id),
-        character,
-      ]);
+      if (character) await db.batch([conversation, character]);
+      else await conversation.run();
     } catch (error) {
       console.error("could not update conversation counters", room.conversation_id, String(error));
     }
@@ -805,10 +888,16 @@ export function parseFrame(text: string): { ok: true; value: ClientFrame } | { o
   const parsed = clientFrameSchema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data };
   const type = (json as { type?: unknown } | null)?.type;
-  if (typeof type !== "string" || !["join", "chat_message", "regenerate", "stop"].includes(type)) {
+  if (typeof type !== "string" || !["join", "chat_message", "regenerate", "stop", "swipe"].includes(type)) {
     return { ok: false, error: `Unknown message type: ${JSON.stringify(type ?? null).slice(0, 40)}` };
   }
   return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid message" };
+}
+
+/** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */
+function versionFields(row: MessageRow): ReplyVersionFields {
+  const alternatives = JSON.parse(row.alternatives) as string[];
+  return row.swipe_index === null ? { content: row.content, alternatives } : { content: row.content, alternatives, swipeIndex: row.swipe_index };
 }
 
 function positive(value: string | undefined, fallback: number): number {

@@ -6,10 +6,11 @@
  * Every frame is JSON text. The spec's messages are kept exactly; everything
  * else is additive, so a client that ignores unknown types and fields works.
  *
- * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`.
+ * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`,
+ * `swipe`.
  * server → client: `history_sync`, `message_saved`, `reply_started`,
  * `character_response_delta`, `character_response` (spec), `message_rated`,
- * `error` (spec).
+ * `message_updated`, `error` (spec).
  */
 import { z } from "zod";
 
@@ -53,8 +54,19 @@ export interface ChatMessage {
   clientId: string | null;
   /** The person's thumbs on a character reply: 1, -1, or null (none, and always null on user messages). */
   rating: 1 | -1 | null;
-  /** Earlier versions of this reply replaced by `regenerate`, oldest first (the swipes). */
+  /**
+   * The reply's other versions (the swipes), in the order they were written:
+   * every `regenerate` adds a version at the end. Without `swipeIndex`,
+   * `content` is the newest version and these are the earlier ones, oldest first.
+   */
   alternatives: string[];
+  /**
+   * Where `content` stands among all the versions (0-based, written order)
+   * after a `swipe` chose an earlier one: the versions are
+   * `[...alternatives.slice(0, swipeIndex), content, ...alternatives.slice(swipeIndex)]`.
+   * Absent when `content` is the newest (`alternatives.length`). See `replyVersions`.
+   */
+  swipeIndex?: number;
   /**
    * "streaming" only on a reply still being written (history_sync after a
    * reconnect): its `content` is what exists so far, and deltas with its id follow.
@@ -174,12 +186,34 @@ export const stopFrameSchema = z.object({
   conversationId: conversationIdField.optional(),
 });
 
+/**
+ * Choose which version of the last character reply the conversation goes on
+ * from (SillyTavern's swipe): `index` is the version's place among all of
+ * them, 0-based in the order they were written (`replyVersions`). Allowed on
+ * the last stored message when it is a character reply and no reply is being
+ * written; answered with `message_updated` to every socket, else an `error`
+ * (`message_not_found`, `not_last_reply`, `no_such_version`, `busy`).
+ * Choosing the version already shown changes nothing and is answered to the
+ * sender alone. The reply keeps its id and its rating.
+ */
+export const swipeFrameSchema = z.object({
+  type: z.literal("swipe"),
+  conversationId: conversationIdField.optional(),
+  messageId: z.string({ error: "messageId is required" }).min(1).max(100),
+  index: z
+    .number({ error: "index must be a whole number" })
+    .int({ error: "index must be a whole number" })
+    .min(0, { error: "index must be a whole number" })
+    .max(10_000, { error: "That reply has no such version." }),
+});
+
 /** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
 export const clientFrameSchema = z.discriminatedUnion("type", [
   joinFrameSchema,
   chatMessageFrameSchema,
   regenerateFrameSchema,
   stopFrameSchema,
+  swipeFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type ClientFrameInput = z.input<typeof clientFrameSchema>;
@@ -205,8 +239,38 @@ export const chatMessageSchema = z.object({
   clientId: z.string().nullable(),
   rating: z.union([z.literal(1), z.literal(-1)]).nullable(),
   alternatives: z.array(z.string()),
+  swipeIndex: z.number().int().min(0).optional(),
   status: z.literal("streaming").optional(),
 }) satisfies z.ZodType<ChatMessage>;
+
+/** The parts of a reply that say which of its versions is shown. */
+export type ReplyVersionFields = Pick<ChatMessage, "content" | "alternatives" | "swipeIndex">;
+
+/**
+ * Every version of a reply in the order they were written, and the place of
+ * its `content` among them (`swipeIndex`, else the last). A `swipeIndex`
+ * out of range counts as the last.
+ */
+export function replyVersions(message: ReplyVersionFields): { versions: string[]; current: number } {
+  const { content, alternatives } = message;
+  const at = message.swipeIndex;
+  const current = at !== undefined && Number.isInteger(at) && at >= 0 && at <= alternatives.length ? at : alternatives.length;
+  return { versions: [...alternatives.slice(0, current), content, ...alternatives.slice(current)], current };
+}
+
+/**
+ * The reply with version `index` (0-based, written order) as its `content`
+ * and the others, still in written order, as `alternatives`; `swipeIndex`
+ * left out when the newest is chosen. Null when there is no such version.
+ */
+export function chooseVersion(message: ReplyVersionFields, index: number): ReplyVersionFields | null {
+  const { versions } = replyVersions(message);
+  if (!Number.isInteger(index) || index < 0 || index >= versions.length) return null;
+  const alternatives = versions.filter((_, i) => i !== index);
+  return index === versions.length - 1
+    ? { content: versions[index]!, alternatives }
+    : { content: versions[index]!, alternatives, swipeIndex: index };
+}
 
 /** Machine words of error frames; `message` is the sentence for a person. */
 export const CHAT_ERROR_CODES = [
@@ -217,6 +281,9 @@ export const CHAT_ERROR_CODES = [
   "busy",
   "rate_limited",
   "nothing_to_regenerate",
+  "message_not_found",
+  "not_last_reply",
+  "no_such_version",
   "model_failed",
   "stopped_empty",
   "internal",
@@ -262,6 +329,12 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("message_rated"),
     messageId: z.string(),
     rating: z.union([z.literal(1), z.literal(-1)]).nullable(),
+  }),
+  /** A stored message changed in place (a `swipe` chose another version): show `message` instead. */
+  z.object({
+    type: z.literal("message_updated"),
+    messageId: z.string(),
+    message: chatMessageSchema,
   }),
   /**
    * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply

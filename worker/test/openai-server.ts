@@ -12,6 +12,8 @@
  * - `echo`: "Echo: {last user message} ({n} messages, max_tokens {m})",
  *   word by word, events split across TCP writes;
  * - `echo-crlf`: the same with CRLF line endings;
+ * - `recall`: "Recall: {last assistant message}" (what the prompt says the
+ *   character said last), word by word;
  * - `slow`: "one two three …" one word every 100 ms, 40 words;
  * - `broken`: two words, then the connection is destroyed;
  * - `error-500`: HTTP 500 with an OpenAI error body;
@@ -112,6 +114,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case "echo-crlf":
       await streamWords(res, echo, { eol: "\r\n", split: true });
       return;
+    case "recall": {
+      const lastReply = body.messages.findLast((m) => m.role === "assistant")?.content ?? "";
+      await streamWords(res, `Recall: ${lastReply}`.split(" "));
+      return;
+    }
     case "slow":
       await streamWords(res, Array.from({ length: 40 }, (_, i) => `word${i + 1}`), { delayMs: 100 });
       return;

@@ -11,6 +11,7 @@ import {
   isRateable,
   regeneratableReplyId,
   showTypingIndicator,
+  swipeableReplyId,
   unsentMessages,
   visibleMessages,
 } from "./chat-state.ts";
@@ -253,6 +254,79 @@ describe("regenerate, swipes and ratings", () => {
     expect(state.messages[2]!.rating).toBe(1);
     state = run([frame({ type: "message_rated", messageId: "r1", rating: -1 })], state);
     expect(state.messages[2]!.rating).toBe(-1);
+  });
+});
+
+describe("swiping the last reply", () => {
+  // A reply regenerated twice: versions A, B, C in the order written, C shown.
+  const reply = wire("r3", "C", false, { alternatives: ["A", "B"], rating: 1 });
+  const conversation = [sync([greeting, wire("u1", "Hi", true), reply])];
+  const swipe = (index: number): ChatAction => ({ type: "swipe", messageId: "r3", index });
+  const updated = (content: string, alternatives: string[], swipeIndex?: number): ChatAction =>
+    frame({
+      type: "message_updated",
+      messageId: "r3",
+      message: wire("r3", content, false, { alternatives, rating: 1, ...(swipeIndex === undefined ? {} : { swipeIndex }) }),
+    });
+  const shown = (state: ChatState) => {
+    const item = state.messages.find((m) => m.id === "r3")!;
+    return { content: item.content, alternatives: item.alternatives, swipeIndex: item.swipeIndex };
+  };
+
+  it("is offered on the last stored reply with more than one version, never while busy or under a later message", () => {
+    expect(swipeableReplyId(run(conversation))).toBe("r3");
+    expect(swipeableReplyId(run([sync([greeting])]))).toBeNull();
+    expect(swipeableReplyId(run([sync([greeting, wire("u1", "Hi", true), wire("r1", "Only one", false)])]))).toBeNull();
+    expect(swipeableReplyId(run([send("k2", "And then?")], run(conversation)))).toBeNull();
+    expect(swipeableReplyId(run([{ type: "regenerate" }], run(conversation)))).toBeNull();
+  });
+
+  it("shows the chosen version at once, keeps the versions in written order, and message_updated confirms it", () => {
+    let state = run([...conversation, swipe(0)]);
+    expect(shown(state)).toEqual({ content: "A", alternatives: ["B", "C"], swipeIndex: 0 });
+    expect(state.messages[2]!.rating).toBe(1);
+    state = run([updated("A", ["B", "C"], 0)], state);
+    expect(shown(state)).toEqual({ content: "A", alternatives: ["B", "C"], swipeIndex: 0 });
+    expect(state.swiping).toBeNull();
+    // Back to the newest: no swipeIndex.
+    state = run([swipe(2)], state);
+    expect(shown(state)).toEqual({ content: "C", alternatives: ["A", "B"], swipeIndex: undefined });
+  });
+
+  it("two quick swipes: the first answer does not pull the reply back, the last one settles it", () => {
+    let state = run([...conversation, swipe(1), swipe(0)]);
+    expect(shown(state).content).toBe("A");
+    state = run([updated("B", ["A", "C"], 1)], state);
+    expect(shown(state).content).toBe("A");
+    state = run([updated("A", ["B", "C"], 0)], state);
+    expect(shown(state)).toEqual({ content: "A", alternatives: ["B", "C"], swipeIndex: 0 });
+    expect(state.swiping).toBeNull();
+  });
+
+  it("a refused swipe puts back what the server last said and tells why, leaving everything else alone", () => {
+    let state = run([...conversation, swipe(1), swipe(0), updated("B", ["A", "C"], 1)]);
+    state = run(
+      [frame({ type: "error", code: "busy", message: "Please wait for the reply to finish before choosing another version." })],
+      state,
+    );
+    expect(shown(state)).toEqual({ content: "B", alternatives: ["A", "C"], swipeIndex: 1 });
+    expect(state.error).toEqual({ code: "busy", message: "Please wait for the reply to finish before choosing another version.", retryable: false });
+    expect(state.swiping).toBeNull();
+    expect(isBusy(state)).toBe(false);
+    expect(swipeableReplyId(state)).toBe("r3");
+  });
+
+  it("a swipe from another tab replaces the reply in place; a swipe of an unknown version changes nothing", () => {
+    let state = run([...conversation, updated("B", ["A", "C"], 1)]);
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1", "r3"]);
+    expect(shown(state)).toEqual({ content: "B", alternatives: ["A", "C"], swipeIndex: 1 });
+    expect(run([swipe(3)], state)).toBe(state);
+  });
+
+  it("regenerate after a swipe: the new reply keeps every version in written order", () => {
+    const state = run([...conversation, swipe(0), updated("A", ["B", "C"], 0), { type: "regenerate" }, started("r4", "r3")]);
+    expect(state.messages[2]).toMatchObject({ id: "r4", alternatives: ["A", "B", "C"], status: "streaming" });
+    expect(state.messages[2]!.swipeIndex).toBeUndefined();
   });
 });
 

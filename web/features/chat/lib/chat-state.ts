@@ -17,8 +17,18 @@
  * - An `error` frame ends the waiting state; a failed reply (`messageId`) is
  *   dropped, a refused message (`clientId`) is marked failed so it can be
  *   sent again, and the sentence is kept for the page to show.
+ * - Swiping the last reply to another version (`swipe`) shows it at once;
+ *   `message_updated` (to every tab) confirms it, and a refusal puts back
+ *   what the server last said.
  */
-import type { ChatErrorCode, ChatMessage, ChatModelName, ServerFrame } from "../../../../schema/chat.ts";
+import {
+  type ChatErrorCode,
+  type ChatMessage,
+  type ChatModelName,
+  chooseVersion,
+  replyVersions,
+  type ServerFrame,
+} from "../../../../schema/chat.ts";
 
 /**
  * pending: sent, not yet stored; failed: refused or never answered, can be
@@ -34,9 +44,12 @@ export interface ChatItem {
   isUser: boolean;
   /** ISO 8601; "" for a reply whose time is not known yet. */
   createdAt: string;
+  /** The person's thumbs: they belong to the message (its id), whichever version is shown. */
   rating: 1 | -1 | null;
-  /** Earlier versions of a regenerated reply, oldest first. */
+  /** The reply's other versions in written order (ChatMessage.alternatives). */
   alternatives: string[];
+  /** Place of `content` among the versions; absent when it is the newest (ChatMessage.swipeIndex). */
+  swipeIndex?: number;
   status: ChatItemStatus;
   /** A reply cut short by `stop`. */
   stopped: boolean;
@@ -61,6 +74,11 @@ export interface ChatState {
   chatModel: ChatModelName | null;
   /** The last error frame, until dismissed or a new reply starts. */
   error: ChatError | null;
+  /**
+   * Swipes sent and not yet answered, on one reply: how many, and the reply
+   * as the server last said (put back if the server refuses).
+   */
+  swiping: { messageId: string; confirmed: ChatItem; outstanding: number } | null;
 }
 
 export type ChatAction =
@@ -74,6 +92,8 @@ export type ChatAction =
   | { type: "regenerate" }
   /** The person's thumbs on a reply, before the server confirms (or to roll back). */
   | { type: "rate"; messageId: string; rating: 1 | -1 | null }
+  /** `swipe` was sent: version `index` (0-based, written order) of the reply is shown at once. */
+  | { type: "swipe"; messageId: string; index: number }
   | { type: "dismissError" }
   | { type: "frame"; frame: ServerFrame };
 
@@ -84,13 +104,15 @@ export const initialChatState: ChatState = {
   synced: false,
   chatModel: null,
   error: null,
+  swiping: null,
 };
 
 /** Local id of a message not stored yet. */
 export const localMessageId = (clientId: string) => `local:${clientId}`;
 
+/** The list's item for a stored (or streaming) message; `stopped` when `stop` cut the reply short. */
 export function fromWire(message: ChatMessage, stopped = false): ChatItem {
-  return {
+  const item: ChatItem = {
     id: message.id,
     clientId: message.clientId,
     content: message.content,
@@ -101,9 +123,13 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
     status: message.status === "streaming" ? "streaming" : "saved",
     stopped,
   };
+  if (message.swipeIndex !== undefined) item.swipeIndex = message.swipeIndex;
+  return item;
 }
 
 const RETRYABLE_ERRORS: readonly ChatErrorCode[] = ["model_failed", "stopped_empty"];
+/** Codes by which the server refuses a swipe (with no `messageId` or `clientId`). */
+const SWIPE_REFUSALS: readonly ChatErrorCode[] = ["busy", "message_not_found", "not_last_reply", "no_such_version", "invalid_frame"];
 
 function replaceAt(items: ChatItem[], index: number, item: ChatItem): ChatItem[] {
   return items.map((m, i) => (i === index ? item : m));
@@ -136,6 +162,7 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         waiting: streaming !== null || unsent.some((m) => m.status === "pending"),
         synced: true,
         chatModel: frame.chatModel,
+        swiping: null,
       };
     }
     case "message_saved":
@@ -144,10 +171,10 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
       const replaced = frame.replaces ? state.messages.findIndex((m) => m.id === frame.replaces) : -1;
       let messages: ChatItem[];
       if (replaced >= 0) {
-        const old = state.messages[replaced]!;
+        // Every version of the replaced reply, in written order (as the server keeps them); the new one is the newest.
         messages = replaceAt(state.messages, replaced, {
           ...emptyReply(frame.messageId),
-          alternatives: [...old.alternatives, old.content],
+          alternatives: replyVersions(state.messages[replaced]!).versions,
         });
       } else if (state.messages.some((m) => m.id === frame.messageId)) {
         messages = state.messages;
@@ -182,7 +209,32 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         ...state,
         messages: state.messages.map((m) => (m.id === frame.messageId ? { ...m, rating: frame.rating } : m)),
       };
+    case "message_updated": {
+      const server = fromWire(frame.message);
+      const swiping = state.swiping?.messageId === frame.messageId ? state.swiping : null;
+      if (swiping && swiping.outstanding > 1) {
+        // More swipes of ours are on their way: keep showing the latest choice.
+        return { ...state, swiping: { ...swiping, confirmed: server, outstanding: swiping.outstanding - 1 } };
+      }
+      return {
+        ...state,
+        messages: state.messages.map((m) => (m.id === frame.messageId ? server : m)),
+        swiping: swiping ? null : state.swiping,
+      };
+    }
     case "error": {
+      const swiping = state.swiping;
+      if (swiping && frame.messageId === undefined && frame.clientId === undefined && SWIPE_REFUSALS.includes(frame.code)) {
+        // Our swipe was refused: nothing changed on the server.
+        const error = { message: frame.message, code: frame.code, retryable: false };
+        if (swiping.outstanding > 1) return { ...state, error, swiping: { ...swiping, outstanding: swiping.outstanding - 1 } };
+        return {
+          ...state,
+          error,
+          messages: state.messages.map((m) => (m.id === swiping.messageId ? swiping.confirmed : m)),
+          swiping: null,
+        };
+      }
       let messages = state.messages;
       let streamingId = state.streamingId;
       if (frame.messageId !== undefined) {
@@ -249,6 +301,20 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         ...state,
         messages: state.messages.map((m) => (m.id === action.messageId ? { ...m, rating: action.rating } : m)),
       };
+    case "swipe": {
+      const index = state.messages.findIndex((m) => m.id === action.messageId);
+      const item = state.messages[index];
+      const chosen = item ? chooseVersion(item, action.index) : null;
+      if (!item || !chosen) return state;
+      const { swipeIndex: _, ...rest } = item;
+      const shown: ChatItem = { ...rest, ...chosen, stopped: false };
+      const earlier = state.swiping?.messageId === item.id ? state.swiping : null;
+      return {
+        ...state,
+        messages: replaceAt(state.messages, index, shown),
+        swiping: { messageId: item.id, confirmed: earlier?.confirmed ?? item, outstanding: (earlier?.outstanding ?? 0) + 1 },
+      };
+    }
     case "dismissError":
       return { ...state, error: null };
     case "frame":
@@ -302,6 +368,17 @@ export function regeneratableReplyId(state: ChatState): string | null {
   const [previous, last] = state.messages.slice(-2);
   if (!last || !previous) return null;
   return !last.isUser && last.status === "saved" && previous.isUser && previous.status === "saved" ? last.id : null;
+}
+
+/**
+ * The reply a swipe may change: the last message when it is a stored
+ * character reply with more than one version (the server's rule). Null
+ * otherwise or while busy; earlier replies' versions can only be looked at.
+ */
+export function swipeableReplyId(state: ChatState): string | null {
+  if (isBusy(state)) return null;
+  const last = state.messages.at(-1);
+  return last && !last.isUser && last.status === "saved" && last.alternatives.length > 0 ? last.id : null;
 }
 
 /**
