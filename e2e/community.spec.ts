@@ -7,6 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import type { Character, CharacterListResponse, CurrentUser } from "../schema/api.ts";
+import { signInWithApi } from "./helpers.ts";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
@@ -80,6 +81,40 @@ test("favorite and unfavorite: the count and heart change on the card and the ch
   await page.getByRole("link", { name: /Back to Characters/ }).click();
   await page.getByPlaceholder("Search characters...").fill(character.name);
   await expect(card.getByRole("button", { name: add })).toHaveText(String(before));
+});
+
+test("signed-in Home shows favorited hearts from the list, with no favorite-status request per card", async ({ page }) => {
+  await signInWithApi(page, "Hana");
+  const newest = (await (await page.request.get("/api/characters?showNsfw=false&nsfw=false&limit=20&offset=0&sort=new")).json()) as CharacterListResponse;
+  const [plain, liked, , alsoLiked] = newest.characters;
+  for (const character of [liked!, alsoLiked!]) {
+    expect((await page.request.post(`/api/characters/${character.id}/favorite`)).ok()).toBe(true);
+  }
+  const statusRequests: string[] = [];
+  const listRequests: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === "GET" && /^\/api\/characters\/[^/]+\/favorite$/.test(pathname)) statusRequests.push(pathname);
+    if (request.method() === "GET" && pathname === "/api/characters") listRequests.push(request.url());
+  });
+  const card = (character: { id: number }) => page.locator("article").filter({ has: page.locator(`a[href="/character/${character.id}"]`) });
+  const heart = (character: { id: number }) => card(character).getByRole("button", { name: /^(Add .+ to|Remove .+ from) favorites$/ });
+
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: /^(Add .+ to|Remove .+ from) favorites$/ })).toHaveCount(20);
+  await page.getByRole("tab", { name: "New" }).click();
+  await expect(heart(liked!)).toHaveAttribute("aria-pressed", "true");
+  await expect(heart(liked!)).toHaveAccessibleName(`Remove ${liked!.name} from favorites`);
+  await expect(heart(alsoLiked!)).toHaveAttribute("aria-pressed", "true");
+  await expect(heart(plain!)).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByRole("button", { name: /^Remove .+ from favorites$/, pressed: true })).toHaveCount(2);
+  expect(listRequests.length).toBeGreaterThanOrEqual(2);
+  expect(statusRequests).toEqual([]);
+
+  // The character page starts from the same status.
+  await card(liked!).getByRole("link").first().click();
+  await expect(page.getByRole("heading", { level: 1, name: liked!.name })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Remove ${liked!.name} from favorites` })).toHaveAttribute("aria-pressed", "true");
 });
 
 test("comment, reply, reply to the reply, vote up, down and off, delete the thread", async ({ page }) => {

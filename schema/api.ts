@@ -72,9 +72,19 @@ export interface Character extends CharacterSummary {
   updatedAt: string;
 }
 
+/** A character in a `GET /api/characters` page. */
+export interface CatalogCharacter extends CharacterSummary {
+  /**
+   * Whether the signed-in caller favorited it, so a page of hearts needs no
+   * `GET /api/characters/:id/favorite` each. Absent for visitors (never false:
+   * a visitor has no favorites to report).
+   */
+  isFavorited?: boolean;
+}
+
 /** `GET /api/characters` */
 export interface CharacterListResponse {
-  characters: CharacterSummary[];
+  characters: CatalogCharacter[];
   total: number;
 }
 

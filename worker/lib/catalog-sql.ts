@@ -13,9 +13,11 @@
  *   `tags.count`/`sfw_count`) when no search and at most one tag is given,
  *   otherwise from one counting query that starts at the rarest tag;
  * - search goes through FTS5 (`characters_fts`) with prefix terms and bm25
- *   ranking (name weighted above tags above description).
+ *   ranking (name weighted above tags above description);
+ * - for a signed-in caller each page row carries `isFavorited`, probed after
+ *   the page is picked (withFavorites), in the page's own statement.
  */
-import type { CatalogSort, Character, CharacterSummary } from "../../schema/api.ts";
+import type { CatalogCharacter, CatalogSort, Character, CharacterSummary } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
 
 export type Row = Record<string, unknown>;
@@ -83,7 +85,10 @@ export interface ListOptions {
    * index (tests exercise both plans with it). Unset: chosen by cost.
    */
   rareTagThreshold?: number;
-  /** The signed-in person, for whom `sort=for-you` is personal. */
+  /**
+   * The signed-in person: `sort=for-you` is personal for them, and every row
+   * carries their `isFavorited`.
+   */
   userId?: string | null;
   /** Character ids left out of the page (the for-you picks shown before it). */
   exclude?: number[];
@@ -166,6 +171,16 @@ export function toSummary(row: Row): CharacterSummary {
   };
 }
 
+/**
+ * A list row as the catalog returns it: the summary, plus `isFavorited` when
+ * the statement computed it (withFavorites, signed-in callers only).
+ */
+export function toCatalogCharacter(row: Row): CatalogCharacter {
+  const summary: CatalogCharacter = toSummary(row);
+  if (row.isFavorited !== undefined) summary.isFavorited = Boolean(row.isFavorited);
+  return summary;
+}
+
 export function toCharacter(row: Row): Character {
   return {
     ...toSummary(row),
@@ -227,6 +242,28 @@ const catalogCountStatement = (showNsfw: boolean): Statement => ({
   params: [showNsfw ? "all" : "sfw"],
 });
 
+/** The `isFavorited` result column for the character id `id`; its one parameter is the user id. */
+const favoritedColumn = (id: string) =>
+  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ? AND f.character_id = ${id}) AS isFavorited`;
+
+/**
+ * A page statement whose rows also carry `isFavorited` (0/1) for `userId`;
+ * the statement itself without a user. The page stays a subquery with its
+ * own plan, ORDER BY, LIMIT and OFFSET, so its rows are picked first and
+ * only those (at most `limit`) each probe the unique index on favorites
+ * (user_id, character_id) — a sort over many candidates never pays for the
+ * probe. SQLite runs such a subquery as a co-routine and the outer query,
+ * having no ORDER BY of its own, keeps its order. One statement, so no
+ * extra round trip.
+ */
+export function withFavorites(page: Statement, userId: string | null | undefined): Statement {
+  if (!userId) return page;
+  return {
+    sql: `SELECT page.*${favoritedColumn("page.id")} FROM (${page.sql}) page`,
+    params: [userId, ...page.params],
+  };
+}
+
 /**
  * Looks up the requested tags, the catalog size and (for two tags) the pair
  * counter in one round trip.
@@ -265,7 +302,7 @@ async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean, wa
  * same round trip as the tag lookup; it is used when the lookup confirms
  * walking is the right plan (common tags — the usual case).
  */
-function walkByTagNames(query: CatalogQuery): Statement {
+function walkByTagNames(query: CatalogQuery, userId: string | null | undefined): Statement {
   const showNsfw = query.showNsfw === "true";
   const ordering = ORDERINGS[query.sort];
   const probes = query.tags
@@ -274,13 +311,14 @@ function walkByTagNames(query: CatalogQuery): Statement {
         " AND EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id AND ct.tag_id = (SELECT id FROM tags WHERE lower(name) = ?))",
     )
     .join("");
-  return {
+  const page = {
     sql: `SELECT ${SUMMARY_COLUMNS}
       FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
       WHERE ${showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0"}${probes}
       ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
     params: [...query.tags, query.limit, query.offset],
   };
+  return withFavorites(page, userId);
 }
 
 const tagProbe = (alias: string, outer: string) =>
@@ -319,8 +357,8 @@ function planTotal(query: CatalogQuery, facts: TagFacts): Statement | number {
 
 /**
  * The statements that answer a list query (no search) once its tags are
- * resolved: the page, and the total (a number when counters already know it).
- * Exported for the benchmark, which runs exactly these on the SQLite file.
+ * resolved: the page (with `isFavorited` when `options.userId` is set), and
+ * the total (a number when counters already know it).
  */
 export function planList(
   query: CatalogQuery,
@@ -357,7 +395,7 @@ export function planList(
       params: [...tagStats.map((t) => t.id), ...excludeParams, query.limit, query.offset],
     };
   }
-  return { page, total };
+  return { page: withFavorites(page, options.userId), total };
 }
 
 /**
@@ -388,15 +426,21 @@ const ftsCount = (match: string): Statement => ({
   params: [match],
 });
 
-/** A slice of FTS matches joined to their characters, by bm25 or newest first. */
-function ftsPage(match: string, by: "rank" | "newest", limit: number, offset: number): Statement {
+/**
+ * A slice of FTS matches joined to their characters, by bm25 or newest
+ * first, with `isFavorited` when `userId` is set. The probe sits in this
+ * statement's own select list (at most `limit` rows reach it): wrapping it
+ * like withFavorites would put its ORDER BY, which has no LIMIT, in a subquery.
+ */
+function ftsPage(match: string, by: "rank" | "newest", limit: number, offset: number, userId: string | null | undefined): Statement {
   const order = by === "rank" ? "rank, rowid DESC" : "rowid DESC";
+  const favorited = userId ? favoritedColumn("c.id") : "";
   return {
-    sql: `SELECT ${SUMMARY_COLUMNS} FROM (
+    sql: `SELECT ${SUMMARY_COLUMNS}${favorited} FROM (
         SELECT rowid AS id, ${by === "rank" ? "rank" : "0"} AS score FROM characters_fts
         WHERE characters_fts MATCH ? ORDER BY ${order} LIMIT ? OFFSET ?) m
       JOIN characters c ON c.id = m.id ORDER BY ${by === "rank" ? "m.score, m.id DESC" : "m.id DESC"}`,
-    params: [match, limit, offset],
+    params: userId ? [userId, match, limit, offset] : [match, limit, offset],
   };
 }
 
@@ -409,7 +453,7 @@ async function querySearch(
   run: SqlBatch,
   query: CatalogQuery,
   options: ListOptions,
-): Promise<{ characters: CharacterSummary[]; total: number }> {
+): Promise<{ characters: CatalogCharacter[]; total: number }> {
   const rankLimit = options.searchRankLimit ?? SEARCH_RANK_LIMIT;
   const expressions = searchExpressions(query);
   if (!expressions) return { characters: [], total: 0 };
@@ -420,46 +464,48 @@ async function querySearch(
   const { offset, limit } = query;
   if (total === 0 || offset >= total) return { characters: [], total };
   if (total <= rankLimit) {
-    const [rows = []] = await run([ftsPage(expressions.all, "rank", limit, offset)]);
-    return { characters: rows.map(toSummary), total };
+    const [rows = []] = await run([ftsPage(expressions.all, "rank", limit, offset, options.userId)]);
+    return { characters: rows.map(toCatalogCharacter), total };
   }
   // Broad search: name/tag matches first, then the rest newest first.
   const firstCount = Number(first?.total ?? 0);
   const statements: Statement[] = [];
   if (offset < firstCount) {
     const by = firstCount <= rankLimit ? "rank" : "newest";
-    statements.push(ftsPage(nameOrTagsMatch, by, Math.min(limit, firstCount - offset), offset));
+    statements.push(ftsPage(nameOrTagsMatch, by, Math.min(limit, firstCount - offset), offset, options.userId));
   }
   if (offset + limit > firstCount) {
     const restOffset = Math.max(0, offset - firstCount);
-    statements.push(ftsPage(restMatch, "newest", limit - Math.max(0, firstCount - offset), restOffset));
+    statements.push(ftsPage(restMatch, "newest", limit - Math.max(0, firstCount - offset), restOffset, options.userId));
   }
   const pages = await run(statements);
-  return { characters: pages.flat().map(toSummary), total };
+  return { characters: pages.flat().map(toCatalogCharacter), total };
 }
 
 /**
  * `GET /api/characters`: one page of listable characters and the exact total.
  * Pages are stable: every ordering ends with the unique id. At most two round
  * trips: the tags (when filtering by tag), then page and total in one batch.
+ * With `options.userId` every character carries `isFavorited` (computed in
+ * the page's statement); without it the field is absent.
  */
 export async function queryCatalog(
   run: SqlBatch,
   query: CatalogQuery,
   options: ListOptions = {},
-): Promise<{ characters: CharacterSummary[]; total: number }> {
+): Promise<{ characters: CatalogCharacter[]; total: number }> {
   if (query.search !== undefined) return querySearch(run, query, options);
   const showNsfw = query.showNsfw === "true";
   const personal = query.sort === "for-you" && Boolean(options.userId);
   let facts: TagFacts = { tags: [], listed: 0, pairCount: null };
   if (query.tags.length > 0) {
     const speculate = !personal && options.rareTagThreshold === undefined;
-    facts = await resolveTags(run, query.tags, showNsfw, speculate ? walkByTagNames(query) : undefined);
+    facts = await resolveTags(run, query.tags, showNsfw, speculate ? walkByTagNames(query, options.userId) : undefined);
     if (facts.tags === null) return { characters: [], total: 0 };
     if (facts.walkedPage) {
       const total = planTotal(query, facts);
       if (typeof total === "number" && !startFromTag(query, facts, total, options)) {
-        return { characters: facts.walkedPage.map(toSummary), total };
+        return { characters: facts.walkedPage.map(toCatalogCharacter), total };
       }
     }
   }
@@ -471,7 +517,7 @@ export async function queryCatalog(
   const statements = typeof plan.total === "number" ? [plan.page] : [plan.page, plan.total];
   const [rows = [], counted = []] = await run(statements);
   const total = typeof plan.total === "number" ? plan.total : Number(counted[0]?.total ?? 0);
-  return { characters: rows.map(toSummary), total };
+  return { characters: rows.map(toCatalogCharacter), total };
 }
 
 /**
@@ -505,7 +551,7 @@ async function queryForYou(
   facts: TagFacts,
   userId: string,
   options: ListOptions,
-): Promise<{ characters: CharacterSummary[]; total: number } | null> {
+): Promise<{ characters: CatalogCharacter[]; total: number } | null> {
   const tagStats = facts.tags ?? [];
   const showNsfw = query.showNsfw === "true";
   const [interests = []] = await run([interestStatement(userId, showNsfw)]);
@@ -535,10 +581,15 @@ async function queryForYou(
   const shown = picks.slice(query.offset, query.offset + query.limit);
   const statements: Statement[] = [];
   if (shown.length > 0) {
-    statements.push({
-      sql: `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE c.id IN (SELECT value FROM json_each(?))`,
-      params: [JSON.stringify(shown)],
-    });
+    statements.push(
+      withFavorites(
+        {
+          sql: `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE c.id IN (SELECT value FROM json_each(?))`,
+          params: [JSON.stringify(shown)],
+        },
+        userId,
+      ),
+    );
   }
   const rest = planList(
     {
@@ -560,5 +611,5 @@ async function queryForYou(
   const total = typeof rest.total === "number" ? rest.total : Number(results[i]?.[0]?.total ?? 0);
   const byId = new Map(pickedRows.map((r) => [Number(r.id), r]));
   const ordered = shown.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
-  return { characters: [...ordered, ...restRows].map(toSummary), total };
+  return { characters: [...ordered, ...restRows].map(toCatalogCharacter), total };
 }

@@ -4,7 +4,7 @@
  * database and are tested directly (worker/test/catalog.test.ts) and through
  * the routes.
  */
-import type { Character, CharacterSummary, Tag } from "../../schema/api.ts";
+import type { CatalogCharacter, Character, Tag } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
 import {
   DETAIL_COLUMNS,
@@ -28,13 +28,14 @@ export function d1Batch(db: D1Database): SqlBatch {
 
 /**
  * `GET /api/characters`: one page of listable characters and the exact total
- * (catalog-sql.ts queryCatalog on D1).
+ * (catalog-sql.ts queryCatalog on D1); with `options.userId` each character
+ * carries that person's `isFavorited`, from the same round trip.
  */
 export function listCharacters(
   db: D1Database,
   query: CatalogQuery,
   options: ListOptions = {},
-): Promise<{ characters: CharacterSummary[]; total: number }> {
+): Promise<{ characters: CatalogCharacter[]; total: number }> {
   return queryCatalog(d1Batch(db), query, options);
 }
 

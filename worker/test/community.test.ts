@@ -5,7 +5,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Comment } from "../../schema/api.ts";
+import type { CharacterListResponse, Comment } from "../../schema/api.ts";
 import { catalogQuerySchema } from "../../schema/inputs.ts";
 import { listCharacters } from "../lib/catalog.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
@@ -308,6 +308,113 @@ describe("For You", () => {
       const walk = await listCharacters(env.DB, query, { userId: fan.id, rareTagThreshold: -1 });
       const rare = await listCharacters(env.DB, query, { userId: fan.id, rareTagThreshold: Number.MAX_SAFE_INTEGER });
       expect(walk).toEqual(rare);
+    }
+  });
+});
+
+describe("GET /api/characters — isFavorited", () => {
+  // Every plan a list can take: tab walks, the speculative and the rare-tag
+  // plan of tag filters, personal For You (picks, then the rest), search
+  // (ranked and broad), NSFW on, deeper offsets.
+  const QUERIES = [
+    "sort=trending",
+    "sort=new",
+    "sort=popular",
+    "sort=for-you",
+    "sort=for-you&tags=sea",
+    "sort=trending&tags=sea",
+    "sort=new&tags=sea,storm",
+    "search=sailor",
+    "search=sailor&tags=sea",
+    "sort=trending&showNsfw=true",
+    "sort=new&limit=2&offset=2",
+  ];
+  let ids: Record<string, number>;
+  let mira: TestUser;
+  let tom: TestUser;
+
+  beforeEach(async () => {
+    const base = Date.now() / 259200000;
+    ids = {
+      anchor: await insertCharacter({ name: "Anchor Sailor", tags: ["sea", "storm"], trendingScore: base + 4 }),
+      bosun: await insertCharacter({ name: "Bosun Sailor", tags: ["sea"], trendingScore: base + 3 }),
+      cook: await insertCharacter({ name: "Cook Sailor", tags: ["sea", "storm"], trendingScore: base + 2 }),
+      dune: await insertCharacter({ name: "Dune Walker", tags: ["desert"], trendingScore: base + 1 }),
+      siren: await insertCharacter({ name: "Siren Sailor", tags: ["sea"], isNsfw: true, trendingScore: base }),
+    };
+    mira = await signIn();
+    tom = await signIn();
+    for (const id of [ids.anchor!, ids.cook!, ids.siren!]) {
+      await json(await call(`/api/characters/${id}/favorite`, { method: "POST", user: mira }), 200);
+    }
+    await json(await call(`/api/characters/${ids.bosun}/favorite`, { method: "POST", user: tom }), 200);
+  });
+
+  const page = async (query: string, user: TestUser | null) =>
+    json<CharacterListResponse>(await call(`/api/characters?${query}`, { user }), 200);
+  /** The ids the page marks as favorited, in page order. */
+  const favorited = (body: CharacterListResponse) => body.characters.filter((c) => c.isFavorited === true).map((c) => c.id);
+
+  it("is true exactly for the caller's own favorites, on every kind of list", async () => {
+    const mine = new Set([ids.anchor, ids.cook, ids.siren]);
+    for (const query of QUERIES) {
+      const body = await page(query, mira);
+      expect(body.characters.length, query).toBeGreaterThan(0);
+      for (const c of body.characters) expect(c.isFavorited, `${query}: ${c.name}`).toBe(mine.has(c.id));
+    }
+  });
+
+  it("never shows another person's favorites", async () => {
+    for (const query of QUERIES) {
+      const body = await page(query, tom);
+      expect(favorited(body), query).toEqual(body.characters.some((c) => c.id === ids.bosun) ? [ids.bosun] : []);
+      expect(body.characters.every((c) => typeof c.isFavorited === "boolean"), query).toBe(true);
+    }
+    const fresh = await signIn();
+    for (const query of QUERIES) expect(favorited(await page(query, fresh)), query).toEqual([]);
+  });
+
+  it("is absent for visitors", async () => {
+    for (const query of QUERIES) {
+      const body = await page(query, null);
+      expect(body.characters.length, query).toBeGreaterThan(0);
+      expect(body.characters.filter((c) => "isFavorited" in c), query).toEqual([]);
+    }
+  });
+
+  it("leaves the page itself as it is: same characters, order and total as a visitor sees", async () => {
+    // (For You is personal, so it is left out; a person with no history sees trending.)
+    const fresh = await signIn();
+    for (const query of QUERIES.filter((q) => !q.includes("for-you"))) {
+      const visitor = await page(query, null);
+      const signedIn = await page(query, mira);
+      expect(signedIn.characters.map(({ isFavorited: _, ...c }) => c), query).toEqual(visitor.characters);
+      expect(signedIn.total, query).toBe(visitor.total);
+    }
+    expect((await page("sort=for-you", fresh)).characters.map((c) => c.id)).toEqual(
+      (await page("sort=trending", null)).characters.map((c) => c.id),
+    );
+  });
+
+  it("follows a toggle", async () => {
+    await call(`/api/characters/${ids.anchor}/favorite`, { method: "POST", user: mira });
+    await call(`/api/characters/${ids.dune}/favorite`, { method: "POST", user: mira });
+    expect(favorited(await page("sort=new", mira)).sort()).toEqual([ids.cook, ids.dune].sort());
+  });
+
+  it("is the same whichever plan picks the page", async () => {
+    const broad = catalogQuerySchema.parse({ search: "sailor", showNsfw: "true" });
+    const ranked = await listCharacters(env.DB, broad, { userId: mira.id });
+    const unranked = await listCharacters(env.DB, broad, { userId: mira.id, searchRankLimit: 1 });
+    for (const result of [ranked, unranked]) {
+      expect(result.characters.filter((c) => c.isFavorited).map((c) => c.id).sort()).toEqual([ids.anchor, ids.cook, ids.siren].sort());
+    }
+    for (const sort of ["trending", "new", "for-you"] as const) {
+      const query = catalogQuerySchema.parse({ sort, tags: "sea" });
+      const rare = await listCharacters(env.DB, query, { userId: mira.id, rareTagThreshold: Number.MAX_SAFE_INTEGER });
+      const walk = await listCharacters(env.DB, query, { userId: mira.id, rareTagThreshold: -1 });
+      expect(walk, sort).toEqual(rare);
+      expect(favorited(rare).sort(), sort).toEqual([ids.anchor, ids.cook].sort());
     }
   });
 });

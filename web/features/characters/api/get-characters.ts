@@ -5,6 +5,7 @@
 import { queryOptions, useQueries } from "@tanstack/react-query";
 import type { CatalogSort, CharacterListResponse } from "../../../../schema/api.ts";
 import { CATALOG_PAGE_SIZE } from "../../../lib/catalog-filters.ts";
+import { seedFavoriteStatuses } from "./get-favorite-status.ts";
 
 export interface CharacterPageParams {
   tags: string[];
@@ -41,10 +42,15 @@ export async function getCharacters(params: CharacterPageParams, signal?: AbortS
   return (await res.json()) as CharacterListResponse;
 }
 
+/** One page's query; its characters' favorite statuses are seeded from the page (no status call per card). */
 export const charactersQueryOptions = (params: CharacterPageParams) =>
   queryOptions({
     queryKey: ["/api/characters", { ...params, limit: params.limit ?? CATALOG_PAGE_SIZE }],
-    queryFn: ({ signal }) => getCharacters(params, signal),
+    queryFn: async ({ signal, client }) => {
+      const page = await getCharacters(params, signal);
+      seedFavoriteStatuses(client, page.characters);
+      return page;
+    },
   });
 
 /** Every page at `offsets` for the same filters, in order (Home's grid with "Load More"). */

@@ -9,7 +9,7 @@ import type { FavoriteStatus } from "../../../../schema/api.ts";
 import { apiRequest } from "../../../lib/api-client.ts";
 import { withToggledFavoriteCount } from "../lib/favorite-count.ts";
 import { isCharacterListKey } from "./get-characters.ts";
-import { favoriteStatusQueryOptions } from "./get-favorite-status.ts";
+import { favoriteStatusQueryOptions, toggleFavoriteMutationKey } from "./get-favorite-status.ts";
 
 /** Sends the toggle; the answer is not read (SPEC.md §7). Throws the SPEC.md §8 error. */
 export async function toggleFavorite(characterId: number): Promise<void> {
@@ -21,8 +21,6 @@ function holdsCount(queryKey: QueryKey, characterId: number): boolean {
   if (isCharacterListKey(queryKey)) return true;
   return queryKey.length === 2 && queryKey[0] === "/api/characters" && String(queryKey[1]) === String(characterId);
 }
-
-export const toggleFavoriteMutationKey = (characterId: number) => ["toggle-favorite", characterId] as const;
 
 interface Snapshot {
   status: FavoriteStatus | undefined;

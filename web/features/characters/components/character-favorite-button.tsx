@@ -12,7 +12,8 @@ import { useToggleFavorite } from "../api/toggle-favorite.ts";
 import { FavoriteButton } from "./character-stats.tsx";
 
 interface CharacterFavoriteButtonProps {
-  character: { id: number; name: string; favoriteCount: number };
+  /** `isFavorited`: present on list items for a signed-in person (GET /api/characters). */
+  character: { id: number; name: string; favoriteCount: number; isFavorited?: boolean };
   /**
    * "grid": Home's cards — a visitor goes straight to sign-in and a failure
    * rolls back silently (SPEC.md §8). "page": the character page — the
@@ -24,7 +25,7 @@ interface CharacterFavoriteButtonProps {
 
 export function CharacterFavoriteButton({ character, surface, className }: CharacterFavoriteButtonProps) {
   const { user } = useUser();
-  const status = useFavoriteStatus(character.id, user !== null);
+  const status = useFavoriteStatus(character.id, user !== null, character.isFavorited);
   const toggle = useToggleFavorite(character.id, (error) => {
     if (isUnauthorizedError(error)) {
       if (surface === "grid") redirectToLogin();

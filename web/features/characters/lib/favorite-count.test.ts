@@ -32,6 +32,20 @@ describe("withToggledFavoriteCount", () => {
     expect(next.total).toBe(2);
   });
 
+  it("flips isFavorited of a signed-in person's list item with the count", () => {
+    const mine = {
+      characters: [
+        { id: 1, favoriteCount: 5, isFavorited: true },
+        { id: 2, favoriteCount: 0, isFavorited: false },
+      ],
+      total: 2,
+    } as unknown as CharacterListResponse;
+    expect(withToggledFavoriteCount(mine, 1, true).characters[0]).toEqual({ id: 1, favoriteCount: 4, isFavorited: false });
+    expect(withToggledFavoriteCount(mine, 2, false).characters[1]).toEqual({ id: 2, favoriteCount: 1, isFavorited: true });
+    // A visitor's list item has no isFavorited and gets none.
+    expect(withToggledFavoriteCount(list, 1, false).characters[0]).toEqual({ id: 1, favoriteCount: 6 });
+  });
+
   it("returns a page without the character unchanged", () => {
     expect(withToggledFavoriteCount(list, 9, false)).toBe(list);
   });

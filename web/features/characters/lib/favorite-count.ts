@@ -26,16 +26,20 @@ function isCharacter(data: unknown): data is Pick<Character, "id" | "favoriteCou
  * Cached data under `/api/characters…` with character `characterId`'s
  * favorite count toggled: list pages and the single character are rewritten
  * (new objects), anything else (favorite status, comments) comes back as it
- * was, so this can be applied to every query with that prefix.
+ * was, so this can be applied to every query with that prefix. A list item
+ * that carries `isFavorited` (a signed-in person's list) gets `!wasFavorited`.
  */
 export function withToggledFavoriteCount<T>(data: T, characterId: number, wasFavorited: boolean): T {
   if (isListResponse(data)) {
     if (!data.characters.some((c) => c.id === characterId)) return data;
     return {
       ...data,
-      characters: data.characters.map((c) =>
-        c.id === characterId ? { ...c, favoriteCount: nextFavoriteCount(c.favoriteCount, wasFavorited) } : c,
-      ),
+      characters: data.characters.map((c) => {
+        if (c.id !== characterId) return c;
+        const toggled = { ...c, favoriteCount: nextFavoriteCount(c.favoriteCount, wasFavorited) };
+        if (typeof c.isFavorited === "boolean") toggled.isFavorited = !wasFavorited;
+        return toggled;
+      }),
     };
   }
   if (isCharacter(data) && data.id === characterId) {
