@@ -25,6 +25,12 @@ export interface ChatModelOptions {
   maxTokens: number;
   /** Aborts the request (a `stop`, a timeout). */
   signal?: AbortSignal;
+  /**
+   * How many versions of this reply were written before (a regenerate: 1 or
+   * more; default 0). Sampling models vary on their own; the offline model,
+   * which is deterministic, varies by it.
+   */
+  attempt?: number;
 }
 
 /**

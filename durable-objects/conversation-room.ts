@@ -694,7 +694,7 @@ export class ConversationRoom extends DurableObject<Env> {
       });
       const model = this.modelFactory(character, room.user_name);
       const pieces = withTokenTimeout(
-        model.stream(prompt.messages, { maxTokens, signal: reply.controller.signal }),
+        model.stream(prompt.messages, { maxTokens, signal: reply.controller.signal, attempt: reply.alternatives.length }),
         this.tokenTimeoutMs,
         () => reply.controller.abort(),
       );

@@ -1,10 +1,11 @@
 /**
- * The offline model's quotations: only the words between a pair of
+ * The offline model's quotations (only the words between a pair of
  * quotation marks are taken as the character's lines, never the narration
- * between two separate quotes.
+ * between two separate quotes) and its regenerates (another reply per
+ * attempt, the same each time).
  */
 import { describe, expect, it } from "vitest";
-import { type OfflineCharacter, offlineReply, quotedSpans } from "./offline-model.ts";
+import { OfflineChatModel, type OfflineCharacter, offlineReply, quotedSpans } from "./offline-model.ts";
 
 describe("quotedSpans", () => {
   it("pairs quotes in order, so the narration between two quotes is not a span", () => {
@@ -53,5 +54,23 @@ describe("offline replies quote only real speech", () => {
       expect(reply).not.toMatch(/turning toward the fire|coiling the rope/);
       expect(reply).toContain('"Mind the gap between the boards, they are wet."');
     }
+  });
+});
+
+describe("regenerating with the offline model", () => {
+  it("each attempt gives another reply, the same one every time", async () => {
+    const replies = Array.from({ length: 8 }, (_, attempt) => offlineReply(mara, "Ines", "Where are we going?", 2, attempt));
+    expect(replies[0]).toBe(offlineReply(mara, "Ines", "Where are we going?", 2));
+    expect(new Set(replies.map((reply) => reply.split(".*")[0])).size).toBe(8);
+    expect(offlineReply(mara, "Ines", "Where are we going?", 2, 3)).toBe(replies[3]);
+
+    const model = new OfflineChatModel(mara, "Ines", { wordDelayMs: 0 });
+    const prompt = [
+      { role: "system" as const, content: "card" },
+      { role: "user" as const, content: "Where are we going?" },
+    ];
+    let streamed = "";
+    for await (const piece of model.stream(prompt, { maxTokens: 100, attempt: 1 })) streamed += piece;
+    expect(streamed).toBe(offlineReply(mara, "Ines", "Where are we going?", 1, 1));
   });
 });

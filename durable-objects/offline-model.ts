@@ -5,7 +5,7 @@
  * greeting or example dialogue (else a sentence of its personality or
  * scenario), and a question back — and streams it word by word at a steady
  * pace, like a hosted model. The same conversation and message always give
- * the same reply.
+ * the same reply; a regenerate (`attempt`) gives another one.
  *
  * It exists so that local development, tests and the benchmark run with no
  * account and no network; the UI tells people when it is the one answering.
@@ -60,8 +60,9 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-function pick<T>(items: readonly T[], seed: number, salt: number): T {
-  return items[fnv1a(`${seed}:${salt}`) % items.length]!;
+/** One of `items`, chosen by `seed` and `salt`; `shift` steps to the next ones (a regenerate's attempt). */
+function pick<T>(items: readonly T[], seed: number, salt: number, shift = 0): T {
+  return items[(fnv1a(`${seed}:${salt}`) + shift) % items.length]!;
 }
 
 const clean = (text: string) => text.replace(/[*"“”]/g, "").replace(/\s+/g, " ").trim();
@@ -139,23 +140,26 @@ function snippet(text: string): string {
 
 /**
  * The whole reply the offline model gives to `userText` as the `turn`-th
- * message of a conversation (deterministic). Macros are replaced.
+ * message of a conversation (deterministic). Macros are replaced. `attempt`
+ * counts the versions of this reply written before (0 for the first; a
+ * regenerate adds one): each step moves every choice to the next one, so the
+ * first eight attempts at least open with different actions.
  */
-export function offlineReply(character: OfflineCharacter, userName: string, userText: string, turn: number): string {
+export function offlineReply(character: OfflineCharacter, userName: string, userText: string, turn: number, attempt = 0): string {
   const seed = fnv1a(`${character.name}\n${turn}\n${userText}`);
   const name = character.name;
-  const parts = [`*${name} ${pick(ACTIONS, seed, 1)}.*`];
+  const parts = [`*${name} ${pick(ACTIONS, seed, 1, attempt)}.*`];
   const said = snippet(userText);
-  if (said) parts.push(`"${said}," ${name} ${pick(TAKE_UPS, seed, 2)}.`);
+  if (said) parts.push(`"${said}," ${name} ${pick(TAKE_UPS, seed, 2, attempt)}.`);
   const spoken = spokenLines(character);
   if (spoken.length > 0) {
-    parts.push(`"${pick(spoken, seed, 3)}"`);
+    parts.push(`"${pick(spoken, seed, 3, attempt)}"`);
   } else {
     const sentences = describingSentences(character);
-    if (sentences.length > 0) parts.push(`*${pick(sentences, seed, 3)}*`);
+    if (sentences.length > 0) parts.push(`*${pick(sentences, seed, 3, attempt)}*`);
   }
   const word = keyWord(userText);
-  parts.push(word ? pick(QUESTIONS, seed, 4)(word, userName) : `What happens next, ${userName}?`);
+  parts.push(word ? pick(QUESTIONS, seed, 4, attempt)(word, userName) : `What happens next, ${userName}?`);
   return replaceMacros(parts.join(" "), name, userName);
 }
 
@@ -174,10 +178,10 @@ export class OfflineChatModel implements ChatModel {
     this.wordDelayMs = options.wordDelayMs;
   }
 
-  async *stream(prompt: PromptMessage[], { signal }: ChatModelOptions): AsyncGenerator<string> {
+  async *stream(prompt: PromptMessage[], { signal, attempt = 0 }: ChatModelOptions): AsyncGenerator<string> {
     const lastUser = prompt.findLast((m) => m.role === "user")?.content ?? "";
     const turn = prompt.filter((m) => m.role !== "system").length;
-    const words = offlineReply(this.character, this.userName, lastUser, turn).match(/\S+\s*/g) ?? [];
+    const words = offlineReply(this.character, this.userName, lastUser, turn, attempt).match(/\S+\s*/g) ?? [];
     for (let i = 0; i < words.length; i++) {
       if (signal?.aborted) return;
       if (i > 0) await sleep(this.wordDelayMs);
