@@ -2,7 +2,7 @@
  * Real-time chat in Chromium, as SPEC.md §2 ("Chat"), §4 ("Start chat",
  * "Chat send", "Real-time connection", "New conversation from chat menu")
  * and §8 describe, with the protocol additions of DESIGN.md (streamed
- * deltas, history_sync after reconnects, regenerate, stop, ratings). The
+ * deltas, history_sync after reconnects, regenerate, swipes, stop, ratings). The
  * offline chat model answers, a word every 25 ms, so a reply streams for
  * about a second. Every test signs in as a new person (local sign-in).
  */
@@ -218,13 +218,18 @@ test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, t
   await expect(box).toHaveValue("Another one");
 });
 
-test("regenerate keeps the earlier reply as a swipe, thumbs show and keep their state, Stop ends a reply", async ({ page }) => {
+test("regenerate adds a version; swiping back to it is what the chat goes on from, in every tab and after a reload; thumbs; Stop", async ({
+  page,
+}) => {
   await signIn(page, "Pia");
   const character = await createCharacter(page.request);
   await page.goto(`/character/${character.id}`);
   await page.getByRole("button", { name: "Start Chat" }).click();
   await expect(page).toHaveURL(CHAT_URL);
   const id = CHAT_URL.exec(page.url())![1]!;
+  const storedMessages = async () => (await (await page.request.get(`/api/conversations/${id}/messages`)).json()) as ChatMessage[];
+  /** A stored message's text as a bubble shows it (actions lose their asterisks). */
+  const asShown = (message: ChatMessage | undefined) => normal((message?.content ?? "").replace(/\*/g, ""));
 
   // The greeting alone: nothing to regenerate or rate.
   await expect(characterMessages(page, character.name)).toHaveCount(1);
@@ -237,15 +242,32 @@ test("regenerate keeps the earlier reply as a swipe, thumbs show and keep their 
   await expect(last.getByText("2/2")).toBeVisible();
   await expect(last).toHaveAttribute("aria-busy", "false");
   await expect(characterMessages(page, character.name)).toHaveCount(2);
-  // Flip back to the earlier version and forward again.
-  await last.getByRole("button", { name: "Previous version" }).click();
-  await expect(last.getByText("1/2")).toBeVisible();
-  expect(await shownText(last)).toBe(first);
-  await expect(last.getByText("Earlier version — the chat continues from the latest one")).toBeVisible();
-  await last.getByRole("button", { name: "Next version" }).click();
-  await expect(last.getByText("2/2")).toBeVisible();
+  const second = await shownText(last);
+  expect(second).not.toBe(first);
 
-  // Thumbs up, then down, then reload: the state is the server's.
+  // A second tab of the same conversation follows the swipes.
+  const otherTab = await page.context().newPage();
+  await otherTab.goto(`/chat/${id}`);
+  const otherLast = characterMessages(otherTab, character.name).last();
+  await expect(otherLast.getByText("2/2")).toBeVisible();
+
+  // Swipe back: the earlier version is now the reply, here, in the other tab and on the server.
+  const versions = last.getByRole("group", { name: "Versions of this reply" });
+  await versions.getByRole("button", { name: "Previous version" }).click();
+  await expect(last.getByText("1/2")).toBeVisible();
+  await expect(last.locator("[data-message-text]")).toHaveText(first);
+  await expect(versions.getByText("Version 1 of 2")).toBeAttached();
+  await expect(versions.getByRole("button", { name: "Previous version" })).toBeDisabled();
+  await expect(last.getByText(/Not the version the chat went on from/)).toHaveCount(0);
+  await expect(otherLast.getByText("1/2")).toBeVisible();
+  await expect(otherLast.locator("[data-message-text]")).toHaveText(first);
+  await expect.poll(async () => asShown((await storedMessages()).at(-1))).toBe(first);
+  await otherTab.close();
+
+  // Forward and back again; the thumbs belong to the reply, whichever version it shows.
+  await versions.getByRole("button", { name: "Next version" }).click();
+  await expect(last.getByText("2/2")).toBeVisible();
+  await expect(last.locator("[data-message-text]")).toHaveText(second);
   const up = last.getByRole("button", { name: "Good reply" });
   const down = last.getByRole("button", { name: "Bad reply" });
   await up.click();
@@ -253,17 +275,37 @@ test("regenerate keeps the earlier reply as a swipe, thumbs show and keep their 
   await down.click();
   await expect(down).toHaveAttribute("aria-pressed", "true");
   await expect(up).toHaveAttribute("aria-pressed", "false");
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/conversations/${id}/messages`)).json()) as ChatMessage[]).at(-1)?.rating)
-    .toBe(-1);
+  await versions.getByRole("button", { name: "Previous version" }).click();
+  await expect(last.getByText("1/2")).toBeVisible();
+  await expect(down).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(async () => (await storedMessages()).at(-1)?.rating).toBe(-1);
+  await expect.poll(async () => asShown((await storedMessages()).at(-1))).toBe(first);
+  await expectAccessible(page);
+
+  // The chat goes on from the chosen version; after a reload it is still the one shown.
+  await sendAndAwaitReply(page, character.name, "And what about your shield?");
   await page.reload();
-  await expect(characterMessages(page, character.name).last().getByRole("button", { name: "Bad reply" })).toHaveAttribute("aria-pressed", "true");
-  await expect(characterMessages(page, character.name).last().getByText("2/2")).toBeVisible();
+  const chosen = characterMessages(page, character.name).nth(1);
+  await expect(chosen.getByText("1/2")).toBeVisible();
+  await expect(chosen.locator("[data-message-text]")).toHaveText(first);
+  await expect(chosen.getByRole("button", { name: "Bad reply" })).toHaveAttribute("aria-pressed", "true");
+  const stored = await storedMessages();
+  expect(stored.map((m) => m.isUser)).toEqual([false, true, false, true, false]);
+  expect(asShown(stored[2])).toBe(first);
+  expect(stored[2]).toMatchObject({ swipeIndex: 0, alternatives: [expect.any(String)] });
+  // An earlier reply's other version can be looked at, not chosen.
+  await chosen.getByRole("button", { name: "Next version" }).click();
+  await expect(chosen.locator("[data-message-text]")).toHaveText(second);
+  await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toBeVisible();
+  await page.waitForTimeout(300);
+  expect(asShown((await storedMessages())[2])).toBe(first);
+  await chosen.getByRole("button", { name: "Previous version" }).click();
+  await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toHaveCount(0);
 
   // Stop: the reply ends early and is kept as far as it got.
   await input(page, character.name).fill("Now tell me everything about the road north and the mountains beyond it");
   await input(page, character.name).press("Enter");
-  const streaming = characterMessages(page, character.name).nth(2);
+  const streaming = characterMessages(page, character.name).nth(3);
   await expect(streaming).toHaveAttribute("aria-busy", "true");
   await page.getByRole("button", { name: "Stop the reply" }).click();
   await expect(streaming).toHaveAttribute("aria-busy", "false");

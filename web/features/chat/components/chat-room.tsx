@@ -92,6 +92,11 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     dispatch({ type: "regenerate" });
   };
 
+  const onSwipe = (item: ChatItem, index: number) => {
+    if (!socket.send({ type: "swipe", conversationId, messageId: item.id, index })) return;
+    dispatch({ type: "swipe", messageId: item.id, index });
+  };
+
   const onStop = () => {
     socket.send({ type: "stop", conversationId });
   };
@@ -149,6 +154,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           stickToBottom={stickToBottom}
           onRate={onRate}
           onRegenerate={onRegenerate}
+          onSwipe={onSwipe}
           onRetry={onRetry}
           onDismissError={() => dispatch({ type: "dismissError" })}
         />

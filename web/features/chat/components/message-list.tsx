@@ -17,6 +17,7 @@ import {
   isRateable,
   regeneratableReplyId,
   showTypingIndicator,
+  swipeableReplyId,
   visibleMessages,
 } from "../lib/chat-state.ts";
 import { CharacterMessage, UserMessage } from "./message-item.tsx";
@@ -34,15 +35,28 @@ interface MessageListProps {
   stickToBottom: RefObject<boolean>;
   onRate: (item: ChatItem, value: 1 | -1) => void;
   onRegenerate: () => void;
+  /** The person chose version `index` of the last reply to go on from. */
+  onSwipe: (item: ChatItem, index: number) => void;
   onRetry: (item: ChatItem) => void;
   onDismissError: () => void;
 }
 
-export function MessageList({ state, character, loading, stickToBottom, onRate, onRegenerate, onRetry, onDismissError }: MessageListProps) {
+export function MessageList({
+  state,
+  character,
+  loading,
+  stickToBottom,
+  onRate,
+  onRegenerate,
+  onSwipe,
+  onRetry,
+  onDismissError,
+}: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
   const typing = showTypingIndicator(state);
   const regeneratable = regeneratableReplyId(state);
+  const swipeable = swipeableReplyId(state);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -88,8 +102,10 @@ export function MessageList({ state, character, loading, stickToBottom, onRate, 
                   character={character}
                   rateable={isRateable(state, item)}
                   regeneratable={regeneratable === item.id}
+                  swipeable={swipeable === item.id}
                   onRate={onRate}
                   onRegenerate={onRegenerate}
+                  onSwipe={onSwipe}
                 />
               ),
             )}
