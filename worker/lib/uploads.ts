@@ -230,6 +230,38 @@ export function keyFromAvatarUrl(env: UploadEnv, avatarUrl: string): string | nu
 }
 
 /**
+ * Deletes a character's former avatar (`/objects/avatars/<creatorId>/<uuid>`)
+ * from R2 once nothing of its creator uses it any more: called after the
+ * character was deleted or its avatar replaced. Other pictures (https URLs,
+ * the demo artwork, someone else's uploads) are never touched, and an object
+ * still named by another of the creator's characters or by their profile
+ * picture is kept. Never throws (a failure leaves an unused object behind).
+ * Returns true when the object was deleted.
+ */
+export async function deleteUnusedAvatar(
+  env: { DB: D1Database; AVATARS: R2Bucket },
+  avatarUrl: string | null,
+  creatorId: string,
+): Promise<boolean> {
+  const key = /^\/objects\/(avatars\/[\w-]+\/[\w-]+)$/.exec(avatarUrl ?? "")?.[1];
+  if (!key || avatarKeyOwner(key) !== creatorId) return false;
+  try {
+    const used = await env.DB.prepare(
+      `SELECT EXISTS (SELECT 1 FROM characters WHERE creator_id = ?1 AND avatar_url = ?2)
+           OR EXISTS (SELECT 1 FROM users WHERE id = ?1 AND substr(profile_image_url, -length(?2)) = ?2) AS used`,
+    )
+      .bind(creatorId, avatarUrl)
+      .first<{ used: number }>("used");
+    if (used) return false;
+    await env.AVATARS.delete(key);
+    return true;
+  } catch (error) {
+    console.warn("could not delete an unused avatar", key, String(error));
+    return false;
+  }
+}
+
+/**
  * Stores avatar bytes already known to be an image of `type` as a registered
  * object (card imports use this directly).
  */

@@ -20,6 +20,7 @@ import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import { parseIntegerId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
+import { deleteUnusedAvatar } from "../lib/uploads.ts";
 import { requireUser } from "../middleware/session.ts";
 
 /** Parses a path id; anything but a positive integer is a 404 (it names no character). */
@@ -40,6 +41,21 @@ export async function findOwnCharacter(db: D1Database, id: number, userId: strin
   if (!character || (!character.isActive && character.creatorId !== userId)) throw notFound("Character not found");
   if (character.creatorId !== userId) throw forbidden("Only the character's creator can change it");
   return character;
+}
+
+/**
+ * Lets `work` finish after the response (waitUntil); awaits it instead when
+ * there is no ExecutionContext (app.fetch called directly, as some tests do).
+ */
+async function afterResponse(c: { readonly executionCtx: Pick<ExecutionContext, "waitUntil"> }, work: Promise<unknown>): Promise<void> {
+  let executionCtx: Pick<ExecutionContext, "waitUntil">;
+  try {
+    executionCtx = c.executionCtx;
+  } catch {
+    await work;
+    return;
+  }
+  executionCtx.waitUntil(work);
 }
 
 const jsonBodyLimit = bodyLimit({ maxSize: MAX_CHARACTER_BODY_BYTES });
@@ -94,8 +110,11 @@ export const charactersRoutes = new Hono<AppEnv>()
     validate("json", characterUpdateSchema),
     async (c) => {
       const id = parseCharacterId(c.req.param("id"));
-      const current = await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
-      return c.json(await updateCharacter(c.env.DB, current, c.req.valid("json")), 200);
+      const user = c.get("user")!;
+      const current = await findOwnCharacter(c.env.DB, id, user.id);
+      const updated = await updateCharacter(c.env.DB, current, c.req.valid("json"));
+      if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
+      return c.json(updated, 200);
     },
   )
   .patch("/:id/toggle-active", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
@@ -107,14 +126,13 @@ export const charactersRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
-    await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
+    const user = c.get("user")!;
+    const current = await findOwnCharacter(c.env.DB, id, user.id);
     const conversationIds = await deleteCharacter(c.env.DB, id);
-    // The D1 rows are gone; the rooms' own storage is cleaned up after the answer.
-    const cleanup = deleteConversationStorage(c.env, conversationIds);
-    try {
-      c.executionCtx.waitUntil(cleanup);
-    } catch {
-      await cleanup; // no ExecutionContext (app.fetch called directly)
-    }
+    // The D1 rows are gone; the rooms' own storage and the avatar are cleaned up after the answer.
+    await afterResponse(
+      c,
+      Promise.all([deleteConversationStorage(c.env, conversationIds), deleteUnusedAvatar(c.env, current.avatarUrl, user.id)]),
+    );
     return c.json({ deleted: true }, 200);
   });

@@ -5,7 +5,7 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../app.ts";
 import { MAX_AVATAR_BYTES, signUploadToken, sniffImageType } from "../lib/uploads.ts";
 import { bucketKeys, call, json, TINY_PNG } from "./creator-api.ts";
@@ -326,5 +326,81 @@ describe("sniffImageType", () => {
     for (const bytes of [SVG, HTML, TEXT, ascii("RIFF0000WAVE"), new Uint8Array(0), ascii("\x89PNG")]) {
       expect(sniffImageType(bytes)).toBeNull();
     }
+  });
+});
+
+describe("avatars nobody uses any more", () => {
+  /** An uploaded and registered avatar of `user`: its `/objects/…` path. */
+  async function avatar(user: TestUser): Promise<string> {
+    const { objectPath } = await json<{ objectPath: string }>(await register(user, await upload(user, TINY_PNG)), 200);
+    return objectPath;
+  }
+  const createWith = async (user: TestUser, avatarUrl: string) =>
+    (
+      await json<{ id: number }>(
+        await call("/api/characters", {
+          method: "POST",
+          user,
+          body: { name: "Avatar Keeper", description: "Someone with a face.", personality: "Calm and watchful.", avatarUrl },
+        }),
+        201,
+      )
+    ).id;
+  /** Status of GET `path` once the deletion after the response had its chance (waitUntil). */
+  const settledStatus = async (path: string, expected: number) => {
+    await vi.waitFor(async () => expect((await call(path)).status).toBe(expected), { timeout: 2000 });
+    return (await call(path)).status;
+  };
+
+  it("deleting a character deletes its uploaded avatar", async () => {
+    const mira = await signIn();
+    const path = await avatar(mira);
+    const id = await createWith(mira, path);
+    expect(await json(await call(`/api/characters/${id}`, { method: "DELETE", user: mira }), 200)).toEqual({ deleted: true });
+    expect(await settledStatus(path, 404)).toBe(404);
+    expect(await bucketKeys()).toEqual([]);
+  });
+
+  it("replacing an avatar deletes the old one and keeps the new one", async () => {
+    const mira = await signIn();
+    const [first, second] = [await avatar(mira), await avatar(mira)];
+    const id = await createWith(mira, first);
+    const updated = await json(await call(`/api/characters/${id}`, { method: "PUT", user: mira, body: { avatarUrl: second } }), 200);
+    expect(updated.avatarUrl).toBe(second);
+    expect(await settledStatus(first, 404)).toBe(404);
+    expect((await call(second)).status).toBe(200);
+    // An update that leaves the avatar alone deletes nothing.
+    await json(await call(`/api/characters/${id}`, { method: "PUT", user: mira, body: { name: "Renamed" } }), 200);
+    expect((await call(second)).status).toBe(200);
+  });
+
+  it("keeps an avatar another of the creator's characters still shows", async () => {
+    const mira = await signIn();
+    const path = await avatar(mira);
+    const first = await createWith(mira, path);
+    await createWith(mira, path);
+    await json(await call(`/api/characters/${first}`, { method: "DELETE", user: mira }), 200);
+    // Give the deletion after the response its chance, then look.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await call(path)).status).toBe(200);
+  });
+
+  it("never deletes someone else's upload that a character points at", async () => {
+    const [mira, theo] = [await signIn(), await signIn()];
+    const miras = await avatar(mira);
+    const id = await createWith(theo, miras);
+    await json(await call(`/api/characters/${id}`, { method: "DELETE", user: theo }), 200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await call(miras)).status).toBe(200);
+  });
+
+  it("a failed delete by the wrong user deletes nothing", async () => {
+    const [mira, theo] = [await signIn(), await signIn()];
+    const path = await avatar(mira);
+    const id = await createWith(mira, path);
+    expect((await call(`/api/characters/${id}`, { method: "DELETE", user: theo })).status).toBe(403);
+    expect((await call(`/api/characters/${id}`, { method: "PUT", user: theo, body: { avatarUrl: null } })).status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await call(path)).status).toBe(200);
   });
 });
