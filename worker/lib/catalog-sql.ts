@@ -90,8 +90,6 @@ export interface ListOptions {
    * carries their `isFavorited`.
    */
   userId?: string | null;
-  /** Character ids left out of the page (the for-you picks shown before it). */
-  exclude?: number[];
   /** Overrides SEARCH_RANK_LIMIT (tests exercise broad searches with it). */
   searchRankLimit?: number;
 }
@@ -242,9 +240,9 @@ const catalogCountStatement = (showNsfw: boolean): Statement => ({
   params: [showNsfw ? "all" : "sfw"],
 });
 
-/** The `isFavorited` result column for the character id `id`; its one parameter is the user id. */
-const favoritedColumn = (id: string) =>
-  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ? AND f.character_id = ${id}) AS isFavorited`;
+/** The `isFavorited` result column for the character id `id`; `user` is the placeholder of the user id. */
+const favoritedColumn = (id: string, user = "?") =>
+  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ${user} AND f.character_id = ${id}) AS isFavorited`;
 
 /**
  * A page statement whose rows also carry `isFavorited` (0/1) for `userId`;
@@ -370,8 +368,6 @@ export function planList(
   const tagStats = facts.tags ?? [];
   const ordering = ORDERINGS[query.sort];
   const [rarest, ...others] = tagStats;
-  const exclude = options.exclude?.length ? " AND c.id NOT IN (SELECT value FROM json_each(?))" : "";
-  const excludeParams = options.exclude?.length ? [JSON.stringify(options.exclude)] : [];
 
   const total = planTotal(query, facts);
   const matching = typeof total === "number" ? total : (rarest?.count ?? facts.listed);
@@ -381,18 +377,18 @@ export function planList(
     page = {
       sql: `SELECT ${SUMMARY_COLUMNS}
         FROM character_tags r JOIN characters c ON c.id = r.character_id
-        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${others.map(() => tagProbe("ct", "c.id")).join("")}${exclude}
+        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${others.map(() => tagProbe("ct", "c.id")).join("")}
         ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [rarest.id, ...others.map((t) => t.id), ...excludeParams, query.limit, query.offset],
+      params: [rarest.id, ...others.map((t) => t.id), query.limit, query.offset],
     };
   } else {
     // Walk the tab's partial index in order; stop after offset + limit rows.
     page = {
       sql: `SELECT ${SUMMARY_COLUMNS}
         FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-        WHERE ${visible}${tagStats.map(() => tagProbe("ct", "c.id")).join("")}${exclude}
+        WHERE ${visible}${tagStats.map(() => tagProbe("ct", "c.id")).join("")}
         ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [...tagStats.map((t) => t.id), ...excludeParams, query.limit, query.offset],
+      params: [...tagStats.map((t) => t.id), query.limit, query.offset],
     };
   }
   return { page: withFavorites(page, options.userId), total };
@@ -485,7 +481,8 @@ async function querySearch(
 /**
  * `GET /api/characters`: one page of listable characters and the exact total.
  * Pages are stable: every ordering ends with the unique id. At most two round
- * trips: the tags (when filtering by tag), then page and total in one batch.
+ * trips: the tags (when filtering by tag), then page and total in one batch
+ * (a signed-in person's For You included: planForYou is one statement).
  * With `options.userId` every character carries `isFavorited` (computed in
  * the page's statement); without it the field is absent.
  */
@@ -509,11 +506,10 @@ export async function queryCatalog(
       }
     }
   }
-  if (personal && options.userId) {
-    const personal = await queryForYou(run, query, facts, options.userId, options);
-    if (personal) return personal;
-  }
-  const plan = planList(query, facts, options);
+  const plan =
+    personal && options.userId
+      ? { page: planForYou(query, facts, options.userId, options), total: planTotal(query, facts) }
+      : planList(query, facts, options);
   const statements = typeof plan.total === "number" ? [plan.page] : [plan.page, plan.total];
   const [rows = [], counted = []] = await run(statements);
   const total = typeof plan.total === "number" ? plan.total : Number(counted[0]?.total ?? 0);
@@ -521,95 +517,74 @@ export async function queryCatalog(
 }
 
 /**
- * The tags a person cares about: the most frequent tags among the characters
- * they favorited or chatted with (at most INTEREST_TAGS), with how many
- * listable characters carry each.
+ * `sort=for-you` for a signed-in person (DESIGN.md "Tabs"), as one statement:
+ * - interests: the most frequent tags (at most INTEREST_TAGS) among the
+ *   characters they favorited or chatted with, with how many listable
+ *   characters carry each;
+ * - picks: up to FOR_YOU_PICKS listable characters carrying an interest tag,
+ *   by trending — starting from those tags when they carry at most
+ *   `rareTagThreshold` characters in all, else walking the trending index.
+ *   Both plans are in the statement; the LIMIT of the one not chosen is 0,
+ *   so SQLite never starts it;
+ * - the page: the picks at `offset`, then every other character by trending
+ *   (the plan planList would choose for trending: walking its index, or
+ *   starting from the rarest tag filter), each part sliced with LIMIT/OFFSET
+ *   so nothing larger than the picks is ever sorted.
+ * The picks are a deterministic set, so pages never repeat or skip; a person
+ * without history gets no picks (plain trending). The total is trending's
+ * (planTotal). Rows carry `isFavorited`. Parameters are numbered (?1 the
+ * user, ?2 the threshold, ?3 limit, ?4 offset, ?5… the tag filters, rarest
+ * first) because several parts use them.
  */
-function interestStatement(userId: string, showNsfw: boolean): Statement {
-  return {
-    sql: `SELECT ct.tag_id AS id, ${showNsfw ? "t.count" : "t.sfw_count"} AS listed, count(*) AS weight
-      FROM (SELECT character_id FROM favorites WHERE user_id = ?1
-            UNION SELECT character_id FROM conversations WHERE user_id = ?1) mine
-      JOIN character_tags ct ON ct.character_id = mine.character_id
-      JOIN tags t ON t.id = ct.tag_id
-      GROUP BY ct.tag_id ORDER BY weight DESC, ct.tag_id LIMIT ${INTEREST_TAGS}`,
-    params: [userId],
-  };
-}
-
-/**
- * `sort=for-you` for a signed-in person (DESIGN.md "Tabs"): up to
- * FOR_YOU_PICKS listable characters sharing a tag with what they favorited or
- * chatted with, by trending, then every other character by trending. The
- * picks are a deterministic set, so pages never repeat or skip; the total is
- * the same as trending's. Null when the person has no history (then it is
- * plain trending).
- */
-async function queryForYou(
-  run: SqlBatch,
-  query: CatalogQuery,
-  facts: TagFacts,
-  userId: string,
-  options: ListOptions,
-): Promise<{ characters: CatalogCharacter[]; total: number } | null> {
-  const tagStats = facts.tags ?? [];
+function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, options: ListOptions = {}): Statement {
   const showNsfw = query.showNsfw === "true";
-  const [interests = []] = await run([interestStatement(userId, showNsfw)]);
-  if (interests.length === 0) return null;
-  const interestIds = interests.map((t) => Number(t.id));
   const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
-  const filters = tagStats.map(() => tagProbe("ct", "c.id")).join("");
-  const inInterests = `IN (${interestIds.map(() => "?").join(", ")})`;
-  const ordering = ORDERINGS.trending;
-  // Few characters carry these tags: start from them. Otherwise walk trending.
-  const candidates = interests.reduce((sum, t) => sum + Number(t.listed), 0);
-  const picksSql =
-    candidates <= (options.rareTagThreshold ?? RARE_TAG_THRESHOLD)
-      ? `SELECT DISTINCT c.id, c.trending_score FROM character_tags p JOIN characters c ON c.id = p.character_id
-         WHERE p.tag_id ${inInterests} AND p.is_listed = 1 AND ${visible}${filters}
-         ORDER BY ${ordering.orderBy} LIMIT ${FOR_YOU_PICKS}`
-      : `SELECT c.id FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-         WHERE ${visible}${filters}
-           AND EXISTS (SELECT 1 FROM character_tags p WHERE p.character_id = c.id AND p.tag_id ${inInterests})
-         ORDER BY ${ordering.orderBy} LIMIT ${FOR_YOU_PICKS}`;
-  const picksParams = picksSql.startsWith("SELECT DISTINCT")
-    ? [...interestIds, ...tagStats.map((t) => t.id)]
-    : [...tagStats.map((t) => t.id), ...interestIds];
-  const [pickRows = []] = await run([{ sql: picksSql, params: picksParams }]);
-  const picks = pickRows.map((r) => Number(r.id));
-
-  const shown = picks.slice(query.offset, query.offset + query.limit);
-  const statements: Statement[] = [];
-  if (shown.length > 0) {
-    statements.push(
-      withFavorites(
-        {
-          sql: `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE c.id IN (SELECT value FROM json_each(?))`,
-          params: [JSON.stringify(shown)],
-        },
-        userId,
-      ),
-    );
-  }
-  const rest = planList(
-    {
-      ...query,
-      sort: "trending",
-      offset: Math.max(0, query.offset - picks.length),
-      limit: Math.max(1, query.limit - shown.length),
-    },
-    facts,
-    { ...options, exclude: picks },
-  );
-  const needRest = shown.length < query.limit;
-  if (needRest) statements.push(rest.page);
-  if (typeof rest.total !== "number") statements.push(rest.total);
-  const results = await run(statements);
-  let i = 0;
-  const pickedRows = shown.length > 0 ? results[i++]! : [];
-  const restRows = needRest ? results[i++]! : [];
-  const total = typeof rest.total === "number" ? rest.total : Number(results[i]?.[0]?.total ?? 0);
-  const byId = new Map(pickedRows.map((r) => [Number(r.id), r]));
-  const ordered = shown.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
-  return { characters: [...ordered, ...restRows].map(toCatalogCharacter), total };
+  const tagStats = facts.tags ?? [];
+  const probe = (i: number) => ` AND EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id AND ct.tag_id = ?${5 + i})`;
+  const filters = tagStats.map((_, i) => probe(i)).join("");
+  const { orderBy, index, sfwIndex } = ORDERINGS.trending;
+  const trendingIndex = showNsfw ? index : sfwIndex;
+  const total = planTotal(query, facts);
+  const matching = typeof total === "number" ? total : (tagStats[0]?.count ?? facts.listed);
+  // The rest as planList would find it for trending (same cost model).
+  const restSource =
+    tagStats.length > 0 && startFromTag({ ...query, sort: "trending" }, facts, matching, options)
+      ? `character_tags r JOIN characters c ON c.id = r.character_id
+         WHERE r.tag_id = ?5 AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${tagStats
+           .slice(1)
+           .map((_, i) => probe(i + 1))
+           .join("")}`
+      : `characters c INDEXED BY ${trendingIndex} WHERE ${visible}${filters}`;
+  return {
+    sql: `WITH interest AS (
+        SELECT ct.tag_id AS id, ${showNsfw ? "t.count" : "t.sfw_count"} AS listed
+        FROM (SELECT character_id FROM favorites WHERE user_id = ?1
+              UNION SELECT character_id FROM conversations WHERE user_id = ?1) mine
+        JOIN character_tags ct ON ct.character_id = mine.character_id
+        JOIN tags t ON t.id = ct.tag_id
+        GROUP BY ct.tag_id ORDER BY count(*) DESC, ct.tag_id LIMIT ${INTEREST_TAGS}),
+      from_tags AS (
+        SELECT DISTINCT c.id, c.trending_score FROM character_tags p JOIN characters c ON c.id = p.character_id
+        WHERE p.tag_id IN (SELECT id FROM interest) AND p.is_listed = 1 AND ${visible}${filters}
+        ORDER BY ${orderBy}
+        LIMIT (SELECT CASE WHEN total(listed) <= ?2 THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
+      walked AS (
+        SELECT c.id, c.trending_score FROM characters c INDEXED BY ${trendingIndex}
+        WHERE ${visible}${filters}
+          AND EXISTS (SELECT 1 FROM character_tags p WHERE p.character_id = c.id AND p.tag_id IN (SELECT id FROM interest))
+        ORDER BY ${orderBy}
+        LIMIT (SELECT CASE WHEN total(listed) > ?2 AND count(*) > 0 THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
+      picks AS MATERIALIZED (SELECT id, trending_score FROM from_tags UNION ALL SELECT id, trending_score FROM walked),
+      shown_picks AS MATERIALIZED (
+        SELECT id, trending_score, 0 AS tier FROM picks ORDER BY trending_score DESC, id DESC LIMIT ?3 OFFSET ?4),
+      shown_rest AS (
+        SELECT c.id, c.trending_score, 1 AS tier FROM ${restSource} AND c.id NOT IN (SELECT id FROM picks)
+        ORDER BY ${orderBy}
+        LIMIT ?3 - (SELECT count(*) FROM shown_picks) OFFSET max(0, ?4 - (SELECT count(*) FROM picks))),
+      shown AS (SELECT * FROM shown_picks UNION ALL SELECT * FROM shown_rest)
+      SELECT ${SUMMARY_COLUMNS}${favoritedColumn("c.id", "?1")}
+      FROM shown JOIN characters c ON c.id = shown.id
+      ORDER BY shown.tier, ${orderBy}`,
+    params: [userId, options.rareTagThreshold ?? RARE_TAG_THRESHOLD, query.limit, query.offset, ...tagStats.map((t) => t.id)],
+  };
 }

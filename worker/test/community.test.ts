@@ -302,12 +302,17 @@ describe("For You", () => {
     expect(paged).toEqual(personal);
     // Filters still apply.
     expect(await ids(fan, "sort=for-you&tags=comedy")).toEqual([robotB, other]);
-    // Both ways of finding the picks agree.
+    // Both ways of finding the picks agree; without history both are trending.
     for (const tags of ["", "comedy"]) {
       const query = catalogQuerySchema.parse({ sort: "for-you", tags });
       const walk = await listCharacters(env.DB, query, { userId: fan.id, rareTagThreshold: -1 });
       const rare = await listCharacters(env.DB, query, { userId: fan.id, rareTagThreshold: Number.MAX_SAFE_INTEGER });
       expect(walk).toEqual(rare);
+      const trending = (await listCharacters(env.DB, { ...query, sort: "trending" })).characters.map((c) => c.id);
+      for (const rareTagThreshold of [-1, Number.MAX_SAFE_INTEGER]) {
+        const plain = await listCharacters(env.DB, query, { userId: fresh.id, rareTagThreshold });
+        expect(plain.characters.map((c) => c.id)).toEqual(trending);
+      }
     }
   });
 });
