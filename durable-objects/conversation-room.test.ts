@@ -96,6 +96,45 @@ describe("storage", () => {
     expect(columns.names).toContain("swipe_index");
   });
 
+  it("after a crash mid-reply, a reply with saved text is kept and an empty one is dropped, putting back the reply it replaced", async () => {
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    const first = await socket.chat(conversation.id, "Tell me a story.");
+    socket.close();
+    const stub = conversationRoom(env, conversation.id);
+    // What storage holds when the object stops while writing: a regenerate of the last reply that
+    // saved nothing yet (its old reply superseded), and, in a second room, a reply with saved text.
+    await runInDurableObject(stub, (_room: ConversationRoom, state) => {
+      state.storage.sql.exec("UPDATE messages SET status = 'superseded' WHERE id = ?", first.response.messageId);
+      state.storage.sql.exec(
+        "INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces) VALUES ('cut-empty', 'character', '', ?, 'streaming', ?, ?)",
+        Date.now(),
+        JSON.stringify([first.response.content]),
+        first.response.messageId,
+      );
+    });
+    await evictDurableObject(stub);
+    expect((await messages(mira, conversation.id)).map((m) => [m.id, m.content])).toEqual([
+      [expect.any(String), "Hello there."],
+      [first.saved.messageId, "Tell me a story."],
+      [first.response.messageId, first.response.content],
+    ]);
+
+    const second = await start(mira);
+    const secondStub = conversationRoom(env, second.id);
+    await runInDurableObject(secondStub, (_room: ConversationRoom, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO messages (id, role, content, created_at, status) VALUES ('cut-partial', 'character', 'Once upon a time', ?, 'streaming')",
+        Date.now(),
+      );
+    });
+    await evictDurableObject(secondStub);
+    const kept = await messages(mira, second.id);
+    expect(kept.at(-1)).toMatchObject({ id: "cut-partial", content: "Once upon a time", isUser: false });
+    expect(kept.at(-1)!.status).toBeUndefined();
+  });
+
   it("trims messages and refuses empty, too long and malformed ones without storing them", async () => {
     const mira = await signIn();
     const conversation = await start(mira);

@@ -170,8 +170,13 @@ const MAX_REPLY_CHARS = 16_000;
  * (a fast model writes a token every few ms), still smooth to read.
  */
 const DELTA_INTERVAL_MS = 50;
-/** While streaming, the text so far is saved this often, ms (so a crash loses at most this much). */
-const FLUSH_EVERY_MS = 1_000;
+/**
+ * While streaming, the text so far is saved this often, ms (so a crash loses
+ * at most this much of a reply; the person's message is stored before it
+ * starts). Most replies end sooner and are stored once, at the end: every
+ * save is a storage commit the frames sent after it wait for (output gate).
+ */
+const FLUSH_EVERY_MS = 5_000;
 /** The character's card is re-read from D1 after this long, ms. */
 const CHARACTER_TTL_MS = 60_000;
 /** Length of `conversations.last_message_preview`, characters. */
@@ -537,16 +542,14 @@ export class ConversationRoom extends DurableObject<Env> {
         return;
       }
       if (this.deleted) return;
-      const id = crypto.randomUUID();
-      this.sql(
-        "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?)",
-        id,
+      const row = this.sql<MessageRow>(
+        "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?) RETURNING *",
+        crypto.randomUUID(),
         content,
         Date.now(),
         clientId,
-      );
-      const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", id)[0]!;
-      this.broadcast({ type: "message_saved", clientId, messageId: id, message: this.toWire(row) });
+      )[0]!;
+      this.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.countMessage(row);
       this.startReply(null);
@@ -733,13 +736,12 @@ export class ConversationRoom extends DurableObject<Env> {
       return;
     }
     const now = Date.now();
-    this.sql(
-      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL WHERE id = ?",
+    const row = this.sql<MessageRow>(
+      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL WHERE id = ? RETURNING *",
       content,
       now,
       reply.id,
-    );
-    const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", reply.id)[0]!;
+    )[0]!;
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     this.countMessage(row);
     await this.writeCounters();
