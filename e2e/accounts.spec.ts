@@ -4,22 +4,11 @@
  * menu, editing the profile, logging out; visitors kept off /profile.
  * Every test signs in as a new person.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
 import type { CurrentUser } from "../schema/api.ts";
+import { expectAccessible, signInWithForm as signIn, toast, unique } from "./helpers.ts";
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 const emailFor = (firstName: string) => `${firstName.toLowerCase()}-${unique()}@example.com`;
-
-/** Signs in through the local sign-in form at /api/login; returns the person. */
-async function signIn(page: Page, firstName: string): Promise<CurrentUser> {
-  await page.goto("/api/login");
-  await page.getByLabel("E-mail").fill(emailFor(firstName));
-  await page.getByLabel("First name").fill(firstName);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/$/);
-  return (await (await page.request.get("/api/auth/user")).json()) as CurrentUser;
-}
 
 /** Another person, signed in through the JSON local sign-in, driving the API directly. */
 async function otherPerson(baseURL: string, firstName: string): Promise<{ api: APIRequestContext; user: CurrentUser }> {
@@ -27,16 +16,6 @@ async function otherPerson(baseURL: string, firstName: string): Promise<{ api: A
   const res = await api.post("/api/login/dev", { data: { email: emailFor(firstName), firstName } });
   expect(res.ok()).toBe(true);
   return { api, user: (await res.json()) as CurrentUser };
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
-
-function toast(page: Page, text: string) {
-  return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
 }
 
 const usernameField = (page: Page) => page.getByLabel("Username", { exact: true });

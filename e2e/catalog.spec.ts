@@ -3,23 +3,15 @@
  * home, tags, search, NSFW toggle, Load More, a character page, a legal page,
  * the 404 page — with an axe accessibility check on each.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import type { CharacterListResponse, Tag } from "../schema/api.ts";
+import { expectAccessible } from "./helpers.ts";
 
 const cards = (page: Page) => page.locator('main a[href^="/character/"]');
 
 async function resultsCount(page: Page): Promise<number> {
   const text = await page.getByText(/^[\d,]+ results found$/).textContent();
   return Number(text!.replace(/[^\d]/g, ""));
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
-  ).toEqual([]);
 }
 
 test("home lists the catalog with tabs, skeleton-free results and Load More", async ({ page, request }) => {

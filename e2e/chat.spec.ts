@@ -9,7 +9,7 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test, type WebSocketRoute } from "@playwright/test";
 import type { Character, CharacterListResponse, CurrentUser } from "../schema/api.ts";
 import type { ChatMessage, Conversation, ConversationSummary } from "../schema/chat.ts";
-import { expectAccessible, letters, signInWithApi as signIn, toast, unique } from "./helpers.ts";
+import { expectAccessible, expectSentToSignIn, letters, signInWithApi as signIn, toast, unique } from "./helpers.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
@@ -418,10 +418,11 @@ test("a chat with a character deactivated since keeps its header: name, @creator
 test("a visitor who presses Start Chat is told to sign in and sent to the sign-in page", async ({ page }) => {
   const character = await someCharacter(page.request);
   await page.goto(`/character/${character.id}`);
-  await page.getByRole("button", { name: "Start Chat" }).click();
-  await expect(toast(page, "Unauthorized")).toBeVisible();
-  await expect(toast(page, "You need to log in to start a chat. Redirecting...")).toBeVisible();
-  await expect(page).toHaveURL(/\/api\/login$/);
+  await expectSentToSignIn(
+    page,
+    () => page.getByRole("button", { name: "Start Chat" }).click(),
+    "You need to log in to start a chat. Redirecting...",
+  );
 });
 
 test("failures to start a chat or a new conversation are told in toasts", async ({ page }) => {
@@ -462,9 +463,7 @@ test("someone else's conversation is not found; a visitor is sent to sign in", a
   const id = await otherPersonsConversation(browser, baseURL!);
 
   // A visitor: the Unauthorized flow.
-  await page.goto(`/chat/${id}`);
-  await expect(toast(page, "You need to log in to view this conversation. Redirecting...")).toBeVisible();
-  await expect(page).toHaveURL(/\/api\/login$/);
+  await expectSentToSignIn(page, () => page.goto(`/chat/${id}`), "You need to log in to view this conversation. Redirecting...");
 
   // Another person: "Conversation not found", Back to Home.
   await signIn(page, "Mallory");

@@ -4,28 +4,9 @@
  * §4 ("Favorite", "Vote", "Post comment") and §8 describe; visitors are sent
  * to sign in. Every test signs in as a new person (local sign-in).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import type { Character, CharacterListResponse, CurrentUser } from "../schema/api.ts";
-import { signInWithApi } from "./helpers.ts";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-
-/** Signs in through the local sign-in form at /api/login; returns the person. */
-async function signIn(page: Page, firstName: string): Promise<CurrentUser> {
-  await page.goto("/api/login");
-  await page.getByLabel("E-mail").fill(`${firstName.toLowerCase()}-${unique()}@example.com`);
-  await page.getByLabel("First name").fill(firstName);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/$/);
-  return (await (await page.request.get("/api/auth/user")).json()) as CurrentUser;
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
+import type { Character, CharacterListResponse } from "../schema/api.ts";
+import { expectAccessible, expectSentToSignIn, signInWithApi, signInWithForm as signIn, toast, unique } from "./helpers.ts";
 
 /**
  * Active characters with a plain name (easy to search for) and fewer than
@@ -44,10 +25,6 @@ const commentsHeading = (page: Page) => page.getByRole("heading", { name: /^Comm
 /** The comment whose text is exactly `text`, looked for within `scope` (default: the page). */
 const commentArticle = (page: Page, text: string, scope: Page | Locator = page) =>
   scope.getByRole("article").filter({ has: page.getByText(text, { exact: true }) });
-
-function toast(page: Page, text: string) {
-  return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
-}
 
 test("favorite and unfavorite: the count and heart change on the card and the character page", async ({ page }) => {
   await signIn(page, "Faye");
@@ -252,21 +229,26 @@ test("only the author sees Delete; visitors read comments and are sent to sign i
   await expect(theirs).toBeVisible();
   await expect(theirs.getByRole("button", { name: "Delete" })).toHaveCount(0);
   await expect(theirs.getByRole("button", { name: "Reply" })).toBeVisible();
-  await theirs.getByRole("button", { name: `Upvote comment by ${them.username}` }).click();
-  await expect(toast(page, "Unauthorized")).toBeVisible();
-  await expect(toast(page, "You need to log in to vote. Redirecting...")).toBeVisible();
-  await expect(page).toHaveURL(/\/api\/login$/);
+  await expectSentToSignIn(
+    page,
+    () => theirs.getByRole("button", { name: `Upvote comment by ${them.username}` }).click(),
+    "You need to log in to vote. Redirecting...",
+  );
 
   await page.goto(`/character/${character.id}`);
   await page.getByPlaceholder("Share your thoughts about this character...").fill("Hello");
-  await page.getByRole("button", { name: "Post Comment" }).click();
-  await expect(toast(page, "You need to log in to comment. Redirecting...")).toBeVisible();
-  await expect(page).toHaveURL(/\/api\/login$/);
+  await expectSentToSignIn(
+    page,
+    () => page.getByRole("button", { name: "Post Comment" }).click(),
+    "You need to log in to comment. Redirecting...",
+  );
 
   await page.goto(`/character/${character.id}`);
-  await page.getByRole("button", { name: new RegExp(`^Add ${character.name} to favorites$`) }).click();
-  await expect(toast(page, "You need to log in to favorite. Redirecting...")).toBeVisible();
-  await expect(page).toHaveURL(/\/api\/login$/);
+  await expectSentToSignIn(
+    page,
+    () => page.getByRole("button", { name: new RegExp(`^Add ${character.name} to favorites$`) }).click(),
+    "You need to log in to favorite. Redirecting...",
+  );
 
   // On Home's grid a visitor's heart goes straight to sign-in.
   await page.goto("/");

@@ -3,7 +3,7 @@
  * axe check and toast lookup.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, type Route } from "@playwright/test";
 import type { CurrentUser } from "../schema/api.ts";
 
 /** A short unique string (time + randomness) for e-mails and names. */
@@ -41,4 +41,33 @@ export async function expectAccessible(page: Page): Promise<void> {
 /** A toast with exactly this text in the notifications region. */
 export function toast(page: Page, text: string) {
   return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
+}
+
+const SIGN_IN_PATH = /\/api\/login$/;
+
+/**
+ * The Unauthorized flow of SPEC.md §8 as a visitor sees it: `trigger` (a
+ * click, a navigation) brings the "Unauthorized" toast with `description`,
+ * then the page goes to the sign-in path. The app navigates 500 ms after the
+ * toast; the test holds that navigation until it has read the toast, so a slow
+ * machine cannot make the toast vanish before it is checked (the old page
+ * stays up while the request waits).
+ */
+export async function expectSentToSignIn(page: Page, trigger: () => Promise<unknown>, description: string): Promise<void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const hold = async (route: Route) => {
+    await released;
+    await route.continue();
+  };
+  await page.route(SIGN_IN_PATH, hold);
+  try {
+    await trigger();
+    await expect(toast(page, "Unauthorized")).toBeVisible();
+    await expect(toast(page, description)).toBeVisible();
+  } finally {
+    release();
+  }
+  await expect(page).toHaveURL(SIGN_IN_PATH);
+  await page.unroute(SIGN_IN_PATH, hold);
 }
