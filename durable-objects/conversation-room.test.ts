@@ -78,8 +78,9 @@ describe("storage", () => {
     await socket.chat(conversation.id, "Before the upgrade");
     socket.close();
     const stub = conversationRoom(env, conversation.id);
-    // What a room written before swipes existed holds: schema 1, no swipe_index column.
+    // What a room written before swipes existed holds: schema 1, no swipe_index column, no kept card.
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
+      state.storage.sql.exec("DROP TABLE character_card");
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN swipe_index");
       state.storage.sql.exec("UPDATE _schema SET version = 1");
     });
@@ -91,9 +92,11 @@ describe("storage", () => {
     const columns = await runInDurableObject(stub, (_room: ConversationRoom, state) => ({
       version: state.storage.sql.exec<{ version: number }>("SELECT version FROM _schema").one().version,
       names: state.storage.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('messages')").toArray().map((c) => c.name),
+      tables: state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((t) => t.name),
     }));
     expect(columns.version).toBe(ROOM_SCHEMA_VERSION);
     expect(columns.names).toContain("swipe_index");
+    expect(columns.tables).toContain("character_card");
   });
 
   it("after a crash mid-reply, a reply with saved text is kept and an empty one is dropped, putting back the reply it replaced", async () => {
@@ -198,6 +201,32 @@ describe("hibernation", () => {
     socket.send({ type: "join", conversationId: conversation.id });
     const history = await socket.next("history_sync");
     expect(history.messages.map((m) => m.isUser)).toEqual([false, true, false, true, false]);
+    socket.close();
+  });
+});
+
+describe("the character's card", () => {
+  it("a room woken from hibernation answers from the card it kept; an edit reaches it once the card is a minute old", async () => {
+    const wrenId = await insertCharacter({ name: "Wren" });
+    const ines = await signIn({ firstName: "Ines" });
+    const { id } = await json<Conversation>(await call("/api/conversations/new", { method: "POST", user: ines, body: { characterId: wrenId } }), 201);
+    const { socket } = await join(ines, id);
+    expect((await socket.chat(id, "Hello there")).response.content).toMatch(/^\*Wren /);
+
+    // Renamed in D1 behind the room's back: the woken room still has the card it read.
+    await env.DB.prepare("UPDATE characters SET name = 'Wren Vale' WHERE id = ?").bind(wrenId).run();
+    const stub = conversationRoom(env, id);
+    await evictDurableObject(stub);
+    const kept = (await socket.chat(id, "Still there?")).response.content;
+    expect(kept).toMatch(/^\*Wren /);
+    expect(kept).not.toContain("Wren Vale");
+
+    // A minute after it was read, the next reply reads the card again.
+    await runInDurableObject(stub, (_room: ConversationRoom, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE character_card SET read_at = read_at - 61000");
+    });
+    await evictDurableObject(stub);
+    expect((await socket.chat(id, "And now?")).response.content).toMatch(/^\*Wren Vale /);
     socket.close();
   });
 });

@@ -21,6 +21,8 @@
  *   `message_count` and (the person's messages) its trending score — in one
  *   write per exchange, when the reply is stored or fails.
  * - Sends a reply's deltas at most every DELTA_INTERVAL_MS (the first at once).
+ * - Keeps the character's card for CHARACTER_TTL_MS in memory and in its own
+ *   storage, so a room woken from hibernation starts a reply without D1.
  *
  * Frames are the zod union of schema/chat.ts; anything else gets an error
  * frame or a close with a clear code and reason (CLOSE_CODES).
@@ -155,6 +157,15 @@ const MIGRATIONS: string[][] = [
   ],
   // 2: swipes — which version of a reply is its content.
   ["ALTER TABLE messages ADD COLUMN swipe_index INTEGER"],
+  // 3: the character's card as last read from D1, so a room woken from
+  // hibernation answers without reading D1 first (see loadCharacter).
+  [
+    `CREATE TABLE character_card (
+       id INTEGER PRIMARY KEY CHECK (id = 1),
+       card TEXT NOT NULL,
+       read_at INTEGER NOT NULL
+     )`,
+  ],
 ];
 
 /** Newest schema version. */
@@ -177,7 +188,7 @@ const DELTA_INTERVAL_MS = 50;
  * save is a storage commit the frames sent after it wait for (output gate).
  */
 const FLUSH_EVERY_MS = 5_000;
-/** The character's card is re-read from D1 after this long, ms. */
+/** The character's card is re-read from D1 after this long, ms (edits reach open chats within it). */
 const CHARACTER_TTL_MS = 60_000;
 /** Length of `conversations.last_message_preview`, characters. */
 const PREVIEW_LENGTH = 140;
@@ -193,6 +204,12 @@ export class ConversationRoom extends DurableObject<Env> {
   /** A message is between its checks and its storing (one at a time). */
   private admitting = false;
   private character: { value: Promise<RoomCharacter | null>; at: number } | null = null;
+  /**
+   * The conversation's sockets as last asked of the runtime; dropped whenever
+   * one is accepted or closed (asking on every delta frame is a measurable
+   * share of a busy object's time).
+   */
+  private sockets: WebSocket[] | null = null;
   /** Stored messages not yet counted in D1 (written once per exchange, see countMessage). */
   private uncounted: PendingCounters | null = null;
 
@@ -399,6 +416,7 @@ export class ConversationRoom extends DurableObject<Env> {
       return new Response(null, { status: 101, webSocket: client });
     }
     this.ctx.acceptWebSocket(server);
+    this.sockets = null;
     server.serializeAttachment({ conversationId, userId } satisfies SocketState);
     if (userName && userName !== this.room!.user_name) {
       this.sql("UPDATE room SET user_name = ? WHERE id = 1", userName);
@@ -421,6 +439,7 @@ export class ConversationRoom extends DurableObject<Env> {
       }
     }
     this.room = null;
+    this.sockets = null;
     await this.ctx.storage.deleteAll();
   }
 
@@ -482,6 +501,7 @@ export class ConversationRoom extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.sockets = null;
     // Answer a close with a close, or the client sees 1006 (1005/1006 cannot be sent).
     try {
       ws.close(code === 1005 || code === 1006 ? CLOSE_CODES.normal : code, reason);
@@ -491,6 +511,7 @@ export class ConversationRoom extends DurableObject<Env> {
   }
 
   override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
+    this.sockets = null;
     console.warn("conversation socket error", String(error));
     try {
       ws.close(CLOSE_CODES.serverError, "WebSocket error");
@@ -772,10 +793,20 @@ export class ConversationRoom extends DurableObject<Env> {
     }
   }
 
-  /** The character's card from D1 (cached for CHARACTER_TTL_MS); null when it no longer exists. */
+  /**
+   * The character's card for prompts: kept in memory and in the room's own
+   * storage (which outlives hibernation) for CHARACTER_TTL_MS, then re-read
+   * from D1. Null when the character no longer exists; a failed read rejects
+   * and is not kept.
+   */
   private loadCharacter(): Promise<RoomCharacter | null> {
+    const now = Date.now();
+    if (!this.character) {
+      const stored = this.sql<{ card: string; read_at: number }>("SELECT card, read_at FROM character_card WHERE id = 1")[0];
+      if (stored) this.character = { value: Promise.resolve(JSON.parse(stored.card) as RoomCharacter), at: stored.read_at };
+    }
     const cached = this.character;
-    if (cached && Date.now() - cached.at < CHARACTER_TTL_MS) return cached.value;
+    if (cached && now - cached.at < CHARACTER_TTL_MS) return cached.value;
     const characterId = this.room!.character_id;
     const value = this.env.DB.prepare(
       `SELECT name, description, long_description AS longDescription, personality, scenario,
@@ -785,9 +816,19 @@ export class ConversationRoom extends DurableObject<Env> {
     )
       .bind(characterId)
       .first<Omit<RoomCharacter, "characterBook"> & { characterBook: string | null }>()
-      .then((row) => (row ? { ...row, characterBook: parseBook(row.characterBook) } : null));
-    this.character = { value, at: Date.now() };
-    // A failed read is not cached.
+      .then((row) => {
+        const character: RoomCharacter | null = row ? { ...row, characterBook: parseBook(row.characterBook) } : null;
+        if (character && !this.deleted && this.character?.value === value) {
+          this.sql(
+            "INSERT INTO character_card (id, card, read_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at",
+            JSON.stringify(character),
+            now,
+          );
+        }
+        return character;
+      });
+    this.character = { value, at: now };
+    // A failed read is not kept.
     value.catch(() => {
       if (this.character?.value === value) this.character = null;
     });
@@ -861,7 +902,8 @@ export class ConversationRoom extends DurableObject<Env> {
 
   private broadcast(frame: ServerFrame): void {
     const text = JSON.stringify(frame);
-    for (const ws of this.ctx.getWebSockets()) {
+    this.sockets ??= this.ctx.getWebSockets();
+    for (const ws of this.sockets) {
       try {
         ws.send(text);
       } catch {
