@@ -11,11 +11,16 @@
  *
  * Load model (default): N people chatting at the same time, each one sending
  * `--turns` messages; after each reply a person reads and types for a think
- * time drawn uniformly from `--think-ms MIN-MAX` (default 5000-15000) before
+ * time drawn uniformly from `--think-ms MIN-MAX` (default 15000-45000) before
  * sending the next one, and everybody's first message comes at a uniform
  * moment within the first MAX ms. This is the closed-loop model of load
- * testers (a user waits for the answer, then thinks); at N = 1,000 that is
- * 65-85 messages a second. `--burst` instead sends one message on every
+ * testers (a user waits for the answer, then thinks). The default is a human
+ * pace: reading a reply of ~40 words at ~240 words a minute (Brysbaert 2019,
+ * "How many words do we read per minute?") takes ~10 s, and typing a message
+ * of 10-25 words at ~40 words a minute takes 15-40 s; at N = 1,000 that is
+ * 20-35 messages a second. `--think-ms 5000-15000` is a stress load three
+ * times faster than people write (60-120 messages a second at N = 1,000).
+ * `--burst` instead sends one message on every
  * conversation in the same instant (a thundering herd), and `--probe` with
  * `--burst` sends a message of spaces instead, which the room refuses at once
  * with an error frame (no storage, no rate limiter, no model): the runtime's
@@ -54,7 +59,7 @@ const { values } = parseArgs({
   options: {
     conversations: { type: "string", default: "100" },
     turns: { type: "string", default: "3" },
-    "think-ms": { type: "string", default: "5000-15000" },
+    "think-ms": { type: "string", default: "15000-45000" },
     burst: { type: "boolean", default: false },
     probe: { type: "boolean", default: false },
     "word-delay-ms": { type: "string", default: "25" },
@@ -70,7 +75,7 @@ const turns = burst ? 1 : Number(values.turns);
 const [thinkMin, thinkMax] = values["think-ms"].split("-").map(Number) as [number, number];
 if (!Number.isInteger(count) || count < 1) throw new Error("--conversations must be a positive integer");
 if (!Number.isInteger(turns) || turns < 1) throw new Error("--turns must be a positive integer");
-if (!(thinkMin >= 0 && thinkMax >= thinkMin)) throw new Error("--think-ms must be MIN-MAX in ms, e.g. 5000-15000");
+if (!(thinkMin >= 0 && thinkMax >= thinkMin)) throw new Error("--think-ms must be MIN-MAX in ms, e.g. 15000-45000");
 
 /** A port nobody listens on (other local servers, e.g. browser-test runs, must not answer for us). */
 async function freePort(): Promise<string> {
