@@ -21,6 +21,16 @@ async function apiCharacter(page: Page, id: number): Promise<Character> {
   return (await (await page.request.get(`/api/characters/${id}`)).json()) as Character;
 }
 
+/**
+ * Back to Home through the character page's link, waiting for Home: the
+ * header's search box only filters the grid there (elsewhere it waits for
+ * Enter), so typing before Home is up would be lost.
+ */
+async function backToHome(page: Page) {
+  await page.getByRole("link", { name: /Back to Characters/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Browse AI roleplay characters" })).toBeVisible();
+}
+
 const commentsHeading = (page: Page) => page.getByRole("heading", { name: /^Comments \(\d+\)$/ });
 /** The comment whose text is exactly `text`, looked for within `scope` (default: the page). */
 const commentArticle = (page: Page, text: string, scope: Page | Locator = page) =>
@@ -55,7 +65,7 @@ test("favorite and unfavorite: the count and heart change on the card and the ch
   // Still so after a reload, and back on the card.
   await page.reload();
   await expect(page.getByRole("button", { name: add })).toHaveText(String(before));
-  await page.getByRole("link", { name: /Back to Characters/ }).click();
+  await backToHome(page);
   await page.getByPlaceholder("Search characters...").fill(character.name);
   await expect(card.getByRole("button", { name: add })).toHaveText(String(before));
 });
@@ -206,7 +216,7 @@ test("comment, reply, reply to the reply, vote up, down and off, delete the thre
   await expect(commentsHeading(page)).toHaveText(`Comments (${start + 1})`);
 
   // The card on Home counts it too.
-  await page.getByRole("link", { name: /Back to Characters/ }).click();
+  await backToHome(page);
   await page.getByPlaceholder("Search characters...").fill(character.name);
   const card = page.getByRole("article").filter({ has: page.getByRole("link", { name: character.name, exact: true }) });
   await expect(card.getByText(`${start + 1} comment`)).toBeAttached();
