@@ -14,7 +14,22 @@ import type { Character, CharacterSummary } from "../../schema/api.ts";
 import type { CharacterInput, CharacterUpdate } from "../../schema/inputs.ts";
 import { getCharacter, linkTagsStatements } from "./catalog.ts";
 import { DETAIL_FIELDS, type Row, SUMMARY_COLUMNS, selectList, toCharacter, toSummary } from "./catalog-sql.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, forbidden, notFound } from "./errors.ts";
+
+/** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */
+export const defaultCreator = (username: string) => username.replace(/^@+/, "");
+
+/**
+ * The character `id` if `userId` may change it. Throws 404 "Character not
+ * found" when it does not exist, or is someone else's and inactive (its
+ * existence is private to its owner); 403 when it is someone else's.
+ */
+export async function findOwnCharacter(db: D1Database, id: number, userId: string): Promise<Character> {
+  const character = await getCharacter(db, id);
+  if (!character || (!character.isActive && character.creatorId !== userId)) throw notFound("Character not found");
+  if (character.creatorId !== userId) throw forbidden("Only the character's creator can change it");
+  return character;
+}
 
 /** A character to create: the validated input plus who made it. */
 export interface NewCharacter extends CharacterInput {

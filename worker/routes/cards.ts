@@ -26,12 +26,12 @@ import {
   writeCard,
   writePngCard,
 } from "../lib/character-card.ts";
-import { createCharacter } from "../lib/characters.ts";
+import { createCharacter, defaultCreator } from "../lib/characters.ts";
 import { notFound, validationFailed } from "../lib/errors.ts";
+import { parseCharacterId } from "../lib/ids.ts";
 import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
-import { defaultCreator, parseCharacterId } from "./characters.ts";
 
 /** A character `viewerId` may see (DESIGN.md "Inactive characters"), without counting a view. */
 async function findVisible(db: D1Database, id: number, viewerId: string | null): Promise<Character> {

@@ -5,43 +5,27 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
-import type { Character } from "../../schema/api.ts";
 import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
-import { getCharacter, listCharacters, viewCharacter } from "../lib/catalog.ts";
+import { listCharacters, viewCharacter } from "../lib/catalog.ts";
 import {
   createCharacter,
+  defaultCreator,
   deleteCharacter,
   deleteConversationStorage,
+  findOwnCharacter,
   toggleCharacterActive,
   updateCharacter,
 } from "../lib/characters.ts";
-import { ApiError, forbidden, notFound } from "../lib/errors.ts";
-import { parseIntegerId } from "../lib/ids.ts";
+import { ApiError, notFound } from "../lib/errors.ts";
+import { parseCharacterId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { deleteUnusedAvatar } from "../lib/uploads.ts";
 import { requireUser } from "../middleware/session.ts";
 
-/** Parses a path id; anything but a positive integer is a 404 (it names no character). */
-export const parseCharacterId = (raw: string) => parseIntegerId(raw, "Character");
-
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
-export const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
-
-/** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */
-export const defaultCreator = (username: string) => username.replace(/^@+/, "");
-
-/**
- * The character `id` if `userId` may change it. Someone else's character is
- * 403, or 404 when it is inactive (its existence is private to its owner).
- */
-export async function findOwnCharacter(db: D1Database, id: number, userId: string): Promise<Character> {
-  const character = await getCharacter(db, id);
-  if (!character || (!character.isActive && character.creatorId !== userId)) throw notFound("Character not found");
-  if (character.creatorId !== userId) throw forbidden("Only the character's creator can change it");
-  return character;
-}
+const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Lets `work` finish after the response (waitUntil); awaits it instead when

@@ -16,13 +16,10 @@ import {
   postComment,
 } from "../lib/community.ts";
 import { ApiError, forbidden, notFound } from "../lib/errors.ts";
-import { parseIntegerId } from "../lib/ids.ts";
+import { parseCharacterId, parseCommentId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
-import { parseCharacterId } from "./characters.ts";
-
-const parseCommentId = (raw: string) => parseIntegerId(raw, "Comment");
 
 /** Mounted at /api/characters. */
 export const characterCommentsRoutes = new Hono<AppEnv>()

@@ -4,9 +4,9 @@ import type { FavoriteStatus } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { findVisibleCharacter, isFavorited, toggleFavorite } from "../lib/community.ts";
 import { notFound } from "../lib/errors.ts";
+import { parseCharacterId } from "../lib/ids.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
-import { parseCharacterId } from "./characters.ts";
 
 export const favoritesRoutes = new Hono<AppEnv>()
   .get("/:id/favorite", requireUser, async (c) => {
