@@ -17,10 +17,10 @@ import {
   chatModelName,
   createChatModel,
   OpenAIChatModel,
-  type PromptMessage,
   WorkersAIChatModel,
   withTokenTimeout,
 } from "./chat-models.ts";
+import type { PromptMessage } from "./chat-model.ts";
 import { OfflineChatModel, type OfflineCharacter, offlineReply } from "./offline-model.ts";
 import { ChatStreamError, parseServerSentEvents, textOfChunk } from "./stream-parsers.ts";
 

@@ -9,39 +9,13 @@
  *   `stream: true`, key in the secret `OPENAI_API_KEY`, model `AI_MODEL`.
  * - `offline`: deterministic and local (offline-model.ts), for development
  *   and tests; the UI says plainly when it answers.
+ *
+ * The interface they implement is in chat-model.ts.
  */
 import type { ChatModelName } from "../schema/chat.ts";
+import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-model.ts";
 import { OfflineChatModel, type OfflineCharacter } from "./offline-model.ts";
 import { ChatStreamError, textOfEventStream } from "./stream-parsers.ts";
-
-/** One message of an OpenAI-style prompt. */
-export interface PromptMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
-
-export interface ChatModelOptions {
-  /** Longest reply, in tokens (`AI_MAX_TOKENS`). */
-  maxTokens: number;
-  /** Aborts the request (a `stop`, a timeout). */
-  signal?: AbortSignal;
-  /**
-   * How many versions of this reply were written before (a regenerate: 1 or
-   * more; default 0). Sampling models vary on their own; the offline model,
-   * which is deterministic, varies by it.
-   */
-  attempt?: number;
-}
-
-/**
- * A chat model streams its reply to a prompt as text pieces (tokens or
- * words), in order. Iterating may throw (ChatModelError, ChatStreamError, an
- * AbortError); the caller turns that into plain words for people.
- */
-export interface ChatModel {
-  readonly name: ChatModelName;
-  stream(prompt: PromptMessage[], options: ChatModelOptions): AsyncIterable<string>;
-}
 
 /** A provider refused or failed the request. The message is for logs, not people. */
 export class ChatModelError extends Error {

@@ -10,8 +10,8 @@
  * It exists so that local development, tests and the benchmark run with no
  * account and no network; the UI tells people when it is the one answering.
  */
-import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-models.ts";
-import { replaceMacros } from "./prompt.ts";
+import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-model.ts";
+import { replaceMacros } from "../schema/macros.ts";
 
 /** The card fields the offline model speaks from. */
 export interface OfflineCharacter {

@@ -21,8 +21,8 @@ import {
   MESSAGE_OVERHEAD_TOKENS,
   type PromptCharacter,
   readLorebook,
-  replaceMacros,
 } from "./prompt.ts";
+import { replaceMacros } from "../schema/macros.ts";
 
 const base: PromptCharacter & { creatorNotes: string } = {
   name: "Orla",

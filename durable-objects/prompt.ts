@@ -30,7 +30,8 @@
  *   them.
  * - Creator notes are for people and never enter the prompt.
  */
-import type { PromptMessage } from "./chat-models.ts";
+import { replaceMacros } from "../schema/macros.ts";
+import type { PromptMessage } from "./chat-model.ts";
 
 /** The card fields a prompt is built from (creator notes deliberately absent). */
 export interface PromptCharacter {
@@ -88,11 +89,6 @@ export function estimateTokens(text: string): number {
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 const messageTokens = (content: string) => estimateTokens(content) + MESSAGE_OVERHEAD_TOKENS;
-
-/** Replaces `{{char}}`/`<BOT>` and `{{user}}`/`<USER>` (any case). */
-export function replaceMacros(text: string, characterName: string, userName: string): string {
-  return text.replace(/\{\{char\}\}|<bot>/gi, () => characterName).replace(/\{\{user\}\}|<user>/gi, () => userName);
-}
 
 /** A lorebook entry as read from a card (V2 `character_book.entries[]`). */
 export interface LoreEntry {

@@ -1,0 +1,37 @@
+/**
+ * What every chat model is, apart from any provider (DESIGN.md "Chat
+ * models"): the OpenAI-style prompt message it reads and the `ChatModel`
+ * interface it implements. Types only, imported by the providers
+ * (chat-models.ts, offline-model.ts), by prompt assembly (prompt.ts) and by
+ * the room, so none of them imports another for a type.
+ */
+import type { ChatModelName } from "../schema/chat.ts";
+
+/** One message of an OpenAI-style prompt. */
+export interface PromptMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface ChatModelOptions {
+  /** Longest reply, in tokens (`AI_MAX_TOKENS`). */
+  maxTokens: number;
+  /** Aborts the request (a `stop`, a timeout). */
+  signal?: AbortSignal;
+  /**
+   * How many versions of this reply were written before (a regenerate: 1 or
+   * more; default 0). Sampling models vary on their own; the offline model,
+   * which is deterministic, varies by it.
+   */
+  attempt?: number;
+}
+
+/**
+ * A chat model streams its reply to a prompt as text pieces (tokens or
+ * words), in order. Iterating may throw (ChatModelError, ChatStreamError, an
+ * AbortError); the caller turns that into plain words for people.
+ */
+export interface ChatModel {
+  readonly name: ChatModelName;
+  stream(prompt: PromptMessage[], options: ChatModelOptions): AsyncIterable<string>;
+}
