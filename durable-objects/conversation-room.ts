@@ -19,13 +19,15 @@
  * - Keeps D1 in step with every stored message — the conversation's
  *   `last_message_at`/`last_message_preview`/`updated_at`, the character's
  *   `message_count` and (the person's messages) its trending score — in one
- *   write per exchange, when the reply is stored or fails.
+ *   write per exchange, when the reply is stored or fails. Every D1 statement
+ *   it runs is a function of worker/lib/chat-store.ts.
  * - Sends a reply's deltas at most every DELTA_INTERVAL_MS (the first at once).
  * - Keeps the character's card for CHARACTER_TTL_MS in memory and in its own
  *   storage, so a room woken from hibernation starts a reply without D1.
  *
- * Frames are the zod union of schema/chat.ts; anything else gets an error
- * frame or a close with a clear code and reason (CLOSE_CODES).
+ * Frames are read by room-protocol.ts (the zod union of schema/chat.ts);
+ * anything else gets an error frame or a close with a clear code and reason
+ * (CLOSE_CODES).
  */
 import { DurableObject } from "cloudflare:workers";
 import {
@@ -33,46 +35,24 @@ import {
   type ChatMessage,
   CLOSE_CODES,
   chooseVersion,
-  type ClientFrame,
-  clientFrameSchema,
-  MAX_FRAME_BYTES,
   PING_FRAME,
   PONG_FRAME,
   type ReplyVersionFields,
   replyVersions,
   type ServerFrame,
 } from "../schema/chat.ts";
-import { type ChatModel, chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
-import type { OfflineCharacter } from "./offline-model.ts";
-import { buildPrompt, type HistoryMessage, type PromptCharacter, replaceMacros } from "./prompt.ts";
-
-/**
- * Headers by which the Worker tells the object who is connecting (set by the
- * Worker only after it checked the session; a Durable Object cannot be
- * reached from outside). The name is percent-encoded (header values are bytes).
- */
-export const ROOM_HEADERS = {
-  conversationId: "x-fabled-conversation-id",
-  userId: "x-fabled-user-id",
-  userName: "x-fabled-user-name",
-} as const;
-
-/** What the Worker tells a new room (from D1). */
-export interface RoomFacts {
-  conversationId: string;
-  /** The owner; only they may read or join. */
-  userId: string;
-  characterId: number;
-  /** The owner's name for `{{user}}`. */
-  userName: string;
-  /** ms since the epoch. */
-  createdAt: number;
-  /** The character's greeting with macros replaced, stored as the first message; null for none. */
-  greeting: string | null;
-}
-
-/** The character as a reply needs it: the prompt's fields and the offline model's. */
-export type RoomCharacter = PromptCharacter & OfflineCharacter;
+import {
+  addReplyRating,
+  type ChatActivity,
+  messagePreview,
+  readReplyCharacter,
+  recordChatActivity,
+  type ReplyCharacter,
+} from "../worker/lib/chat-store.ts";
+import type { ChatModel } from "./chat-model.ts";
+import { chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
+import { buildPrompt, type HistoryMessage } from "./prompt.ts";
+import { readClientMessage, readRoomVisitor, type RoomFacts } from "./room-protocol.ts";
 
 /** Per-socket facts that survive hibernation. */
 interface SocketState {
@@ -107,12 +87,7 @@ interface MessageRow {
 }
 
 /** Stored messages not yet written to D1 (writeCounters): how many, and the latest one's time (ms) and preview. */
-interface PendingCounters {
-  messages: number;
-  userMessages: number;
-  lastAt: number;
-  preview: string;
-}
+type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId">;
 
 /** A reply being written. */
 interface ActiveReply {
@@ -190,12 +165,8 @@ const DELTA_INTERVAL_MS = 50;
 const FLUSH_EVERY_MS = 5_000;
 /** The character's card is re-read from D1 after this long, ms (edits reach open chats within it). */
 const CHARACTER_TTL_MS = 60_000;
-/** Length of `conversations.last_message_preview`, characters. */
-const PREVIEW_LENGTH = 140;
 
 const RATE_LIMITED_MESSAGE = "You're sending messages too fast. Please wait a moment.";
-
-const utf8 = new TextEncoder();
 
 export class ConversationRoom extends DurableObject<Env> {
   private room: RoomRow | null = null;
@@ -203,7 +174,7 @@ export class ConversationRoom extends DurableObject<Env> {
   private reply: ActiveReply | null = null;
   /** A message is between its checks and its storing (one at a time). */
   private admitting = false;
-  private character: { value: Promise<RoomCharacter | null>; at: number } | null = null;
+  private character: { value: Promise<ReplyCharacter | null>; at: number } | null = null;
   /**
    * The conversation's sockets as last asked of the runtime; dropped whenever
    * one is accepted or closed (asking on every delta frame is a measurable
@@ -217,7 +188,7 @@ export class ConversationRoom extends DurableObject<Env> {
    * The model for a reply. A seam for tests that need a failing or silent
    * provider; everything else uses the provider of `AI_PROVIDER`.
    */
-  modelFactory: (character: RoomCharacter, userName: string) => ChatModel = (character, userName) =>
+  modelFactory: (character: ReplyCharacter, userName: string) => ChatModel = (character, userName) =>
     createChatModel(this.env, character, userName);
   /** No token for this long fails the reply, ms. */
   tokenTimeoutMs = TOKEN_TIMEOUT_MS;
@@ -348,9 +319,8 @@ export class ConversationRoom extends DurableObject<Env> {
   /**
    * The owner's thumbs on a character reply: 1, -1, or 0 to take it back. One
    * rating per reply: changing it moves the character's counts
-   * (`rating_up`, `rating_down`, `rating` = round(100 × (up + 8) / (up + down
-   * + 10)), DESIGN.md "Rating"). Throws when D1 cannot be updated (the
-   * reply's rating is then unchanged).
+   * (`addReplyRating`). Throws when D1 cannot be updated (the reply's rating
+   * is then unchanged).
    */
   async rateMessage(
     userId: string,
@@ -368,13 +338,7 @@ export class ConversationRoom extends DurableObject<Env> {
     const up = (value === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
     const down = (value === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
     try {
-      await this.env.DB.prepare(
-        `UPDATE characters SET rating_up = rating_up + ?1, rating_down = rating_down + ?2,
-           rating = CAST(round(100.0 * (rating_up + ?1 + 8) / (rating_up + ?1 + rating_down + ?2 + 10)) AS INTEGER)
-         WHERE id = ?3`,
-      )
-        .bind(up, down, this.room.character_id)
-        .run();
+      await addReplyRating(this.env.DB, this.room.character_id, { up, down });
     } catch (error) {
       this.sql("UPDATE messages SET rating = ? WHERE id = ?", row.rating, messageId);
       throw error;
@@ -387,7 +351,7 @@ export class ConversationRoom extends DurableObject<Env> {
    * - `DELETE https://room/delete`: the conversation was deleted in D1
    *   (worker/lib/characters.ts deleteConversationStorage); sockets are
    *   closed and the storage wiped.
-   * - A WebSocket upgrade from the Worker, with ROOM_HEADERS.
+   * - A WebSocket upgrade from the Worker (`roomUpgradeHeaders`).
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -398,9 +362,7 @@ export class ConversationRoom extends DurableObject<Env> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return Response.json({ error: "Expected a WebSocket upgrade", code: "not_found" }, { status: 426 });
     }
-    const conversationId = request.headers.get(ROOM_HEADERS.conversationId) ?? "";
-    const userId = request.headers.get(ROOM_HEADERS.userId) ?? "";
-    const userName = decodeURIComponent(request.headers.get(ROOM_HEADERS.userName) ?? "");
+    const { conversationId, userId, userName } = readRoomVisitor(request.headers);
     const { 0: client, 1: server } = new WebSocketPair();
     const refusal =
       this.deleted || !this.room || this.room.conversation_id !== conversationId
@@ -452,20 +414,16 @@ export class ConversationRoom extends DurableObject<Env> {
       ws.close(CLOSE_CODES.policyViolation, "Conversation not found");
       return;
     }
-    if (typeof message !== "string") {
-      ws.close(CLOSE_CODES.unsupportedData, "Frames must be JSON text");
+    const read = readClientMessage(message);
+    if (read.kind === "close") {
+      ws.close(read.code, read.reason);
       return;
     }
-    if (message.length > MAX_FRAME_BYTES || utf8.encode(message).length > MAX_FRAME_BYTES) {
-      ws.close(CLOSE_CODES.tooBig, `Frames can be at most ${MAX_FRAME_BYTES / 1024} KB`);
+    if (read.kind === "answer") {
+      send(ws, read.frame);
       return;
     }
-    const frame = parseFrame(message);
-    if (!frame.ok) {
-      send(ws, { type: "error", code: "invalid_frame", message: frame.error });
-      return;
-    }
-    const data = frame.value;
+    const data = read.frame;
     if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
       send(ws, { type: "error", code: "forbidden", message: "This connection belongs to another conversation" });
       ws.close(CLOSE_CODES.policyViolation, "Wrong conversation");
@@ -799,34 +757,24 @@ export class ConversationRoom extends DurableObject<Env> {
    * from D1. Null when the character no longer exists; a failed read rejects
    * and is not kept.
    */
-  private loadCharacter(): Promise<RoomCharacter | null> {
+  private loadCharacter(): Promise<ReplyCharacter | null> {
     const now = Date.now();
     if (!this.character) {
       const stored = this.sql<{ card: string; read_at: number }>("SELECT card, read_at FROM character_card WHERE id = 1")[0];
-      if (stored) this.character = { value: Promise.resolve(JSON.parse(stored.card) as RoomCharacter), at: stored.read_at };
+      if (stored) this.character = { value: Promise.resolve(JSON.parse(stored.card) as ReplyCharacter), at: stored.read_at };
     }
     const cached = this.character;
     if (cached && now - cached.at < CHARACTER_TTL_MS) return cached.value;
-    const characterId = this.room!.character_id;
-    const value = this.env.DB.prepare(
-      `SELECT name, description, long_description AS longDescription, personality, scenario,
-         example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
-         post_history_instructions AS postHistoryInstructions, character_book AS characterBook
-       FROM characters WHERE id = ?`,
-    )
-      .bind(characterId)
-      .first<Omit<RoomCharacter, "characterBook"> & { characterBook: string | null }>()
-      .then((row) => {
-        const character: RoomCharacter | null = row ? { ...row, characterBook: parseBook(row.characterBook) } : null;
-        if (character && !this.deleted && this.character?.value === value) {
-          this.sql(
-            "INSERT INTO character_card (id, card, read_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at",
-            JSON.stringify(character),
-            now,
-          );
-        }
-        return character;
-      });
+    const value = readReplyCharacter(this.env.DB, this.room!.character_id).then((character) => {
+      if (character && !this.deleted && this.character?.value === value) {
+        this.sql(
+          "INSERT INTO character_card (id, card, read_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at",
+          JSON.stringify(character),
+          now,
+        );
+      }
+      return character;
+    });
     this.character = { value, at: now };
     // A failed read is not kept.
     value.catch(() => {
@@ -847,20 +795,16 @@ export class ConversationRoom extends DurableObject<Env> {
     const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "" });
     if (row.created_at >= pending.lastAt) {
       pending.lastAt = row.created_at;
-      pending.preview = row.content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_LENGTH);
+      pending.preview = messagePreview(row.content);
     }
     return pending;
   }
 
   /**
-   * Writes the counted messages to D1 in one batch: the conversation's
-   * activity and preview, the character's message count and, for the
-   * person's messages, its trending score (worker/lib/trending.ts, the
-   * formula of migrations/0002: S' = max(S, x) + log2(1 + 2^−|S − x|),
-   * x = log2(weight) + now / 3 days in ms, weight = the person's messages).
-   * One write per exchange (message and reply) rather than per message: D1
-   * has one writer for every conversation of the app. With nothing counted
-   * (a swipe) only the conversation's row is written. Failures are logged,
+   * Writes the counted messages to D1 (`recordChatActivity`: one batch). One
+   * write per exchange (message and reply) rather than per message: D1 has
+   * one writer for every conversation of the app. With nothing counted (a
+   * swipe) only the conversation's row is written. Failures are logged,
    * never thrown: the messages are already stored.
    */
   private async writeCounters(): Promise<void> {
@@ -868,33 +812,8 @@ export class ConversationRoom extends DurableObject<Env> {
     const room = this.room;
     this.uncounted = null;
     if (!pending || !room) return;
-    const db = this.env.DB;
-    const conversation = db
-      .prepare(
-        `UPDATE conversations SET
-           last_message_preview = CASE WHEN ?1 >= coalesce(last_message_at, 0) THEN ?2 ELSE last_message_preview END,
-           last_message_at = max(coalesce(last_message_at, 0), ?1),
-           updated_at = max(updated_at, ?1)
-         WHERE id = ?3`,
-      )
-      .bind(pending.lastAt, pending.preview, room.conversation_id);
-    // Nothing counted (a swipe): the conversation's row alone.
-    let character: D1PreparedStatement | null = null;
-    if (pending.userMessages > 0) {
-      character = db
-        .prepare(
-          `UPDATE characters SET message_count = message_count + ?1,
-             trending_score = max(trending_score, ?2 + (unixepoch('subsec') * 1000.0) / 259200000.0)
-               + log2(1 + pow(2, -abs(trending_score - (?2 + (unixepoch('subsec') * 1000.0) / 259200000.0))))
-           WHERE id = ?3`,
-        )
-        .bind(pending.messages, Math.log2(pending.userMessages), room.character_id);
-    } else if (pending.messages > 0) {
-      character = db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(pending.messages, room.character_id);
-    }
     try {
-      if (character) await db.batch([conversation, character]);
-      else await conversation.run();
+      await recordChatActivity(this.env.DB, { conversationId: room.conversation_id, characterId: room.character_id, ...pending });
     } catch (error) {
       console.error("could not update conversation counters", room.conversation_id, String(error));
     }
@@ -921,23 +840,6 @@ function send(ws: WebSocket, frame: ServerFrame): void {
   }
 }
 
-/** A client frame, or the sentence saying why it is not one. */
-export function parseFrame(text: string): { ok: true; value: ClientFrame } | { ok: false; error: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, error: "Messages must be JSON" };
-  }
-  const parsed = clientFrameSchema.safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const type = (json as { type?: unknown } | null)?.type;
-  if (typeof type !== "string" || !["join", "chat_message", "regenerate", "stop", "swipe"].includes(type)) {
-    return { ok: false, error: `Unknown message type: ${JSON.stringify(type ?? null).slice(0, 40)}` };
-  }
-  return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid message" };
-}
-
 /** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */
 function versionFields(row: MessageRow): ReplyVersionFields {
   const alternatives = JSON.parse(row.alternatives) as string[];
@@ -947,20 +849,4 @@ function versionFields(row: MessageRow): ReplyVersionFields {
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-function parseBook(text: string | null): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const book = JSON.parse(text) as unknown;
-    return typeof book === "object" && book !== null && !Array.isArray(book) ? (book as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The greeting as stored: macros replaced (DESIGN.md "Conversation title"). */
-export function greetingFor(greeting: string | null, characterName: string, userName: string): string | null {
-  const text = greeting?.replace(/\r\n?/g, "\n").trim();
-  return text ? replaceMacros(text, characterName, userName) : null;
 }

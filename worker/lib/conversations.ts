@@ -9,7 +9,8 @@
  */
 import type { ChatModelName, Conversation, ConversationCharacter, ConversationSummary } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
-import { greetingFor } from "../../durable-objects/conversation-room.ts";
+import { greetingFor } from "../../durable-objects/room-protocol.ts";
+import { messagePreview } from "./chat-store.ts";
 import type { SessionUser } from "./sessions.ts";
 
 /** Conversation ids are random UUIDs (DESIGN.md "Data"); anything else names nothing. */
@@ -124,9 +125,6 @@ export async function listConversations(
   return results.map((row) => fromJoined(row, chatModel));
 }
 
-/** Length of `conversations.last_message_preview`, characters (as the room writes it). */
-const PREVIEW_LENGTH = 140;
-
 /**
  * Starts a conversation with a character the person may see: the D1 row
  * (title "Chat with {name}" unless given), then the room, told its facts and
@@ -144,7 +142,7 @@ export async function createConversation(
   const userName = promptName(input.user);
   const greeting = greetingFor(input.character.greeting, input.character.name, userName);
   const title = input.title ?? `Chat with ${input.character.name}`;
-  const preview = greeting ? greeting.replace(/\s+/g, " ").slice(0, PREVIEW_LENGTH) : null;
+  const preview = greeting ? messagePreview(greeting) : null;
   const row = await env.DB.prepare(
     `INSERT INTO conversations (id, character_id, user_id, title, last_message_at, last_message_preview, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)

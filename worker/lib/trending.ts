@@ -9,9 +9,16 @@
  * is S' = log2(2^S + w · 2^(t/H)), computed stably as
  * max(S, x) + log2(1 + 2^(−|S − x|)) with x = log2(w) + t/H.
  * (The same construction as the "hot" rankings of news aggregators, made exact.)
+ *
+ * D1 applies the formula in one place, the `trending_events` view of
+ * migrations/0005_trending_one_definition.sql: every writer (the favorite and
+ * comment triggers, the chat's counters) inserts an event there, and its
+ * constant `trending_constants.half_life_ms` is TRENDING_HALF_LIFE_MS
+ * (worker/test/trending.test.ts checks that SQL and these functions agree).
+ * The functions here compute the same score in TypeScript, for the seeders.
  */
 
-/** Half-life of engagement, in ms (3 days). */
+/** Half-life of engagement, in ms (3 days); `trending_constants.half_life_ms` in D1. */
 export const TRENDING_HALF_LIFE_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** Score of a single event of `weight` at `atMs` (ms since the epoch). */

@@ -19,8 +19,8 @@
  *   frame passes. (docs/decisions/0005-real-time-chat.md)
  */
 import { Hono } from "hono";
-import { ROOM_HEADERS, parseFrame } from "../../durable-objects/conversation-room.ts";
-import { CLOSE_CODES, MAX_FRAME_BYTES, type ServerFrame } from "../../schema/chat.ts";
+import { readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
+import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
 import { conversationRoom, ownConversationId, promptName } from "../lib/conversations.ts";
 import { forbidden, unauthorized } from "../lib/errors.ts";
@@ -30,8 +30,6 @@ import { readSessionCookie, type SessionUser, validateSessionToken } from "../li
 export const JOIN_TIMEOUT_MS = 10_000;
 /** Frames a bare `/ws` may send while its conversation is being connected. */
 const MAX_PENDING_FRAMES = 16;
-
-const utf8 = new TextEncoder();
 
 function frameText(frame: ServerFrame): string {
   return JSON.stringify(frame);
@@ -72,12 +70,7 @@ function refusedSocket(reason: string): Response {
 /** Opens the object's end of a conversation socket for `user` (ownership already checked). */
 function openRoomSocket(env: Env, conversationId: string, user: SessionUser): Promise<Response> {
   return conversationRoom(env, conversationId).fetch("https://room/ws", {
-    headers: {
-      upgrade: "websocket",
-      [ROOM_HEADERS.conversationId]: conversationId,
-      [ROOM_HEADERS.userId]: user.id,
-      [ROOM_HEADERS.userName]: encodeURIComponent(promptName(user)),
-    },
+    headers: roomUpgradeHeaders({ conversationId, userId: user.id, userName: promptName(user) }),
   });
 }
 
@@ -145,26 +138,22 @@ function lobby(env: Env, user: SessionUser): Response {
       return;
     }
     if (phase !== "waiting") return;
-    if (typeof event.data !== "string") {
-      close(CLOSE_CODES.unsupportedData, "Frames must be JSON text");
+    const read = readClientMessage(event.data);
+    if (read.kind === "close") {
+      close(read.code, read.reason);
       return;
     }
-    if (event.data.length > MAX_FRAME_BYTES || utf8.encode(event.data).length > MAX_FRAME_BYTES) {
-      close(CLOSE_CODES.tooBig, `Frames can be at most ${MAX_FRAME_BYTES / 1024} KB`);
+    if (read.kind === "answer") {
+      safeSend(server, frameText(read.frame));
       return;
     }
-    const frame = parseFrame(event.data);
-    if (!frame.ok) {
-      safeSend(server, frameText({ type: "error", code: "invalid_frame", message: frame.error }));
-      return;
-    }
-    if (frame.value.type !== "join") {
+    if (read.frame.type !== "join") {
       safeSend(server, frameText({ type: "error", code: "not_joined", message: "Send join with your conversationId first" }));
       return;
     }
     phase = "connecting";
     clearTimeout(timer);
-    void connect(frame.value.conversationId, event.data);
+    void connect(read.frame.conversationId, read.text);
   });
   server.addEventListener("close", (event) => {
     if (phase === "closed") return;

@@ -1,0 +1,134 @@
+/**
+ * The conversation room's protocol: everything the Worker and the
+ * ConversationRoom must agree on, in one module both import (the frames
+ * themselves are the zod unions of schema/chat.ts, shared with the web
+ * client; docs/decisions/0005-real-time-chat.md).
+ *
+ * - Reading a client frame: text only (else close 1003), at most
+ *   MAX_FRAME_BYTES of UTF-8 (else close 1009), JSON, one of the client
+ *   frames (else an `invalid_frame` error frame; the socket stays open).
+ *   The Worker reads the first frame of a bare `/ws` (`join`) with it; the
+ *   room reads every frame with it.
+ * - The headers by which the Worker tells the room who is connecting.
+ * - The facts a new room is given (`RoomFacts`) and the greeting it stores as
+ *   the first message.
+ */
+import {
+  type ClientFrame,
+  CLOSE_CODES,
+  clientFrameSchema,
+  MAX_FRAME_BYTES,
+  type ServerFrame,
+} from "../schema/chat.ts";
+import { replaceMacros } from "../schema/macros.ts";
+
+/**
+ * Headers by which the Worker tells the room who is connecting. Set by the
+ * Worker only after it checked the session and the conversation's owner; a
+ * Durable Object cannot be reached from outside.
+ */
+export const ROOM_HEADERS = {
+  conversationId: "x-fabled-conversation-id",
+  userId: "x-fabled-user-id",
+  /** Percent-encoded: header values are bytes, names are any Unicode text. */
+  userName: "x-fabled-user-name",
+} as const;
+
+/** Who is connecting to a room, as the Worker vouches for them. */
+export interface RoomVisitor {
+  conversationId: string;
+  userId: string;
+  /** The person's name for `{{user}}`; empty when the Worker sent none. */
+  userName: string;
+}
+
+/** The headers of the Worker's WebSocket upgrade request to a room. */
+export function roomUpgradeHeaders(visitor: RoomVisitor): Record<string, string> {
+  return {
+    upgrade: "websocket",
+    [ROOM_HEADERS.conversationId]: visitor.conversationId,
+    [ROOM_HEADERS.userId]: visitor.userId,
+    [ROOM_HEADERS.userName]: encodeURIComponent(visitor.userName),
+  };
+}
+
+/** The visitor of an upgrade request built by `roomUpgradeHeaders` (missing headers read as ""). */
+export function readRoomVisitor(headers: Headers): RoomVisitor {
+  let userName = "";
+  try {
+    userName = decodeURIComponent(headers.get(ROOM_HEADERS.userName) ?? "");
+  } catch {
+    // Not percent-encoded by us: no name rather than a failed upgrade.
+  }
+  return {
+    conversationId: headers.get(ROOM_HEADERS.conversationId) ?? "",
+    userId: headers.get(ROOM_HEADERS.userId) ?? "",
+    userName,
+  };
+}
+
+/** What the Worker tells a new room (from D1) through its `initialize` RPC. */
+export interface RoomFacts {
+  conversationId: string;
+  /** The owner; only they may read or join. */
+  userId: string;
+  characterId: number;
+  /** The owner's name for `{{user}}`. */
+  userName: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** The character's greeting with macros replaced (`greetingFor`), stored as the first message; null for none. */
+  greeting: string | null;
+}
+
+/** The greeting as stored: line ends normalised, trimmed, macros replaced; null when there is none (DESIGN.md "Conversation title"). */
+export function greetingFor(greeting: string | null, characterName: string, userName: string): string | null {
+  const text = greeting?.replace(/\r\n?/g, "\n").trim();
+  return text ? replaceMacros(text, characterName, userName) : null;
+}
+
+/** The `type` of every client frame, from the union itself (a new frame needs no second list). */
+const CLIENT_FRAME_TYPES: ReadonlySet<string> = new Set(clientFrameSchema.options.map((option) => option.shape.type.value));
+
+/** A client frame, or the sentence saying why the text is not one. */
+export function parseFrame(text: string): { ok: true; value: ClientFrame } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: "Messages must be JSON" };
+  }
+  const parsed = clientFrameSchema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const type = (json as { type?: unknown } | null)?.type;
+  if (typeof type !== "string" || !CLIENT_FRAME_TYPES.has(type)) {
+    return { ok: false, error: `Unknown message type: ${JSON.stringify(type ?? null).slice(0, 40)}` };
+  }
+  return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid message" };
+}
+
+/**
+ * What to do with one WebSocket message from a client:
+ * - `frame`: a valid client frame (and the text it was read from);
+ * - `close`: close the socket with `code` and `reason` (binary data: 1003;
+ *   over MAX_FRAME_BYTES: 1009);
+ * - `answer`: send this `invalid_frame` error frame and keep the socket.
+ */
+export type ClientMessage =
+  | { kind: "frame"; frame: ClientFrame; text: string }
+  | { kind: "close"; code: number; reason: string }
+  | { kind: "answer"; frame: Extract<ServerFrame, { type: "error" }> };
+
+const utf8 = new TextEncoder();
+
+/** Reads one WebSocket message from a client (see ClientMessage). */
+export function readClientMessage(message: string | ArrayBuffer): ClientMessage {
+  if (typeof message !== "string") return { kind: "close", code: CLOSE_CODES.unsupportedData, reason: "Frames must be JSON text" };
+  // A string longer than the limit in UTF-16 units is also longer in UTF-8: no need to encode it.
+  if (message.length > MAX_FRAME_BYTES || utf8.encode(message).length > MAX_FRAME_BYTES) {
+    return { kind: "close", code: CLOSE_CODES.tooBig, reason: `Frames can be at most ${MAX_FRAME_BYTES / 1024} KB` };
+  }
+  const parsed = parseFrame(message);
+  if (!parsed.ok) return { kind: "answer", frame: { type: "error", code: "invalid_frame", message: parsed.error } };
+  return { kind: "frame", frame: parsed.value, text: message };
+}

@@ -1,0 +1,133 @@
+/**
+ * What the chat reads and writes in D1: the ConversationRoom's only door to
+ * D1 (docs/decisions/0006-data-access.md). The room keeps its messages in its
+ * own SQLite; D1 only learns of them through these functions:
+ *
+ * - the character's card for a reply (`readReplyCharacter`);
+ * - each exchange's activity: the conversation's last message time and
+ *   preview, the character's `message_count` and, for the person's messages,
+ *   its trending score (`recordChatActivity`);
+ * - a thumbs up/down on a reply (`addReplyRating`).
+ *
+ * Each takes the `D1Database` and is tested directly (worker/test/chat-store.test.ts).
+ */
+
+/** Length of `conversations.last_message_preview`, characters. */
+export const PREVIEW_LENGTH = 140;
+
+/** A message's text as the chat list previews it: white space folded, trimmed, PREVIEW_LENGTH characters at most. */
+export function messagePreview(content: string): string {
+  return content.replace(/\s+/g, " ").trim().slice(0, PREVIEW_LENGTH);
+}
+
+/**
+ * The character's card as a reply needs it: the prompt's fields
+ * (durable-objects/prompt.ts `PromptCharacter`) and the offline model's
+ * (`OfflineCharacter`). Creator notes are deliberately absent: they never
+ * enter a prompt.
+ */
+export interface ReplyCharacter {
+  name: string;
+  description: string;
+  longDescription: string | null;
+  personality: string;
+  scenario: string | null;
+  exampleConversation: string | null;
+  greeting: string | null;
+  systemPrompt: string | null;
+  postHistoryInstructions: string | null;
+  /** The card's `character_book` (a JSON object), or null when it has none or it is not an object. */
+  characterBook: Record<string, unknown> | null;
+}
+
+/** The card of character `characterId`, active or not (chats already open keep working); null when it no longer exists. */
+export async function readReplyCharacter(db: D1Database, characterId: number): Promise<ReplyCharacter | null> {
+  const row = await db
+    .prepare(
+      `SELECT name, description, long_description AS longDescription, personality, scenario,
+         example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
+         post_history_instructions AS postHistoryInstructions, character_book AS characterBook
+       FROM characters WHERE id = ?`,
+    )
+    .bind(characterId)
+    .first<Omit<ReplyCharacter, "characterBook"> & { characterBook: string | null }>();
+  return row ? { ...row, characterBook: parseBook(row.characterBook) } : null;
+}
+
+function parseBook(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const book = JSON.parse(text) as unknown;
+    return typeof book === "object" && book !== null && !Array.isArray(book) ? (book as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stored messages of one conversation that D1 has not counted yet. */
+export interface ChatActivity {
+  conversationId: string;
+  characterId: number;
+  /** Messages stored (the person's and the character's); 0 when only the preview changed (a swipe). */
+  messages: number;
+  /** Of those, the person's: each is engagement for the trending score. */
+  userMessages: number;
+  /** The latest message's time, ms since the epoch. */
+  lastAt: number;
+  /** The latest message's preview (`messagePreview`). */
+  preview: string;
+}
+
+/**
+ * Writes a conversation's activity in one batch (one transaction): the
+ * conversation's `last_message_at`, `last_message_preview` and `updated_at`
+ * (never moved back by an older write), the character's `message_count` and,
+ * when the person wrote, one trending event of weight `userMessages`
+ * (migrations/0005: S' = max(S, x) + log2(1 + 2^−|S − x|), x = log2(weight) +
+ * now / 3 days in ms). With nothing counted only the conversation's row is
+ * written. Throws what D1 throws.
+ */
+export async function recordChatActivity(db: D1Database, activity: ChatActivity): Promise<void> {
+  const conversation = db
+    .prepare(
+      `UPDATE conversations SET
+         last_message_preview = CASE WHEN ?1 >= coalesce(last_message_at, 0) THEN ?2 ELSE last_message_preview END,
+         last_message_at = max(coalesce(last_message_at, 0), ?1),
+         updated_at = max(updated_at, ?1)
+       WHERE id = ?3`,
+    )
+    .bind(activity.lastAt, activity.preview, activity.conversationId);
+  if (activity.messages <= 0) {
+    await conversation.run();
+    return;
+  }
+  const statements = [
+    conversation,
+    db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(activity.messages, activity.characterId),
+  ];
+  if (activity.userMessages > 0) {
+    statements.push(
+      db
+        .prepare("INSERT INTO trending_events (character_id, log2_weight) VALUES (?, ?)")
+        .bind(activity.characterId, Math.log2(activity.userMessages)),
+    );
+  }
+  await db.batch(statements);
+}
+
+/**
+ * Moves a character's reply ratings by `up` and `down` (each −1, 0 or 1: a
+ * thumb given, taken back or switched) and recomputes `rating` =
+ * round(100 × (up + 8) / (up + down + 10)), DESIGN.md "Rating" (a Bayesian
+ * average with a prior of 80 %), in one statement. Throws what D1 throws.
+ */
+export async function addReplyRating(db: D1Database, characterId: number, change: { up: number; down: number }): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE characters SET rating_up = rating_up + ?1, rating_down = rating_down + ?2,
+         rating = CAST(round(100.0 * (rating_up + ?1 + 8) / (rating_up + ?1 + rating_down + ?2 + 10)) AS INTEGER)
+       WHERE id = ?3`,
+    )
+    .bind(change.up, change.down, characterId)
+    .run();
+}
