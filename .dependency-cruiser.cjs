@@ -76,6 +76,15 @@ module.exports = {
       },
     },
     {
+      name: "chat-store-imports-only-schema",
+      severity: "error",
+      comment:
+        "worker/lib/chat-store.ts is the one Worker module the Durable Object imports (its D1 " +
+        "data access). It must stay a leaf: schema/ only, so the room never pulls in the rest of the Worker.",
+      from: { path: "^worker/lib/chat-store\\.ts$" },
+      to: { path: OURS, pathNot: "^schema/" },
+    },
+    {
       name: "no-route-to-route",
       severity: "error",
       comment:

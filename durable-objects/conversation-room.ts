@@ -501,6 +501,25 @@ export class ConversationRoom extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Runs `start` (which stores and starts a reply) unless the person is over
+   * the message rate limit, which the sender is told (with `clientId`, when
+   * given). One admission at a time: others meanwhile get `busy`.
+   */
+  private async admit(ws: WebSocket, state: SocketState, clientId: string | null, start: () => void): Promise<void> {
+    this.admitting = true;
+    try {
+      if (!(await this.withinRateLimit(state.userId))) {
+        send(ws, { type: "error", code: "rate_limited", message: RATE_LIMITED_MESSAGE, ...(clientId ? { clientId } : {}) });
+        return;
+      }
+      if (this.deleted) return;
+      start();
+    } finally {
+      this.admitting = false;
+    }
+  }
+
   private async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null): Promise<void> {
     if (clientId) {
       const existing = this.sql<MessageRow>("SELECT * FROM messages WHERE client_id = ?", clientId)[0];
@@ -514,13 +533,7 @@ export class ConversationRoom extends DurableObject<Env> {
       this.busyError(ws, clientId);
       return;
     }
-    this.admitting = true;
-    try {
-      if (!(await this.withinRateLimit(state.userId))) {
-        send(ws, { type: "error", code: "rate_limited", message: RATE_LIMITED_MESSAGE, ...(clientId ? { clientId } : {}) });
-        return;
-      }
-      if (this.deleted) return;
+    await this.admit(ws, state, clientId, () => {
       const row = this.sql<MessageRow>(
         "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?) RETURNING *",
         crypto.randomUUID(),
@@ -532,9 +545,7 @@ export class ConversationRoom extends DurableObject<Env> {
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.countMessage(row);
       this.startReply(null);
-    } finally {
-      this.admitting = false;
-    }
+    });
   }
 
   private async regenerate(ws: WebSocket, state: SocketState): Promise<void> {
@@ -549,17 +560,7 @@ export class ConversationRoom extends DurableObject<Env> {
       send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
       return;
     }
-    this.admitting = true;
-    try {
-      if (!(await this.withinRateLimit(state.userId))) {
-        send(ws, { type: "error", code: "rate_limited", message: RATE_LIMITED_MESSAGE });
-        return;
-      }
-      if (this.deleted) return;
-      this.startReply(target);
-    } finally {
-      this.admitting = false;
-    }
+    await this.admit(ws, state, null, () => this.startReply(target));
   }
 
   /**

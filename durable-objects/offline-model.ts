@@ -11,18 +11,12 @@
  * account and no network; the UI tells people when it is the one answering.
  */
 import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-model.ts";
+import type { Character } from "../schema/api.ts";
 import { replaceMacros } from "../schema/macros.ts";
 
 /** The card fields the offline model speaks from. */
-export interface OfflineCharacter {
-  name: string;
-  description: string;
-  longDescription?: string | null;
-  personality: string;
-  scenario: string | null;
-  exampleConversation: string | null;
-  greeting: string | null;
-}
+export type OfflineCharacter = Pick<Character, "name" | "description" | "personality" | "scenario" | "exampleConversation" | "greeting"> &
+  Partial<Pick<Character, "longDescription">>;
 
 const ACTIONS = [
   "listens closely",

@@ -30,22 +30,20 @@
  *   them.
  * - Creator notes are for people and never enter the prompt.
  */
+import type { Character } from "../schema/api.ts";
 import { replaceMacros } from "../schema/macros.ts";
 import type { PromptMessage } from "./chat-model.ts";
 
-/** The card fields a prompt is built from (creator notes deliberately absent). */
-export interface PromptCharacter {
-  name: string;
-  /** The short blurb; `longDescription` (the card's full description) is used when present. */
-  description: string;
-  longDescription?: string | null;
-  personality: string;
-  scenario: string | null;
-  exampleConversation: string | null;
-  systemPrompt: string | null;
-  postHistoryInstructions: string | null;
-  characterBook?: Record<string, unknown> | null;
-}
+/**
+ * The card fields a prompt is built from (creator notes deliberately absent).
+ * `description` is the short blurb; `longDescription` (the card's full
+ * description) is used instead when present.
+ */
+export type PromptCharacter = Pick<
+  Character,
+  "name" | "description" | "personality" | "scenario" | "exampleConversation" | "systemPrompt" | "postHistoryInstructions"
+> &
+  Partial<Pick<Character, "longDescription" | "characterBook">>;
 
 /** One message of the conversation, oldest first. */
 export interface HistoryMessage {

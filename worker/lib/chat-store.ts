@@ -11,6 +11,7 @@
  *
  * Each takes the `D1Database` and is tested directly (worker/test/chat-store.test.ts).
  */
+import type { Character } from "../../schema/api.ts";
 
 /** Length of `conversations.last_message_preview`, characters. */
 export const PREVIEW_LENGTH = 140;
@@ -24,21 +25,22 @@ export function messagePreview(content: string): string {
  * The character's card as a reply needs it: the prompt's fields
  * (durable-objects/prompt.ts `PromptCharacter`) and the offline model's
  * (`OfflineCharacter`). Creator notes are deliberately absent: they never
- * enter a prompt.
+ * enter a prompt. `characterBook` is null when the stored book is not a JSON
+ * object.
  */
-export interface ReplyCharacter {
-  name: string;
-  description: string;
-  longDescription: string | null;
-  personality: string;
-  scenario: string | null;
-  exampleConversation: string | null;
-  greeting: string | null;
-  systemPrompt: string | null;
-  postHistoryInstructions: string | null;
-  /** The card's `character_book` (a JSON object), or null when it has none or it is not an object. */
-  characterBook: Record<string, unknown> | null;
-}
+export type ReplyCharacter = Pick<
+  Character,
+  | "name"
+  | "description"
+  | "longDescription"
+  | "personality"
+  | "scenario"
+  | "exampleConversation"
+  | "greeting"
+  | "systemPrompt"
+  | "postHistoryInstructions"
+  | "characterBook"
+>;
 
 /** The card of character `characterId`, active or not (chats already open keep working); null when it no longer exists. */
 export async function readReplyCharacter(db: D1Database, characterId: number): Promise<ReplyCharacter | null> {
