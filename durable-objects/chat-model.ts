@@ -24,6 +24,13 @@ export interface ChatModelOptions {
    * which is deterministic, varies by it.
    */
   attempt?: number;
+  /**
+   * What the prompt asks for: a new `reply` (default), the `continue` of the
+   * last reply, or a `summary` of the story. Hosted models read it from the
+   * prompt itself; the offline model, which does not read instructions,
+   * from here.
+   */
+  purpose?: "reply" | "continue" | "summary";
 }
 
 /**

@@ -79,9 +79,15 @@ describe("storage", () => {
     await socket.chat(conversation.id, "Before the upgrade");
     socket.close();
     const stub = conversationRoom(env, conversation.id);
-    // What a room written before swipes existed holds: schema 1, no swipe_index column, no kept card.
+    // What a room written before swipes existed holds: schema 1, no swipe_index column, no kept card
+    // (nor anything later: edits, memory, summary, persona, frame receipts).
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
       state.storage.sql.exec("DROP TABLE character_card");
+      state.storage.sql.exec("DROP TABLE frame_receipts");
+      for (const column of ["memory", "summary", "summary_through", "persona_description"]) {
+        state.storage.sql.exec(`ALTER TABLE room DROP COLUMN ${column}`);
+      }
+      state.storage.sql.exec("ALTER TABLE messages DROP COLUMN edited_at");
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN swipe_index");
       state.storage.sql.exec("UPDATE _schema SET version = 1");
     });
@@ -97,7 +103,9 @@ describe("storage", () => {
     }));
     expect(columns.version).toBe(ROOM_SCHEMA_VERSION);
     expect(columns.names).toContain("swipe_index");
+    expect(columns.names).toContain("edited_at");
     expect(columns.tables).toContain("character_card");
+    expect(columns.tables).toContain("frame_receipts");
   });
 
   it("after a crash mid-reply, a reply with saved text is kept and an empty one is dropped, putting back the reply it replaced", async () => {
@@ -148,7 +156,7 @@ describe("storage", () => {
     expect(await socket.next("error")).toMatchObject({ code: "invalid_frame", message: "Messages cannot be empty" });
     socket.send({ type: "chat_message", conversationId: id, content: "x".repeat(4001), isUser: true });
     expect(await socket.next("error")).toMatchObject({ message: "Messages can be at most 4,000 characters" });
-    socket.send({ type: "chat_message", conversationId: id, content: "hi", isUser: false });
+    socket.send({ type: "chat_message", conversationId: id, content: "hi", isUser: false } as Record<string, unknown>);
     expect(await socket.next("error")).toMatchObject({ code: "invalid_frame" });
     socket.send({ type: "dance", conversationId: id });
     expect(await socket.next("error")).toMatchObject({ message: 'Unknown message type: "dance"' });

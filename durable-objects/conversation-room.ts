@@ -34,6 +34,7 @@ import {
   type ChatErrorCode,
   type ChatMessage,
   CLOSE_CODES,
+  MAX_CHAT_MESSAGE_LENGTH,
   chooseVersion,
   PING_FRAME,
   PONG_FRAME,
@@ -48,11 +49,12 @@ import {
   readReplyCharacter,
   recordChatActivity,
   type ReplyCharacter,
+  setLastMessage,
 } from "../worker/lib/chat-store.ts";
 import type { ChatModel } from "./chat-model.ts";
 import { chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
-import { buildPrompt, type HistoryMessage } from "./prompt.ts";
-import { readClientMessage, readRoomVisitor, type RoomFacts } from "./room-protocol.ts";
+import { buildPrompt, type HistoryMessage, type PromptOptions, summaryPrompt } from "./prompt.ts";
+import { readClientMessage, readRoomVisitor, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 
 /** Per-socket facts that survive hibernation. */
 interface SocketState {
@@ -66,6 +68,14 @@ interface RoomRow {
   character_id: number;
   user_name: string;
   created_at: number;
+  /** The person's memory note, always in the prompt ("" for none). */
+  memory: string;
+  /** The running summary of the messages up to `summary_through` ("" for none). */
+  summary: string;
+  /** `seq` of the last message the summary covers (0: none); later messages are the prompt's history. */
+  summary_through: number;
+  /** The persona's description, as the Worker last said ("" for none): in the prompt after the scenario. */
+  persona_description: string;
 }
 
 interface MessageRow {
@@ -84,6 +94,8 @@ interface MessageRow {
   replaces: string | null;
   /** Place of `content` among the versions after a swipe; null when it is the newest (ChatMessage.swipeIndex). */
   swipe_index: number | null;
+  /** When the person last edited the text, ms; null when never. */
+  edited_at: number | null;
 }
 
 /** Stored messages not yet written to D1 (writeCounters): how many, and the latest one's time (ms) and preview. */
@@ -93,6 +105,10 @@ type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId">;
 interface ActiveReply {
   id: string;
   replaces: string | null;
+  /** A `continue`: the reply's text before it, which the new text extends (and is put back on failure); else null. */
+  continues: string | null;
+  /** The steering frame's clientId that started it (`continue`), for its receipt. */
+  clientId: string | null;
   alternatives: string[];
   /** Everything the model wrote so far. */
   content: string;
@@ -141,6 +157,20 @@ const MIGRATIONS: string[][] = [
        read_at INTEGER NOT NULL
      )`,
   ],
+  // 4: steering — edits, the memory note, the running summary, and the
+  // answers of steering frames by clientId (applied once).
+  [
+    "ALTER TABLE messages ADD COLUMN edited_at INTEGER",
+    "ALTER TABLE room ADD COLUMN memory TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE room ADD COLUMN summary TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE room ADD COLUMN summary_through INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE room ADD COLUMN persona_description TEXT NOT NULL DEFAULT ''",
+    `CREATE TABLE frame_receipts (
+       client_id TEXT PRIMARY KEY,
+       answer TEXT NOT NULL,
+       created_at INTEGER NOT NULL
+     )`,
+  ],
 ];
 
 /** Newest schema version. */
@@ -167,6 +197,13 @@ const FLUSH_EVERY_MS = 5_000;
 const CHARACTER_TTL_MS = 60_000;
 
 const RATE_LIMITED_MESSAGE = "You're sending messages too fast. Please wait a moment.";
+/** How long the answer of a steering frame is kept for its clientId (a resend after a reconnect), ms. */
+const FRAME_RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
+/** The newest messages a summary never takes: the scene at hand stays word for word. */
+const SUMMARY_KEEP_MESSAGES = 4;
+/** Longest summary the model is asked for, tokens; and the longest kept, characters. */
+const SUMMARY_MAX_TOKENS = 400;
+const MAX_SUMMARY_CHARS = 2000;
 
 export class ConversationRoom extends DurableObject<Env> {
   private room: RoomRow | null = null;
@@ -192,6 +229,10 @@ export class ConversationRoom extends DurableObject<Env> {
     createChatModel(this.env, character, userName);
   /** No token for this long fails the reply, ms. */
   tokenTimeoutMs = TOKEN_TIMEOUT_MS;
+  /** The prompt's budget in tokens; unset: AI_CONTEXT_TOKENS and AI_MAX_TOKENS. A seam for tests of the summary. */
+  budget: { contextTokens: number; maxTokens: number } | null = null;
+  /** A summary is being written (one at a time). */
+  private summarizing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -234,7 +275,9 @@ export class ConversationRoom extends DurableObject<Env> {
     for (const row of this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'streaming'")) {
       if (row.content.trim() !== "") {
         this.sql("UPDATE messages SET status = 'complete', replaces = NULL WHERE id = ?", row.id);
-        this.countMessage(row);
+        // A continued reply (it names itself in `replaces`) was counted when it was first written.
+        if (row.replaces === row.id) this.notePreview(row);
+        else this.countMessage(row);
         this.ctx.waitUntil(this.writeCounters());
       } else {
         this.dropReply(row.id, row.replaces);
@@ -261,12 +304,24 @@ export class ConversationRoom extends DurableObject<Env> {
       alternatives: JSON.parse(row.alternatives) as string[],
     };
     if (row.swipe_index !== null) message.swipeIndex = row.swipe_index;
+    if (row.edited_at !== null) message.editedAt = new Date(row.edited_at).toISOString();
     if (row.status === "streaming") {
       message.status = "streaming";
       // Exactly what this socket's later deltas continue from.
       if (this.reply?.id === row.id) message.content = this.reply.sent;
     }
     return message;
+  }
+
+  /** The `history_sync` frame: every visible message and the memory note. */
+  private historySync(): ServerFrame {
+    return {
+      type: "history_sync",
+      conversationId: this.room!.conversation_id,
+      messages: this.visibleMessages(),
+      chatModel: chatModelName(this.env),
+      memory: this.room!.memory,
+    };
   }
 
   /** Visible messages (and a reply being written), oldest first. */
@@ -291,14 +346,31 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     this.ctx.storage.transactionSync(() => {
       this.sql(
-        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at) VALUES (1, ?, ?, ?, ?, ?)",
+        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at, memory) VALUES (1, ?, ?, ?, ?, ?, ?)",
         facts.conversationId,
         facts.userId,
         facts.characterId,
         facts.userName,
         facts.createdAt,
+        facts.memory ?? "",
       );
-      if (facts.greeting) {
+      if (facts.messages) {
+        for (const message of facts.messages) {
+          // Stored as the wire has it (content shown, the other versions, swipeIndex); a person's message has one version.
+          const alternatives = message.isUser ? [] : message.alternatives;
+          const at = message.swipeIndex;
+          const swipeIndex = at !== undefined && Number.isInteger(at) && at >= 0 && at < alternatives.length ? at : null;
+          this.sql(
+            "INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index) VALUES (?, ?, ?, ?, ?, ?)",
+            crypto.randomUUID(),
+            message.isUser ? "user" : "character",
+            message.content,
+            message.createdAt,
+            JSON.stringify(alternatives),
+            swipeIndex,
+          );
+        }
+      } else if (facts.greeting) {
         this.sql(
           "INSERT INTO messages (id, role, content, created_at) VALUES (?, 'character', ?, ?)",
           crypto.randomUUID(),
@@ -308,6 +380,22 @@ export class ConversationRoom extends DurableObject<Env> {
       }
     });
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+  }
+
+  /**
+   * "Branch from here": the visible messages up to and including
+   * `messageId`, oldest first, and the memory note, for a new conversation
+   * to start with (ratings stay behind). Null when the room is not the
+   * owner's or has no such message, or a reply is being written (the
+   * branch would copy half a reply).
+   */
+  async branchSource(userId: string, messageId: string): Promise<{ messages: SeedMessage[]; memory: string } | "busy" | null> {
+    if (this.deleted || !this.room || this.room.user_id !== userId) return null;
+    if (this.reply) return "busy";
+    const at = this.sql<{ seq: number }>("SELECT seq FROM messages WHERE id = ? AND status = 'complete'", messageId)[0];
+    if (!at) return null;
+    const rows = this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND seq <= ? ORDER BY seq", at.seq);
+    return { messages: rows.map((row) => seedOf(row)), memory: this.room.memory };
   }
 
   /** The messages, oldest first, for their owner; null for anyone else (the Worker answers 404). */
@@ -362,7 +450,7 @@ export class ConversationRoom extends DurableObject<Env> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return Response.json({ error: "Expected a WebSocket upgrade", code: "not_found" }, { status: 426 });
     }
-    const { conversationId, userId, userName } = readRoomVisitor(request.headers);
+    const { conversationId, userId, userName, personaDescription } = readRoomVisitor(request.headers);
     const { 0: client, 1: server } = new WebSocketPair();
     const refusal =
       this.deleted || !this.room || this.room.conversation_id !== conversationId
@@ -380,11 +468,32 @@ export class ConversationRoom extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server);
     this.sockets = null;
     server.serializeAttachment({ conversationId, userId } satisfies SocketState);
-    if (userName && userName !== this.room!.user_name) {
-      this.sql("UPDATE room SET user_name = ? WHERE id = 1", userName);
-      this.room!.user_name = userName;
-    }
+    this.notePerson(userName, personaDescription);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Keeps who the person is in this conversation (name for `{{user}}`, persona description), as the Worker last said. */
+  private notePerson(userName: string, personaDescription: string | null): void {
+    const room = this.room!;
+    if (userName && userName !== room.user_name) {
+      this.sql("UPDATE room SET user_name = ? WHERE id = 1", userName);
+      room.user_name = userName;
+    }
+    if (personaDescription !== null && personaDescription !== room.persona_description) {
+      this.sql("UPDATE room SET persona_description = ? WHERE id = 1", personaDescription);
+      room.persona_description = personaDescription;
+    }
+  }
+
+  /**
+   * The person picked another persona for this conversation (or the
+   * default): their name for `{{user}}` and the persona's description, from
+   * the next reply on. False when the room is not theirs.
+   */
+  async setPersona(userId: string, person: { userName: string; personaDescription: string }): Promise<boolean> {
+    if (this.deleted || !this.room || this.room.user_id !== userId) return false;
+    this.notePerson(person.userName, person.personaDescription);
+    return true;
   }
 
   private async wipe(): Promise<void> {
@@ -431,12 +540,7 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     switch (data.type) {
       case "join":
-        send(ws, {
-          type: "history_sync",
-          conversationId: state.conversationId,
-          messages: this.visibleMessages(),
-          chatModel: chatModelName(this.env),
-        });
+        send(ws, this.historySync());
         // The first message will not wait for the card.
         void this.loadCharacter().catch(() => {});
         return;
@@ -454,6 +558,21 @@ export class ConversationRoom extends DurableObject<Env> {
         return;
       case "swipe":
         await this.swipe(ws, data.messageId, data.index);
+        return;
+      case "edit_message":
+        await this.steer(ws, data.clientId, () => this.editMessage(data.messageId, data.content, data.clientId));
+        return;
+      case "delete_message":
+        await this.steer(ws, data.clientId, () => this.deleteMessages(data.messageId, "one", data.clientId));
+        return;
+      case "rewind":
+        await this.steer(ws, data.clientId, () => this.deleteMessages(data.messageId, "from_here", data.clientId));
+        return;
+      case "continue":
+        await this.steer(ws, data.clientId, () => this.continueReply(state, data.clientId));
+        return;
+      case "set_memory":
+        await this.steer(ws, data.clientId, () => this.setMemory(data.memory, data.clientId));
         return;
     }
   }
@@ -503,18 +622,15 @@ export class ConversationRoom extends DurableObject<Env> {
 
   /**
    * Runs `start` (which stores and starts a reply) unless the person is over
-   * the message rate limit, which the sender is told (with `clientId`, when
-   * given). One admission at a time: others meanwhile get `busy`.
+   * the message rate limit: then false, and the caller tells the sender. One
+   * admission at a time: others meanwhile get `busy`.
    */
-  private async admit(ws: WebSocket, state: SocketState, clientId: string | null, start: () => void): Promise<void> {
+  private async admit(state: SocketState, start: () => void): Promise<boolean> {
     this.admitting = true;
     try {
-      if (!(await this.withinRateLimit(state.userId))) {
-        send(ws, { type: "error", code: "rate_limited", message: RATE_LIMITED_MESSAGE, ...(clientId ? { clientId } : {}) });
-        return;
-      }
-      if (this.deleted) return;
-      start();
+      if (!(await this.withinRateLimit(state.userId))) return false;
+      if (!this.deleted) start();
+      return true;
     } finally {
       this.admitting = false;
     }
@@ -533,7 +649,7 @@ export class ConversationRoom extends DurableObject<Env> {
       this.busyError(ws, clientId);
       return;
     }
-    await this.admit(ws, state, clientId, () => {
+    const admitted = await this.admit(state, () => {
       const row = this.sql<MessageRow>(
         "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?) RETURNING *",
         crypto.randomUUID(),
@@ -546,6 +662,7 @@ export class ConversationRoom extends DurableObject<Env> {
       this.countMessage(row);
       this.startReply(null);
     });
+    if (!admitted) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
   }
 
   private async regenerate(ws: WebSocket, state: SocketState): Promise<void> {
@@ -560,7 +677,7 @@ export class ConversationRoom extends DurableObject<Env> {
       send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
       return;
     }
-    await this.admit(ws, state, null, () => this.startReply(target));
+    if (!(await this.admit(state, () => this.startReply(target)))) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE));
   }
 
   /**
@@ -615,20 +732,182 @@ export class ConversationRoom extends DurableObject<Env> {
     this.broadcast({ type: "message_updated", messageId, message: this.toWire(updated) });
   }
 
-  /** Starts writing a reply (replacing `replaces`, when given); it runs on its own. */
-  private startReply(replaces: MessageRow | null): void {
+  // -------------------------------------------------------------------------
+  // Steering: edit, delete, rewind, continue, memory (docs/decisions/0007).
+
+  /**
+   * Runs a steering frame. Refused with `busy` while a reply is being
+   * written or a message admitted (nothing changes). With a `clientId`, the
+   * frame is applied once: its answer is kept (FRAME_RECEIPT_TTL_MS) and a
+   * resend gets it again, to the sender alone. `apply` broadcasts its own
+   * success and returns the frame to keep, or returns the error frame for
+   * the sender (a refusal, never kept: a resend tries again), or null when
+   * the answer comes later (continue keeps its receipt when it ends).
+   */
+  private async steer(ws: WebSocket, clientId: string | undefined, apply: () => Promise<ServerFrame | null>): Promise<void> {
+    if (clientId) {
+      const receipt = this.sql<{ answer: string }>("SELECT answer FROM frame_receipts WHERE client_id = ?", clientId)[0];
+      if (receipt) {
+        send(ws, JSON.parse(receipt.answer) as ServerFrame);
+        return;
+      }
+    }
+    if (this.reply || this.admitting) {
+      send(ws, {
+        type: "error",
+        code: "busy",
+        message: "Please wait for the reply to finish first.",
+        ...(clientId ? { clientId } : {}),
+      });
+      return;
+    }
+    const answer = await apply();
+    if (!answer || this.deleted) return;
+    if (answer.type === "error") send(ws, answer);
+    else if (clientId) this.keepReceipt(clientId, answer);
+  }
+
+  /** Keeps a steering frame's answer for its `clientId`, and forgets old ones. */
+  private keepReceipt(clientId: string, answer: ServerFrame): void {
+    const now = Date.now();
+    this.sql("DELETE FROM frame_receipts WHERE created_at < ?", now - FRAME_RECEIPT_TTL_MS);
+    this.sql(
+      "INSERT INTO frame_receipts (client_id, answer, created_at) VALUES (?, ?, ?) ON CONFLICT (client_id) DO NOTHING",
+      clientId,
+      JSON.stringify(answer),
+      now,
+    );
+  }
+
+  /** A visible stored message by id, or the `message_not_found` error frame. */
+  private findMessage(messageId: string, clientId: string | undefined): MessageRow | ServerFrame {
+    const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ? AND status = 'complete'", messageId)[0];
+    return row ?? refusal("message_not_found", "That message is not in this conversation.", clientId);
+  }
+
+  /**
+   * `edit_message`: the message's text (a reply's shown version) becomes
+   * `content` and `edited_at` is set; its id, rating and other versions stay.
+   * The person's messages keep their limit (MAX_CHAT_MESSAGE_LENGTH); replies
+   * have MAX_EDITED_REPLY_LENGTH (the frame's own). When it is the last
+   * message, D1's preview follows. Every socket gets `message_updated`.
+   */
+  private async editMessage(messageId: string, content: string, clientId: string | undefined): Promise<ServerFrame> {
+    const row = this.findMessage(messageId, clientId);
+    if (!isRow(row)) return row;
+    if (row.role === "user" && content.length > MAX_CHAT_MESSAGE_LENGTH) {
+      return refusal("invalid_frame", `Messages can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString("en-US")} characters`, clientId);
+    }
+    const updated = this.sql<MessageRow>("UPDATE messages SET content = ?, edited_at = ? WHERE id = ? RETURNING *", content, Date.now(), messageId)[0]!;
+    if (this.lastVisible()?.id === messageId) await this.writeLastMessage();
+    const answer: ServerFrame = { type: "message_updated", messageId, message: this.toWire(updated), ...(clientId ? { clientId } : {}) };
+    this.broadcast(answer);
+    return answer;
+  }
+
+  /**
+   * `delete_message` (`one`): the message, with all its versions. `rewind`
+   * (`from_here`): the message and every message after it. A summary that
+   * covered a deleted message is dropped (it is written again when the
+   * history next overflows). D1's preview and `last_message_at` become the
+   * last remaining message's; `message_count` is not lowered (it counts
+   * messages exchanged with the character, like views: decision 0007).
+   * Every socket gets `messages_deleted`.
+   */
+  private async deleteMessages(messageId: string, scope: "one" | "from_here", clientId: string | undefined): Promise<ServerFrame> {
+    const row = this.findMessage(messageId, clientId);
+    if (!isRow(row)) return row;
+    const room = this.room!;
+    const gone = this.ctx.storage.transactionSync(() => {
+      const deleted =
+        scope === "one"
+          ? this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE id = ? RETURNING id, status", messageId)
+          : this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE seq >= ? RETURNING id, status", row.seq);
+      if (row.seq <= room.summary_through) {
+        this.sql("UPDATE room SET summary = '', summary_through = 0 WHERE id = 1");
+        room.summary = "";
+        room.summary_through = 0;
+      }
+      return deleted.filter((d) => d.status === "complete").map((d) => d.id);
+    });
+    await this.writeLastMessage();
+    const visible = new Set(gone);
+    const ordered = [messageId, ...gone.filter((id) => id !== messageId)].filter((id) => visible.has(id));
+    const answer: ServerFrame = { type: "messages_deleted", messageIds: ordered, ...(clientId ? { clientId } : {}) };
+    this.broadcast(answer);
+    return answer;
+  }
+
+  /** `set_memory`: the conversation's memory note (always in the prompt). Every socket gets `memory_updated`. */
+  private async setMemory(memory: string, clientId: string | undefined): Promise<ServerFrame> {
+    this.sql("UPDATE room SET memory = ? WHERE id = 1", memory);
+    this.room!.memory = memory;
+    const answer: ServerFrame = { type: "memory_updated", memory, ...(clientId ? { clientId } : {}) };
+    this.broadcast(answer);
+    return answer;
+  }
+
+  /**
+   * `continue`: the character goes on with its last reply, streamed into the
+   * same message (see startReply). Rate limited like a message. Its receipt
+   * is kept when the reply ends.
+   */
+  private async continueReply(state: SocketState, clientId: string | undefined): Promise<ServerFrame | null> {
+    const last = this.lastVisible();
+    if (!last || last.role !== "character") {
+      return refusal("nothing_to_continue", "Only a reply of the character can be continued, and only the latest one.", clientId);
+    }
+    const admitted = await this.admit(state, () => this.startReply(null, { row: last, clientId: clientId ?? null }));
+    return admitted ? null : refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId);
+  }
+
+  /** The last visible stored message, if any. */
+  private lastVisible(): MessageRow | null {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' ORDER BY seq DESC LIMIT 1")[0] ?? null;
+  }
+
+  /**
+   * After a delete or an edit: D1's preview and `last_message_at` become the
+   * last remaining message's (null when none remain), even if that is older
+   * (setLastMessage). Written after any counters still pending.
+   */
+  private async writeLastMessage(): Promise<void> {
+    await this.writeCounters();
+    const last = this.lastVisible();
+    try {
+      await setLastMessage(this.env.DB, this.room!.conversation_id, last ? { at: last.created_at, preview: messagePreview(last.content) } : null);
+    } catch (error) {
+      console.error("could not update the conversation's last message", this.room!.conversation_id, String(error));
+    }
+  }
+
+  /**
+   * Starts writing a reply; it runs on its own. A new reply, or one
+   * replacing `replaces` (regenerate), or — `continuing` — more text for an
+   * existing reply: the same message goes back to "streaming" with its text,
+   * marked by naming itself in `replaces` (so a crash recovery does not count
+   * it again), and the deltas extend it.
+   */
+  private startReply(replaces: MessageRow | null, continuing: { row: MessageRow; clientId: string | null } | null = null): void {
     // Every version of the replaced reply in written order; the new one will be the newest.
     const alternatives = replaces ? replyVersions(versionFields(replaces)).versions : [];
+    const base = continuing?.row.content ?? "";
     const reply: ActiveReply = {
-      id: crypto.randomUUID(),
+      id: continuing?.row.id ?? crypto.randomUUID(),
       replaces: replaces?.id ?? null,
+      continues: continuing ? base : null,
+      clientId: continuing?.clientId ?? null,
       alternatives,
-      content: "",
-      sent: "",
+      content: base,
+      sent: base,
       stopped: false,
       controller: new AbortController(),
     };
     this.ctx.storage.transactionSync(() => {
+      if (continuing) {
+        this.sql("UPDATE messages SET status = 'streaming', replaces = id WHERE id = ?", reply.id);
+        return;
+      }
       if (replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", replaces.id);
       this.sql(
         `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces)
@@ -640,7 +919,12 @@ export class ConversationRoom extends DurableObject<Env> {
       );
     });
     this.reply = reply;
-    this.broadcast({ type: "reply_started", messageId: reply.id, replaces: reply.replaces });
+    this.broadcast({
+      type: "reply_started",
+      messageId: reply.id,
+      replaces: reply.replaces,
+      ...(continuing ? { continues: true } : {}),
+    });
     const running = this.writeReply(reply).finally(() => {
       if (this.reply === reply) this.reply = null;
     });
@@ -651,6 +935,7 @@ export class ConversationRoom extends DurableObject<Env> {
   private async writeReply(reply: ActiveReply): Promise<void> {
     const room = this.room!;
     let characterName = "The character";
+    let character: ReplyCharacter | null = null;
     let lastDeltaAt = 0;
     let deltaTimer: ReturnType<typeof setTimeout> | undefined;
     const flushDelta = () => {
@@ -663,27 +948,29 @@ export class ConversationRoom extends DurableObject<Env> {
       this.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
     };
     try {
-      const character = await this.loadCharacter();
+      character = await this.loadCharacter();
       if (!character) throw new Error(`character ${room.character_id} not found`);
       characterName = character.name;
-      const history: HistoryMessage[] = this.sql<MessageRow>(
-        "SELECT * FROM messages WHERE status = 'complete' ORDER BY seq",
-      ).map((row) => ({ role: row.role === "user" ? "user" : "assistant", content: row.content }));
-      const maxTokens = positive(this.env.AI_MAX_TOKENS, 512);
-      const prompt = buildPrompt(character, history, {
-        userName: room.user_name,
-        contextTokens: positive(this.env.AI_CONTEXT_TOKENS, 8192),
-        maxTokens,
-      });
+      const history = this.promptHistory();
+      // A continued reply is the last message of its own prompt, with the text it had.
+      if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues });
+      const options = this.promptOptions();
+      const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
       const model = this.modelFactory(character, room.user_name);
       const pieces = withTokenTimeout(
-        model.stream(prompt.messages, { maxTokens, signal: reply.controller.signal, attempt: reply.alternatives.length }),
+        model.stream(prompt.messages, {
+          maxTokens: options.maxTokens,
+          signal: reply.controller.signal,
+          attempt: reply.alternatives.length,
+          purpose: reply.continues !== null ? "continue" : "reply",
+        }),
         this.tokenTimeoutMs,
         () => reply.controller.abort(),
       );
       let flushed = Date.now();
-      for await (const piece of pieces) {
+      for await (const text of pieces) {
         if (reply.stopped || this.deleted) break;
+        const piece = reply.continues !== null && reply.content === reply.continues ? continuationPiece(reply.continues, text) : text;
         reply.content += piece;
         const wait = DELTA_INTERVAL_MS - (Date.now() - lastDeltaAt);
         if (wait <= 0) flushDelta();
@@ -710,7 +997,7 @@ export class ConversationRoom extends DurableObject<Env> {
     // Whatever is still buffered goes out before the final frame (a client may build the text from deltas).
     flushDelta();
     const content = reply.content.trim();
-    if (content === "") {
+    if (content === "" || (reply.continues !== null && content === reply.continues.trim())) {
       if (reply.stopped) this.failReply(reply, "stopped_empty", `The reply was stopped before ${characterName} said anything.`);
       else this.failReply(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
       return;
@@ -723,32 +1010,115 @@ export class ConversationRoom extends DurableObject<Env> {
       reply.id,
     )[0]!;
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
-    this.countMessage(row);
+    // A continued reply is not a new message: only the preview follows.
+    if (reply.continues !== null) this.notePreview(row);
+    else this.countMessage(row);
     await this.writeCounters();
-    this.broadcast({
+    const answer: ServerFrame = {
       type: "character_response",
       content,
       timestamp: new Date(now).toISOString(),
       messageId: reply.id,
       message: this.toWire(row),
       stopped: reply.stopped,
-    });
+    };
+    this.broadcast(answer);
+    if (reply.clientId) this.keepReceipt(reply.clientId, answer);
+    // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
+    if (character) {
+      const card = character;
+      this.ctx.waitUntil(this.summarizeIfOverflowing(card).catch((error) => console.warn("summary failed", room.conversation_id, String(error))));
+    }
   }
 
-  /** Drops a failed reply (the person's message stays), puts back the one it replaced, and says so. */
+  /**
+   * Drops a failed reply (the person's message stays), puts back the one it
+   * replaced, and says so. A failed continue puts the reply's text back
+   * (`message_updated`) and says so without naming it (it is not dropped).
+   */
   private failReply(reply: ActiveReply, code: ChatErrorCode, message: string): void {
     if (this.deleted) return;
+    if (reply.continues !== null) {
+      const row = this.sql<MessageRow>(
+        "UPDATE messages SET content = ?, status = 'complete', replaces = NULL WHERE id = ? RETURNING *",
+        reply.continues,
+        reply.id,
+      )[0];
+      if (row) this.broadcast({ type: "message_updated", messageId: reply.id, message: this.toWire(row) });
+      this.broadcast(refusal(code, message, reply.clientId ?? undefined));
+      return;
+    }
     this.dropReply(reply.id, reply.replaces);
     this.ctx.waitUntil(this.writeCounters());
     this.broadcast({ type: "error", code, message, messageId: reply.id });
     if (reply.replaces) {
       // The replaced reply is visible again: every tab gets the list as it is.
-      this.broadcast({
-        type: "history_sync",
-        conversationId: this.room!.conversation_id,
-        messages: this.visibleMessages(),
-        chatModel: chatModelName(this.env),
-      });
+      this.broadcast(this.historySync());
+    }
+  }
+
+  /** The stored messages a prompt reads, oldest first: those after the summary. */
+  private promptHistory(): HistoryMessage[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND seq > ? ORDER BY seq", this.room!.summary_through).map(
+      (row) => ({ role: row.role === "user" ? "user" : "assistant", content: row.content }),
+    );
+  }
+
+  /** The prompt's settings: budget (AI_CONTEXT_TOKENS, AI_MAX_TOKENS unless a test set `budget`), persona, memory and summary. */
+  private promptOptions(): PromptOptions {
+    const room = this.room!;
+    return {
+      userName: room.user_name,
+      contextTokens: this.budget?.contextTokens ?? positive(this.env.AI_CONTEXT_TOKENS, 8192),
+      maxTokens: this.budget?.maxTokens ?? positive(this.env.AI_MAX_TOKENS, 512),
+      personaDescription: room.persona_description,
+      memory: room.memory,
+      summary: room.summary,
+    };
+  }
+
+  /**
+   * The running summary (decision 0007): when the history after the summary
+   * no longer fits the prompt, its oldest part — every message that fell
+   * out and at least the older half, never the latest SUMMARY_KEEP_MESSAGES
+   * — is summarised by the chat model together with the summary so far, and
+   * the summary then covers it. Runs after a reply is stored, never before a
+   * reply's first token; the next reply reads it. A delete or rewind
+   * meanwhile (the summary was reset) makes the result be thrown away.
+   */
+  private async summarizeIfOverflowing(character: ReplyCharacter): Promise<void> {
+    if (this.deleted || !this.room || this.summarizing) return;
+    const rows = this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND seq > ? ORDER BY seq", this.room.summary_through);
+    const options = this.promptOptions();
+    const history = rows.map((row): HistoryMessage => ({ role: row.role === "user" ? "user" : "assistant", content: row.content }));
+    const fitted = buildPrompt(character, history, options);
+    const dropped = history.length - fitted.historyIncluded;
+    if (dropped <= 0) return;
+    const count = Math.min(Math.max(dropped, Math.ceil(history.length / 2)), Math.max(0, history.length - SUMMARY_KEEP_MESSAGES));
+    if (count <= 0) return;
+    const folded = rows.slice(0, count);
+    const through = folded.at(-1)!.seq;
+    const before = this.room.summary;
+    const userName = this.room.user_name;
+    this.summarizing = true;
+    try {
+      const prompt = summaryPrompt(character.name, userName, before, folded.map((row) => ({ isUser: row.role === "user", content: row.content })));
+      const model = this.modelFactory(character, userName);
+      let summary = "";
+      for await (const piece of withTokenTimeout(
+        model.stream(prompt, { maxTokens: Math.min(options.maxTokens, SUMMARY_MAX_TOKENS), purpose: "summary" }),
+        this.tokenTimeoutMs,
+      )) {
+        summary += piece;
+        if (summary.length >= MAX_SUMMARY_CHARS) break;
+      }
+      summary = summary.trim().slice(0, MAX_SUMMARY_CHARS);
+      if (!summary || this.deleted || !this.room || this.room.summary !== before || this.room.summary_through >= through) return;
+      this.sql("UPDATE room SET summary = ?, summary_through = ? WHERE id = 1", summary, through);
+      this.room.summary = summary;
+      this.room.summary_through = through;
+    } finally {
+      this.summarizing = false;
     }
   }
 
@@ -833,12 +1203,38 @@ export class ConversationRoom extends DurableObject<Env> {
   }
 }
 
+/** An error frame for the sender of a refused frame (with its clientId, when it had one). */
+function refusal(code: ChatErrorCode, message: string, clientId?: string): ServerFrame {
+  return { type: "error", code, message, ...(clientId ? { clientId } : {}) };
+}
+
+function isRow(value: MessageRow | ServerFrame): value is MessageRow {
+  return "seq" in value;
+}
+
+/**
+ * The first piece of a continuation, joined to the reply's text: a space
+ * between two words (models often start a continuation without one), none
+ * before punctuation or when either side already has white space.
+ */
+function continuationPiece(base: string, piece: string): string {
+  if (/\s$/.test(base) || /^[\s,.;:!?…)\]}"'”’*-]/.test(piece) || piece === "") return piece;
+  return ` ${piece}`;
+}
+
 function send(ws: WebSocket, frame: ServerFrame): void {
   try {
     ws.send(JSON.stringify(frame));
   } catch {
     // closing
   }
+}
+
+/** A stored message as a new room's SeedMessage (a branch). */
+function seedOf(row: MessageRow): SeedMessage {
+  const seed: SeedMessage = { isUser: row.role === "user", content: row.content, createdAt: row.created_at, alternatives: JSON.parse(row.alternatives) as string[] };
+  if (row.swipe_index !== null) seed.swipeIndex = row.swipe_index;
+  return seed;
 }
 
 /** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */

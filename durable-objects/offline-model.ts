@@ -5,7 +5,9 @@
  * greeting or example dialogue (else a sentence of its personality or
  * scenario), and a question back — and streams it word by word at a steady
  * pace, like a hosted model. The same conversation and message always give
- * the same reply; a regenerate (`attempt`) gives another one.
+ * the same reply; a regenerate (`attempt`) gives another one. Asked to
+ * continue its last reply it adds an action and a line; asked for a summary
+ * it writes one from the messages' own words (`offlineSummary`), at once.
  *
  * It exists so that local development, tests and the benchmark run with no
  * account and no network; the UI tells people when it is the one answering.
@@ -157,6 +159,45 @@ export function offlineReply(character: OfflineCharacter, userName: string, user
   return replaceMacros(parts.join(" "), name, userName);
 }
 
+/**
+ * What the offline model adds when asked to continue `replyText`
+ * (deterministic): an action and a line the character says (else a sentence
+ * of its description). Macros are replaced.
+ */
+export function offlineContinuation(character: OfflineCharacter, userName: string, replyText: string, attempt = 0): string {
+  const seed = fnv1a(`${character.name}\ncontinue\n${replyText}`);
+  const name = character.name;
+  const parts = [`*${name} ${pick(ACTIONS, seed, 5, attempt)}, then goes on.*`];
+  const spoken = spokenLines(character);
+  const sentences = describingSentences(character);
+  if (spoken.length > 0) parts.push(`"${pick(spoken, seed, 6, attempt)}"`);
+  else if (sentences.length > 0) parts.push(`*${pick(sentences, seed, 6, attempt)}*`);
+  else parts.push(`"There is more to tell, ${userName}."`);
+  return replaceMacros(parts.join(" "), name, userName);
+}
+
+/**
+ * The offline model's summary of a summary prompt's user message
+ * (durable-objects/prompt.ts `summaryPrompt`: an optional "Summary so far:"
+ * block, then "New messages:" and one `Name: text` line each): the summary
+ * so far, then one sentence per message with the start of its own words.
+ * Deterministic; at most 2,000 characters (the oldest sentences go first).
+ */
+export function offlineSummary(request: string): string {
+  const [head = "", lines = ""] = request.split(/^New messages:\n/m);
+  const earlier = head.replace(/^Summary so far:\n/, "").trim();
+  const sentences = lines
+    .split("\n")
+    .map((line) => /^([^:]{1,80}):\s*(.*)$/.exec(line))
+    .flatMap((match) => {
+      const said = match ? snippet(match[2]!) : "";
+      return match && said ? [`${match[1]} said: "${said}".`] : [];
+    });
+  let summary = [earlier, ...sentences].filter(Boolean).join(" ");
+  while (summary.length > 2000) summary = summary.slice(summary.indexOf(" ", summary.length - 2000) + 1);
+  return summary;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class OfflineChatModel implements ChatModel {
@@ -172,10 +213,19 @@ export class OfflineChatModel implements ChatModel {
     this.wordDelayMs = options.wordDelayMs;
   }
 
-  async *stream(prompt: PromptMessage[], { signal, attempt = 0 }: ChatModelOptions): AsyncGenerator<string> {
+  async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply" }: ChatModelOptions): AsyncGenerator<string> {
     const lastUser = prompt.findLast((m) => m.role === "user")?.content ?? "";
+    if (purpose === "summary") {
+      const summary = offlineSummary(lastUser);
+      if (summary && !signal?.aborted) yield summary;
+      return;
+    }
     const turn = prompt.filter((m) => m.role !== "system").length;
-    const words = offlineReply(this.character, this.userName, lastUser, turn, attempt).match(/\S+\s*/g) ?? [];
+    const text =
+      purpose === "continue"
+        ? offlineContinuation(this.character, this.userName, prompt.findLast((m) => m.role === "assistant")?.content ?? "", attempt)
+        : offlineReply(this.character, this.userName, lastUser, turn, attempt);
+    const words = text.match(/\S+\s*/g) ?? [];
     for (let i = 0; i < words.length; i++) {
       if (signal?.aborted) return;
       if (i > 0) await sleep(this.wordDelayMs);

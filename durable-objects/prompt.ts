@@ -3,12 +3,16 @@
  * the order the leading roleplay front ends use (SillyTavern's "story
  * string"):
  *
- *   system prompt → description → personality → scenario → lorebook entries
- *   → example dialogue → chat history → post-history instructions
+ *   system prompt → description → personality → scenario → the person's
+ *   persona → lorebook entries → example dialogue → memory → story so far
+ *   (the running summary) → chat history → post-history instructions
+ *   (→ the continue nudge)
  *
  * as an OpenAI-style messages array: one system message with the card, the
- * history as user/assistant messages, and the post-history instructions as a
- * final system message.
+ * persona, the memory note and the summary; the history as user/assistant
+ * messages; the post-history instructions as a final system message; and,
+ * to continue the last reply, SillyTavern's continue nudge after it
+ * (docs/decisions/0007-steering-a-chat.md).
  *
  * - Budget: the prompt must fit in `contextTokens − maxTokens` tokens. Tokens
  *   are estimated as ceil(characters / 4) plus 4 per message for the role
@@ -52,12 +56,20 @@ export interface HistoryMessage {
 }
 
 export interface PromptOptions {
-  /** The person's name for `{{user}}`. */
+  /** The person's name for `{{user}}`: their persona's, else their first name. */
   userName: string;
   /** Context window of the model, tokens (`AI_CONTEXT_TOKENS`). */
   contextTokens: number;
   /** Room kept for the reply, tokens (`AI_MAX_TOKENS`). */
   maxTokens: number;
+  /** The persona's description, right after the scenario (SillyTavern's `{{persona}}`); "" or absent for none. */
+  personaDescription?: string;
+  /** The conversation's memory note, always in the prompt. */
+  memory?: string;
+  /** The running summary of the messages before `history`. */
+  summary?: string;
+  /** The last message of `history` is a reply to continue: the continue nudge goes last. */
+  continueLast?: boolean;
 }
 
 export interface BuiltPrompt {
@@ -71,6 +83,9 @@ export interface BuiltPrompt {
   /** Whether the example dialogue made it in. */
   examplesIncluded: boolean;
 }
+
+/** The last instruction when the character continues its last reply (SillyTavern's default continue nudge). */
+export const CONTINUE_NUDGE = "[Continue your last message without repeating its original content.]";
 
 /** The system prompt when the card has none; a card's own may embed it as `{{original}}`. */
 export const DEFAULT_SYSTEM_PROMPT =
@@ -199,6 +214,9 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   if (personality === description) personality = "";
   const scenario = normalise(character.scenario);
   const examples = exampleDialogue(character.exampleConversation);
+  const persona = normalise(options.personaDescription);
+  const memory = normalise(options.memory);
+  const summary = normalise(options.summary);
 
   const book = readLorebook(character.characterBook);
   const recent = history.slice(-book.scanDepth).map((m) => m.content);
@@ -218,14 +236,18 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
         description && `{{char}}'s description:\n${description}`,
         personality && `{{char}}'s personality: ${personality}`,
         scenario && `Scenario: ${scenario}`,
+        persona && `{{user}}'s persona: ${persona}`,
         withLore.map((e) => normalise(e.content)).join("\n"),
         withExamples && examples && `Examples of how {{char}} speaks:\n${examples}`,
+        memory && `Remember:\n${memory}`,
+        summary && `The story so far:\n${summary}`,
       ]
         .filter(Boolean)
         .join("\n\n"),
     );
   const post = macros(normalise(character.postHistoryInstructions));
-  const postTokens = post ? messageTokens(post) : 0;
+  const nudge = options.continueLast ? CONTINUE_NUDGE : "";
+  const postTokens = (post ? messageTokens(post) : 0) + (nudge ? messageTokens(nudge) : 0);
   const latest = history.at(-1);
   const latestTokens = latest ? messageTokens(latest.content) : 0;
 
@@ -262,6 +284,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
 
   const messages: PromptMessage[] = [{ role: "system", content: systemContent }, ...turns];
   if (post) messages.push({ role: "system", content: post });
+  if (nudge) messages.push({ role: "system", content: nudge });
   return {
     messages,
     estimatedTokens: messages.reduce((sum, m) => sum + messageTokens(m.content), 0),
@@ -269,4 +292,33 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
     lorebookEntries: lore.map((e) => e.label),
     examplesIncluded: includeExamples,
   };
+}
+
+/** A message to fold into the summary. */
+export interface SummaryMessage {
+  isUser: boolean;
+  content: string;
+}
+
+/**
+ * The prompt that asks the chat model for the story's running summary: the
+ * summary so far (if any) and the messages to fold into it, as a transcript
+ * with the speakers' names; the answer replaces the summary (at most about
+ * 200 words, past tense, names and facts kept).
+ */
+export function summaryPrompt(characterName: string, userName: string, summarySoFar: string, messages: SummaryMessage[]): PromptMessage[] {
+  const transcript = messages
+    .map((m) => `${m.isUser ? userName : characterName}: ${normalise(replaceMacros(m.content, characterName, userName))}`)
+    .join("\n");
+  const earlier = normalise(summarySoFar);
+  return [
+    {
+      role: "system",
+      content:
+        `You keep the running summary of a roleplay between ${characterName} and ${userName}. ` +
+        "Rewrite the summary so far together with the new messages into one summary of at most 200 words: " +
+        "past tense, third person, every name, place, promise and fact that later scenes may need. Answer with the summary alone.",
+    },
+    { role: "user", content: `${earlier ? `Summary so far:\n${earlier}\n\n` : ""}New messages:\n${transcript}` },
+  ];
 }

@@ -58,7 +58,7 @@ describe("readClientMessage", () => {
 
 describe("Worker → room headers", () => {
   it("carry the conversation, the person and their name (any Unicode) through to the room", () => {
-    const visitor = { conversationId, userId: "u-1", userName: "Zoë 李 ✨" };
+    const visitor = { conversationId, userId: "u-1", userName: "Zoë 李 ✨", personaDescription: "A bard.\nLoves \"songs\" & 100% sure." };
     const headers = new Headers(roomUpgradeHeaders(visitor));
     expect(headers.get("upgrade")).toBe("websocket");
     expect(headers.get(ROOM_HEADERS.userName)).toBe(encodeURIComponent("Zoë 李 ✨"));
@@ -66,7 +66,7 @@ describe("Worker → room headers", () => {
   });
 
   it("missing or malformed headers read as empty, never throw", () => {
-    expect(readRoomVisitor(new Headers())).toEqual({ conversationId: "", userId: "", userName: "" });
+    expect(readRoomVisitor(new Headers())).toEqual({ conversationId: "", userId: "", userName: "", personaDescription: null });
     expect(readRoomVisitor(new Headers({ [ROOM_HEADERS.userName]: "%E0%A4%A" })).userName).toBe("");
   });
 });

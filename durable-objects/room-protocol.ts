@@ -32,14 +32,18 @@ export const ROOM_HEADERS = {
   userId: "x-fabled-user-id",
   /** Percent-encoded: header values are bytes, names are any Unicode text. */
   userName: "x-fabled-user-name",
+  /** The persona's description, percent-encoded; "" for none. */
+  personaDescription: "x-fabled-persona-description",
 } as const;
 
 /** Who is connecting to a room, as the Worker vouches for them. */
 export interface RoomVisitor {
   conversationId: string;
   userId: string;
-  /** The person's name for `{{user}}`; empty when the Worker sent none. */
+  /** The person's name for `{{user}}` (their persona's, else their first name); empty when the Worker sent none. */
   userName: string;
+  /** Their persona's description for the prompt ("" for none); null when the Worker sent none. */
+  personaDescription: string | null;
 }
 
 /** The headers of the Worker's WebSocket upgrade request to a room. */
@@ -49,22 +53,43 @@ export function roomUpgradeHeaders(visitor: RoomVisitor): Record<string, string>
     [ROOM_HEADERS.conversationId]: visitor.conversationId,
     [ROOM_HEADERS.userId]: visitor.userId,
     [ROOM_HEADERS.userName]: encodeURIComponent(visitor.userName),
+    ...(visitor.personaDescription === null ? {} : { [ROOM_HEADERS.personaDescription]: encodeURIComponent(visitor.personaDescription) }),
   };
+}
+
+function decodeHeader(headers: Headers, name: string): string | null {
+  const value = headers.get(name);
+  if (value === null) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    // Not percent-encoded by us: nothing rather than a failed upgrade.
+    return null;
+  }
 }
 
 /** The visitor of an upgrade request built by `roomUpgradeHeaders` (missing headers read as ""). */
 export function readRoomVisitor(headers: Headers): RoomVisitor {
-  let userName = "";
-  try {
-    userName = decodeURIComponent(headers.get(ROOM_HEADERS.userName) ?? "");
-  } catch {
-    // Not percent-encoded by us: no name rather than a failed upgrade.
-  }
   return {
     conversationId: headers.get(ROOM_HEADERS.conversationId) ?? "",
     userId: headers.get(ROOM_HEADERS.userId) ?? "",
-    userName,
+    userName: decodeHeader(headers, ROOM_HEADERS.userName) ?? "",
+    personaDescription: decodeHeader(headers, ROOM_HEADERS.personaDescription),
   };
+}
+
+/**
+ * A message a new room starts with when it is a branch or an import: the
+ * `ChatMessage` convention for a reply's versions (`content` shown,
+ * `alternatives` the others in written order, `swipeIndex`).
+ */
+export interface SeedMessage {
+  isUser: boolean;
+  content: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  alternatives: string[];
+  swipeIndex?: number;
 }
 
 /** What the Worker tells a new room (from D1) through its `initialize` RPC. */
@@ -79,6 +104,10 @@ export interface RoomFacts {
   createdAt: number;
   /** The character's greeting with macros replaced (`greetingFor`), stored as the first message; null for none. */
   greeting: string | null;
+  /** A branch or an import: the messages it starts with, oldest first (instead of the greeting). */
+  messages?: SeedMessage[];
+  /** A branch: the memory note of the conversation it came from. */
+  memory?: string;
 }
 
 /** The greeting as stored: line ends normalised, trimmed, macros replaced; null when there is none (DESIGN.md "Conversation title"). */

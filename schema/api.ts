@@ -136,3 +136,24 @@ export interface UploadUrlResponse {
 export interface AvatarRegistrationResponse {
   objectPath: string;
 }
+
+/**
+ * Who a person is in chats, as `/api/personas` returns it (SillyTavern's
+ * personas): `name` replaces `{{user}}` and `description` enters the prompt
+ * after the character's scenario (DESIGN.md "Prompt order with personas and
+ * memory"). At most one of a person's personas `isDefault`; with none,
+ * `{{user}}` is their first name. Only its owner ever sees it.
+ */
+export interface Persona {
+  /** Random UUID. */
+  id: string;
+  /** Trimmed, 1–50 characters (MAX_PERSONA_NAME_LENGTH). */
+  name: string;
+  /** Trimmed, at most 2,000 characters (MAX_PERSONA_DESCRIPTION_LENGTH); may be "". */
+  description: string;
+  /** An `/objects/avatars/…` upload, an https URL, or null for the initial. */
+  avatarUrl: string | null;
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}

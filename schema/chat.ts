@@ -7,15 +7,30 @@
  * else is additive, so a client that ignores unknown types and fields works.
  *
  * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`,
- * `swipe`.
+ * `swipe`, `edit_message`, `delete_message`, `rewind`, `continue`,
+ * `set_memory`.
  * server → client: `history_sync`, `message_saved`, `reply_started`,
  * `character_response_delta`, `character_response` (spec), `message_rated`,
- * `message_updated`, `error` (spec).
+ * `message_updated`, `messages_deleted`, `memory_updated`, `error` (spec).
+ *
+ * Steering frames (edit, delete, rewind, continue, memory) are refused with
+ * `busy` while a reply is being written, are the owner's alone (the socket
+ * is), and with a `clientId` are applied once: a resend gets the first
+ * answer again (docs/decisions/0007-steering-a-chat.md).
  */
 import { z } from "zod";
 
-/** Longest chat message a person may send, in characters (after trimming). */
+/** Longest chat message a person may send, in characters (after trimming); also the longest edit of one. */
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
+/**
+ * Longest text an edit may give a character's reply, in characters (after
+ * trimming). Replies are at most AI_MAX_TOKENS long (512 tokens ≈ 2,000
+ * characters by default); 5,000 characters of any text (at most 3 bytes of
+ * UTF-8 each) still fit in one frame of MAX_FRAME_BYTES.
+ */
+export const MAX_EDITED_REPLY_LENGTH = 5000;
+/** Longest memory note of a conversation, in characters (after trimming). */
+export const MAX_MEMORY_LENGTH = 2000;
 /** Largest frame a client may send, in bytes (UTF-8); larger ones close the socket with 1009. */
 export const MAX_FRAME_BYTES = 16 * 1024;
 /** Longest conversation title, in characters. */
@@ -72,6 +87,8 @@ export interface ChatMessage {
    * reconnect): its `content` is what exists so far, and deltas with its id follow.
    */
   status?: "streaming";
+  /** ISO 8601: when the person last edited the text; absent when never edited. */
+  editedAt?: string;
 }
 
 /**
@@ -108,6 +125,10 @@ export interface Conversation {
   chatModel: ChatModelName;
   /** The character, whether or not it is still active. */
   character: ConversationCharacter;
+  /** The persona picked for this conversation; null: the person's default persona (or, without one, their first name). */
+  personaId: string | null;
+  /** The conversation this one was branched from ("Branch from here"); null for none or once that one is deleted. */
+  branchedFrom: { id: string; title: string | null } | null;
 }
 
 /** One row of `GET /api/conversations` ("My Chats"): latest activity first. */
@@ -144,6 +165,24 @@ export const conversationListQuerySchema = z.object({
   limit: z.coerce.number({ error: "limit must be a whole number" }).int().min(1).max(100).default(50),
   offset: z.coerce.number({ error: "offset must be a whole number" }).int().min(0).max(10_000).default(0),
 });
+
+/** `POST /api/conversations/:id/branch`: a new conversation holding the messages up to and including `messageId`. */
+export const branchInputSchema = z.object({
+  messageId: z.string({ error: "messageId is required" }).min(1, "messageId is required").max(100),
+});
+
+/** `PUT /api/conversations/:id/persona`: the persona to play in this conversation; null for the default one. */
+export const conversationPersonaInputSchema = z.object({
+  personaId: z.string({ error: "personaId must be a persona id or null" }).max(100).nullable(),
+});
+
+/** `GET /api/conversations/:id/export?format=`: SillyTavern chat JSONL (default) or Markdown. */
+export const chatExportQuerySchema = z.object({
+  format: z.enum(["jsonl", "markdown"], { error: 'format must be "jsonl" or "markdown"' }).default("jsonl"),
+});
+
+/** `POST /api/conversations/import?characterId=`: the chat file is the body. */
+export const chatImportQuerySchema = z.object({ characterId: characterIdSchema });
 
 /** `POST /api/conversations/:id/messages/:messageId/rating`: thumbs up, down, or 0 to take it back. */
 export const ratingInputSchema = z.object({
@@ -207,6 +246,65 @@ export const swipeFrameSchema = z.object({
     .max(10_000, { error: "That reply has no such version." }),
 });
 
+const messageIdField = z.string({ error: "messageId is required" }).min(1).max(100);
+
+/**
+ * Change the text of any stored message, the person's or the character's
+ * (the version shown, for a reply with swipes). Trimmed; at most
+ * MAX_CHAT_MESSAGE_LENGTH for the person's, MAX_EDITED_REPLY_LENGTH for the
+ * character's. Answered with `message_updated` (with `editedAt`) to every socket.
+ */
+export const editMessageFrameSchema = z.object({
+  type: z.literal("edit_message"),
+  conversationId: conversationIdField.optional(),
+  messageId: messageIdField,
+  content: z
+    .string({ error: "content must be text" })
+    .trim()
+    .min(1, "Messages cannot be empty")
+    .max(MAX_EDITED_REPLY_LENGTH, `Messages can be at most ${MAX_EDITED_REPLY_LENGTH.toLocaleString("en-US")} characters`),
+  clientId: clientIdField.optional(),
+});
+
+/** Delete one stored message (a reply with all its versions). Answered with `messages_deleted` to every socket. */
+export const deleteMessageFrameSchema = z.object({
+  type: z.literal("delete_message"),
+  conversationId: conversationIdField.optional(),
+  messageId: messageIdField,
+  clientId: clientIdField.optional(),
+});
+
+/** Delete a message and every message after it. Answered with `messages_deleted` to every socket. */
+export const rewindFrameSchema = z.object({
+  type: z.literal("rewind"),
+  conversationId: conversationIdField.optional(),
+  messageId: messageIdField,
+  clientId: clientIdField.optional(),
+});
+
+/**
+ * The character goes on with its last reply: `reply_started` with
+ * `continues: true` and the reply's own id, deltas that extend its text,
+ * then `character_response` with the whole text. Only when the last stored
+ * message is a character reply (else `nothing_to_continue`).
+ */
+export const continueFrameSchema = z.object({
+  type: z.literal("continue"),
+  conversationId: conversationIdField.optional(),
+  clientId: clientIdField.optional(),
+});
+
+/** Set the conversation's memory note (always in the prompt); empty clears it. Answered with `memory_updated` to every socket. */
+export const setMemoryFrameSchema = z.object({
+  type: z.literal("set_memory"),
+  conversationId: conversationIdField.optional(),
+  memory: z
+    .string({ error: "memory must be text" })
+    .trim()
+    .max(MAX_MEMORY_LENGTH, `Memory can be at most ${MAX_MEMORY_LENGTH.toLocaleString("en-US")} characters`),
+  clientId: clientIdField.optional(),
+});
+
 /** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
 export const clientFrameSchema = z.discriminatedUnion("type", [
   joinFrameSchema,
@@ -214,6 +312,11 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   regenerateFrameSchema,
   stopFrameSchema,
   swipeFrameSchema,
+  editMessageFrameSchema,
+  deleteMessageFrameSchema,
+  rewindFrameSchema,
+  continueFrameSchema,
+  setMemoryFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type ClientFrameInput = z.input<typeof clientFrameSchema>;
@@ -241,6 +344,7 @@ export const chatMessageSchema = z.object({
   alternatives: z.array(z.string()),
   swipeIndex: z.number().int().min(0).optional(),
   status: z.literal("streaming").optional(),
+  editedAt: isoDate.optional(),
 }) satisfies z.ZodType<ChatMessage>;
 
 /** The parts of a reply that say which of its versions is shown. */
@@ -284,6 +388,7 @@ export const CHAT_ERROR_CODES = [
   "message_not_found",
   "not_last_reply",
   "no_such_version",
+  "nothing_to_continue",
   "model_failed",
   "stopped_empty",
   "internal",
@@ -297,6 +402,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     conversationId: z.string(),
     messages: z.array(chatMessageSchema),
     chatModel: z.enum(CHAT_MODELS),
+    /** The conversation's memory note ("" for none). */
+    memory: z.string().optional(),
   }),
   /** A user message is stored (sent to every socket of the conversation; match yours by clientId). */
   z.object({
@@ -305,11 +412,17 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     messageId: z.string(),
     message: chatMessageSchema,
   }),
-  /** A reply is being written; `replaces` is the reply it will replace (regenerate), else null. */
+  /**
+   * A reply is being written; `replaces` is the reply it will replace
+   * (regenerate), else null. `continues`: the deltas extend the text of the
+   * existing reply `messageId` (`continue`); if it fails, `message_updated`
+   * puts its text back.
+   */
   z.object({
     type: z.literal("reply_started"),
     messageId: z.string(),
     replaces: z.string().nullable(),
+    continues: z.boolean().optional(),
   }),
   z.object({
     type: z.literal("character_response_delta"),
@@ -330,11 +443,28 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     messageId: z.string(),
     rating: z.union([z.literal(1), z.literal(-1)]).nullable(),
   }),
-  /** A stored message changed in place (a `swipe` chose another version): show `message` instead. */
+  /**
+   * A stored message changed in place (a `swipe` chose another version, an
+   * edit, a failed continue put back): show `message` instead. `clientId`
+   * names the frame that caused it.
+   */
   z.object({
     type: z.literal("message_updated"),
     messageId: z.string(),
     message: chatMessageSchema,
+    clientId: z.string().optional(),
+  }),
+  /** Messages were deleted (`delete_message`, `rewind`): drop them. */
+  z.object({
+    type: z.literal("messages_deleted"),
+    messageIds: z.array(z.string()),
+    clientId: z.string().optional(),
+  }),
+  /** The memory note changed (`set_memory`). */
+  z.object({
+    type: z.literal("memory_updated"),
+    memory: z.string(),
+    clientId: z.string().optional(),
   }),
   /**
    * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply

@@ -15,3 +15,9 @@ export const MAX_SEARCH_LENGTH = 200;
 export const MAX_COMMENT_LENGTH = 5000;
 /** Largest avatar or card upload, in bytes (10 MB). */
 export const MAX_UPLOAD_BYTES = 10_485_760;
+/** Longest persona name, in characters: it replaces `{{user}}` in chats. */
+export const MAX_PERSONA_NAME_LENGTH = 50;
+/** Longest persona description, in characters (it enters every prompt of the chats it is used in). */
+export const MAX_PERSONA_DESCRIPTION_LENGTH = 2000;
+/** Most personas one person may keep. */
+export const MAX_PERSONAS = 20;

@@ -15,6 +15,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  type AnySQLiteColumn,
   check,
   index,
   integer,
@@ -281,6 +282,12 @@ export const conversations = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     title: text("title"),
+    /** Who the person is in this chat (`{{user}}`); null: their default persona, else their first name. */
+    personaId: text("persona_id").references((): AnySQLiteColumn => personas.id, { onDelete: "set null" }),
+    /** The conversation this one was branched from (DESIGN.md "Chat steering"); null once that one is deleted. */
+    branchedFromId: text("branched_from_id").references((): AnySQLiteColumn => conversations.id, {
+      onDelete: "set null",
+    }),
     lastMessageAt: integer("last_message_at", { mode: "number" }),
     lastMessagePreview: text("last_message_preview"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
@@ -289,5 +296,33 @@ export const conversations = sqliteTable(
   (t) => [
     index("conversations_user_activity_idx").on(t.userId, sql`${t.updatedAt} DESC`),
     index("conversations_character_idx").on(t.characterId),
+    index("conversations_branched_from_idx").on(t.branchedFromId),
+  ],
+);
+
+/**
+ * Who a person is in chats (SillyTavern's personas): the name that replaces
+ * `{{user}}` and a description the characters know (DESIGN.md "Prompt order
+ * with personas and memory"). At most one default per person, enforced by
+ * the partial unique index; without one, `{{user}}` is the first name.
+ */
+export const personas = sqliteTable(
+  "personas",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** An `/objects/avatars/…` upload, an https URL or demo artwork, like a character's. */
+    avatarUrl: text("avatar_url"),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("personas_user_idx").on(t.userId),
+    uniqueIndex("personas_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
   ],
 );

@@ -4,9 +4,27 @@
  */
 import { z } from "zod";
 import { CATALOG_SORTS } from "./api.ts";
-import { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_SEARCH_LENGTH, MAX_TAGS } from "./constants.ts";
+import {
+  CATALOG_MAX_OFFSET,
+  CATALOG_PAGE_SIZE,
+  MAX_COMMENT_LENGTH,
+  MAX_PERSONA_DESCRIPTION_LENGTH,
+  MAX_PERSONA_NAME_LENGTH,
+  MAX_PERSONAS,
+  MAX_SEARCH_LENGTH,
+  MAX_TAGS,
+} from "./constants.ts";
 
-export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_SEARCH_LENGTH, MAX_TAGS };
+export {
+  CATALOG_MAX_OFFSET,
+  CATALOG_PAGE_SIZE,
+  MAX_COMMENT_LENGTH,
+  MAX_PERSONA_DESCRIPTION_LENGTH,
+  MAX_PERSONA_NAME_LENGTH,
+  MAX_PERSONAS,
+  MAX_SEARCH_LENGTH,
+  MAX_TAGS,
+};
 
 
 const intParam = (name: string, min: number, max: number, fallback: number) =>
@@ -233,6 +251,52 @@ export const profileInputSchema = z.object({
 });
 export type ProfileInput = z.output<typeof profileInputSchema>;
 
+
+/** The fields of a persona a person writes; defaults are added by personaInputSchema. */
+const personaFields = {
+  name: requiredText(
+    "Name",
+    1,
+    "Persona name is required",
+    MAX_PERSONA_NAME_LENGTH,
+    `Name is too long (at most ${MAX_PERSONA_NAME_LENGTH} characters)`,
+  ),
+  description: z
+    .string({ error: "Description must be text" })
+    .trim()
+    .max(
+      MAX_PERSONA_DESCRIPTION_LENGTH,
+      `Description is too long (at most ${MAX_PERSONA_DESCRIPTION_LENGTH.toLocaleString("en-US")} characters)`,
+    ),
+  avatarUrl: avatarUrlSchema,
+  isDefault: z.boolean({ error: "isDefault must be true or false" }),
+};
+
+/**
+ * Persona dialog and `POST /api/personas`: a name (trimmed, 1–50
+ * characters), a description (trimmed, at most 2,000, default ""), an
+ * optional avatar (the rule of a character's avatarUrl) and whether it
+ * becomes the default.
+ */
+export const personaInputSchema = z.object({
+  ...personaFields,
+  description: personaFields.description.default(""),
+  isDefault: personaFields.isDefault.optional(),
+});
+export type PersonaInput = z.output<typeof personaInputSchema>;
+
+/**
+ * `PUT /api/personas/:id`: any of the fields (a field left out keeps its
+ * value), at least one. `isDefault: false` on the default leaves the person
+ * without one.
+ */
+export const personaUpdateSchema = z
+  .object(personaFields)
+  .partial()
+  .refine((fields) => Object.values(fields).some((value) => value !== undefined), {
+    error: "Nothing to change: send a name, description, avatarUrl or isDefault",
+  });
+export type PersonaUpdate = z.output<typeof personaUpdateSchema>;
 
 /** `POST /api/characters/:id/comments` */
 export const commentInputSchema = z.object({

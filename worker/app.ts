@@ -16,6 +16,7 @@ import { conversationsRoutes } from "./routes/conversations.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { favoritesRoutes } from "./routes/favorites.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
+import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
@@ -55,6 +56,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/comments", commentsRoutes)
   .route("/", authRoutes)
   .route("/profile", profileRoutes)
+  .route("/personas", personasRoutes)
   .route("/conversations", conversationsRoutes);
 
 // Avatars (R2) are served outside /api: no session, immutable caching.

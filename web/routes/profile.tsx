@@ -1,6 +1,7 @@
 /**
- * `/profile` — Edit Profile (SPEC.md §2): a spinner while the person loads;
- * visitors are sent to "/" once it is known they are not signed in.
+ * `/profile` — Edit Profile (SPEC.md §2) and, below it, the person's
+ * personas: a spinner while the person loads; visitors are sent to "/" once
+ * it is known they are not signed in.
  */
 import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
@@ -9,6 +10,7 @@ import { PageSpinner } from "../components/page-spinner.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../components/ui/card.tsx";
 import { useUser } from "../lib/auth.ts";
+import { PersonasSection } from "../features/personas/components/personas-section.tsx";
 import { ProfileForm } from "../features/profile/components/profile-form.tsx";
 
 export function ProfilePage() {
@@ -38,6 +40,7 @@ export function ProfilePage() {
           <ProfileForm key={user.id} user={user} />
         </CardContent>
       </Card>
+      <PersonasSection key={user.id} user={user} />
     </div>
   );
 }

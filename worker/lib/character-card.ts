@@ -573,12 +573,6 @@ export async function writePngCard(
   return encodeChunks(chunks) as Uint8Array<ArrayBuffer>;
 }
 
-/** `Content-Disposition` for downloading a character's card as `<name>.<extension>`. */
-export function cardDisposition(name: string, extension: "png" | "json"): string {
-  const fallback = name.replace(/[^\w .()-]+/g, "_").trim() || "character";
-  return `attachment; filename="${fallback}.${extension}"; filename*=UTF-8''${encodeURIComponent(`${name}.${extension}`)}`;
-}
-
 /** Exported for tests: the keywords of a PNG's text chunks, in order. */
 export function pngTextKeywords(bytes: Uint8Array): string[] {
   return readChunks(bytes)

@@ -6,7 +6,8 @@
  * - the character's card for a reply (`readReplyCharacter`);
  * - each exchange's activity: the conversation's last message time and
  *   preview, the character's `message_count` and, for the person's messages,
- *   its trending score (`recordChatActivity`);
+ *   its trending score (`recordChatActivity`); after an edit or a delete,
+ *   the conversation's last message as it now is (`setLastMessage`);
  * - a thumbs up/down on a reply (`addReplyRating`).
  *
  * Each takes the `D1Database` and is tested directly (worker/test/chat-store.test.ts).
@@ -115,6 +116,23 @@ export async function recordChatActivity(db: D1Database, activity: ChatActivity)
     );
   }
   await db.batch(statements);
+}
+
+/**
+ * Sets the conversation's last message exactly — time (ms) and preview, or
+ * none — after messages were edited or deleted, even when that moves it back
+ * in time; `updated_at` moves to now (it orders "My Chats" by activity).
+ * Throws what D1 throws.
+ */
+export async function setLastMessage(db: D1Database, conversationId: string, last: { at: number; preview: string } | null): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE conversations SET last_message_at = ?1, last_message_preview = ?2,
+         updated_at = max(updated_at, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+       WHERE id = ?3`,
+    )
+    .bind(last?.at ?? null, last?.preview ?? null, conversationId)
+    .run();
 }
 
 /**

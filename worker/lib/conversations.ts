@@ -5,13 +5,17 @@
  * ConversationRoom, addressed by `idFromName(conversationId)`. Every
  * conversation answer embeds its character (`ConversationCharacter`), read by
  * a JOIN that ignores `is_active`: chats with a deactivated character keep
- * their name and avatar.
+ * their name and avatar. A conversation may have been branched from
+ * another ("Branch from here") or imported from a SillyTavern chat file:
+ * either way its room starts with the messages it was given
+ * (docs/decisions/0007-steering-a-chat.md).
  */
 import type { ChatModelName, Conversation, ConversationCharacter, ConversationSummary } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
-import { greetingFor } from "../../durable-objects/room-protocol.ts";
+import { greetingFor, type SeedMessage } from "../../durable-objects/room-protocol.ts";
 import { messagePreview } from "./chat-store.ts";
 import type { SessionUser } from "./sessions.ts";
+import { notFound } from "./errors.ts";
 
 /** Conversation ids are random UUIDs (DESIGN.md "Data"); anything else names nothing. */
 export function isConversationId(raw: string): boolean {
@@ -29,7 +33,8 @@ export function promptName(user: Pick<SessionUser, "firstName" | "name" | "usern
   return user.firstName?.trim() || user.name?.trim() || user.username.replace(/^@/, "") || "User";
 }
 
-interface ConversationRow {
+/** A conversation row joined with its character and the conversation it was branched from (`COLUMNS` from `FROM_JOINED`). */
+interface JoinedRow {
   id: string;
   characterId: number;
   userId: string;
@@ -38,10 +43,9 @@ interface ConversationRow {
   updatedAt: number;
   lastMessageAt: number | null;
   lastMessagePreview: string | null;
-}
-
-/** A conversation row joined with its character (`COLUMNS` from `FROM_JOINED`). */
-interface JoinedRow extends ConversationRow {
+  personaId: string | null;
+  branchedFromId: string | null;
+  branchedFromTitle: string | null;
   characterName: string;
   characterAvatarUrl: string | null;
   characterCreator: string;
@@ -49,14 +53,16 @@ interface JoinedRow extends ConversationRow {
 
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
+  v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator`;
 
 /** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
-const FROM_JOINED = "conversations v JOIN characters c ON c.id = v.character_id";
+const FROM_JOINED = `conversations v JOIN characters c ON c.id = v.character_id
+  LEFT JOIN conversations b ON b.id = v.branched_from_id`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function toConversation(row: ConversationRow, character: ConversationCharacter, chatModel: ChatModelName): Conversation {
+function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
   return {
     id: row.id,
     characterId: row.characterId,
@@ -67,13 +73,10 @@ function toConversation(row: ConversationRow, character: ConversationCharacter, 
     lastMessageAt: row.lastMessageAt === null ? null : iso(row.lastMessageAt),
     lastMessagePreview: row.lastMessagePreview,
     chatModel,
-    character,
+    character: { id: row.characterId, name: row.characterName, avatarUrl: row.characterAvatarUrl, creator: row.characterCreator },
+    personaId: row.personaId,
+    branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
   };
-}
-
-function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
-  const character = { id: row.characterId, name: row.characterName, avatarUrl: row.characterAvatarUrl, creator: row.characterCreator };
-  return toConversation(row, character, chatModel);
 }
 
 /**
@@ -94,14 +97,41 @@ export async function findOwnConversation(
   return row ? fromJoined(row, chatModel) : null;
 }
 
-/** The id of the person's own conversation (normalised to lower case), or null. */
-export async function ownConversationId(db: D1Database, id: string, userId: string): Promise<string | null> {
+/** Who the person is in a conversation: its persona, else their default persona; null for neither. */
+export interface ConversationPersona {
+  name: string;
+  description: string;
+}
+
+/**
+ * The person's own conversation (id normalised to lower case) with the
+ * persona they play in it — the one picked for it, else their default — or
+ * null (unknown, malformed, or someone else's). One D1 query.
+ */
+export async function findOwnConversationPersona(
+  db: D1Database,
+  id: string,
+  userId: string,
+): Promise<{ id: string; persona: ConversationPersona | null } | null> {
   if (!isConversationId(id)) return null;
   const row = await db
-    .prepare("SELECT id FROM conversations WHERE id = ? AND user_id = ?")
+    .prepare(
+      `SELECT v.id, p.name AS personaName, p.description AS personaDescription
+       FROM conversations v
+       LEFT JOIN personas p ON p.user_id = v.user_id
+         AND p.id = coalesce(v.persona_id, (SELECT d.id FROM personas d WHERE d.user_id = v.user_id AND d.is_default = 1))
+       WHERE v.id = ? AND v.user_id = ?`,
+    )
     .bind(id.toLowerCase(), userId)
-    .first<{ id: string }>();
-  return row?.id ?? null;
+    .first<{ id: string; personaName: string | null; personaDescription: string | null }>();
+  if (!row) return null;
+  const persona = row.personaName === null ? null : { name: row.personaName, description: row.personaDescription ?? "" };
+  return { id: row.id, persona };
+}
+
+/** What the room is told of the person (RoomVisitor): the persona's name for `{{user}}`, else promptName; its description, else "". */
+export function roomPerson(user: SessionUser, persona: ConversationPersona | null): { userName: string; personaDescription: string } {
+  return { userName: persona?.name.trim() || promptName(user), personaDescription: persona?.description ?? "" };
 }
 
 /**
@@ -125,32 +155,52 @@ export async function listConversations(
   return results.map((row) => fromJoined(row, chatModel));
 }
 
+/** How a new conversation starts: with the character's greeting, or with given messages (a branch, an import). */
+export type ConversationStart =
+  | { kind: "greeting" }
+  | { kind: "messages"; messages: SeedMessage[]; memory?: string; branchedFrom?: { id: string; title: string | null } };
+
 /**
  * Starts a conversation with a character the person may see: the D1 row
- * (title "Chat with {name}" unless given), then the room, told its facts and
- * given the greeting (macros replaced) as the first message. If the room
- * cannot be set up, the row is removed again and the error thrown. The
- * answer embeds `input.character` (without its greeting).
+ * (title "Chat with {name}" unless given; the person's default persona
+ * speaks for them), then the room, told its facts and given its first
+ * messages — the greeting (macros replaced with the persona's name, else
+ * the first name), or the messages of a branch or an import. D1's
+ * `last_message_at`/preview are the last of those; `message_count` is not
+ * raised by copied or imported messages (they were not exchanged here). If
+ * the room cannot be set up, the row is removed again and the error thrown.
  */
 export async function createConversation(
   env: Env,
-  input: { user: SessionUser; character: ConversationCharacter & { greeting: string | null }; title: string | null },
+  input: { user: SessionUser; character: ConversationCharacter & { greeting: string | null }; title: string | null; start?: ConversationStart },
   chatModel: ChatModelName,
 ): Promise<Conversation> {
   const id = crypto.randomUUID();
   const now = Date.now();
-  const userName = promptName(input.user);
-  const greeting = greetingFor(input.character.greeting, input.character.name, userName);
+  const persona = await env.DB.prepare("SELECT name, description FROM personas WHERE user_id = ? AND is_default = 1")
+    .bind(input.user.id)
+    .first<ConversationPersona>();
+  const { userName } = roomPerson(input.user, persona);
+  const start = input.start ?? { kind: "greeting" };
+  const greeting = start.kind === "greeting" ? greetingFor(input.character.greeting, input.character.name, userName) : null;
+  const last = start.kind === "messages" ? start.messages.at(-1) : greeting ? { content: greeting, createdAt: now } : undefined;
   const title = input.title ?? `Chat with ${input.character.name}`;
-  const preview = greeting ? messagePreview(greeting) : null;
-  const row = await env.DB.prepare(
-    `INSERT INTO conversations (id, character_id, user_id, title, last_message_at, last_message_preview, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     RETURNING id, character_id AS characterId, user_id AS userId, title, created_at AS createdAt, updated_at AS updatedAt,
-       last_message_at AS lastMessageAt, last_message_preview AS lastMessagePreview`,
+  await env.DB.prepare(
+    `INSERT INTO conversations (id, character_id, user_id, title, branched_from_id, last_message_at, last_message_preview, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-    .bind(id, input.character.id, input.user.id, title, greeting ? now : null, preview, now, now)
-    .first<ConversationRow>();
+    .bind(
+      id,
+      input.character.id,
+      input.user.id,
+      title,
+      start.kind === "messages" ? (start.branchedFrom?.id ?? null) : null,
+      last ? last.createdAt : null,
+      last ? messagePreview(last.content) : null,
+      now,
+      now,
+    )
+    .run();
   try {
     await conversationRoom(env, id).initialize({
       conversationId: id,
@@ -159,11 +209,54 @@ export async function createConversation(
       userName,
       createdAt: now,
       greeting,
+      ...(start.kind === "messages" ? { messages: start.messages, memory: start.memory ?? "" } : {}),
     });
   } catch (error) {
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();
     throw error;
   }
   const { name, avatarUrl, creator } = input.character;
-  return toConversation(row!, { id: input.character.id, name, avatarUrl, creator }, chatModel);
+  return fromJoined(
+    {
+      id,
+      characterId: input.character.id,
+      userId: input.user.id,
+      title,
+      createdAt: now,
+      updatedAt: now,
+      lastMessageAt: last ? last.createdAt : null,
+      lastMessagePreview: last ? messagePreview(last.content) : null,
+      personaId: null,
+      branchedFromId: start.kind === "messages" ? (start.branchedFrom?.id ?? null) : null,
+      branchedFromTitle: start.kind === "messages" ? (start.branchedFrom?.title ?? null) : null,
+      characterName: name,
+      characterAvatarUrl: avatarUrl,
+      characterCreator: creator,
+    },
+    chatModel,
+  );
+}
+
+/**
+ * The persona the person plays in their conversation `id`: `personaId`
+ * (one of their own personas) or null for their default. Returns the
+ * persona now in effect (picked, else default, else none). Throws 404
+ * "Persona not found" for a persona that is not theirs; the caller checked
+ * the conversation.
+ */
+export async function setConversationPersona(
+  db: D1Database,
+  id: string,
+  userId: string,
+  personaId: string | null,
+): Promise<ConversationPersona | null> {
+  if (personaId !== null) {
+    const own = await db.prepare("SELECT 1 FROM personas WHERE id = ? AND user_id = ?").bind(personaId.toLowerCase(), userId).first();
+    if (!own) throw notFound("Persona not found");
+  }
+  await db
+    .prepare("UPDATE conversations SET persona_id = ? WHERE id = ? AND user_id = ?")
+    .bind(personaId?.toLowerCase() ?? null, id, userId)
+    .run();
+  return (await findOwnConversationPersona(db, id, userId))?.persona ?? null;
 }

@@ -230,27 +230,28 @@ export function keyFromAvatarUrl(env: UploadEnv, avatarUrl: string): string | nu
 }
 
 /**
- * Deletes a character's former avatar (`/objects/avatars/<creatorId>/<uuid>`)
- * from R2 once nothing of its creator uses it any more: called after the
- * character was deleted or its avatar replaced. Other pictures (https URLs,
- * the demo artwork, someone else's uploads) are never touched, and an object
- * still named by another of the creator's characters or by their profile
- * picture is kept. Never throws (a failure leaves an unused object behind).
- * Returns true when the object was deleted.
+ * Deletes a former avatar (`/objects/avatars/<ownerId>/<uuid>`) of a
+ * character or persona from R2 once nothing of its owner uses it any more:
+ * called after the character or persona was deleted or its avatar replaced.
+ * Other pictures (https URLs, the demo artwork, someone else's uploads) are
+ * never touched, and an object still named by one of the owner's characters
+ * or personas or by their profile picture is kept. Never throws (a failure
+ * leaves an unused object behind). Returns true when the object was deleted.
  */
 export async function deleteUnusedAvatar(
   env: { DB: D1Database; AVATARS: R2Bucket },
   avatarUrl: string | null,
-  creatorId: string,
+  ownerId: string,
 ): Promise<boolean> {
   const key = /^\/objects\/(avatars\/[\w-]+\/[\w-]+)$/.exec(avatarUrl ?? "")?.[1];
-  if (!key || avatarKeyOwner(key) !== creatorId) return false;
+  if (!key || avatarKeyOwner(key) !== ownerId) return false;
   try {
     const used = await env.DB.prepare(
       `SELECT EXISTS (SELECT 1 FROM characters WHERE creator_id = ?1 AND avatar_url = ?2)
+           OR EXISTS (SELECT 1 FROM personas WHERE user_id = ?1 AND avatar_url = ?2)
            OR EXISTS (SELECT 1 FROM users WHERE id = ?1 AND substr(profile_image_url, -length(?2)) = ?2) AS used`,
     )
-      .bind(creatorId, avatarUrl)
+      .bind(ownerId, avatarUrl)
       .first<{ used: number }>("used");
     if (used) return false;
     await env.AVATARS.delete(key);

@@ -17,7 +17,6 @@ import type { AppEnv } from "../env.ts";
 import { getCharacter } from "../lib/catalog.ts";
 import {
   avatarFromCardPng,
-  cardDisposition,
   cardFileKind,
   MAX_CARD_BYTES,
   parseCardJson,
@@ -27,6 +26,7 @@ import {
   writePngCard,
 } from "../lib/character-card.ts";
 import { createCharacter, defaultCreator } from "../lib/characters.ts";
+import { attachmentDisposition } from "../lib/downloads.ts";
 import { notFound, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
@@ -86,7 +86,7 @@ export const cardsRoutes = new Hono<AppEnv>()
   })
   .get("/:id/card.json", async (c) => {
     const character = await findVisible(c.env.DB, parseCharacterId(c.req.param("id")), c.get("user")?.id ?? null);
-    c.header("Content-Disposition", cardDisposition(character.name, "json"));
+    c.header("Content-Disposition", attachmentDisposition(character.name, "json"));
     return c.json(writeCard(character).v3, 200);
   })
   .get("/:id/card.png", async (c) => {
@@ -94,6 +94,6 @@ export const cardsRoutes = new Hono<AppEnv>()
     const png = await writePngCard(writeCard(character), await avatarPng(c.env.AVATARS, character.avatarUrl), character.name);
     return c.body(png, 200, {
       "Content-Type": "image/png",
-      "Content-Disposition": cardDisposition(character.name, "png"),
+      "Content-Disposition": attachmentDisposition(character.name, "png"),
     });
   });

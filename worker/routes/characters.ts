@@ -7,6 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
+import { afterResponse } from "../lib/after-response.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
 import {
   createCharacter,
@@ -26,21 +27,6 @@ import { requireUser } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
 const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
-
-/**
- * Lets `work` finish after the response (waitUntil); awaits it instead when
- * there is no ExecutionContext (app.fetch called directly, as some tests do).
- */
-async function afterResponse(c: { readonly executionCtx: Pick<ExecutionContext, "waitUntil"> }, work: Promise<unknown>): Promise<void> {
-  let executionCtx: Pick<ExecutionContext, "waitUntil">;
-  try {
-    executionCtx = c.executionCtx;
-  } catch {
-    await work;
-    return;
-  }
-  executionCtx.waitUntil(work);
-}
 
 const jsonBodyLimit = bodyLimit({ maxSize: MAX_CHARACTER_BODY_BYTES });
 

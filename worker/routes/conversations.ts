@@ -6,6 +6,10 @@
  * its `character` (schema/chat.ts `ConversationCharacter`), inactive or not,
  * so the chat page needs no `GET /api/characters/:id`.
  *
+ * Steering a chat (docs/decisions/0007-steering-a-chat.md): branch from a
+ * message, pick the persona played, export as SillyTavern chat JSONL or
+ * Markdown, and import a SillyTavern chat onto a character.
+ *
  * Messages live in the conversation's Durable Object; the live chat itself
  * is the WebSocket of worker/routes/ws.ts.
  */
@@ -13,15 +17,31 @@ import { Hono } from "hono";
 import { chatModelName } from "../../durable-objects/chat-models.ts";
 import type { ConversationCharacter, MessageRating } from "../../schema/chat.ts";
 import {
+  branchInputSchema,
+  chatExportQuerySchema,
+  chatImportQuerySchema,
   conversationInputSchema,
   conversationListQuerySchema,
+  conversationPersonaInputSchema,
   newConversationInputSchema,
   ratingInputSchema,
 } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
 import { findVisibleCharacter } from "../lib/community.ts";
-import { conversationRoom, createConversation, findOwnConversation, listConversations } from "../lib/conversations.ts";
+import { attachmentDisposition } from "../lib/downloads.ts";
+import {
+  type ConversationStart,
+  conversationRoom,
+  createConversation,
+  findOwnConversation,
+  findOwnConversationPersona,
+  listConversations,
+  roomPerson,
+  setConversationPersona,
+} from "../lib/conversations.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
+import { MAX_CHAT_IMPORT_BYTES, readSillyTavernJsonl, writeChatMarkdown, writeSillyTavernJsonl } from "../lib/sillytavern-chat.ts";
+import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -46,9 +66,36 @@ async function chatCharacter(db: D1Database, characterId: number, userId: string
   return character;
 }
 
-async function start(env: Env, user: SessionUser, characterId: number, title: string | null) {
+async function start(env: Env, user: SessionUser, characterId: number, title: string | null, how?: ConversationStart) {
   const character = await chatCharacter(env.DB, characterId, user.id);
-  return createConversation(env, { user, character, title }, chatModelName(env));
+  return createConversation(env, { user, character, title, start: how }, chatModelName(env));
+}
+
+/** The person's own conversation `id`, or 404 "Conversation not found". */
+async function ownConversation(env: Env, id: string, userId: string) {
+  const conversation = await findOwnConversation(env.DB, id, userId, chatModelName(env));
+  if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+  return conversation;
+}
+
+/**
+ * The text of an uploaded chat file: at most MAX_CHAT_IMPORT_BYTES of UTF-8.
+ * Throws 400 for a larger file or one that is not UTF-8 text (the issue
+ * asks every refused import to be a 400, the file too large included).
+ */
+async function chatFileText(request: Request): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBodyLimited(request, MAX_CHAT_IMPORT_BYTES, "The chat file");
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "payload_too_large") throw new ApiError("validation_failed", error.message);
+    throw error;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError("validation_failed", "The chat file is not UTF-8 text (export it from SillyTavern as .jsonl)");
+  }
 }
 
 export const conversationsRoutes = new Hono<AppEnv>()
@@ -62,6 +109,20 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .post("/new", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", newConversationInputSchema), async (c) => {
     return c.json(await start(c.env, c.get("user")!, c.req.valid("json").characterId, null), 201);
+  })
+  .post("/import", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("query", chatImportQuerySchema), async (c) => {
+    const user = c.get("user")!;
+    const { characterId } = c.req.valid("query");
+    // The character first: a file for a character the person may not chat with is not even read.
+    await chatCharacter(c.env.DB, characterId, user.id);
+    let chat;
+    try {
+      chat = readSillyTavernJsonl(await chatFileText(c.req.raw));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "payload_too_large") throw new ApiError("validation_failed", error.message);
+      throw error;
+    }
+    return c.json(await start(c.env, user, characterId, null, { kind: "messages", messages: chat.messages }), 201);
   })
   .get("/:id", requireUser, async (c) => {
     const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), c.get("user")!.id, chatModelName(c.env));
@@ -98,4 +159,48 @@ export const conversationsRoutes = new Hono<AppEnv>()
       }
       return c.json({ messageId, rating: result.rating } satisfies MessageRating, 200);
     },
-  );
+  )
+  .post("/:id/branch", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", branchInputSchema), async (c) => {
+    const user = c.get("user")!;
+    const source = await ownConversation(c.env, c.req.param("id"), user.id);
+    const copied = await conversationRoom(c.env, source.id).branchSource(user.id, c.req.valid("json").messageId);
+    if (copied === "busy") throw new ApiError("conflict", "Please wait for the reply to finish before branching.");
+    if (!copied) throw notFound("Message not found");
+    const how: ConversationStart = { kind: "messages", ...copied, branchedFrom: { id: source.id, title: source.title } };
+    return c.json(await start(c.env, user, source.characterId, source.title, how), 201);
+  })
+  .put("/:id/persona", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPersonaInputSchema), async (c) => {
+    const user = c.get("user")!;
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const { personaId } = c.req.valid("json");
+    const persona = await setConversationPersona(c.env.DB, conversation.id, user.id, personaId);
+    // Open chats use it from their next reply on.
+    await conversationRoom(c.env, conversation.id).setPersona(user.id, roomPerson(user, persona));
+    return c.json({ ...conversation, personaId: personaId?.toLowerCase() ?? null }, 200);
+  })
+  .get("/:id/export", requireUser, validate("query", chatExportQuerySchema), async (c) => {
+    const user = c.get("user")!;
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const [messages, person] = await Promise.all([
+      conversationRoom(c.env, conversation.id).listMessages(user.id),
+      findOwnConversationPersona(c.env.DB, conversation.id, user.id),
+    ]);
+    if (!messages) throw notFound(CONVERSATION_NOT_FOUND);
+    const chat = {
+      userName: roomPerson(user, person?.persona ?? null).userName,
+      characterName: conversation.character.name,
+      createdAt: conversation.createdAt,
+      messages,
+    };
+    const name = conversation.title ?? `Chat with ${conversation.character.name}`;
+    if (c.req.valid("query").format === "markdown") {
+      return c.body(writeChatMarkdown(chat), 200, {
+        "Content-Type": "text/markdown; charset=utf-8",
+        "Content-Disposition": attachmentDisposition(name, "md"),
+      });
+    }
+    return c.body(writeSillyTavernJsonl(chat), 200, {
+      "Content-Type": "application/jsonl; charset=utf-8",
+      "Content-Disposition": attachmentDisposition(name, "jsonl"),
+    });
+  });

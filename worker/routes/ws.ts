@@ -22,7 +22,7 @@ import { Hono } from "hono";
 import { readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
 import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
-import { conversationRoom, ownConversationId, promptName } from "../lib/conversations.ts";
+import { type ConversationPersona, conversationRoom, findOwnConversationPersona, roomPerson } from "../lib/conversations.ts";
 import { forbidden, unauthorized } from "../lib/errors.ts";
 import { readSessionCookie, type SessionUser, validateSessionToken } from "../lib/sessions.ts";
 
@@ -67,10 +67,10 @@ function refusedSocket(reason: string): Response {
   return new Response(null, { status: 101, webSocket: client });
 }
 
-/** Opens the object's end of a conversation socket for `user` (ownership already checked). */
-function openRoomSocket(env: Env, conversationId: string, user: SessionUser): Promise<Response> {
+/** Opens the object's end of a conversation socket for `user` playing `persona` (ownership already checked). */
+function openRoomSocket(env: Env, conversationId: string, user: SessionUser, persona: ConversationPersona | null): Promise<Response> {
   return conversationRoom(env, conversationId).fetch("https://room/ws", {
-    headers: roomUpgradeHeaders({ conversationId, userId: user.id, userName: promptName(user) }),
+    headers: roomUpgradeHeaders({ conversationId, userId: user.id, ...roomPerson(user, persona) }),
   });
 }
 
@@ -96,14 +96,14 @@ function lobby(env: Env, user: SessionUser): Response {
 
   const connect = async (conversationId: string, joinText: string) => {
     try {
-      const own = await ownConversationId(env.DB, conversationId, user.id);
+      const own = await findOwnConversationPersona(env.DB, conversationId, user.id);
       if (isClosed()) return;
       if (!own) {
         safeSend(server, frameText({ type: "error", code: "forbidden", message: "Conversation not found" }));
         close(CLOSE_CODES.policyViolation, "Conversation not found");
         return;
       }
-      const response = await openRoomSocket(env, own, user);
+      const response = await openRoomSocket(env, own.id, user, own.persona);
       const ws = response.webSocket;
       if (!ws) throw new Error(`room answered ${response.status} without a socket`);
       ws.accept();
@@ -180,9 +180,9 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
 
   const conversationId = c.req.query("conversationId");
   if (conversationId === undefined || conversationId === "") return lobby(c.env, user);
-  const own = await ownConversationId(c.env.DB, conversationId, user.id);
+  const own = await findOwnConversationPersona(c.env.DB, conversationId, user.id);
   if (!own) return refusedSocket("Conversation not found");
-  const response = await openRoomSocket(c.env, own, user);
+  const response = await openRoomSocket(c.env, own.id, user, own.persona);
   // A fresh response: the object's has immutable headers, and the app's middleware adds its own.
   return new Response(response.body, { status: response.status, headers: response.headers, webSocket: response.webSocket });
 });

@@ -50,6 +50,8 @@ describe("starting a conversation", () => {
       lastMessagePreview: "*Quill looks up from the ledger.* Good evening, Mira. Quill is at your service.",
       chatModel: "offline",
       character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester" },
+      personaId: null,
+      branchedFrom: null,
     });
     const messages = await json<ChatMessage[]>(await call(`/api/conversations/${conversation.id}/messages`, { user: mira }), 200);
     expect(messages).toEqual([

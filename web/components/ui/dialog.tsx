@@ -16,7 +16,8 @@ export function DialogContent({ className, role, onPointerDownOutside, ...props 
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70 backdrop-blur-sm animate-fade-in" />
       <DialogPrimitive.Content
-        role={role}
+        // Radix's own role="dialog" would be overwritten by an undefined `role`.
+        role={role ?? "dialog"}
         onPointerDownOutside={(event) => {
           if (role === "alertdialog") event.preventDefault();
           onPointerDownOutside?.(event);

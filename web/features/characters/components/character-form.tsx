@@ -11,6 +11,7 @@ import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Character, Tag } from "../../../../schema/api.ts";
 import { CHARACTER_LIMITS } from "../../../../schema/inputs.ts";
+import { AvatarField } from "../../../components/avatar-field.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
@@ -33,7 +34,7 @@ import {
   validateCharacterForm,
 } from "../lib/character-form.ts";
 import { AlternateGreetingsField } from "./alternate-greetings-field.tsx";
-import { AvatarField } from "./avatar-field.tsx";
+import { CharacterAvatar } from "./character-avatar.tsx";
 import { TagPicker } from "./tag-picker.tsx";
 
 type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings">;
@@ -200,11 +201,20 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
 
       <Section title="Picture">
         <AvatarField
+          id="character-avatarUrl"
           value={values.avatarUrl}
           onChange={(url) => set("avatarUrl", url)}
           error={errors.avatarUrl}
-          characterId={character?.id ?? 0}
-          name={values.name}
+          previewClassName="aspect-[3/4] w-32 rounded-xl sm:w-40"
+          preview={
+            <CharacterAvatar
+              id={character?.id ?? 0}
+              name={values.name.trim() || "New character"}
+              avatarUrl={values.avatarUrl.trim() || null}
+              priority
+              initialClassName="text-4xl"
+            />
+          }
         />
       </Section>
 

@@ -53,6 +53,8 @@ export interface ChatItem {
   status: ChatItemStatus;
   /** A reply cut short by `stop`. */
   stopped: boolean;
+  /** ISO 8601: when the person last edited it (ChatMessage.editedAt). */
+  editedAt?: string;
 }
 
 export interface ChatError {
@@ -79,6 +81,8 @@ export interface ChatState {
    * as the server last said (put back if the server refuses).
    */
   swiping: { messageId: string; confirmed: ChatItem; outstanding: number } | null;
+  /** The conversation's memory note ("" for none), as the server last said. */
+  memory: string;
 }
 
 export type ChatAction =
@@ -105,6 +109,7 @@ export const initialChatState: ChatState = {
   chatModel: null,
   error: null,
   swiping: null,
+  memory: "",
 };
 
 /** Local id of a message not stored yet. */
@@ -124,6 +129,7 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
     stopped,
   };
   if (message.swipeIndex !== undefined) item.swipeIndex = message.swipeIndex;
+  if (message.editedAt !== undefined) item.editedAt = message.editedAt;
   return item;
 }
 
@@ -163,6 +169,7 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         synced: true,
         chatModel: frame.chatModel,
         swiping: null,
+        memory: frame.memory ?? state.memory,
       };
     }
     case "message_saved":
@@ -222,6 +229,12 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         swiping: swiping ? null : state.swiping,
       };
     }
+    case "messages_deleted": {
+      const gone = new Set(frame.messageIds);
+      return { ...state, messages: state.messages.filter((m) => !gone.has(m.id)) };
+    }
+    case "memory_updated":
+      return { ...state, memory: frame.memory };
     case "error": {
       const swiping = state.swiping;
       if (swiping && frame.messageId === undefined && frame.clientId === undefined && SWIPE_REFUSALS.includes(frame.code)) {

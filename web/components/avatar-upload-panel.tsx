@@ -3,7 +3,7 @@
  * SPEC.md's restrictions (one image, at most 10 MB), its progress bar and its
  * own messages ("Upload failed", the restriction notices). Files go with a
  * plain PUT of the raw bytes to a URL asked for per file, then get registered
- * (lib/avatar-upload.ts). Loaded lazily by the avatar field: Uppy, Preact and
+ * (web/lib/avatar-upload.ts). Loaded lazily by the avatar field: Uppy, Preact and
  * the panel's CSS stay out of every other page.
  */
 import Uppy, { type Body, type Meta, type UppyFile } from "@uppy/core";
@@ -13,16 +13,16 @@ import "@uppy/core/css/style.min.css";
 import "@uppy/dashboard/css/style.min.css";
 import "./avatar-upload-panel.css";
 import { useEffect, useRef } from "react";
-import { toast } from "../../../components/ui/use-toast.ts";
-import { serverErrorText } from "../../../lib/api-client.ts";
-import { createUploadUrl } from "../api/create-upload-url.ts";
-import { registerAvatar } from "../api/register-avatar.ts";
+import { serverErrorText } from "../lib/api-client.ts";
 import {
   AVATAR_RESTRICTIONS,
   createAvatarUploadFlow,
+  createUploadUrl,
   isRetryableUploadStatus,
+  registerAvatar,
   uploadResponseBody,
 } from "../lib/avatar-upload.ts";
+import { toast } from "./ui/use-toast.ts";
 
 interface AvatarUploadPanelProps {
   /** Called with the registered avatar's `/objects/…` path. */

@@ -1,13 +1,15 @@
 /**
- * The avatar upload flow of SPEC.md §7, independent of the upload panel:
+ * The avatar upload flow of SPEC.md §7, independent of the upload panel
+ * (web/components/avatar-upload-panel.tsx), shared by characters and personas:
  * 1. `POST /api/objects/upload` → `{uploadURL}` for each file (a presigned R2
  *    PUT in production, a Worker URL with a short-lived token locally);
  * 2. the panel PUTs the raw file there;
  * 3. `PUT /api/character-avatars` `{avatarURL: uploadURL}` → `{objectPath}`,
- *    which becomes the character's avatarUrl.
+ *    which becomes the character's or persona's avatarUrl.
  */
-import type { AvatarRegistrationResponse, UploadUrlResponse } from "../../../../schema/api.ts";
-import { MAX_UPLOAD_BYTES } from "../../../../schema/constants.ts";
+import type { AvatarRegistrationResponse, UploadUrlResponse } from "../../schema/api.ts";
+import { MAX_UPLOAD_BYTES } from "../../schema/constants.ts";
+import { apiRequest } from "./api-client.ts";
 
 /** The panel's restrictions (SPEC.md §5, §9): one image of at most 10,485,760 bytes. */
 export const AVATAR_RESTRICTIONS = {
@@ -40,6 +42,27 @@ export function uploadResponseBody(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/**
+ * Step 1, `POST /api/objects/upload`, no body → `{uploadURL}`: where to PUT an
+ * avatar file. Throws the SPEC.md §8 error (`401: …` signed out, `503: …`
+ * when uploads are not configured).
+ */
+export async function createUploadUrl(): Promise<UploadUrlResponse> {
+  const res = await apiRequest("POST", "/api/objects/upload");
+  return (await res.json()) as UploadUrlResponse;
+}
+
+/**
+ * Step 3, `PUT /api/character-avatars` `{avatarURL}` → `{objectPath}`:
+ * registers the file just PUT to `avatarURL` (the upload URL) as an avatar.
+ * Throws the SPEC.md §8 error: `400` not an image, `403` someone else's
+ * upload, `404` nothing uploaded, `413` over 10 MB.
+ */
+export async function registerAvatar(avatarURL: string): Promise<AvatarRegistrationResponse> {
+  const res = await apiRequest("PUT", "/api/character-avatars", { avatarURL });
+  return (await res.json()) as AvatarRegistrationResponse;
 }
 
 export interface AvatarUploadApi {

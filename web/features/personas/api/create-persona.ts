@@ -1,0 +1,24 @@
+/**
+ * `POST /api/personas` `{name, description, avatarUrl, isDefault?}` → 201
+ * with the new persona (the person's first becomes the default). Success
+ * refreshes the list.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Persona } from "../../../../schema/api.ts";
+import type { PersonaInput } from "../../../../schema/inputs.ts";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { personasQueryOptions } from "./get-personas.ts";
+
+/** Throws the SPEC.md §8 error: `401`, `400` with the field messages, `409` "You can keep at most 20 personas". */
+export async function createPersona(input: PersonaInput): Promise<Persona> {
+  const res = await apiRequest("POST", "/api/personas", input);
+  return (await res.json()) as Persona;
+}
+
+export function useCreatePersona() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createPersona,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: personasQueryOptions().queryKey }),
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * `DELETE /api/personas/{id}` → `{deleted: true}`. Deleting the default
+ * leaves none (chats then use the first name). Success refreshes the list.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { personasQueryOptions } from "./get-personas.ts";
+
+/** Throws the SPEC.md §8 error: `401`, `404` "Persona not found". */
+export async function deletePersona(id: string): Promise<void> {
+  await apiRequest("DELETE", `/api/personas/${encodeURIComponent(id)}`);
+}
+
+export function useDeletePersona() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deletePersona,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: personasQueryOptions().queryKey }),
+  });
+}

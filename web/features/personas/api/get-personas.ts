@@ -1,0 +1,20 @@
+/** `GET /api/personas`: the signed-in person's personas, the default first, then oldest first. */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Persona } from "../../../../schema/api.ts";
+import { apiGet } from "../../../lib/api-client.ts";
+
+/** Throws the SPEC.md §8 error (`401: …` for visitors, who should never ask). */
+export function getPersonas(): Promise<Persona[]> {
+  return apiGet<Persona[]>("/api/personas");
+}
+
+export const personasQueryOptions = () =>
+  queryOptions({
+    queryKey: ["/api/personas"],
+    queryFn: getPersonas,
+  });
+
+/** The list, asked only when `signedIn`. */
+export function usePersonas(signedIn: boolean) {
+  return useQuery({ ...personasQueryOptions(), enabled: signedIn });
+}
