@@ -1214,11 +1214,12 @@ function isRow(value: MessageRow | ServerFrame): value is MessageRow {
 
 /**
  * The first piece of a continuation, joined to the reply's text: a space
- * between two words (models often start a continuation without one), none
- * before punctuation or when either side already has white space.
+ * before a word, an action (`*`) or a quote (models often start a
+ * continuation without one), none before closing punctuation or when either
+ * side already has white space.
  */
 function continuationPiece(base: string, piece: string): string {
-  if (/\s$/.test(base) || /^[\s,.;:!?…)\]}"'”’*-]/.test(piece) || piece === "") return piece;
+  if (/\s$/.test(base) || /^[\s,.;:!?…)\]}”’-]/.test(piece) || piece === "") return piece;
   return ` ${piece}`;
 }
 

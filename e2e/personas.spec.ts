@@ -14,6 +14,17 @@ const PIXEL_PNG = Buffer.from(
   "base64",
 );
 
+/**
+ * Waits until no finite animation runs (a toast or dialog fading in or out),
+ * so axe measures colours at rest rather than halfway through a fade.
+ */
+async function expectAccessibleAtRest(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().endTime === Infinity),
+  );
+  await expectAccessible(page);
+}
+
 const personasList = (page: Page) => page.getByRole("list", { name: "Your personas" });
 
 /** The personas' names in the order the list shows them. */
@@ -33,7 +44,7 @@ test("create two personas, make the second the default, edit one, delete one, an
   await expect(section.getByText("Who you are in chats:")).toBeVisible();
   await expect(section.getByText("No personas yet")).toBeVisible();
   await expect(section.getByText("Until you make one, characters call you Piper.", { exact: false })).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessibleAtRest(page);
 
   // The dialog opens from the keyboard; Escape leaves it without creating anything.
   await section.getByRole("button", { name: "New Persona" }).focus();
@@ -59,7 +70,7 @@ test("create two personas, make the second the default, edit one, delete one, an
   await expect(panel).toBeVisible();
   // Checked before the upload: Uppy's own file list (a role="list" with rows
   // between it and its items) is what axe would flag afterwards.
-  await expectAccessible(page);
+  await expectAccessibleAtRest(page);
   await panel.locator("input.uppy-Dashboard-input").first().setInputFiles({ name: "wren.png", mimeType: "image/png", buffer: PIXEL_PNG });
   // A modal dialog hides the rest of the page, the toasts' region included, from
   // the accessibility tree (Radix announces each toast through its own live region).
@@ -84,7 +95,7 @@ test("create two personas, make the second the default, edit one, delete one, an
   await expect(toast(page, "Persona created")).toBeVisible();
   await expect(shownNames(page)).toHaveText(["Wren Ashdown", "Kit Marlowe"]);
   await expect(item(page, "Kit Marlowe").getByText("Default", { exact: true })).toHaveCount(0);
-  await expectAccessible(page);
+  await expectAccessibleAtRest(page);
 
   // Make the second the default: it moves to the top and takes the badge.
   await item(page, "Kit Marlowe").getByRole("button", { name: "Make Default: Kit Marlowe" }).click();
@@ -126,5 +137,5 @@ test("create two personas, make the second the default, edit one, delete one, an
   await expect(item(page, "Wren Ash").getByText("A retired cartographer who still draws maps", { exact: false })).toBeVisible();
   await expect(item(page, "Wren Ash").getByText("Default", { exact: true })).toHaveCount(0);
   await expect(item(page, "Wren Ash").locator(`img[src="${avatarUrl}"]`)).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessibleAtRest(page);
 });

@@ -14,6 +14,8 @@
  * - `echo-crlf`: the same with CRLF line endings;
  * - `recall`: "Recall: {last assistant message}" (what the prompt says the
  *   character said last), word by word;
+ * - `prompt`: the request's `messages` as JSON text, in one piece (what the
+ *   model was sent: tests read the stored reply to see the prompt);
  * - `slow`: "one two three …" one word every 100 ms, 40 words;
  * - `broken`: two words, then the connection is destroyed;
  * - `error-500`: HTTP 500 with an OpenAI error body;
@@ -119,6 +121,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       await streamWords(res, `Recall: ${lastReply}`.split(" "));
       return;
     }
+    case "prompt":
+      await streamWords(res, [JSON.stringify(body.messages)]);
+      return;
     case "slow":
       await streamWords(res, Array.from({ length: 40 }, (_, i) => `word${i + 1}`), { delayMs: 100 });
       return;
