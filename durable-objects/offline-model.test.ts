@@ -5,7 +5,7 @@
  * attempt, the same each time).
  */
 import { describe, expect, it } from "vitest";
-import { OfflineChatModel, type OfflineCharacter, offlineReply, quotedSpans } from "./offline-model.ts";
+import { OfflineChatModel, type OfflineCharacter, offlineContinuation, offlineReply, offlineSummary, quotedSpans } from "./offline-model.ts";
 
 describe("quotedSpans", () => {
   it("pairs quotes in order, so the narration between two quotes is not a span", () => {
@@ -72,5 +72,32 @@ describe("regenerating with the offline model", () => {
     let streamed = "";
     for await (const piece of model.stream(prompt, { maxTokens: 100, attempt: 1 })) streamed += piece;
     expect(streamed).toBe(offlineReply(mara, "Ines", "Where are we going?", 1, 1));
+  });
+});
+
+describe("offline continue and summary", () => {
+  const card = {
+    name: "Mara",
+    description: "A ferry pilot.",
+    personality: "Dry humour. Knows every current of the river by heart.",
+    scenario: null,
+    exampleConversation: null,
+    greeting: '*Mara coils a rope.* "The river is high tonight, so hold on tight."',
+  };
+
+  it("a continuation is an action and a line of the character, the same every time", () => {
+    const more = offlineContinuation(card, "Ines", "*Mara waves.* Welcome aboard.");
+    expect(more).toMatch(/^\*Mara [^*]+, then goes on\.\* "The river is high tonight, so hold on tight\."$/);
+    expect(offlineContinuation(card, "Ines", "*Mara waves.* Welcome aboard.")).toBe(more);
+  });
+
+  it("a summary is the summary so far and one sentence per message from its own words", () => {
+    const request = "Summary so far:\nInes boarded.\n\nNew messages:\nInes: Where are we going tonight? I have a letter.\nMara: *shrugs* Downstream, as always.";
+    expect(offlineSummary(request)).toBe('Ines boarded. Ines said: "Where are we going tonight". Mara said: "shrugs Downstream, as always".');
+    expect(offlineSummary("New messages:\n" + "Ines: word ".repeat(1).trim() + "\n")).toBe('Ines said: "word".');
+    const long = `New messages:\n${Array.from({ length: 200 }, (_, i) => `Ines: message number ${i} with some words`).join("\n")}`;
+    const summary = offlineSummary(long);
+    expect(summary.length).toBeLessThanOrEqual(2000);
+    expect(summary.endsWith('Ines said: "message number 199 with some words".')).toBe(true);
   });
 });

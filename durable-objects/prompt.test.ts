@@ -14,6 +14,7 @@ import { dataUrlBytes } from "../worker/test/creator-api.ts";
 import {
   activeLoreEntries,
   buildPrompt,
+  CONTINUE_NUDGE,
   DEFAULT_SYSTEM_PROMPT,
   estimateTokens,
   type HistoryMessage,
@@ -21,6 +22,7 @@ import {
   MESSAGE_OVERHEAD_TOKENS,
   type PromptCharacter,
   readLorebook,
+  summaryPrompt,
 } from "./prompt.ts";
 import { replaceMacros } from "../schema/macros.ts";
 
@@ -126,6 +128,60 @@ describe("buildPrompt", () => {
     const prompt = buildPrompt({ ...base, characterBook: null, exampleConversation: null, postHistoryInstructions: null }, [say("hello")], options);
     const expected = prompt.messages.reduce((sum, m) => sum + Math.ceil(m.content.length / 4) + MESSAGE_OVERHEAD_TOKENS, 0);
     expect(prompt.estimatedTokens).toBe(expected);
+  });
+
+  it("puts the persona after the scenario, then lore and examples, then memory and the story so far before the history", () => {
+    const prompt = buildPrompt(base, [reply("Evening."), say("Is a storm coming to Gull Rock?")], {
+      ...options,
+      userName: "Captain Vale",
+      personaDescription: "{{user}} smuggles tea past {{char}}'s lighthouse.",
+      memory: "{{user}} owes {{char}} a favour.",
+      summary: "Vale arrived soaked; Orla lent her a coat.",
+    });
+    const system = prompt.messages[0]!.content;
+    const order = [
+      "A storm is coming and Captain Vale is stranded",
+      "Captain Vale's persona: Captain Vale smuggles tea past Orla's lighthouse.",
+      "LORE-STORM",
+      "Examples of how Orla speaks",
+      "Remember:\nCaptain Vale owes Orla a favour.",
+      "The story so far:\nVale arrived soaked; Orla lent her a coat.",
+    ].map((needle) => system.indexOf(needle));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(prompt.messages.slice(1).map((m) => m.role)).toEqual(["assistant", "user", "system"]);
+    // Without them, nothing of theirs appears.
+    expect(allText(buildPrompt(base, [say("hi")], options).messages)).not.toMatch(/persona:|Remember:|The story so far:/);
+  });
+
+  it("with a memory and a summary the budget still never drops the system prompt or the latest message; continue ends with the nudge", () => {
+    const history: HistoryMessage[] = [];
+    for (let i = 0; i < 40; i++) history.push(i % 2 ? reply(`reply ${i} ${"x".repeat(200)}`) : say(`message ${i} ${"y".repeat(200)}`));
+    history.push(reply("THE REPLY TO CONTINUE"));
+    const prompt = buildPrompt(base, history, {
+      ...options,
+      contextTokens: 900,
+      maxTokens: 300,
+      memory: "m".repeat(800),
+      summary: "s".repeat(800),
+      continueLast: true,
+    });
+    expect(prompt.messages[0]!.content).toContain("Write Orla's next reply");
+    expect(prompt.messages[0]!.content).toContain("m".repeat(800));
+    expect(prompt.messages.at(-3)).toEqual(reply("THE REPLY TO CONTINUE"));
+    expect(prompt.messages.at(-1)).toEqual({ role: "system", content: CONTINUE_NUDGE });
+    expect(prompt.historyIncluded).toBeLessThan(history.length);
+  });
+
+  it("the summary prompt carries the summary so far and the messages with their speakers' names", () => {
+    const prompt = summaryPrompt("Orla", "Mira", "Mira arrived.", [
+      { isUser: true, content: "Hello, {{char}}." },
+      { isUser: false, content: "*nods* Hello." },
+    ]);
+    expect(prompt[0]!.role).toBe("system");
+    expect(prompt[0]!.content).toContain("between Orla and Mira");
+    expect(prompt[1]).toEqual({ role: "user", content: "Summary so far:\nMira arrived.\n\nNew messages:\nMira: Hello, Orla.\nOrla: *nods* Hello." });
+    expect(summaryPrompt("Orla", "Mira", "", [{ isUser: true, content: "Hi" }])[1]!.content).toBe("New messages:\nMira: Hi");
   });
 
   it("joins neighbouring messages of one role so user and assistant alternate", () => {
