@@ -140,8 +140,8 @@ export interface AvatarRegistrationResponse {
 /**
  * Who a person is in chats, as `/api/personas` returns it (SillyTavern's
  * personas): `name` replaces `{{user}}` and `description` enters the prompt
- * after the character's scenario (DESIGN.md "Prompt order with personas and
- * memory"). At most one of a person's personas `isDefault`; with none,
+ * after the character's scenario (docs/decisions/0007-steering-a-chat.md,
+ * "The prompt"). At most one of a person's personas `isDefault`; with none,
  * `{{user}}` is their first name. Only its owner ever sees it.
  */
 export interface Persona {

@@ -284,7 +284,7 @@ export const conversations = sqliteTable(
     title: text("title"),
     /** Who the person is in this chat (`{{user}}`); null: their default persona, else their first name. */
     personaId: text("persona_id").references((): AnySQLiteColumn => personas.id, { onDelete: "set null" }),
-    /** The conversation this one was branched from (DESIGN.md "Chat steering"); null once that one is deleted. */
+    /** The conversation this one was branched from (docs/decisions/0007-steering-a-chat.md); null once that one is deleted. */
     branchedFromId: text("branched_from_id").references((): AnySQLiteColumn => conversations.id, {
       onDelete: "set null",
     }),
@@ -302,8 +302,8 @@ export const conversations = sqliteTable(
 
 /**
  * Who a person is in chats (SillyTavern's personas): the name that replaces
- * `{{user}}` and a description the characters know (DESIGN.md "Prompt order
- * with personas and memory"). At most one default per person, enforced by
+ * `{{user}}` and a description the characters know (docs/decisions/0007-steering-a-chat.md,
+ * "The prompt"). At most one default per person, enforced by
  * the partial unique index; without one, `{{user}}` is the first name.
  */
 export const personas = sqliteTable(
