@@ -35,7 +35,10 @@
  *
  * Flags: --conversations N (default 100), --turns T (default 3), --think-ms
  * MIN-MAX, --burst, --probe, --word-delay-ms D (offline model's pace, default
- * 25), --port P (default: a free one), --bare, --state-dir DIR (where the
+ * 25), --context-tokens T (the app's AI_CONTEXT_TOKENS; default the
+ * wrangler.toml value, 8192 — a small budget such as 1200 with --turns 8
+ * makes histories overflow, so the running summary is written after replies,
+ * docs/decisions/0007), --port P (default: a free one), --bare, --state-dir DIR (where the
  * run's throwaway local D1, R2 and Durable Object files go, wiped first;
  * default /dev/shm/fabled-bench-chat where /dev/shm exists, else
  * .bench/chat-state). Locally every object, D1 and the rate limiter is an
@@ -63,6 +66,7 @@ const { values } = parseArgs({
     burst: { type: "boolean", default: false },
     probe: { type: "boolean", default: false },
     "word-delay-ms": { type: "string", default: "25" },
+    "context-tokens": { type: "string" },
     port: { type: "string" },
     bare: { type: "boolean", default: false },
     "state-dir": { type: "string" },
@@ -296,7 +300,8 @@ await assertNobodyListens();
 stage = "preparing the database";
 const { people, characterIds } = await prepare();
 console.log(`${count} people with sessions; ${characterIds.length} demo characters; local storage in ${stateDir}`);
-const server = spawn("wrangler", devArgs(port, stateDir, { OFFLINE_WORD_DELAY_MS: values["word-delay-ms"] }), {
+const contextTokens = values["context-tokens"] ? { AI_CONTEXT_TOKENS: values["context-tokens"] } : {};
+const server = spawn("wrangler", devArgs(port, stateDir, { OFFLINE_WORD_DELAY_MS: values["word-delay-ms"], ...contextTokens }), {
   cwd: ROOT,
   env: toolEnv(),
   stdio: ["ignore", "ignore", "pipe"],
@@ -388,7 +393,7 @@ try {
     : `${turns} messages per conversation, think time ${thinkMin}-${thinkMax} ms, ${(sent / (wall / 1000)).toFixed(0)} messages/s on average`;
   console.log(
     `\nN = ${count.toLocaleString("en-US")} concurrent conversations (${values.bare ? "bare /ws + join" : "/ws?conversationId="}); ` +
-      `${load}; offline model at ${values["word-delay-ms"]} ms/word\n`,
+      `${load}; offline model at ${values["word-delay-ms"]} ms/word${values["context-tokens"] ? `; AI_CONTEXT_TOKENS ${values["context-tokens"]}` : ""}\n`,
   );
   console.log(`| ${"ms from chat_message sent".padEnd(34)} |      p50 |      p95 |      max |`);
   console.log(`|${"-".repeat(36)}|---------:|---------:|---------:|`);
