@@ -58,6 +58,33 @@ import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
 
+/**
+ * How many conversation rooms under `stateDir` (miniflare's layout: one
+ * SQLite file per Durable Object under v3/do/) have a running summary
+ * (`room.summary_through > 0`, docs/decisions/0007); null when there are none.
+ */
+function summarizedRooms(stateDir: string): { rooms: number; summarized: number } | null {
+  const doDir = join(stateDir, "v3/do");
+  if (!existsSync(doDir)) return null;
+  let rooms = 0;
+  let summarized = 0;
+  for (const namespace of readdirSync(doDir).filter((name) => name.includes("ConversationRoom"))) {
+    for (const file of readdirSync(join(doDir, namespace)).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")) {
+      const db = new DatabaseSync(join(doDir, namespace, file), { readOnly: true });
+      try {
+        const row = db.prepare("SELECT summary_through AS through FROM room").get() as { through: number } | undefined;
+        rooms += 1;
+        if ((row?.through ?? 0) > 0) summarized += 1;
+      } catch {
+        // A room of another schema (no summary) or still empty.
+      } finally {
+        db.close();
+      }
+    }
+  }
+  return rooms === 0 ? null : { rooms, summarized };
+}
+
 const { values } = parseArgs({
   options: {
     conversations: { type: "string", default: "100" },
@@ -300,7 +327,7 @@ await assertNobodyListens();
 stage = "preparing the database";
 const { people, characterIds } = await prepare();
 console.log(`${count} people with sessions; ${characterIds.length} demo characters; local storage in ${stateDir}`);
-const contextTokens = values["context-tokens"] ? { AI_CONTEXT_TOKENS: values["context-tokens"] } : {};
+const contextTokens: Record<string, string> = values["context-tokens"] ? { AI_CONTEXT_TOKENS: values["context-tokens"] } : {};
 const server = spawn("wrangler", devArgs(port, stateDir, { OFFLINE_WORD_DELAY_MS: values["word-delay-ms"], ...contextTokens }), {
   cwd: ROOT,
   env: toolEnv(),
@@ -414,6 +441,8 @@ try {
     console.log(`target (p95 first delta ≤ 50 ms, 0 lost, 0 duplicated): ${ok ? "met" : "NOT met"}`);
   }
   if (failed > 0) console.log(`first error: ${runs.find((r) => r.errors.length > 0)?.errors[0]}`);
+  const summaries = summarizedRooms(stateDir);
+  if (summaries !== null) console.log(`conversations whose history was folded into a running summary: ${summaries.summarized} of ${summaries.rooms}`);
   process.exitCode = lost === 0 && duplicated === 0 ? 0 : 1;
 } catch (error) {
   console.error(error);

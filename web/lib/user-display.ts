@@ -18,3 +18,12 @@ export function userAvatarLetter(user: Person): string {
 export function userMenuName(user: Person): string {
   return user.firstName?.trim() || user.email?.trim() || "";
 }
+
+/**
+ * What `{{user}}` is in chats without a persona (the Worker's rule,
+ * worker/lib/conversations.ts `roomPerson`): the first name, else the name,
+ * else the username without its "@".
+ */
+export function userPlayName(user: Pick<CurrentUser, "firstName" | "name" | "username">): string {
+  return user.firstName?.trim() || user.name?.trim() || user.username.replace(/^@/, "");
+}

@@ -4,14 +4,20 @@ import {
   type ChatAction,
   type ChatState,
   chatFooterText,
+  canSteer,
   chatReducer,
+  continuableReplyId,
   conversationMessageCount,
   initialChatState,
   isBusy,
   isRateable,
+  isSteerPending,
+  messagesAfter,
   regeneratableReplyId,
+  type SteeringFrame,
   showTypingIndicator,
   swipeableReplyId,
+  unansweredSteering,
   unsentMessages,
   visibleMessages,
 } from "./chat-state.ts";
@@ -327,6 +333,225 @@ describe("swiping the last reply", () => {
     const state = run([...conversation, swipe(0), updated("A", ["B", "C"], 0), { type: "regenerate" }, started("r4", "r3")]);
     expect(state.messages[2]).toMatchObject({ id: "r4", alternatives: ["A", "B", "C"], status: "streaming" });
     expect(state.messages[2]!.swipeIndex).toBeUndefined();
+  });
+});
+
+const steer = (f: SteeringFrame): ChatAction => ({ type: "steer", frame: f, at: "2026-01-01T00:05:00.000Z" });
+const edit = (clientId: string, messageId: string, content: string) => steer({ type: "edit_message", clientId, messageId, content });
+const editAnswered = (messageId: string, content: string, isUser: boolean, clientId?: string): ChatAction =>
+  frame({
+    type: "message_updated",
+    messageId,
+    message: wire(messageId, content, isUser, { editedAt: "2026-01-01T00:05:01.000Z" }),
+    ...(clientId ? { clientId } : {}),
+  });
+const deleted = (messageIds: string[], clientId?: string): ChatAction =>
+  frame({ type: "messages_deleted", messageIds, ...(clientId ? { clientId } : {}) });
+
+describe("editing a message", () => {
+  const conversation = [sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello there.", false, { rating: 1 })])];
+
+  it("shows the edit at once, marked edited, and message_updated with its clientId confirms it", () => {
+    let state = run([...conversation, edit("e1", "r1", "Hello there, friend.")]);
+    expect(state.messages[2]).toMatchObject({ content: "Hello there, friend.", editedAt: "2026-01-01T00:05:00.000Z", rating: 1, status: "saved" });
+    expect(isSteerPending(state, "e1")).toBe(true);
+    state = run([editAnswered("r1", "Hello there, friend.", false, "e1")], state);
+    expect(state.messages[2]).toMatchObject({ content: "Hello there, friend.", editedAt: "2026-01-01T00:05:01.000Z" });
+    expect(state.steering).toEqual([]);
+    expect(isBusy(state)).toBe(false);
+  });
+
+  it("a refused edit puts the text back and says why, without failing anything else or waiting", () => {
+    let state = run([...conversation, send("k1", "Still sending"), edit("e1", "u1", "Hi again")]);
+    expect(state.messages[1]!.content).toBe("Hi again");
+    state = run([frame({ type: "error", code: "message_not_found", message: "That message is not in this conversation.", clientId: "e1" })], state);
+    expect(state.messages[1]).toMatchObject({ content: "Hi", status: "saved" });
+    expect(state.messages[1]!.editedAt).toBeUndefined();
+    expect(contents(state).at(-1)).toBe("U:Still sending:pending");
+    expect(state.waiting).toBe(true);
+    expect(state.error).toEqual({ code: "message_not_found", message: "That message is not in this conversation.", retryable: false });
+    expect(state.steering).toEqual([]);
+  });
+
+  it("two quick edits: the first answer does not pull the text back, a refusal of the second shows the first", () => {
+    let state = run([...conversation, edit("e1", "u1", "Hi once"), edit("e2", "u1", "Hi twice")]);
+    state = run([editAnswered("u1", "Hi once", true, "e1")], state);
+    expect(state.messages[1]!.content).toBe("Hi twice");
+    state = run([frame({ type: "error", code: "busy", message: "Please wait for the reply to finish first.", clientId: "e2" })], state);
+    expect(state.messages[1]!.content).toBe("Hi once");
+    expect(state.steering).toEqual([]);
+  });
+
+  it("an edit from another tab replaces the message in place", () => {
+    const state = run([...conversation, editAnswered("u1", "Hi from the other tab", true)]);
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1", "r1"]);
+    expect(state.messages[1]).toMatchObject({ content: "Hi from the other tab", editedAt: "2026-01-01T00:05:01.000Z" });
+  });
+
+  it("an edit not answered before a reconnect stays shown and is sent again; one caught by a reply being written is dropped", () => {
+    let state = run([...conversation, edit("e1", "r1", "Edited"), sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello there.", false)])]);
+    expect(state.messages[2]!.content).toBe("Edited");
+    expect(unansweredSteering(state)).toEqual([{ type: "edit_message", clientId: "e1", messageId: "r1", content: "Edited" }]);
+    state = run([frame({ type: "error", code: "busy", message: "Please wait.", clientId: "e1" })], state);
+    expect(state.messages[2]!.content).toBe("Hello there.");
+
+    const caught = run([
+      ...conversation,
+      edit("e2", "u1", "Edited"),
+      sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello there.", false), wire("u2", "More", true), wire("r2", "Wri", false, { status: "streaming" })]),
+    ]);
+    expect(caught.messages[1]!.content).toBe("Hi");
+    expect(caught.steering).toEqual([]);
+    expect(unansweredSteering(caught)).toEqual([]);
+  });
+});
+
+describe("deleting and rewinding", () => {
+  const conversation = [
+    sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello.", false), wire("u2", "Go on", true), wire("r2", "Onwards.", false)]),
+  ];
+
+  it("counts the messages a rewind takes with it", () => {
+    const state = run(conversation);
+    expect(messagesAfter(state, "u1")).toBe(3);
+    expect(messagesAfter(state, "r2")).toBe(0);
+    expect(messagesAfter(state, "nope")).toBe(0);
+  });
+
+  it("removes nothing until messages_deleted, then exactly the messages it names", () => {
+    let state = run([...conversation, steer({ type: "rewind", clientId: "d1", messageId: "r1" })]);
+    expect(state.messages).toHaveLength(5);
+    expect(isSteerPending(state, "d1")).toBe(true);
+    expect(isBusy(state)).toBe(false);
+    state = run([deleted(["r1", "u2", "r2"], "d1")], state);
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1"]);
+    expect(state.steering).toEqual([]);
+    expect(conversationMessageCount(state)).toBe(2);
+    expect(continuableReplyId(state)).toBeNull();
+  });
+
+  it("a refused delete leaves the list and any reply being written alone", () => {
+    const state = run([
+      ...conversation,
+      steer({ type: "delete_message", clientId: "d1", messageId: "u1" }),
+      send("k1", "Next"),
+      saved("k1", "u3", "Next"),
+      started("r3"),
+      frame({ type: "error", code: "busy", message: "Please wait for the reply to finish first.", clientId: "d1" }),
+    ]);
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1", "r1", "u2", "r2", "u3", "r3"]);
+    expect(state.waiting).toBe(true);
+    expect(state.streamingId).toBe("r3");
+    expect(state.error?.message).toBe("Please wait for the reply to finish first.");
+  });
+
+  it("a delete from another tab drops the message, and an edit of it waiting for its answer", () => {
+    const state = run([...conversation, edit("e1", "u2", "Go on, please"), deleted(["u2"])]);
+    expect(state.messages.map((m) => m.id)).toEqual(["g", "u1", "r1", "r2"]);
+    expect(state.steering).toEqual([]);
+  });
+});
+
+describe("continuing the last reply", () => {
+  const conversation = [sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello.", false, { rating: 1 })])];
+  const continuing = [...conversation, steer({ type: "continue", clientId: "c1" }), frame({ type: "reply_started", messageId: "r1", replaces: null, continues: true })];
+
+  it("is offered on the last stored reply (the greeting too), never after the person's message or while busy", () => {
+    expect(continuableReplyId(run(conversation))).toBe("r1");
+    expect(continuableReplyId(run([sync([greeting])]))).toBe("g");
+    expect(continuableReplyId(run([sync([greeting, wire("u1", "Hi", true)])]))).toBeNull();
+    expect(continuableReplyId(run([send("k1", "More")], run(conversation)))).toBeNull();
+    expect(canSteer(run(conversation))).toBe(true);
+    expect(canSteer(initialChatState)).toBe(false);
+  });
+
+  it("keeps the reply's text, marks it streaming and lets the deltas extend it", () => {
+    let state = run([...conversation, steer({ type: "continue", clientId: "c1" })]);
+    expect(state.waiting).toBe(true);
+    state = run([frame({ type: "reply_started", messageId: "r1", replaces: null, continues: true })], state);
+    expect(state.messages[2]).toMatchObject({ id: "r1", content: "Hello.", status: "streaming" });
+    expect(visibleMessages(state).map((m) => m.id)).toEqual(["g", "u1", "r1"]);
+    state = run([delta("r1", " *bows*")], state);
+    expect(state.messages).toHaveLength(3);
+    expect(state.messages[2]).toMatchObject({ id: "r1", content: "Hello. *bows*", status: "streaming", rating: 1 });
+    expect(state.streamingId).toBe("r1");
+    expect(showTypingIndicator(state)).toBe(false);
+    expect(canSteer(state)).toBe(false);
+    state = run([response("r1", "Hello. *bows* Welcome.", { rating: 1 })], state);
+    expect(state.messages[2]).toMatchObject({ content: "Hello. *bows* Welcome.", status: "saved" });
+    expect(isBusy(state)).toBe(false);
+    expect(state.steering).toEqual([]);
+  });
+
+  it("a failed continue puts the text back and ends the waiting, without failing the person's pending message", () => {
+    let state = run([...continuing, delta("r1", " And")]);
+    // A pending message of the person (sent before the continue was answered) must not be marked failed by it.
+    state = { ...state, messages: [...state.messages.slice(0, 2), { ...state.messages[1]!, id: "local:k9", clientId: "k9", status: "pending" }, state.messages[2]!] };
+    state = run(
+      [
+        frame({ type: "message_updated", messageId: "r1", message: wire("r1", "Hello.", false, { rating: 1 }) }),
+        frame({ type: "error", code: "model_failed", message: "Echo couldn't reply just now. Please try again.", clientId: "c1" }),
+      ],
+      state,
+    );
+    expect(state.messages.find((m) => m.id === "r1")).toMatchObject({ content: "Hello.", status: "saved" });
+    expect(state.messages.find((m) => m.id === "local:k9")!.status).toBe("pending");
+    expect(state.streamingId).toBeNull();
+    expect(state.waiting).toBe(false);
+    expect(state.error).toEqual({ code: "model_failed", message: "Echo couldn't reply just now. Please try again.", retryable: false });
+    expect(state.steering).toEqual([]);
+  });
+
+  it("another tab's failed continue also ends the reply here, and is not offered as a regenerate", () => {
+    const state = run([
+      ...conversation,
+      frame({ type: "reply_started", messageId: "r1", replaces: null, continues: true }),
+      delta("r1", " And"),
+      frame({ type: "message_updated", messageId: "r1", message: wire("r1", "Hello.", false) }),
+      frame({ type: "error", code: "model_failed", message: "Echo couldn't reply just now. Please try again.", clientId: "other-tab" }),
+    ]);
+    expect(state.messages.map((m) => [m.id, m.content, m.status])).toEqual([
+      ["g", "*waves* Welcome, traveller.", "saved"],
+      ["u1", "Hi", "saved"],
+      ["r1", "Hello.", "saved"],
+    ]);
+    expect(isBusy(state)).toBe(false);
+    expect(state.error?.retryable).toBe(false);
+  });
+
+  it("a continue refused before it started only ends its own waiting", () => {
+    const state = run([
+      ...conversation,
+      steer({ type: "continue", clientId: "c1" }),
+      frame({ type: "error", code: "nothing_to_continue", message: "Only a reply of the character can be continued.", clientId: "c1" }),
+    ]);
+    expect(isBusy(state)).toBe(false);
+    expect(state.messages[2]).toMatchObject({ content: "Hello.", status: "saved" });
+  });
+
+  it("a continue not answered before a reconnect is sent again, unless its reply is being written", () => {
+    const lost = run([...conversation, steer({ type: "continue", clientId: "c1" }), ...conversation]);
+    expect(lost.waiting).toBe(true);
+    expect(unansweredSteering(lost)).toEqual([{ type: "continue", clientId: "c1" }]);
+    const running = run([...conversation, steer({ type: "continue", clientId: "c1" }), sync([greeting, wire("u1", "Hi", true), wire("r1", "Hello. And", false, { status: "streaming" })])]);
+    expect(unansweredSteering(running)).toEqual([]);
+    expect(running.streamingId).toBe("r1");
+    expect(run([response("r1", "Hello. And more.")], running).steering).toEqual([]);
+  });
+});
+
+describe("memory", () => {
+  it("comes with history_sync and follows memory_updated; ours is pending until its answer", () => {
+    let state = run([frame({ type: "history_sync", conversationId: CONVERSATION, messages: [greeting], chatModel: "offline", memory: "Likes tea." })]);
+    expect(state.memory).toBe("Likes tea.");
+    state = run([steer({ type: "set_memory", clientId: "m1", memory: "Likes coffee." })], state);
+    expect(state.memory).toBe("Likes tea.");
+    expect(isSteerPending(state, "m1")).toBe(true);
+    state = run([frame({ type: "memory_updated", memory: "Likes coffee.", clientId: "m1" })], state);
+    expect(state.memory).toBe("Likes coffee.");
+    expect(isSteerPending(state, "m1")).toBe(false);
+    state = run([frame({ type: "memory_updated", memory: "" })], state);
+    expect(state.memory).toBe("");
   });
 });
 

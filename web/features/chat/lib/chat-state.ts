@@ -20,6 +20,13 @@
  * - Swiping the last reply to another version (`swipe`) shows it at once;
  *   `message_updated` (to every tab) confirms it, and a refusal puts back
  *   what the server last said.
+ * - Steering frames (docs/decisions/0007-steering-a-chat.md) carry a
+ *   `clientId` and stay in `steering` until their answer names it: an edit
+ *   shows at once and is put back if refused; a delete or rewind waits for
+ *   `messages_deleted`; a continue streams into the reply it extends (a
+ *   failure puts the text back with `message_updated`, then an `error` with
+ *   the continue's clientId and no messageId). After a reconnect the page
+ *   sends them again with the same clientId: the server applies each once.
  */
 import {
   type ChatErrorCode,
@@ -83,6 +90,22 @@ export interface ChatState {
   swiping: { messageId: string; confirmed: ChatItem; outstanding: number } | null;
   /** The conversation's memory note ("" for none), as the server last said. */
   memory: string;
+  /** Steering frames sent and not answered yet, oldest first. */
+  steering: PendingSteer[];
+}
+
+/** A steering frame as the page sends it: always with a `clientId`, so it is applied once. */
+export type SteeringFrame =
+  | { type: "edit_message"; messageId: string; content: string; clientId: string }
+  | { type: "delete_message"; messageId: string; clientId: string }
+  | { type: "rewind"; messageId: string; clientId: string }
+  | { type: "continue"; clientId: string }
+  | { type: "set_memory"; memory: string; clientId: string };
+
+export interface PendingSteer {
+  frame: SteeringFrame;
+  /** An edit: the message as the server last said, put back if the edit is refused. */
+  confirmed?: ChatItem;
 }
 
 export type ChatAction =
@@ -98,6 +121,8 @@ export type ChatAction =
   | { type: "rate"; messageId: string; rating: 1 | -1 | null }
   /** `swipe` was sent: version `index` (0-based, written order) of the reply is shown at once. */
   | { type: "swipe"; messageId: string; index: number }
+  /** A steering frame was sent; `at` is the local time (ISO), an edit's `editedAt` until the server's arrives. */
+  | { type: "steer"; frame: SteeringFrame; at: string }
   | { type: "dismissError" }
   | { type: "frame"; frame: ServerFrame };
 
@@ -110,6 +135,7 @@ export const initialChatState: ChatState = {
   error: null,
   swiping: null,
   memory: "",
+  steering: [],
 };
 
 /** Local id of a message not stored yet. */
@@ -152,6 +178,42 @@ function emptyReply(id: string): ChatItem {
   return { id, clientId: null, content: "", isUser: false, createdAt: "", rating: null, alternatives: [], status: "streaming", stopped: false };
 }
 
+/** `item` showing an edit not answered yet. */
+function withEdit(item: ChatItem, content: string, at: string): ChatItem {
+  return { ...item, content, editedAt: at };
+}
+
+/** The `editedAt` the message with this id shows now ("" if none). */
+function shownEditedAt(state: ChatState, messageId: string): string {
+  return state.messages.find((m) => m.id === messageId)?.editedAt ?? "";
+}
+
+/** The pending steering frame with this clientId, if it is ours. */
+function findSteer(state: ChatState, clientId: string | undefined): PendingSteer | undefined {
+  return clientId === undefined ? undefined : state.steering.find((s) => s.frame.clientId === clientId);
+}
+
+function withoutSteer(steering: PendingSteer[], clientId: string | undefined): PendingSteer[] {
+  return clientId === undefined ? steering : steering.filter((s) => s.frame.clientId !== clientId);
+}
+
+/** An answered steering frame's error: ours, so nothing else is marked failed, and the reply being written (if any) goes on. */
+function steeringRefused(state: ChatState, pending: PendingSteer, frame: Extract<ServerFrame, { type: "error" }>): ChatState {
+  const error: ChatError = { message: frame.message, code: frame.code, retryable: false };
+  const steering = withoutSteer(state.steering, pending.frame.clientId);
+  const sent = pending.frame;
+  if (sent.type === "edit_message" && pending.confirmed) {
+    const confirmed = pending.confirmed;
+    // A later edit of the same message, still unanswered, is what is shown; it keeps the server's version to fall back on.
+    const isLater = (s: PendingSteer) => s.frame.type === "edit_message" && s.frame.messageId === sent.messageId;
+    if (steering.some(isLater)) return { ...state, error, steering: steering.map((s) => (isLater(s) ? { ...s, confirmed } : s)) };
+    return { ...state, error, steering, messages: state.messages.map((m) => (m.id === sent.messageId ? confirmed : m)) };
+  }
+  // A continue that failed or was refused: no reply is awaited for it any more.
+  if (sent.type === "continue") return { ...state, error, steering, waiting: false };
+  return { ...state, error, steering };
+}
+
 function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
   switch (frame.type) {
     case "history_sync": {
@@ -161,15 +223,30 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         (m) => (m.status === "pending" || m.status === "failed") && m.clientId !== null && !stored.has(m.clientId),
       );
       const streaming = server.find((m) => m.status === "streaming") ?? null;
+      // Steering frames not answered yet are sent again (unansweredSteering), and edits among them stay shown
+      // over the server's text. While a reply is being written they would be refused: they are dropped
+      // (the server's text shows), except a continue, which that reply may be.
+      let messages = [...server, ...unsent];
+      const kept = streaming ? state.steering.filter((s) => s.frame.type === "continue") : state.steering;
+      const steering = kept.map((pending) => {
+        const sent = pending.frame;
+        if (sent.type !== "edit_message") return pending;
+        const confirmed = server.find((m) => m.id === sent.messageId);
+        if (!confirmed) return pending;
+        messages = messages.map((m) => (m.id === sent.messageId ? withEdit(m, sent.content, shownEditedAt(state, sent.messageId)) : m));
+        return { ...pending, confirmed };
+      });
       return {
         ...state,
-        messages: [...server, ...unsent],
+        messages,
         streamingId: streaming?.id ?? null,
-        waiting: streaming !== null || unsent.some((m) => m.status === "pending"),
+        waiting:
+          streaming !== null || unsent.some((m) => m.status === "pending") || steering.some((s) => s.frame.type === "continue"),
         synced: true,
         chatModel: frame.chatModel,
         swiping: null,
         memory: frame.memory ?? state.memory,
+        steering,
       };
     }
     case "message_saved":
@@ -184,7 +261,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
           alternatives: replyVersions(state.messages[replaced]!).versions,
         });
       } else if (state.messages.some((m) => m.id === frame.messageId)) {
-        messages = state.messages;
+        // A continue (or a repeat of this frame): the text so far stays and the deltas extend it.
+        messages = state.messages.map((m) => (m.id === frame.messageId ? { ...m, status: "streaming", stopped: false } : m));
       } else {
         messages = [...state.messages, emptyReply(frame.messageId)];
       }
@@ -209,6 +287,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         messages: upsert(state.messages, item),
         waiting: false,
         streamingId: state.streamingId === frame.messageId ? null : state.streamingId,
+        // A continue's answer is the reply it extended (the server keeps it as the continue's receipt).
+        steering: state.steering.filter((s) => s.frame.type !== "continue"),
       };
     }
     case "message_rated":
@@ -218,24 +298,44 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
       };
     case "message_updated": {
       const server = fromWire(frame.message);
+      // A continue that failed puts the reply's text back: it is no longer being written.
+      const streamingId = state.streamingId === frame.messageId && server.status !== "streaming" ? null : state.streamingId;
+      const mine = findSteer(state, frame.clientId);
+      // Edits of ours still unanswered fall back on this version now, and the latest of them stays shown.
+      const steering = withoutSteer(state.steering, mine?.frame.clientId).map((s) =>
+        s.frame.type === "edit_message" && s.frame.messageId === frame.messageId ? { ...s, confirmed: server } : s,
+      );
+      const laterEdit = steering.findLast((s) => s.frame.type === "edit_message" && s.frame.messageId === frame.messageId);
+      if (mine || laterEdit) {
+        const shown =
+          laterEdit?.frame.type === "edit_message" ? withEdit(server, laterEdit.frame.content, shownEditedAt(state, frame.messageId)) : server;
+        return { ...state, streamingId, steering, messages: state.messages.map((m) => (m.id === frame.messageId ? shown : m)) };
+      }
       const swiping = state.swiping?.messageId === frame.messageId ? state.swiping : null;
       if (swiping && swiping.outstanding > 1) {
         // More swipes of ours are on their way: keep showing the latest choice.
-        return { ...state, swiping: { ...swiping, confirmed: server, outstanding: swiping.outstanding - 1 } };
+        return { ...state, streamingId, swiping: { ...swiping, confirmed: server, outstanding: swiping.outstanding - 1 } };
       }
       return {
         ...state,
+        streamingId,
         messages: state.messages.map((m) => (m.id === frame.messageId ? server : m)),
         swiping: swiping ? null : state.swiping,
       };
     }
     case "messages_deleted": {
       const gone = new Set(frame.messageIds);
-      return { ...state, messages: state.messages.filter((m) => !gone.has(m.id)) };
+      const steering = withoutSteer(state.steering, frame.clientId).filter(
+        (s) => !(s.frame.type === "edit_message" && gone.has(s.frame.messageId)),
+      );
+      const swiping = state.swiping && gone.has(state.swiping.messageId) ? null : state.swiping;
+      return { ...state, messages: state.messages.filter((m) => !gone.has(m.id)), steering, swiping };
     }
     case "memory_updated":
-      return { ...state, memory: frame.memory };
+      return { ...state, memory: frame.memory, steering: withoutSteer(state.steering, frame.clientId) };
     case "error": {
+      const mine = findSteer(state, frame.clientId);
+      if (mine) return steeringRefused(state, mine, frame);
       const swiping = state.swiping;
       if (swiping && frame.messageId === undefined && frame.clientId === undefined && SWIPE_REFUSALS.includes(frame.code)) {
         // Our swipe was refused: nothing changed on the server.
@@ -266,7 +366,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         messages,
         streamingId,
         waiting: false,
-        error: { message: frame.message, code: frame.code, retryable: RETRYABLE_ERRORS.includes(frame.code) },
+        // A model failure naming no reply is a failed continue (its text was put back): asking for a new reply is not the cure.
+        error: { message: frame.message, code: frame.code, retryable: RETRYABLE_ERRORS.includes(frame.code) && frame.messageId !== undefined },
       };
     }
   }
@@ -326,6 +427,25 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         ...state,
         messages: replaceAt(state.messages, index, shown),
         swiping: { messageId: item.id, confirmed: earlier?.confirmed ?? item, outstanding: (earlier?.outstanding ?? 0) + 1 },
+      };
+    }
+    case "steer": {
+      const sent = action.frame;
+      const pending: PendingSteer = { frame: sent };
+      if (sent.type === "continue") {
+        return { ...state, steering: [...state.steering, pending], waiting: true, error: null };
+      }
+      if (sent.type !== "edit_message") return { ...state, steering: [...state.steering, pending] };
+      const index = state.messages.findIndex((m) => m.id === sent.messageId);
+      const item = state.messages[index];
+      if (!item) return state;
+      // The server's version to put back: the one an earlier unanswered edit of this message kept, else what is shown.
+      const earlier = state.steering.find((s) => s.frame.type === "edit_message" && s.frame.messageId === sent.messageId);
+      pending.confirmed = earlier?.confirmed ?? item;
+      return {
+        ...state,
+        messages: replaceAt(state.messages, index, withEdit(item, sent.content, action.at)),
+        steering: [...state.steering, pending],
       };
     }
     case "dismissError":
@@ -401,4 +521,45 @@ export function swipeableReplyId(state: ChatState): string | null {
 export function isRateable(state: ChatState, item: ChatItem): boolean {
   if (item.isUser || item.status !== "saved") return false;
   return state.messages[0]?.id !== item.id;
+}
+
+/**
+ * The reply `continue` would extend: the last message when it is a stored
+ * character reply (the greeting too: the server's rule). Null otherwise or while busy.
+ */
+export function continuableReplyId(state: ChatState): string | null {
+  if (isBusy(state)) return null;
+  const last = state.messages.at(-1);
+  return last && !last.isUser && last.status === "saved" ? last.id : null;
+}
+
+/**
+ * Edit, delete, rewind, branch and continue are open: the socket's history
+ * arrived and no reply is awaited or written (the server refuses them with
+ * `busy` then anyway).
+ */
+export function canSteer(state: ChatState): boolean {
+  return state.synced && !isBusy(state);
+}
+
+/** How many messages a rewind to `messageId` deletes besides it: every message after it. */
+export function messagesAfter(state: ChatState, messageId: string): number {
+  const index = state.messages.findIndex((m) => m.id === messageId);
+  return index < 0 ? 0 : state.messages.length - index - 1;
+}
+
+/**
+ * Steering frames to send again after a reconnect (after `history_sync`),
+ * oldest first: the server answers each clientId once, so a frame it
+ * already applied only gets its answer again. Nothing while a reply is
+ * being written (it may be the continue itself; anything else is dropped
+ * by `history_sync`, as the server would refuse it with `busy`).
+ */
+export function unansweredSteering(state: ChatState): SteeringFrame[] {
+  return state.streamingId === null ? state.steering.map((s) => s.frame) : [];
+}
+
+/** The steering frame with this clientId is sent and not answered yet. */
+export function isSteerPending(state: ChatState, clientId: string | null): boolean {
+  return clientId !== null && state.steering.some((s) => s.frame.clientId === clientId);
 }

@@ -4,7 +4,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-import { personasQueryOptions } from "./get-personas.ts";
+import { personasQueryOptions } from "../../../lib/personas-query.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `404` "Persona not found". */
 export async function deletePersona(id: string): Promise<void> {

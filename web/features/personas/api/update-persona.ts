@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Persona } from "../../../../schema/api.ts";
 import type { PersonaUpdate } from "../../../../schema/inputs.ts";
 import { apiRequest } from "../../../lib/api-client.ts";
-import { personasQueryOptions } from "./get-personas.ts";
+import { personasQueryOptions } from "../../../lib/personas-query.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `404` "Persona not found", `400` with the field messages. */
 export async function updatePersona(id: string, input: PersonaUpdate): Promise<Persona> {

@@ -11,17 +11,13 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
+import { usePersonas } from "../../../lib/personas-query.ts";
+import { userPlayName } from "../../../lib/user-display.ts";
 import { useDeletePersona } from "../api/delete-persona.ts";
-import { usePersonas } from "../api/get-personas.ts";
 import { useUpdatePersona } from "../api/update-persona.ts";
 import { DeletePersonaDialog } from "./delete-persona-dialog.tsx";
 import { PersonaDialog } from "./persona-dialog.tsx";
 import { PersonaItem, PersonaItemSkeleton } from "./persona-item.tsx";
-
-/** What `{{user}}` is without a default persona (the Worker's rule): the first name, else the name, else the username. */
-function fallbackName(user: CurrentUser): string {
-  return user.firstName?.trim() || user.name?.trim() || user.username.replace(/^@/, "");
-}
 
 export function PersonasSection({ user }: { user: CurrentUser }) {
   const query = usePersonas(true);
@@ -32,7 +28,7 @@ export function PersonasSection({ user }: { user: CurrentUser }) {
   const [deleting, setDeleting] = useState<Persona | null>(null);
   const personas = query.data ?? [];
   const atLimit = personas.length >= MAX_PERSONAS;
-  const firstName = fallbackName(user);
+  const firstName = userPlayName(user);
 
   const onMakeDefault = (persona: Persona) =>
     makeDefault.mutate(

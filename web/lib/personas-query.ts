@@ -1,7 +1,11 @@
-/** `GET /api/personas`: the signed-in person's personas, the default first, then oldest first. */
+/**
+ * `GET /api/personas`: the signed-in person's personas, the default first,
+ * then oldest first. Shared: /profile manages them (features/personas) and
+ * the chat header picks one (features/chat).
+ */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Persona } from "../../../../schema/api.ts";
-import { apiGet } from "../../../lib/api-client.ts";
+import type { Persona } from "../../schema/api.ts";
+import { apiGet } from "./api-client.ts";
 
 /** Throws the SPEC.md §8 error (`401: …` for visitors, who should never ask). */
 export function getPersonas(): Promise<Persona[]> {

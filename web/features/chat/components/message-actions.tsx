@@ -1,0 +1,120 @@
+/**
+ * What a person can do with a stored message (docs/decisions/0007-steering-a-chat.md):
+ * Edit, Copy, Branch from here, Rewind to here (when messages follow it) and
+ * Delete. A "More actions" menu beside the bubble holds them all; wide screens
+ * also get Edit and Copy as buttons. The toolbar shows while the message is
+ * hovered or focused, and always on touch screens and phones, where nothing hovers.
+ */
+import { Copy, Ellipsis, GitBranch, History, Pencil, Trash2 } from "lucide-react";
+import { Button } from "../../../components/ui/button.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../../../components/ui/dropdown-menu.tsx";
+import { TooltipContent, TooltipGroupItem, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
+import { cn } from "../../../lib/utils.ts";
+import type { ChatItem } from "../lib/chat-state.ts";
+
+/** The page's answers to the actions; each gets the message. */
+export interface MessageActionHandlers {
+  onEdit: (item: ChatItem) => void;
+  onCopy: (item: ChatItem) => void;
+  onBranch: (item: ChatItem) => void;
+  onDelete: (item: ChatItem) => void;
+  onRewind: (item: ChatItem) => void;
+}
+
+interface MessageActionsProps {
+  item: ChatItem;
+  /** Where the toolbar sits: left of the person's bubbles, right of the character's. */
+  side: "left" | "right";
+  /** Edit, Branch, Rewind and Delete are closed (a reply is awaited or written); Copy stays open. */
+  disabled: boolean;
+  /** Messages after this one: a rewind deletes them too, and is offered only when there are some. */
+  after: number;
+  handlers: MessageActionHandlers;
+}
+
+const ICON_BUTTON = "size-8 rounded-md text-muted-foreground hover:text-foreground [&_svg]:!size-4";
+
+/** An icon button with its name as a tooltip (inside the message list's TooltipProvider). */
+function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label: string; tooltip: string; onClick: () => void; disabled?: boolean; children: React.ReactNode }) {
+  return (
+    <TooltipGroupItem>
+      <TooltipTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label={label} disabled={disabled} onClick={onClick} className={ICON_BUTTON}>
+          {children}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{tooltip}</TooltipContent>
+    </TooltipGroupItem>
+  );
+}
+
+export function MessageActions({ item, side, disabled, after, handlers }: MessageActionsProps) {
+  return (
+    <div
+      role="group"
+      aria-label="Message actions"
+      className={cn(
+        "absolute top-0 flex items-center gap-0.5 transition-opacity",
+        side === "left" ? "right-full mr-1 flex-row-reverse" : "left-full ml-1",
+        // Hidden until the message is hovered or focused, or its menu is open; always shown where nothing hovers.
+        "opacity-0 group-hover/message:opacity-100 focus-within:opacity-100 has-[[data-state=open]]:opacity-100 max-sm:opacity-100 [@media(hover:none)]:opacity-100",
+      )}
+    >
+      <DropdownMenu modal={false}>
+        <TooltipGroupItem>
+          <TooltipTrigger asChild>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" aria-label="More actions" className={cn(ICON_BUTTON, "data-[state=open]:bg-surface")}>
+                <Ellipsis aria-hidden="true" />
+              </Button>
+            </DropdownMenuTrigger>
+          </TooltipTrigger>
+          <TooltipContent>More actions</TooltipContent>
+        </TooltipGroupItem>
+        <DropdownMenuContent
+          align={side === "left" ? "end" : "start"}
+          className="w-52"
+          // The chosen action moves the focus (the editor, a dialog); the menu must not pull it back to its button.
+          onCloseAutoFocus={(event) => event.preventDefault()}
+        >
+          <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onEdit(item)}>
+            <Pencil aria-hidden="true" /> Edit
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => handlers.onCopy(item)}>
+            <Copy aria-hidden="true" /> Copy
+          </DropdownMenuItem>
+          <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onBranch(item)}>
+            <GitBranch aria-hidden="true" /> Branch from here
+          </DropdownMenuItem>
+          {after > 0 && (
+            <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onRewind(item)}>
+              <History aria-hidden="true" /> Rewind to here
+            </DropdownMenuItem>
+          )}
+          <DropdownMenuSeparator />
+          <DropdownMenuItem
+            disabled={disabled}
+            onSelect={() => handlers.onDelete(item)}
+            className="text-red-300 data-[highlighted]:text-red-200 [&_svg]:!text-red-300"
+          >
+            <Trash2 aria-hidden="true" /> Delete
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <div className={cn("hidden items-center gap-0.5 sm:flex", side === "left" && "flex-row-reverse")}>
+        <ToolbarButton label="Edit message" tooltip="Edit" disabled={disabled} onClick={() => handlers.onEdit(item)}>
+          <Pencil aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton label="Copy message" tooltip="Copy" onClick={() => handlers.onCopy(item)}>
+          <Copy aria-hidden="true" />
+        </ToolbarButton>
+      </div>
+    </div>
+  );
+}
