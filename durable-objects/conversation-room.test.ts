@@ -15,7 +15,8 @@ import { ChatSocket, connect, eventually, join } from "../worker/test/chat-clien
 import { call, json } from "../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
 import { OpenAIChatModel } from "./chat-models.ts";
-import { type ConversationRoom, ROOM_SCHEMA_VERSION } from "./conversation-room.ts";
+import type { ConversationRoom } from "./conversation-room.ts";
+import { ROOM_SCHEMA_VERSION } from "./room-storage.ts";
 import { ROOM_HEADERS } from "./room-protocol.ts";
 
 let characterId: number;
