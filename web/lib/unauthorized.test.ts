@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { UNAUTHORIZED_REDIRECT_DELAY_MS, notifyUnauthorized, unauthorizedMessage } from "./unauthorized.ts";
+import { markToasterMounted } from "../components/ui/use-toast.ts";
+import { TOASTER_WAIT_MS, UNAUTHORIZED_REDIRECT_DELAY_MS, notifyUnauthorized, unauthorizedMessage } from "./unauthorized.ts";
 
 describe("unauthorizedMessage", () => {
   it("says what needs a sign-in, in SPEC.md §8's words", () => {
@@ -7,6 +8,7 @@ describe("unauthorizedMessage", () => {
     expect(unauthorizedMessage("comment")).toBe("You need to log in to comment. Redirecting...");
     expect(unauthorizedMessage("favorite")).toBe("You need to log in to favorite. Redirecting...");
     expect(unauthorizedMessage("start a chat")).toBe("You need to log in to start a chat. Redirecting...");
+    expect(unauthorizedMessage("import a chat")).toBe("You need to log in to import a chat. Redirecting...");
     expect(unauthorizedMessage("view this conversation")).toBe(
       "You need to log in to view this conversation. Redirecting...",
     );
@@ -22,6 +24,28 @@ describe("notifyUnauthorized", () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
+  });
+
+  // Module state: these run in order, the toaster not loaded yet in the first two.
+  it("a toaster that never loads does not keep the visitor: the redirect comes TOASTER_WAIT_MS later", () => {
+    notifyUnauthorized("comment");
+    vi.advanceTimersByTime(TOASTER_WAIT_MS + UNAUTHORIZED_REDIRECT_DELAY_MS - 1);
+    expect(location.href).toBe("http://localhost/character/1");
+    vi.advanceTimersByTime(1);
+    expect(location.href).toBe("/api/login");
+    location.href = "http://localhost/character/1";
+  });
+
+  it("before the toaster has loaded, the 500 ms start when it appears", () => {
+    notifyUnauthorized("vote");
+    vi.advanceTimersByTime(2_000);
+    expect(location.href).toBe("http://localhost/character/1");
+    markToasterMounted();
+    vi.advanceTimersByTime(499);
+    expect(location.href).toBe("http://localhost/character/1");
+    vi.advanceTimersByTime(1);
+    expect(location.href).toBe("/api/login");
+    location.href = "http://localhost/character/1";
   });
 
   it("navigates to /api/login 500 ms after the toast, not before", () => {

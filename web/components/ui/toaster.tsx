@@ -1,9 +1,11 @@
+import { useEffect } from "react";
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from "./toast.tsx";
-import { useToast } from "./use-toast.ts";
+import { markToasterMounted, useToast } from "./use-toast.ts";
 
 /** Renders the toast store; mount once at the app root. */
 export function Toaster() {
   const { toasts, dismiss } = useToast();
+  useEffect(markToasterMounted, []);
   return (
     <ToastProvider>
       {toasts.map(({ id, title, description, variant, duration, open }) => (

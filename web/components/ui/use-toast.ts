@@ -88,6 +88,35 @@ export function toast(input: ToastInput) {
   };
 }
 
+let toasterMounted = false;
+const mountWaiters = new Set<() => void>();
+
+/** Called by the Toaster once mounted: toasts given before it loaded are now on screen. */
+export function markToasterMounted(): void {
+  toasterMounted = true;
+  for (const waiter of [...mountWaiters]) waiter();
+}
+
+/**
+ * Calls `callback` once toasts can be seen: at once when the Toaster is
+ * mounted, else when it mounts (its code loads after the first render), or
+ * after `maxWaitMs` at the latest (ms). For what must follow a visible toast,
+ * such as the Unauthorized redirect.
+ */
+export function whenToastsVisible(callback: () => void, maxWaitMs: number): void {
+  if (toasterMounted) {
+    callback();
+    return;
+  }
+  const run = () => {
+    clearTimeout(timer);
+    if (!mountWaiters.delete(run)) return;
+    callback();
+  };
+  const timer = setTimeout(run, maxWaitMs);
+  mountWaiters.add(run);
+}
+
 /** The current toasts, plus `toast` and `dismiss`. */
 export function useToast() {
   const [state, setState] = useState(memoryState);

@@ -1,7 +1,8 @@
 /**
  * The character page body (SPEC.md §2 "Character detail"): avatar, name,
- * creator, long description, counts, tags, Start Chat, the card texts, and
- * below them whatever the page adds (the comments).
+ * creator, long description, counts, tags, Start Chat (and what the page
+ * adds beside it), Download card, the card texts, and below them whatever
+ * the page adds (the comments).
  */
 import { ArrowLeft, LoaderCircle, MessageSquareText } from "lucide-react";
 import type { ReactNode } from "react";
@@ -23,13 +24,15 @@ interface CharacterProfileProps {
   onStartChat: () => void;
   /** The conversation is being created: Start Chat waits. */
   startingChat?: boolean;
+  /** More ways into a chat, shown after Start Chat (the page adds "Import chat"). */
+  chatActions?: ReactNode;
   /** id of the comments section the comment count scrolls to. */
   commentsId: string;
   /** Shown below the cards. */
   children?: ReactNode;
 }
 
-export function CharacterProfile({ character, onStartChat, startingChat = false, commentsId, children }: CharacterProfileProps) {
+export function CharacterProfile({ character, onStartChat, startingChat = false, chatActions, commentsId, children }: CharacterProfileProps) {
   const about = character.longDescription?.trim() || character.description;
   // Personality always; Scenario and the greeting only when the card has them.
   const halfCards = [
@@ -100,6 +103,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
                 {startingChat ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <MessageSquareText aria-hidden="true" />}
                 Start Chat
               </Button>
+              {chatActions}
               <DownloadCardMenu character={character} className="w-full sm:w-auto" />
             </div>
           </div>

@@ -1,30 +1,60 @@
 /**
  * The chat page's header (SPEC.md §2 "Chat"): a back link to the
- * character's page, its avatar (or initial), name and @creator, and a menu
- * with "Start a New Conversation".
+ * character's page, its avatar (or initial), name and @creator, "Branched
+ * from …" for a branch, and the "Conversation options" menu: Start a New
+ * Conversation, Persona, Memory, and the exports (SillyTavern JSONL,
+ * Markdown) as plain download links.
  */
-import { ArrowLeft, Cpu, EllipsisVertical, LoaderCircle, MessageSquarePlus } from "lucide-react";
+import { ArrowLeft, BookMarked, Cpu, EllipsisVertical, FileDown, FileText, GitBranch, LoaderCircle, MessageSquarePlus, UserRound } from "lucide-react";
+import { useRef } from "react";
 import { Link } from "react-router";
+import type { Conversation } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../../../components/ui/dropdown-menu.tsx";
+import { Tooltip, TooltipContent, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
+import { useUser } from "../../../lib/auth.ts";
+import { usePersonas } from "../../../lib/personas-query.ts";
+import { conversationExportUrl } from "../api/export-conversation.ts";
 import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
 
 interface ChatHeaderProps {
+  conversation: Conversation;
   character: ChatCharacter;
   onNewConversation: () => void;
   /** A new conversation is being created. */
   startingNew: boolean;
   /** The offline demo model answers (DESIGN.md "Chat models": the UI says so plainly). */
   offlineModel: boolean;
+  onOpenPersona: () => void;
+  onOpenMemory: () => void;
 }
 
-export function ChatHeader({ character, onNewConversation, startingNew, offlineModel }: ChatHeaderProps) {
+export function ChatHeader({
+  conversation,
+  character,
+  onNewConversation,
+  startingNew,
+  offlineModel,
+  onOpenPersona,
+  onOpenMemory,
+}: ChatHeaderProps) {
+  const { branchedFrom } = conversation;
+  const { user } = useUser();
+  const personas = usePersonas(user !== null);
+  const persona = personas.data?.find((p) => p.id === conversation.personaId);
+  // Persona and Memory open dialogs, which take the focus: the menu must not pull it back to its button.
+  const dialogOpening = useRef(false);
+  const openDialog = (open: () => void) => () => {
+    dialogOpening.current = true;
+    open();
+  };
   return (
     <header className="border-b border-border bg-card/60 px-2 py-2.5 sm:px-4">
       <div className="flex items-center gap-2 sm:gap-3">
@@ -37,16 +67,62 @@ export function ChatHeader({ character, onNewConversation, startingNew, offlineM
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-base leading-tight font-semibold sm:text-lg">{character.name}</h1>
           {character.creator && <p className="truncate text-xs text-muted-foreground sm:text-sm">@{character.creator}</p>}
+          {branchedFrom && (
+            <p className="flex min-w-0 items-center gap-1 text-xs text-muted-foreground">
+              <GitBranch aria-hidden="true" className="size-3 shrink-0" />
+              <span className="truncate">
+                Branched from{" "}
+                <Link to={`/chat/${branchedFrom.id}`} className="text-violet-200 underline-offset-2 hover:underline">
+                  {branchedFrom.title ?? "an earlier chat"}
+                </Link>
+              </span>
+            </p>
+          )}
         </div>
         <DropdownMenu modal={false}>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon" aria-label="Conversation options" className="shrink-0 data-[state=open]:bg-surface">
-              {startingNew ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <EllipsisVertical aria-hidden="true" className="!size-5" />}
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end" className="w-64">
+          <Tooltip>
+            <TooltipTrigger asChild>
+              <DropdownMenuTrigger asChild>
+                <Button variant="ghost" size="icon" aria-label="Conversation options" className="shrink-0 data-[state=open]:bg-surface">
+                  {startingNew ? (
+                    <LoaderCircle aria-hidden="true" className="animate-spin" />
+                  ) : (
+                    <EllipsisVertical aria-hidden="true" className="!size-5" />
+                  )}
+                </Button>
+              </DropdownMenuTrigger>
+            </TooltipTrigger>
+            <TooltipContent>Conversation options</TooltipContent>
+          </Tooltip>
+          <DropdownMenuContent
+            align="end"
+            className="w-64"
+            onCloseAutoFocus={(event) => {
+              if (dialogOpening.current) event.preventDefault();
+              dialogOpening.current = false;
+            }}
+          >
             <DropdownMenuItem disabled={startingNew} onSelect={onNewConversation}>
               <MessageSquarePlus aria-hidden="true" /> Start a New Conversation
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem onSelect={openDialog(onOpenPersona)}>
+              <UserRound aria-hidden="true" /> Persona
+              <span className="ml-auto max-w-28 truncate text-xs text-muted-foreground">{persona?.name ?? "Default"}</span>
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={openDialog(onOpenMemory)}>
+              <BookMarked aria-hidden="true" /> Memory
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem asChild>
+              <a href={conversationExportUrl(conversation.id, "jsonl")} download>
+                <FileDown aria-hidden="true" /> Export as SillyTavern (.jsonl)
+              </a>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <a href={conversationExportUrl(conversation.id, "markdown")} download>
+                <FileText aria-hidden="true" /> Export as Markdown
+              </a>
             </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>

@@ -2,7 +2,10 @@
  * A live conversation (SPEC.md §2 "Chat", §4 "Chat send", "Real-time
  * connection", "New conversation from chat menu"): the header, the
  * messages, the input and the footer line, driven by the socket's frames
- * through `chatReducer` (lib/chat-state.ts).
+ * through `chatReducer` (lib/chat-state.ts). Steering the chat
+ * (docs/decisions/0007-steering-a-chat.md): edit, delete and rewind
+ * (after a confirmation), continue and memory go over the socket with a
+ * clientId each; branch and the persona go over HTTP.
  */
 import { LoaderCircle, WifiOff } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -10,8 +13,10 @@ import { useNavigate } from "react-router";
 import type { ChatMessage, Conversation } from "../../../../schema/chat.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { isUnauthorizedError } from "../../../lib/api-client.ts";
+import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
+import { copyText } from "../../../lib/clipboard.ts";
 import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
+import { useBranchConversation } from "../api/branch-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
@@ -25,11 +30,24 @@ import {
   conversationMessageCount,
   initialChatState,
   isBusy,
+  isSteerPending,
+  messagesAfter,
+  type SteeringFrame,
+  unansweredSteering,
   unsentMessages,
 } from "../lib/chat-state.ts";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
+import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dialog.tsx";
+import type { MessageActionHandlers } from "./message-actions.tsx";
+import { MemoryDialog } from "./memory-dialog.tsx";
 import { MessageList } from "./message-list.tsx";
+import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
+
+/** Said when a steering frame could not be sent (the socket is down). */
+function notConnected() {
+  toast({ title: "Not connected", description: "The chat is reconnecting. Please try again in a moment.", variant: "destructive" });
+}
 
 interface ChatRoomProps {
   conversation: Conversation;
@@ -50,6 +68,14 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     setState(stateRef.current);
   }, []);
   const stickToBottom = useRef(true);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
+  const [memoryOpen, setMemoryOpen] = useState(false);
+  const [personaOpen, setPersonaOpen] = useState(false);
+  /** The clientId of the memory save on its way (shown as saving), and why the last one was refused. */
+  const [memorySave, setMemorySave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
+  // The same clientId for the frame handler, which may run twice before a render.
+  const memoryClientId = useRef<string | null>(null);
 
   useEffect(() => {
     if (initialMessages) dispatch({ type: "loaded", messages: initialMessages });
@@ -60,14 +86,36 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     enabled: true,
     onFrame: (frame, send) => {
       dispatch({ type: "frame", frame });
+      if (frame.type === "memory_updated" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
+        memoryClientId.current = null;
+        setMemorySave({ clientId: null, error: null });
+        setMemoryOpen(false);
+        toast({ title: "Memory saved", description: `${character.name} will keep it in mind from the next reply on.` });
+      }
+      if (frame.type === "error" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
+        memoryClientId.current = null;
+        setMemorySave({ clientId: null, error: frame.message });
+      }
       if (frame.type !== "history_sync") return;
       // Sent before a reconnect and not in the server's history: send again
       // (same clientId, so the server stores each once).
       for (const item of unsentMessages(stateRef.current)) {
         send({ type: "chat_message", conversationId, content: item.content, isUser: true, clientId: item.clientId! });
       }
+      // Steering frames not answered: the server applies each clientId once, so a resend is safe.
+      for (const steer of unansweredSteering(stateRef.current)) send({ ...steer, conversationId });
     },
   });
+
+  /** Sends a steering frame (each with a clientId of its own); false, with a toast, when the socket is down. */
+  const steer = (frame: SteeringFrame): boolean => {
+    if (!socket.send({ ...frame, conversationId })) {
+      notConnected();
+      return false;
+    }
+    dispatch({ type: "steer", frame, at: new Date().toISOString() });
+    return true;
+  };
 
   const onSend = (content: string): boolean => {
     const clientId = newClientId();
@@ -99,6 +147,54 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
 
   const onStop = () => {
     socket.send({ type: "stop", conversationId });
+  };
+
+  const onContinue = () => {
+    if (isBusy(stateRef.current)) return;
+    stickToBottom.current = true;
+    steer({ type: "continue", clientId: newClientId() });
+  };
+
+  const onSaveEdit = (item: ChatItem, content: string): boolean =>
+    steer({ type: "edit_message", messageId: item.id, content, clientId: newClientId() });
+
+  const onConfirmDelete = (request: DeleteRequest) => {
+    setDeleteRequest(null);
+    steer({ type: request.kind === "rewind" ? "rewind" : "delete_message", messageId: request.messageId, clientId: newClientId() });
+  };
+
+  const onSaveMemory = (memory: string): boolean => {
+    const clientId = newClientId();
+    if (!steer({ type: "set_memory", memory, clientId })) return false;
+    memoryClientId.current = clientId;
+    setMemorySave({ clientId, error: null });
+    return true;
+  };
+
+  const branch = useBranchConversation(conversationId);
+  const actions: MessageActionHandlers = {
+    onEdit: (item) => setEditingId(item.id),
+    onCopy: (item) =>
+      void copyText(item.content).then((copied) =>
+        copied
+          ? toast({ title: "Copied", description: "The message is on your clipboard." })
+          : toast({ title: "Error", description: "Failed to copy the message.", variant: "destructive" }),
+      ),
+    onBranch: (item) => {
+      if (branch.isPending) return;
+      branch.mutate(item.id, {
+        onSuccess: (fresh) => {
+          navigate(`/chat/${fresh.id}`);
+          toast({ title: "Branched", description: "A new chat starts from this message." });
+        },
+        onError: (error) => {
+          if (isUnauthorizedError(error)) notifyUnauthorized("view this conversation");
+          else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to branch the chat. Please try again.", variant: "destructive" });
+        },
+      });
+    },
+    onDelete: (item) => setDeleteRequest({ kind: "delete", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
+    onRewind: (item) => setDeleteRequest({ kind: "rewind", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
   };
 
   const rate = useRateMessage(conversationId);
@@ -142,10 +238,16 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border"
       >
         <ChatHeader
+          conversation={conversation}
           character={character}
           onNewConversation={onNewConversation}
           startingNew={startNew.isPending}
           offlineModel={chatModel === "offline"}
+          onOpenPersona={() => setPersonaOpen(true)}
+          onOpenMemory={() => {
+            setMemorySave({ clientId: null, error: null });
+            setMemoryOpen(true);
+          }}
         />
         <MessageList
           state={state}
@@ -157,6 +259,11 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           onSwipe={onSwipe}
           onRetry={onRetry}
           onDismissError={() => dispatch({ type: "dismissError" })}
+          onContinue={onContinue}
+          editingId={editingId}
+          actions={actions}
+          onSaveEdit={onSaveEdit}
+          onCancelEdit={() => setEditingId(null)}
         />
         <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
@@ -172,6 +279,21 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           </div>
         </div>
       </section>
+      <DeleteMessagesDialog request={deleteRequest} onCancel={() => setDeleteRequest(null)} onConfirm={onConfirmDelete} />
+      {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
+      {memoryOpen && (
+        <MemoryDialog
+          characterName={character.name}
+          memory={state.memory}
+          saving={isSteerPending(state, memorySave.clientId)}
+          error={memorySave.error}
+          onSave={onSaveMemory}
+          onClose={() => {
+            memoryClientId.current = null;
+            setMemoryOpen(false);
+          }}
+        />
+      )}
     </div>
   );
 }

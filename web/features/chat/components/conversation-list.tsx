@@ -1,10 +1,11 @@
 /**
  * "My Chats": the person's conversations, latest activity first, each with
  * the character's avatar and name, the title, a preview of the last message
- * and how long ago it was, linking to the chat.
+ * and how long ago it was, linking to the chat; a branch also links to the
+ * chat it was branched from.
  */
 import { formatDistanceToNow } from "date-fns";
-import { CloudOff, MessagesSquare, Search } from "lucide-react";
+import { CloudOff, GitBranch, MessagesSquare, Search } from "lucide-react";
 import { Link } from "react-router";
 import type { ConversationSummary } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
@@ -86,25 +87,39 @@ export function ConversationList() {
 }
 
 function ConversationRow({ conversation }: { conversation: ConversationSummary }) {
-  const { character } = conversation;
+  const { character, branchedFrom } = conversation;
   const at = conversation.lastMessageAt ?? conversation.updatedAt;
   const preview = conversation.lastMessagePreview ? plainText(conversation.lastMessagePreview) : "";
   return (
-    <Link
-      to={`/chat/${conversation.id}`}
-      className="flex items-center gap-4 p-4 transition-colors hover:bg-surface focus-visible:outline-offset-[-2px]"
-    >
-      <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
-      <div className="min-w-0 flex-1">
-        <div className="flex items-baseline justify-between gap-3">
-          <p className="truncate font-semibold">{character.name}</p>
-          <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
-            {formatDistanceToNow(new Date(at), { addSuffix: true })}
-          </time>
+    // The row's link covers the whole row (its ::after); "Branched from" is a second link above it, not inside it.
+    <div className="relative transition-colors hover:bg-surface">
+      <Link
+        to={`/chat/${conversation.id}`}
+        className="flex items-center gap-4 p-4 after:absolute after:inset-0 after:content-[''] focus-visible:outline-offset-[-2px]"
+      >
+        <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
+        <div className="min-w-0 flex-1">
+          <div className="flex items-baseline justify-between gap-3">
+            <p className="truncate font-semibold">{character.name}</p>
+            <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
+              {formatDistanceToNow(new Date(at), { addSuffix: true })}
+            </time>
+          </div>
+          {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
+          <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
         </div>
-        {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
-        <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
-      </div>
-    </Link>
+      </Link>
+      {branchedFrom && (
+        <p className="-mt-3 flex min-w-0 items-center gap-1 pr-4 pb-4 pl-20 text-xs text-muted-foreground">
+          <GitBranch aria-hidden="true" className="size-3 shrink-0" />
+          <span className="truncate">
+            Branched from{" "}
+            <Link to={`/chat/${branchedFrom.id}`} className="relative z-10 text-violet-200 underline-offset-2 hover:underline">
+              {branchedFrom.title ?? "an earlier chat"}
+            </Link>
+          </span>
+        </p>
+      )}
+    </div>
   );
 }

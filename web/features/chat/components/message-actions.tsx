@@ -6,6 +6,7 @@
  * hovered or focused, and always on touch screens and phones, where nothing hovers.
  */
 import { Copy, Ellipsis, GitBranch, History, Pencil, Trash2 } from "lucide-react";
+import { type ReactNode, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import {
   DropdownMenu,
@@ -41,7 +42,7 @@ interface MessageActionsProps {
 const ICON_BUTTON = "size-8 rounded-md text-muted-foreground hover:text-foreground [&_svg]:!size-4";
 
 /** An icon button with its name as a tooltip (inside the message list's TooltipProvider). */
-function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label: string; tooltip: string; onClick: () => void; disabled?: boolean; children: React.ReactNode }) {
+function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label: string; tooltip: string; onClick: () => void; disabled?: boolean; children: ReactNode }) {
   return (
     <TooltipGroupItem>
       <TooltipTrigger asChild>
@@ -55,6 +56,12 @@ function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label:
 }
 
 export function MessageActions({ item, side, disabled, after, handlers }: MessageActionsProps) {
+  // Edit, Delete and Rewind move the focus (the editor, a dialog): the menu must not pull it back to its button.
+  const focusMoves = useRef(false);
+  const moving = (action: (item: ChatItem) => void) => () => {
+    focusMoves.current = true;
+    action(item);
+  };
   return (
     <div
       role="group"
@@ -80,10 +87,12 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
         <DropdownMenuContent
           align={side === "left" ? "end" : "start"}
           className="w-52"
-          // The chosen action moves the focus (the editor, a dialog); the menu must not pull it back to its button.
-          onCloseAutoFocus={(event) => event.preventDefault()}
+          onCloseAutoFocus={(event) => {
+            if (focusMoves.current) event.preventDefault();
+            focusMoves.current = false;
+          }}
         >
-          <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onEdit(item)}>
+          <DropdownMenuItem disabled={disabled} onSelect={moving(handlers.onEdit)}>
             <Pencil aria-hidden="true" /> Edit
           </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => handlers.onCopy(item)}>
@@ -93,14 +102,14 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
             <GitBranch aria-hidden="true" /> Branch from here
           </DropdownMenuItem>
           {after > 0 && (
-            <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onRewind(item)}>
+            <DropdownMenuItem disabled={disabled} onSelect={moving(handlers.onRewind)}>
               <History aria-hidden="true" /> Rewind to here
             </DropdownMenuItem>
           )}
           <DropdownMenuSeparator />
           <DropdownMenuItem
             disabled={disabled}
-            onSelect={() => handlers.onDelete(item)}
+            onSelect={moving(handlers.onDelete)}
             className="text-red-300 data-[highlighted]:text-red-200 [&_svg]:!text-red-300"
           >
             <Trash2 aria-hidden="true" /> Delete

@@ -1,40 +1,110 @@
 /**
  * One message of the conversation (SPEC.md §2 "Chat"): the person's on the
  * right, the character's on the left with its avatar. Under a stored
- * character reply: thumbs up/down, Regenerate on the last one, and arrows
- * through its versions when it was regenerated (the swipes). On the last
- * reply the arrows choose the version the conversation goes on from (as
- * SillyTavern's swipes do); on earlier replies they only show the others.
+ * character reply: thumbs up/down, Regenerate and Continue on the last one,
+ * and arrows through its versions when it was regenerated (the swipes). On
+ * the last reply the arrows choose the version the conversation goes on
+ * from (as SillyTavern's swipes do); on earlier replies they only show the
+ * others. Beside every stored message, its actions (message-actions.tsx);
+ * Edit turns the bubble into an editor. An edited message says so.
  */
-import { ChevronLeft, ChevronRight, RefreshCw, RotateCcw, ThumbsDown, ThumbsUp } from "lucide-react";
-import { useState } from "react";
-import { replyVersions } from "../../../../schema/chat.ts";
+import { ChevronLeft, ChevronRight, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
+import { type ComponentProps, type ReactNode, useState } from "react";
+import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, replyVersions } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { TooltipContent, TooltipGroupItem, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
 import type { ChatItem } from "../lib/chat-state.ts";
+import { type MessageActionHandlers, MessageActions } from "./message-actions.tsx";
 import { MessageContent } from "./message-content.tsx";
+import { MessageEditor } from "./message-editor.tsx";
 
 const BUBBLE = "rounded-2xl px-4 py-2.5 text-[15px] leading-relaxed whitespace-pre-wrap break-words";
 const ACTION_BUTTON = "size-8 rounded-md text-muted-foreground hover:text-foreground [&_svg]:!size-4";
 
-export function UserMessage({ item, onRetry }: { item: ChatItem; onRetry: (item: ChatItem) => void }) {
-  const failed = item.status === "failed";
+/** What a stored message may do: its actions, and editing in place once Edit is chosen. */
+export interface SteerProps {
+  /** Edit, Branch, Rewind and Delete are open now (nothing awaited or being written). */
+  enabled: boolean;
+  /** How many messages come after this one (a rewind deletes them too). */
+  after: number;
+  /** This message is being edited. */
+  editing: boolean;
+  handlers: MessageActionHandlers;
+  /** Sends the edit; false when it could not be sent (the editor stays open). */
+  onSaveEdit: (item: ChatItem, content: string) => boolean;
+  onCancelEdit: () => void;
+}
+
+/** An icon button named by `label`, with `tooltip` (else the label) as its tooltip (inside the message list's TooltipProvider). */
+function IconButton({
+  label,
+  tooltip = label,
+  className,
+  children,
+  ...props
+}: { label: string; tooltip?: string; className?: string; children: ReactNode } & Omit<ComponentProps<typeof Button>, "aria-label">) {
   return (
-    <li className="flex justify-end" data-message-id={item.id}>
-      <article aria-label="You" aria-busy={item.status === "pending"} className="flex max-w-[85%] flex-col items-end gap-1 sm:max-w-[75%]">
-        <div
-          data-message-text
-          className={cn(
-            BUBBLE,
-            "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
-            item.status === "pending" && "opacity-80",
-            failed && "ring-2 ring-red-500/70",
-          )}
-        >
-          <MessageContent content={item.content} tone="user" />
-        </div>
+    <TooltipGroupItem>
+      <TooltipTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label={label} className={cn(ACTION_BUTTON, className)} {...props}>
+          {children}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{tooltip}</TooltipContent>
+    </TooltipGroupItem>
+  );
+}
+
+/** "(edited)", with the time of the edit as its title. */
+function EditedMark({ at }: { at: string }) {
+  const date = at ? new Date(at) : null;
+  return (
+    <span className="px-1 text-xs text-muted-foreground" title={date && !Number.isNaN(date.getTime()) ? `Edited ${date.toLocaleString()}` : undefined}>
+      (edited)
+    </span>
+  );
+}
+
+export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry: (item: ChatItem) => void; steer: SteerProps }) {
+  const failed = item.status === "failed";
+  const stored = item.status === "saved";
+  return (
+    <li className="group/message flex justify-end" data-message-id={item.id}>
+      <article
+        aria-label="You"
+        aria-busy={item.status === "pending"}
+        className={cn("relative flex max-w-[85%] flex-col items-end gap-1 sm:max-w-[75%]", steer.editing && "w-full max-w-full sm:max-w-[85%]")}
+      >
+        {steer.editing ? (
+          <MessageEditor
+            initial={item.content}
+            max={MAX_CHAT_MESSAGE_LENGTH}
+            label="Edit your message"
+            busy={!steer.enabled}
+            tone="user"
+            onSave={(content) => steer.onSaveEdit(item, content)}
+            onCancel={steer.onCancelEdit}
+          />
+        ) : (
+          <>
+            <div
+              data-message-text
+              className={cn(
+                BUBBLE,
+                "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
+                item.status === "pending" && "opacity-80",
+                failed && "ring-2 ring-red-500/70",
+              )}
+            >
+              <MessageContent content={item.content} tone="user" />
+            </div>
+            {stored && <MessageActions item={item} side="left" disabled={!steer.enabled} after={steer.after} handlers={steer.handlers} />}
+            {item.editedAt && <EditedMark at={item.editedAt} />}
+          </>
+        )}
         {failed && (
           <p className="flex items-center gap-1 text-xs text-red-300">
             Not sent.
@@ -55,15 +125,31 @@ interface CharacterMessageProps {
   rateable: boolean;
   /** Regenerate is offered (the last reply, nothing in progress). */
   regeneratable: boolean;
+  /** Continue is offered (the last message, a stored reply, nothing in progress). */
+  continuable: boolean;
   /** The arrows choose the version the conversation goes on from (the last reply, nothing in progress). */
   swipeable: boolean;
   onRate: (item: ChatItem, value: 1 | -1) => void;
   onRegenerate: () => void;
+  onContinue: () => void;
   /** Make version `index` (0-based, in the order written) the reply's content. */
   onSwipe: (item: ChatItem, index: number) => void;
+  steer: SteerProps;
 }
 
-export function CharacterMessage({ item, character, rateable, regeneratable, swipeable, onRate, onRegenerate, onSwipe }: CharacterMessageProps) {
+export function CharacterMessage({
+  item,
+  character,
+  rateable,
+  regeneratable,
+  continuable,
+  swipeable,
+  onRate,
+  onRegenerate,
+  onContinue,
+  onSwipe,
+  steer,
+}: CharacterMessageProps) {
   const streaming = item.status === "streaming";
   // The swipes in the order they were written; `current` is the one the conversation goes on from.
   const { versions, current } = replyVersions(item);
@@ -75,35 +161,63 @@ export function CharacterMessage({ item, character, rateable, regeneratable, swi
     if (swipeable) onSwipe(item, next);
     else setViewed(next === current ? null : next);
   };
+  const stored = item.status === "saved";
   return (
-    <li className="flex items-start gap-2.5" data-message-id={item.id}>
+    <li className="group/message flex items-start gap-2.5" data-message-id={item.id}>
       <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="mt-0.5 size-8" />
-      <article aria-label={character.name} aria-busy={streaming} className="flex min-w-0 max-w-[85%] flex-col items-start gap-1 sm:max-w-[75%]">
-        <div data-message-text className={cn(BUBBLE, "rounded-tl-sm border border-transparent bg-surface text-foreground", other && "border-dashed border-muted-foreground/60")}>
-          <MessageContent content={versions[index]!} tone="character" streaming={streaming} />
-          {streaming && <span aria-hidden="true" className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse rounded-sm bg-pink-400" />}
-        </div>
-        {item.stopped && !other && <p className="px-1 text-xs text-muted-foreground">Stopped</p>}
+      <article
+        aria-label={character.name}
+        aria-busy={streaming}
+        className={cn(
+          "relative flex min-w-0 max-w-[calc(100%-5.25rem)] flex-col items-start gap-1 sm:max-w-[75%]",
+          steer.editing && "w-full max-w-full sm:max-w-[85%]",
+        )}
+      >
+        {steer.editing ? (
+          <MessageEditor
+            initial={item.content}
+            max={MAX_EDITED_REPLY_LENGTH}
+            label={`Edit ${character.name}'s reply`}
+            busy={!steer.enabled}
+            tone="character"
+            onSave={(content) => steer.onSaveEdit(item, content)}
+            onCancel={steer.onCancelEdit}
+          />
+        ) : (
+          <div
+            data-message-text
+            className={cn(BUBBLE, "rounded-tl-sm border border-transparent bg-surface text-foreground", other && "border-dashed border-muted-foreground/60")}
+          >
+            <MessageContent content={versions[index]!} tone="character" streaming={streaming} />
+            {streaming && <span aria-hidden="true" className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse rounded-sm bg-pink-400" />}
+          </div>
+        )}
+        {stored && !steer.editing && (
+          <MessageActions item={item} side="right" disabled={!steer.enabled || other} after={steer.after} handlers={steer.handlers} />
+        )}
+        {!steer.editing && (item.stopped || item.editedAt) && !other && (
+          <p className="flex gap-2 px-1 text-xs text-muted-foreground">
+            {item.stopped && <span>Stopped</span>}
+            {item.editedAt && <EditedMark at={item.editedAt} />}
+          </p>
+        )}
         {other && (
           <p className="px-1 text-xs text-muted-foreground">
             Not the version the chat went on from ({current + 1}/{versions.length})
           </p>
         )}
-        {item.status === "saved" && (versions.length > 1 || rateable || regeneratable) && (
+        {stored && !steer.editing && (versions.length > 1 || rateable || regeneratable || continuable) && (
           <div className="-ml-1 flex flex-wrap items-center gap-0.5">
             {versions.length > 1 && (
               <div role="group" aria-label="Versions of this reply" className="mr-1 flex items-center">
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className={ACTION_BUTTON}
-                  aria-label="Previous version"
-                  title={swipeable ? "Go on from the previous version" : "Show the previous version"}
+                <IconButton
+                  label="Previous version"
+                  tooltip={swipeable ? "Go on from the previous version" : "Show the previous version"}
                   disabled={index === 0}
                   onClick={() => show(index - 1)}
                 >
                   <ChevronLeft aria-hidden="true" />
-                </Button>
+                </IconButton>
                 <span className="min-w-8 text-center text-xs text-muted-foreground tabular-nums" aria-live="polite">
                   <span aria-hidden="true">
                     {index + 1}/{versions.length}
@@ -112,48 +226,44 @@ export function CharacterMessage({ item, character, rateable, regeneratable, swi
                     Version {index + 1} of {versions.length}
                   </span>
                 </span>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className={ACTION_BUTTON}
-                  aria-label="Next version"
-                  title={swipeable ? "Go on from the next version" : "Show the next version"}
+                <IconButton
+                  label="Next version"
+                  tooltip={swipeable ? "Go on from the next version" : "Show the next version"}
                   disabled={index === versions.length - 1}
                   onClick={() => show(index + 1)}
                 >
                   <ChevronRight aria-hidden="true" />
-                </Button>
+                </IconButton>
               </div>
             )}
             {rateable && !other && (
               <>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label="Good reply"
-                  title="Good reply"
+                <IconButton
+                  label="Good reply"
                   aria-pressed={item.rating === 1}
                   onClick={() => onRate(item, 1)}
-                  className={cn(ACTION_BUTTON, item.rating === 1 && "text-emerald-400 hover:text-emerald-300")}
+                  className={cn(item.rating === 1 && "text-emerald-400 hover:text-emerald-300")}
                 >
                   <ThumbsUp aria-hidden="true" className={cn(item.rating === 1 && "fill-current")} />
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label="Bad reply"
-                  title="Bad reply"
+                </IconButton>
+                <IconButton
+                  label="Bad reply"
                   aria-pressed={item.rating === -1}
                   onClick={() => onRate(item, -1)}
-                  className={cn(ACTION_BUTTON, item.rating === -1 && "text-orange-400 hover:text-orange-300")}
+                  className={cn(item.rating === -1 && "text-orange-400 hover:text-orange-300")}
                 >
                   <ThumbsDown aria-hidden="true" className={cn(item.rating === -1 && "fill-current")} />
-                </Button>
+                </IconButton>
               </>
             )}
             {regeneratable && !other && (
               <Button variant="ghost" size="sm" onClick={onRegenerate} className="h-8 px-2 text-xs text-muted-foreground hover:text-foreground">
                 <RefreshCw aria-hidden="true" className="!size-3.5" /> Regenerate
+              </Button>
+            )}
+            {continuable && !other && (
+              <Button variant="ghost" size="sm" onClick={onContinue} className="h-8 px-2 text-xs text-muted-foreground hover:text-foreground">
+                <StepForward aria-hidden="true" className="!size-3.5" /> Continue
               </Button>
             )}
           </div>

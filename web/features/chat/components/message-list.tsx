@@ -9,18 +9,23 @@ import { CircleAlert, RefreshCw, X } from "lucide-react";
 import { type RefObject, useLayoutEffect, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import {
   type ChatItem,
   type ChatState,
+  canSteer,
+  continuableReplyId,
   isBusy,
   isRateable,
+  messagesAfter,
   regeneratableReplyId,
   showTypingIndicator,
   swipeableReplyId,
   visibleMessages,
 } from "../lib/chat-state.ts";
-import { CharacterMessage, UserMessage } from "./message-item.tsx";
+import type { MessageActionHandlers } from "./message-actions.tsx";
+import { CharacterMessage, type SteerProps, UserMessage } from "./message-item.tsx";
 import { TypingIndicator } from "./typing-indicator.tsx";
 
 /** Within this many px of the bottom, the list keeps following new text. */
@@ -39,6 +44,12 @@ interface MessageListProps {
   onSwipe: (item: ChatItem, index: number) => void;
   onRetry: (item: ChatItem) => void;
   onDismissError: () => void;
+  onContinue: () => void;
+  /** The message being edited in place, if any. */
+  editingId: string | null;
+  actions: MessageActionHandlers;
+  onSaveEdit: (item: ChatItem, content: string) => boolean;
+  onCancelEdit: () => void;
 }
 
 export function MessageList({
@@ -51,12 +62,27 @@ export function MessageList({
   onSwipe,
   onRetry,
   onDismissError,
+  onContinue,
+  editingId,
+  actions,
+  onSaveEdit,
+  onCancelEdit,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
   const typing = showTypingIndicator(state);
   const regeneratable = regeneratableReplyId(state);
   const swipeable = swipeableReplyId(state);
+  const continuable = continuableReplyId(state);
+  const steerable = canSteer(state);
+  const steerProps = (item: ChatItem): SteerProps => ({
+    enabled: steerable,
+    after: messagesAfter(state, item.id),
+    editing: editingId === item.id,
+    handlers: actions,
+    onSaveEdit,
+    onCancelEdit,
+  });
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -91,26 +117,31 @@ export function MessageList({
               Say hello to {character.name} to start the story.
             </p>
           )}
-          <ol className="mx-auto flex max-w-3xl flex-col gap-4">
-            {messages.map((item) =>
-              item.isUser ? (
-                <UserMessage key={item.clientId ?? item.id} item={item} onRetry={onRetry} />
-              ) : (
-                <CharacterMessage
-                  key={item.id}
-                  item={item}
-                  character={character}
-                  rateable={isRateable(state, item)}
-                  regeneratable={regeneratable === item.id}
-                  swipeable={swipeable === item.id}
-                  onRate={onRate}
-                  onRegenerate={onRegenerate}
-                  onSwipe={onSwipe}
-                />
-              ),
-            )}
-            {typing && <TypingIndicator character={character} />}
-          </ol>
+          <TooltipProvider>
+            <ol className="mx-auto flex max-w-3xl flex-col gap-4">
+              {messages.map((item) =>
+                item.isUser ? (
+                  <UserMessage key={item.clientId ?? item.id} item={item} onRetry={onRetry} steer={steerProps(item)} />
+                ) : (
+                  <CharacterMessage
+                    key={item.id}
+                    item={item}
+                    character={character}
+                    rateable={isRateable(state, item)}
+                    regeneratable={regeneratable === item.id}
+                    continuable={continuable === item.id}
+                    swipeable={swipeable === item.id}
+                    onRate={onRate}
+                    onRegenerate={onRegenerate}
+                    onContinue={onContinue}
+                    onSwipe={onSwipe}
+                    steer={steerProps(item)}
+                  />
+                ),
+              )}
+              {typing && <TypingIndicator character={character} />}
+            </ol>
+          </TooltipProvider>
           {state.error && (
             <div
               role="alert"

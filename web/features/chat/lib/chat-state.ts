@@ -431,21 +431,19 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     }
     case "steer": {
       const sent = action.frame;
-      const pending: PendingSteer = { frame: sent };
       if (sent.type === "continue") {
-        return { ...state, steering: [...state.steering, pending], waiting: true, error: null };
+        return { ...state, steering: [...state.steering, { frame: sent }], waiting: true, error: null };
       }
-      if (sent.type !== "edit_message") return { ...state, steering: [...state.steering, pending] };
+      if (sent.type !== "edit_message") return { ...state, steering: [...state.steering, { frame: sent }] };
       const index = state.messages.findIndex((m) => m.id === sent.messageId);
       const item = state.messages[index];
       if (!item) return state;
       // The server's version to put back: the one an earlier unanswered edit of this message kept, else what is shown.
       const earlier = state.steering.find((s) => s.frame.type === "edit_message" && s.frame.messageId === sent.messageId);
-      pending.confirmed = earlier?.confirmed ?? item;
       return {
         ...state,
         messages: replaceAt(state.messages, index, withEdit(item, sent.content, action.at)),
-        steering: [...state.steering, pending],
+        steering: [...state.steering, { frame: sent, confirmed: earlier?.confirmed ?? item }],
       };
     }
     case "dismissError":

@@ -1,0 +1,66 @@
+/**
+ * "Import chat" on a character's page: picks a SillyTavern chat file
+ * (.jsonl), sends it to `POST /api/conversations/import?characterId=` and
+ * opens the new conversation. A refused file is a toast with the server's
+ * sentence (it names the line); visitors are asked to sign in first.
+ */
+import { FileUp, LoaderCircle } from "lucide-react";
+import { useRef } from "react";
+import { useNavigate } from "react-router";
+import { Button } from "../../../components/ui/button.tsx";
+import { toast } from "../../../components/ui/use-toast.ts";
+import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
+import { useUser } from "../../../lib/auth.ts";
+import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
+import { CHAT_FILE_ACCEPT, useImportConversation } from "../api/import-conversation.ts";
+
+export function ImportChatButton({ characterId, className }: { characterId: number; className?: string }) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const navigate = useNavigate();
+  const { user, isLoading } = useUser();
+  const importChat = useImportConversation(characterId);
+
+  const choose = () => {
+    // Still asking who this is: let the server decide (a 401 lands in onError below).
+    if (!user && !isLoading) {
+      notifyUnauthorized("import a chat");
+      return;
+    }
+    inputRef.current?.click();
+  };
+
+  const onFile = (file: File | undefined) => {
+    if (!file || importChat.isPending) return;
+    importChat.mutate(file, {
+      onSuccess: (conversation) => {
+        toast({ title: "Chat imported", description: `${file.name} is now a chat of yours.` });
+        navigate(`/chat/${conversation.id}`);
+      },
+      onError: (error) => {
+        if (isUnauthorizedError(error)) notifyUnauthorized("import a chat");
+        else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to import the chat. Please try again.", variant: "destructive" });
+      },
+    });
+  };
+
+  return (
+    <>
+      <Button variant="outline" size="lg" onClick={choose} disabled={importChat.isPending} aria-busy={importChat.isPending} className={className}>
+        {importChat.isPending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <FileUp aria-hidden="true" />}
+        {importChat.isPending ? "Importing..." : "Import chat"}
+      </Button>
+      <input
+        ref={inputRef}
+        type="file"
+        accept={CHAT_FILE_ACCEPT}
+        hidden
+        data-testid="import-chat-input"
+        onChange={(e) => {
+          onFile(e.target.files?.[0]);
+          // The same file may be chosen again after a fix.
+          e.target.value = "";
+        }}
+      />
+    </>
+  );
+}
