@@ -45,35 +45,49 @@ export function toast(page: Page, text: string) {
 
 const SIGN_IN_PATH = /\/api\/login$/;
 
-/** Texts of the toasts each page has shown, across its navigations. */
-const toastLogs = new WeakMap<Page, string[]>();
+/** sessionStorage key under which each page records the toasts it showed. */
+const TOAST_LOG_KEY = "__fabledToasts";
+const recording = new WeakSet<Page>();
 
 /**
  * Starts recording, on `page` and every document it loads from now on, the
- * text of each toast put into the notifications region (title and description
- * run together), as it appears. A toast shown for a moment before the page
- * navigates away is still recorded; polling the page could miss it.
+ * text of each toast put into the notifications region (title and
+ * description run together), as it appears, in the tab's sessionStorage: it
+ * is written synchronously in the page and survives the navigation that
+ * follows a toast (same origin), so a toast shown for a moment before the
+ * page goes away is never lost, however busy the machine.
  */
-async function recordToasts(page: Page): Promise<string[]> {
-  const known = toastLogs.get(page);
-  if (known) return known;
-  const log: string[] = [];
-  toastLogs.set(page, log);
-  await page.exposeFunction("__fabledToastShown", (text: string) => log.push(text));
-  const observe = () => {
-    const report = (window as unknown as { __fabledToastShown: (text: string) => void }).__fabledToastShown;
+async function recordToasts(page: Page): Promise<void> {
+  if (recording.has(page)) return;
+  recording.add(page);
+  const observe = (key: string) => {
+    if ((window as unknown as { __fabledToastObserver?: boolean }).__fabledToastObserver) return;
+    (window as unknown as { __fabledToastObserver?: boolean }).__fabledToastObserver = true;
     new MutationObserver((records) => {
       for (const record of records) {
         for (const node of Array.from(record.addedNodes)) {
           const text = node.textContent?.trim();
-          if (text && node instanceof Element && node.closest('[role="region"][aria-label^="Notifications"]')) report(text);
+          if (text && node instanceof Element && node.closest('[role="region"][aria-label^="Notifications"]')) {
+            const log = JSON.parse(sessionStorage.getItem(key) ?? "[]") as string[];
+            sessionStorage.setItem(key, JSON.stringify([...log, text]));
+          }
         }
       }
     }).observe(document, { childList: true, subtree: true });
   };
-  await page.addInitScript(observe);
-  await page.evaluate(observe);
-  return log;
+  await page.addInitScript(observe, TOAST_LOG_KEY);
+  await page.evaluate(observe, TOAST_LOG_KEY);
+}
+
+/** The toasts the tab has recorded so far (recordToasts), oldest first. */
+function recordedToasts(page: Page): Promise<string[]> {
+  return page.evaluate((key) => {
+    try {
+      return JSON.parse(sessionStorage.getItem(key) ?? "[]") as string[];
+    } catch {
+      return []; // about:blank has no storage (and no toasts)
+    }
+  }, TOAST_LOG_KEY);
 }
 
 /**
@@ -81,13 +95,14 @@ async function recordToasts(page: Page): Promise<string[]> {
  * click, a navigation) brings the "Unauthorized" toast with `description`,
  * then the page goes to the sign-in path. The app navigates 500 ms after
  * showing the toast, less than Playwright's later polling intervals, so the
- * toast is recorded as it appears (see recordToasts) rather than polled for.
+ * toast is recorded as it appears (see recordToasts) rather than polled for,
+ * and read from the tab's sessionStorage on the sign-in page.
  */
 export async function expectSentToSignIn(page: Page, trigger: () => Promise<unknown>, description: string): Promise<void> {
-  const toasts = await recordToasts(page);
-  const before = toasts.length;
+  await recordToasts(page);
+  const before = (await recordedToasts(page)).length;
   await trigger();
   await expect(page).toHaveURL(SIGN_IN_PATH);
-  // The page reports each toast through a binding call, which may land just after the navigation.
-  await expect.poll(() => toasts.slice(before)).toContain(`Unauthorized${description}`);
+  await page.waitForLoadState("domcontentloaded");
+  expect((await recordedToasts(page)).slice(before)).toContain(`Unauthorized${description}`);
 }

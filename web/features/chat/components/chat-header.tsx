@@ -5,7 +5,7 @@
  * Conversation, Persona, Memory, and the exports (SillyTavern JSONL,
  * Markdown) as plain download links.
  */
-import { ArrowLeft, BookMarked, Cpu, EllipsisVertical, FileDown, FileText, GitBranch, LoaderCircle, MessageSquarePlus, UserRound } from "lucide-react";
+import { ArrowLeft, BookMarked, Cpu, EllipsisVertical, FileDown, FileText, LoaderCircle, MessageSquarePlus, UserRound } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
 import type { Conversation } from "../../../../schema/chat.ts";
@@ -23,6 +23,7 @@ import { useUser } from "../../../lib/auth.ts";
 import { usePersonas } from "../../../lib/personas-query.ts";
 import { conversationExportUrl } from "../api/export-conversation.ts";
 import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
+import { BranchedFrom } from "./branched-from.tsx";
 
 interface ChatHeaderProps {
   conversation: Conversation;
@@ -67,17 +68,7 @@ export function ChatHeader({
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-base leading-tight font-semibold sm:text-lg">{character.name}</h1>
           {character.creator && <p className="truncate text-xs text-muted-foreground sm:text-sm">@{character.creator}</p>}
-          {branchedFrom && (
-            <p className="flex min-w-0 items-center gap-1 text-xs text-muted-foreground">
-              <GitBranch aria-hidden="true" className="size-3 shrink-0" />
-              <span className="truncate">
-                Branched from{" "}
-                <Link to={`/chat/${branchedFrom.id}`} className="text-violet-200 underline-offset-2 hover:underline">
-                  {branchedFrom.title ?? "an earlier chat"}
-                </Link>
-              </span>
-            </p>
-          )}
+          {branchedFrom && <BranchedFrom from={branchedFrom} />}
         </div>
         <DropdownMenu modal={false}>
           <Tooltip>

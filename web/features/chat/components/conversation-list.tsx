@@ -5,7 +5,7 @@
  * chat it was branched from.
  */
 import { formatDistanceToNow } from "date-fns";
-import { CloudOff, GitBranch, MessagesSquare, Search } from "lucide-react";
+import { CloudOff, MessagesSquare, Search } from "lucide-react";
 import { Link } from "react-router";
 import type { ConversationSummary } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
@@ -14,6 +14,7 @@ import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useConversations } from "../api/get-conversations.ts";
 import { plainText } from "../lib/action-segments.ts";
 import { characterInitial } from "../lib/chat-character.ts";
+import { BranchedFrom } from "./branched-from.tsx";
 
 const SKELETON_ROWS = 4;
 
@@ -109,17 +110,7 @@ function ConversationRow({ conversation }: { conversation: ConversationSummary }
           <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
         </div>
       </Link>
-      {branchedFrom && (
-        <p className="-mt-3 flex min-w-0 items-center gap-1 pr-4 pb-4 pl-20 text-xs text-muted-foreground">
-          <GitBranch aria-hidden="true" className="size-3 shrink-0" />
-          <span className="truncate">
-            Branched from{" "}
-            <Link to={`/chat/${branchedFrom.id}`} className="relative z-10 text-violet-200 underline-offset-2 hover:underline">
-              {branchedFrom.title ?? "an earlier chat"}
-            </Link>
-          </span>
-        </p>
-      )}
+      {branchedFrom && <BranchedFrom from={branchedFrom} className="-mt-3 pr-4 pb-4 pl-20" linkClassName="relative z-10" />}
     </div>
   );
 }
