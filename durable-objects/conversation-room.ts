@@ -299,6 +299,16 @@ export class ConversationRoom extends DurableObject<Env> {
   }
 
   /**
+   * One stored message as its owner sees it (what a report copies); null
+   * when the room is not `userId`'s or has no such complete message.
+   */
+  async readMessage(userId: string, messageId: string): Promise<{ isUser: boolean; content: string } | null> {
+    if (this.deleted || !this.room || this.room.user_id !== userId) return null;
+    const row = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ? AND status = 'complete'", messageId)[0];
+    return row ? { isUser: row.role === "user", content: row.content } : null;
+  }
+
+  /**
    * The owner's thumbs on a character reply: 1, -1, or 0 to take it back. One
    * rating per reply: changing it moves the character's counts
    * (`addReplyRating`). Throws when D1 cannot be updated (the reply's rating

@@ -2,6 +2,7 @@
  * Wire shapes of the HTTP API (SPEC.md §3 and §7), shared by the Worker and
  * the web client. Timestamps travel as ISO 8601 strings.
  */
+import type { ReportReason, ReportTargetType } from "./constants.ts";
 
 /** The JSON error body of every non-2xx `/api/*` answer (DESIGN.md "Errors"). */
 export interface ApiErrorBody {
@@ -32,6 +33,17 @@ export interface CurrentUser {
   username: string;
   email: string | null;
   profileImageUrl: string | null;
+}
+
+/** A report as `POST /api/reports` returns it (201 new, 200 the reporter's open one). */
+export interface Report {
+  id: number;
+  targetType: ReportTargetType;
+  targetId: string;
+  reason: ReportReason;
+  details: string | null;
+  status: "open" | "upheld" | "dismissed";
+  createdAt: string;
 }
 
 /** A character as lists return it: the SPEC.md §3 fields. */

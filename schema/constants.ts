@@ -21,3 +21,20 @@ export const MAX_PERSONA_NAME_LENGTH = 50;
 export const MAX_PERSONA_DESCRIPTION_LENGTH = 2000;
 /** Most personas one person may keep. */
 export const MAX_PERSONAS = 20;
+/** Longest report details, in characters. */
+export const MAX_REPORT_DETAILS_LENGTH = 1000;
+
+/**
+ * Why something is reported, in the order the Report dialog lists them, with
+ * the label people read. `minors` is the zero-tolerance case of the legal pages.
+ */
+export const REPORT_REASONS = [
+  { value: "minors", label: "Sexual content involving minors" },
+  { value: "illegal", label: "Non-consensual or illegal content" },
+  { value: "hate", label: "Hate or harassment" },
+  { value: "spam", label: "Spam or scam" },
+  { value: "impersonation", label: "Impersonation or stolen content" },
+  { value: "other", label: "Other" },
+] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
+export type ReportTargetType = "character" | "comment" | "message";

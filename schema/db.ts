@@ -41,6 +41,12 @@ export const users = sqliteTable(
     profileImageUrl: text("profile_image_url"),
     /** `iss` + " " + `sub` of the identity provider's ID token (issue: Accounts). */
     authSubject: text("auth_subject"),
+    /**
+     * When an operator suspended the person (ms since the epoch; null: not
+     * suspended). Suspending ends their sessions; every write of theirs is 403
+     * (docs/decisions/0008-trust-and-safety.md).
+     */
+    suspendedAt: integer("suspended_at", { mode: "number" }),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
   },
@@ -78,6 +84,12 @@ export const characters = sqliteTable(
     tags: text("tags", { mode: "json" }).notNull().$type<string[]>().default(sql`'[]'`),
     isNsfw: integer("is_nsfw", { mode: "boolean" }).notNull().default(false),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    /**
+     * `ok`; `flagged` (screening found a category other than S4 on a character
+     * not marked NSFW, awaiting an operator); `removed` (an operator upheld a
+     * report: the character is also inactive and its owner cannot reactivate it).
+     */
+    moderationStatus: text("moderation_status", { enum: ["ok", "flagged", "removed"] }).notNull().default("ok"),
     viewCount: integer("view_count").notNull().default(0),
     /** 0–100, round(100 × (up + 8) / (up + down + 10)) — DESIGN.md "Rating". */
     rating: integer("rating").notNull().default(80),
@@ -140,6 +152,7 @@ export const characters = sqliteTable(
       .where(sql`is_active = 1 AND is_nsfw = 0`),
     index("characters_creator_idx").on(t.creatorId, sql`${t.createdAt} DESC`),
     check("characters_rating_range", sql`${t.rating} BETWEEN 0 AND 100`),
+    check("characters_moderation_status", sql`${t.moderationStatus} IN ('ok', 'flagged', 'removed')`),
   ],
 );
 
@@ -325,4 +338,112 @@ export const personas = sqliteTable(
     index("personas_user_idx").on(t.userId),
     uniqueIndex("personas_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
   ],
+);
+
+/**
+ * What people reported (issue "Trust and safety"): one row per person and
+ * target while it is open (partial unique index), then `upheld` or
+ * `dismissed` by an operator (`npm run moderation`). `excerpt` is a copy of
+ * what the reporter saw (a chat message's text, a comment, the character's
+ * name and description), kept because the target may be deleted later.
+ * `reporterId` null: opened by automatic screening (a flagged character).
+ */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    reporterId: text("reporter_id").references(() => users.id, { onDelete: "set null" }),
+    targetType: text("target_type", { enum: ["character", "comment", "message"] }).notNull(),
+    /** Character or comment id (decimal text) or chat message id. */
+    targetId: text("target_id").notNull(),
+    /** For a message: its conversation (no foreign key: the report outlives it). */
+    conversationId: text("conversation_id"),
+    /** The character the target belongs to (no foreign key: the report outlives it). */
+    characterId: integer("character_id"),
+    /** Who wrote or owns the target: creator, comment author, conversation owner. */
+    targetOwnerId: text("target_owner_id"),
+    reason: text("reason", { enum: ["minors", "illegal", "hate", "spam", "impersonation", "other"] }).notNull(),
+    details: text("details"),
+    excerpt: text("excerpt").notNull(),
+    status: text("status", { enum: ["open", "upheld", "dismissed"] }).notNull().default("open"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    resolvedAt: integer("resolved_at", { mode: "number" }),
+  },
+  (t) => [
+    uniqueIndex("reports_one_open_per_reporter")
+      .on(t.reporterId, t.targetType, t.targetId)
+      .where(sql`status = 'open' AND reporter_id IS NOT NULL`),
+    index("reports_open_idx").on(t.status, t.createdAt),
+    index("reports_target_idx").on(t.targetType, t.targetId),
+    check("reports_status", sql`${t.status} IN ('open', 'upheld', 'dismissed')`),
+  ],
+);
+
+/**
+ * What screening found (worker/lib/moderation.ts): refused characters and
+ * messages, flagged characters, replaced replies (with the original reply,
+ * which is kept nowhere else) and provider failures. Only the operator reads it.
+ */
+export const moderationLog = sqliteTable(
+  "moderation_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** `character` (create, update, card import), `message` (a person's), `reply` (generated). */
+    subjectType: text("subject_type", { enum: ["character", "message", "reply"] }).notNull(),
+    /** Character id, or the message id once stored; null for something refused before it had one. */
+    subjectId: text("subject_id"),
+    userId: text("user_id"),
+    characterId: integer("character_id"),
+    conversationId: text("conversation_id"),
+    /** `refused` (S4, nothing stored), `flagged`, `replaced` (reply swapped for the refusal line), `error` (provider failed). */
+    outcome: text("outcome", { enum: ["refused", "flagged", "replaced", "error"] }).notNull(),
+    /** JSON list of Llama Guard 3 categories, e.g. `["S4"]`. */
+    categories: text("categories", { mode: "json" }).notNull().$type<string[]>().default(sql`'[]'`),
+    provider: text("provider").notNull(),
+    /** The screened text (at most 20,000 characters). */
+    content: text("content").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [index("moderation_log_created_idx").on(t.createdAt)],
+);
+
+/**
+ * The operator's audit trail: every action of `npm run moderation` (who, what,
+ * when, why). Rows are only ever inserted.
+ */
+export const moderationActions = sqliteTable(
+  "moderation_actions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Who acted: `--as`, else the operating-system user running the command. */
+    actor: text("actor").notNull(),
+    /** `uphold`, `dismiss`, `suspend`, `unsuspend`, `restore`. */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    reportId: integer("report_id"),
+    /** Why (`--reason`), as the operator wrote it. */
+    reason: text("reason"),
+    /** JSON: what changed, e.g. the character's previous `is_active`. */
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [index("moderation_actions_target_idx").on(t.targetType, t.targetId)],
+);
+
+/**
+ * Chat messages an operator hid (an upheld report). The messages live in the
+ * conversation's Durable Object; the Worker hands these ids to the room each
+ * time it opens it, and the room replaces their text (durable-objects/room-storage.ts).
+ */
+export const hiddenMessages = sqliteTable(
+  "hidden_messages",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: text("message_id").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.messageId] })],
 );

@@ -10,8 +10,11 @@ import {
   MAX_COMMENT_LENGTH,
   MAX_PERSONA_DESCRIPTION_LENGTH,
   MAX_PERSONA_NAME_LENGTH,
+  MAX_REPORT_DETAILS_LENGTH,
   MAX_SEARCH_LENGTH,
   MAX_TAGS,
+  REPORT_REASONS,
+  type ReportReason,
 } from "./constants.ts";
 
 export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_SEARCH_LENGTH, MAX_TAGS };
@@ -302,3 +305,42 @@ export const commentInputSchema = z.object({
 export const voteInputSchema = z.object({
   value: z.union([z.literal(1), z.literal(-1)], { error: "value must be 1 or -1" }),
 });
+
+/**
+ * `POST /api/reports`. `targetId` is a character or comment id (number or
+ * decimal text) or a chat message id; a message also names its
+ * `conversationId` (messages live in their conversation's room).
+ */
+export const reportInputSchema = z
+  .object({
+    targetType: z.enum(["character", "comment", "message"], {
+      error: 'targetType must be "character", "comment" or "message"',
+    }),
+    targetId: z
+      .union([z.number().int().positive(), z.string().trim().min(1).max(100)], {
+        error: "targetId must name what you report",
+      })
+      .transform(String),
+    conversationId: z.string().trim().min(1).max(100).optional(),
+    reason: z.enum(REPORT_REASONS.map((r) => r.value) as [ReportReason, ...ReportReason[]], {
+      error: "Choose a reason for the report",
+    }),
+    details: z
+      .string()
+      .trim()
+      .max(
+        MAX_REPORT_DETAILS_LENGTH,
+        `Details can be at most ${MAX_REPORT_DETAILS_LENGTH.toLocaleString("en-US")} characters`,
+      )
+      .optional()
+      .transform((value) => (value ? value : undefined)),
+  })
+  .superRefine((input, ctx) => {
+    if (input.targetType === "message" && !input.conversationId) {
+      ctx.addIssue({ code: "custom", path: ["conversationId"], message: "A reported message needs its conversationId" });
+    }
+    if (input.targetType !== "message" && !/^[1-9]\d{0,15}$/.test(input.targetId)) {
+      ctx.addIssue({ code: "custom", path: ["targetId"], message: `targetId must be a ${input.targetType} id` });
+    }
+  });
+export type ReportInput = z.output<typeof reportInputSchema>;

@@ -18,6 +18,7 @@ import { favoritesRoutes } from "./routes/favorites.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
+import { reportsRoutes } from "./routes/reports.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
 import { wsRoutes } from "./routes/ws.ts";
@@ -57,6 +58,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/", authRoutes)
   .route("/profile", profileRoutes)
   .route("/personas", personasRoutes)
+  .route("/reports", reportsRoutes)
   .route("/conversations", conversationsRoutes);
 
 // Avatars (R2) are served outside /api: no session, immutable caching.

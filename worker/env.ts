@@ -9,5 +9,10 @@ export type AppEnv = {
   Variables: {
     /** The signed-in person, or null for visitors (worker/middleware/session.ts). */
     user: SessionUser | null;
+    /**
+     * The session belongs to a suspended person (docs/decisions/0008-trust-and-safety.md):
+     * `user` is then null, reads are a visitor's, and `requireUser` and every write answer 403.
+     */
+    suspended: boolean;
   };
 };

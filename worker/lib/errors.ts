@@ -49,6 +49,10 @@ export class ApiError extends Error {
 
 export const unauthorized = () => new ApiError("unauthorized", "Unauthorized");
 export const notFound = (what = "Not found") => new ApiError("not_found", what);
+/** The sentence a suspended person gets on every write and signed-in read (403). */
+export const SUSPENDED_MESSAGE =
+  "Your account has been suspended for breaking Fabled's rules. You can no longer post, chat or create characters.";
+export const suspended = () => new ApiError("forbidden", SUSPENDED_MESSAGE);
 export const forbidden = (why = "You are not allowed to do that") => new ApiError("forbidden", why);
 
 /** 400 carrying every zod issue; the first one's message is the headline. */

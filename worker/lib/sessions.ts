@@ -54,34 +54,36 @@ export async function createSession(db: D1Database, userId: string, now = Date.n
  * The user of a session token, or null when the token is unknown, malformed
  * or expired (an expired row is deleted). When less than 29 days are left the
  * expiry slides to 30 days from now and `renewedExpire` says so.
+ * `suspendedAt` (ms since the epoch) is set when an operator suspended the
+ * person: callers must not let such a session act (worker/middleware/session.ts).
  */
 export async function validateSessionToken(
   db: D1Database,
   token: string,
   now = Date.now(),
-): Promise<{ user: SessionUser; expire: number; renewedExpire: number | null } | null> {
+): Promise<{ user: SessionUser; expire: number; renewedExpire: number | null; suspendedAt: number | null } | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const sid = await sha256Hex(token);
   const row = await db
     .prepare(
-      `SELECT s.expire, ${USER_COLUMNS} FROM sessions s
+      `SELECT s.expire, u.suspended_at AS suspendedAt, ${USER_COLUMNS} FROM sessions s
        JOIN users u ON u.id = json_extract(s.sess, '$.userId')
        WHERE s.sid = ?`,
     )
     .bind(sid)
-    .first<SessionUser & { expire: number }>();
+    .first<SessionUser & { expire: number; suspendedAt: number | null }>();
   if (!row) return null;
   if (row.expire <= now) {
     await db.prepare("DELETE FROM sessions WHERE sid = ?").bind(sid).run();
     return null;
   }
-  const { expire, ...user } = row;
+  const { expire, suspendedAt, ...user } = row;
   if (expire - now < SESSION_RENEW_BELOW_MS) {
     const renewed = now + SESSION_TTL_MS;
     await db.prepare("UPDATE sessions SET expire = ? WHERE sid = ?").bind(renewed, sid).run();
-    return { user, expire: renewed, renewedExpire: renewed };
+    return { user, expire: renewed, renewedExpire: renewed, suspendedAt };
   }
-  return { user, expire, renewedExpire: null };
+  return { user, expire, renewedExpire: null, suspendedAt };
 }
 
 /** Deletes the session of a token (sign-out). */

@@ -23,7 +23,7 @@ import { readClientMessage, roomUpgradeHeaders } from "../../durable-objects/roo
 import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
 import { type ConversationPersona, conversationRoom, findOwnConversationPersona, roomPerson } from "../lib/conversations.ts";
-import { forbidden, unauthorized } from "../lib/errors.ts";
+import { forbidden, suspended, unauthorized } from "../lib/errors.ts";
 import { readSessionCookie, type SessionUser, validateSessionToken } from "../lib/sessions.ts";
 
 /** A bare `/ws` must send `join` within this long, ms. */
@@ -176,6 +176,7 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const token = readSessionCookie(c);
   const session = token ? await validateSessionToken(c.env.DB, token) : null;
   if (!session) throw unauthorized();
+  if (session.suspendedAt !== null) throw suspended();
   const user = session.user;
 
   const conversationId = c.req.query("conversationId");

@@ -1,0 +1,201 @@
+/**
+ * Reports (issue "Trust and safety"; docs/decisions/0008-trust-and-safety.md):
+ * what people flag for the operator, on D1.
+ *
+ * A report names its target (`character`, `comment` or `message`) and keeps
+ * an `excerpt`, a copy of what the reporter saw, because the target may be
+ * edited or deleted before an operator looks. One person has at most one
+ * open report per target (the partial unique index
+ * `reports_one_open_per_reporter`, migrations/0007_moderation.sql): a repeat
+ * returns the open one. Operators act on reports with `npm run moderation`
+ * (scripts/moderation.ts).
+ */
+import type { Report } from "../../schema/api.ts";
+import type { ReportInput } from "../../schema/inputs.ts";
+import { isConversationId } from "./conversations.ts";
+import { ApiError, notFound } from "./errors.ts";
+
+/** Longest excerpt kept in a report, characters (a chat reply is at most 5,000; a character's description is cut). */
+export const MAX_REPORT_EXCERPT_LENGTH = 20_000;
+
+/** What a report points at, resolved and checked: who owns it and the text the reporter saw. */
+export interface ReportTarget {
+  targetType: Report["targetType"];
+  targetId: string;
+  conversationId: string | null;
+  characterId: number | null;
+  targetOwnerId: string | null;
+  excerpt: string;
+}
+
+/** Reads one chat message of a conversation for its owner (the room's RPC); null when there is none. */
+export type MessageReader = (
+  conversationId: string,
+  messageId: string,
+) => Promise<{ isUser: boolean; content: string } | null>;
+
+interface ReportRow {
+  id: number;
+  targetType: Report["targetType"];
+  targetId: string;
+  reason: Report["reason"];
+  details: string | null;
+  status: Report["status"];
+  createdAt: number;
+}
+
+const REPORT_COLUMNS = `id, target_type AS targetType, target_id AS targetId, reason, details, status, created_at AS createdAt`;
+
+function toReport(row: ReportRow): Report {
+  return { ...row, createdAt: new Date(row.createdAt).toISOString() };
+}
+
+const clip = (text: string) => text.slice(0, MAX_REPORT_EXCERPT_LENGTH);
+
+/**
+ * Resolves what `reporterId` reports, as they may see it. Throws 404 for an
+ * unknown target or one they cannot see (someone else's inactive or removed
+ * character and its comments; a message of someone else's conversation), and
+ * 400 for their own character or comment, or their own chat message (only
+ * the character's replies are reported).
+ */
+export async function resolveReportTarget(
+  db: D1Database,
+  reporterId: string,
+  input: ReportInput,
+  readMessage: MessageReader,
+): Promise<ReportTarget> {
+  const own = (what: string) =>
+    new ApiError("validation_failed", `You cannot report your own ${what}`, {
+      issues: [{ path: "targetId", message: `You cannot report your own ${what}` }],
+    });
+  if (input.targetType === "character") {
+    const row = await db
+      .prepare("SELECT id, name, description, creator_id AS creatorId, is_active AS isActive FROM characters WHERE id = ?")
+      .bind(Number(input.targetId))
+      .first<{ id: number; name: string; description: string; creatorId: string | null; isActive: number }>();
+    if (!row || (!row.isActive && row.creatorId !== reporterId)) throw notFound("Character not found");
+    if (row.creatorId === reporterId) throw own("character");
+    return {
+      targetType: "character",
+      targetId: String(row.id),
+      conversationId: null,
+      characterId: row.id,
+      targetOwnerId: row.creatorId,
+      excerpt: clip(`${row.name}: ${row.description}`),
+    };
+  }
+  if (input.targetType === "comment") {
+    const row = await db
+      .prepare(
+        `SELECT m.id, m.content, m.user_id AS userId, m.character_id AS characterId,
+                c.creator_id AS creatorId, c.is_active AS isActive
+         FROM comments m JOIN characters c ON c.id = m.character_id WHERE m.id = ?`,
+      )
+      .bind(Number(input.targetId))
+      .first<{ id: number; content: string; userId: string; characterId: number; creatorId: string | null; isActive: number }>();
+    if (!row || (!row.isActive && row.creatorId !== reporterId)) throw notFound("Comment not found");
+    if (row.userId === reporterId) throw own("comment");
+    return {
+      targetType: "comment",
+      targetId: String(row.id),
+      conversationId: null,
+      characterId: row.characterId,
+      targetOwnerId: row.userId,
+      excerpt: clip(row.content),
+    };
+  }
+  const conversationId = input.conversationId ?? "";
+  const conversation = isConversationId(conversationId)
+    ? await db
+        .prepare("SELECT id, character_id AS characterId FROM conversations WHERE id = ? AND user_id = ?")
+        .bind(conversationId.toLowerCase(), reporterId)
+        .first<{ id: string; characterId: number }>()
+    : null;
+  if (!conversation) throw notFound("Conversation not found");
+  const message = await readMessage(conversation.id, input.targetId);
+  if (!message) throw notFound("Message not found");
+  if (message.isUser) {
+    throw new ApiError("validation_failed", "Only the character's replies can be reported", {
+      issues: [{ path: "targetId", message: "Only the character's replies can be reported" }],
+    });
+  }
+  return {
+    targetType: "message",
+    targetId: input.targetId,
+    conversationId: conversation.id,
+    characterId: conversation.characterId,
+    targetOwnerId: reporterId,
+    excerpt: clip(message.content),
+  };
+}
+
+/**
+ * Files a report, or finds the reporter's open report on the same target.
+ * Returns `{ report, created }`: created false means nothing was written
+ * (the caller answers 200 instead of 201).
+ */
+export async function fileReport(
+  db: D1Database,
+  reporterId: string,
+  target: ReportTarget,
+  reason: Report["reason"],
+  details: string | undefined,
+): Promise<{ report: Report; created: boolean }> {
+  const inserted = await db
+    .prepare(
+      `INSERT INTO reports (reporter_id, target_type, target_id, conversation_id, character_id, target_owner_id, reason, details, excerpt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (reporter_id, target_type, target_id) WHERE status = 'open' AND reporter_id IS NOT NULL DO NOTHING
+       RETURNING ${REPORT_COLUMNS}`,
+    )
+    .bind(
+      reporterId,
+      target.targetType,
+      target.targetId,
+      target.conversationId,
+      target.characterId,
+      target.targetOwnerId,
+      reason,
+      details ?? null,
+      target.excerpt,
+    )
+    .first<ReportRow>();
+  if (inserted) return { report: toReport(inserted), created: true };
+  const existing = await db
+    .prepare(
+      `SELECT ${REPORT_COLUMNS} FROM reports
+       WHERE reporter_id = ? AND target_type = ? AND target_id = ? AND status = 'open'`,
+    )
+    .bind(reporterId, target.targetType, target.targetId)
+    .first<ReportRow>();
+  // Only missing if an operator closed it between the two statements: file it again.
+  if (!existing) return fileReport(db, reporterId, target, reason, details);
+  return { report: toReport(existing), created: false };
+}
+
+/**
+ * Opens a report by automatic screening (no reporter): a character flagged
+ * for review (worker/lib/screening.ts). At most one open one per character.
+ */
+export async function fileScreeningReport(
+  db: D1Database,
+  character: { id: number; creatorId: string | null; name: string; description: string },
+  categories: readonly string[],
+): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO reports (reporter_id, target_type, target_id, character_id, target_owner_id, reason, details, excerpt)
+       SELECT NULL, 'character', ?1, ?2, ?3, 'other', ?4, ?5
+       WHERE NOT EXISTS (SELECT 1 FROM reports WHERE reporter_id IS NULL AND target_type = 'character'
+                         AND target_id = ?1 AND status = 'open')`,
+    )
+    .bind(
+      String(character.id),
+      character.id,
+      character.creatorId,
+      `Automatic screening: ${categories.join(", ")}`,
+      clip(`${character.name}: ${character.description}`),
+    )
+    .run();
+}

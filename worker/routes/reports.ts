@@ -1,0 +1,34 @@
+/**
+ * `POST /api/reports` (issue "Trust and safety"): a signed-in person reports a
+ * character, a comment, or a character's reply in their own conversation.
+ *
+ * Body `{ targetType, targetId, conversationId? (messages), reason, details? }`
+ * (schema/inputs.ts reportInputSchema) → 201 with the report; 200 with the
+ * person's open report on the same target (nothing written); 401 visitors;
+ * 404 a target they cannot see; 400 their own content; 429 over the write
+ * rate limit. Rules in worker/lib/reports.ts.
+ */
+import { Hono } from "hono";
+import { reportInputSchema } from "../../schema/inputs.ts";
+import type { AppEnv } from "../env.ts";
+import { conversationRoom } from "../lib/conversations.ts";
+import { fileReport, resolveReportTarget } from "../lib/reports.ts";
+import { validate } from "../lib/validate.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
+import { requireUser } from "../middleware/session.ts";
+
+export const reportsRoutes = new Hono<AppEnv>().post(
+  "/",
+  requireUser,
+  limitWrites("WRITE_RATE_LIMITER"),
+  validate("json", reportInputSchema),
+  async (c) => {
+    const user = c.get("user")!;
+    const input = c.req.valid("json");
+    const target = await resolveReportTarget(c.env.DB, user.id, input, (conversationId, messageId) =>
+      conversationRoom(c.env, conversationId).readMessage(user.id, messageId),
+    );
+    const { report, created } = await fileReport(c.env.DB, user.id, target, input.reason, input.details);
+    return c.json(report, created ? 201 : 200);
+  },
+);
