@@ -82,6 +82,19 @@ export interface Character extends CharacterSummary {
   ratingUp: number;
   ratingDown: number;
   updatedAt: string;
+  moderationStatus: ModerationStatus;
+}
+
+/**
+ * `ok`; `flagged`: screening found something for an operator to review (the
+ * character stays listed); `removed`: an operator removed it — hidden from
+ * everyone but its owner, who cannot reactivate it.
+ */
+export type ModerationStatus = "ok" | "flagged" | "removed";
+
+/** A character in `GET /api/my-characters`: the list fields and its moderation status. */
+export interface OwnCharacter extends CharacterSummary {
+  moderationStatus: ModerationStatus;
 }
 
 /** A character in a `GET /api/characters` page. */

@@ -17,7 +17,7 @@
  * - for a signed-in caller each page row carries `isFavorited`, probed after
  *   the page is picked (withFavorites), in the page's own statement.
  */
-import type { CatalogCharacter, CatalogSort, Character, CharacterSummary } from "../../schema/api.ts";
+import type { CatalogCharacter, CatalogSort, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
 
 export type Row = Record<string, unknown>;
@@ -37,7 +37,7 @@ export const DETAIL_FIELDS: [string, string][] = [
   ["alternate_greetings", "alternateGreetings"], ["system_prompt", "systemPrompt"],
   ["post_history_instructions", "postHistoryInstructions"], ["creator_notes", "creatorNotes"],
   ["character_book", "characterBook"], ["extensions", "extensions"], ["rating_up", "ratingUp"],
-  ["rating_down", "ratingDown"], ["updated_at", "updatedAt"],
+  ["rating_down", "ratingDown"], ["updated_at", "updatedAt"], ["moderation_status", "moderationStatus"],
 ];
 export const selectList = (fields: [string, string][], prefix: string) =>
   fields.map(([column, alias]) => `${prefix}${column} AS ${alias}`).join(", ");
@@ -191,7 +191,13 @@ export function toCharacter(row: Row): Character {
     ratingUp: Number(row.ratingUp),
     ratingDown: Number(row.ratingDown),
     updatedAt: new Date(Number(row.updatedAt)).toISOString(),
+    moderationStatus: toModerationStatus(row.moderationStatus),
   };
+}
+
+/** `characters.moderation_status` as the wire has it (`ok` for anything unexpected). */
+export function toModerationStatus(value: unknown): ModerationStatus {
+  return value === "flagged" || value === "removed" ? value : "ok";
 }
 
 function parseJson<T>(value: unknown, fallback: T): T {

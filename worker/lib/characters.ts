@@ -10,10 +10,18 @@
  * character removes its favorites, comments (with their votes), tag links
  * and conversations through foreign-key cascades (migrations/0000_init.sql).
  */
-import type { Character, CharacterSummary } from "../../schema/api.ts";
+import type { Character, OwnCharacter } from "../../schema/api.ts";
 import type { CharacterInput, CharacterUpdate } from "../../schema/inputs.ts";
 import { getCharacter, linkTagsStatements } from "./catalog.ts";
-import { DETAIL_FIELDS, type Row, SUMMARY_COLUMNS, selectList, toCharacter, toSummary } from "./catalog-sql.ts";
+import {
+  DETAIL_FIELDS,
+  type Row,
+  SUMMARY_COLUMNS,
+  selectList,
+  toCharacter,
+  toModerationStatus,
+  toSummary,
+} from "./catalog-sql.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
 
 /** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */
@@ -170,15 +178,16 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 }
 
 /**
- * Flips `isActive` and returns the character. Inactive characters leave the
- * lists, search and tag counts (the flag triggers update their tag links and
- * the catalog counters in the same statement).
+ * Flips `isActive` and returns the character; null when it does not exist or
+ * was removed by moderation (the caller tells which). Inactive characters
+ * leave the lists, search and tag counts (the flag triggers update their tag
+ * links and the catalog counters in the same statement).
  */
 export async function toggleCharacterActive(db: D1Database, id: number): Promise<Character | null> {
   const row = await db
     .prepare(
       `UPDATE characters SET is_active = 1 - is_active, updated_at = ${NOW_MS}
-       WHERE id = ? RETURNING ${selectList(DETAIL_FIELDS, "")}`,
+       WHERE id = ? AND moderation_status != 'removed' RETURNING ${selectList(DETAIL_FIELDS, "")}`,
     )
     .bind(id)
     .first<Row>();
@@ -201,18 +210,23 @@ export async function deleteCharacter(db: D1Database, id: number): Promise<strin
 
 /**
  * `GET /api/my-characters`: every character the person created, inactive
- * ones included, newest first, in the list-item shape of `GET /api/characters`.
+ * ones included, newest first, in the list-item shape of `GET /api/characters`
+ * plus each one's `moderationStatus` (a removed one shows "Removed by moderation").
  */
-export async function listOwnCharacters(db: D1Database, userId: string): Promise<CharacterSummary[]> {
+export async function listOwnCharacters(db: D1Database, userId: string): Promise<OwnCharacter[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE c.creator_id = ?
+      `SELECT ${SUMMARY_COLUMNS}, c.moderation_status AS moderationStatus FROM characters c WHERE c.creator_id = ?
        ORDER BY c.created_at DESC, c.id DESC`,
     )
     .bind(userId)
     .all<Row>();
-  return results.map(toSummary);
+  return results.map((row) => ({ ...toSummary(row), moderationStatus: toModerationStatus(row.moderationStatus) }));
 }
+
+/** Thrown when the owner tries to reactivate a character an operator removed. */
+export const removedByModeration = () =>
+  forbidden("This character was removed by moderation and cannot be reactivated.");
 
 /**
  * Removes the stored messages of deleted conversations, which live in each

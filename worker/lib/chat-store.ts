@@ -43,14 +43,17 @@ export type ReplyCharacter = Pick<
   | "characterBook"
 >;
 
-/** The card of character `characterId`, active or not (chats already open keep working); null when it no longer exists. */
+/**
+ * The card of character `characterId`, active or not (chats already open keep
+ * working); null when it no longer exists or was removed by moderation.
+ */
 export async function readReplyCharacter(db: D1Database, characterId: number): Promise<ReplyCharacter | null> {
   const row = await db
     .prepare(
       `SELECT name, description, long_description AS longDescription, personality, scenario,
          example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
          post_history_instructions AS postHistoryInstructions, character_book AS characterBook
-       FROM characters WHERE id = ?`,
+       FROM characters WHERE id = ? AND moderation_status != 'removed'`,
     )
     .bind(characterId)
     .first<Omit<ReplyCharacter, "characterBook"> & { characterBook: string | null }>();

@@ -15,6 +15,7 @@ import {
   deleteCharacter,
   deleteConversationStorage,
   findOwnCharacter,
+  removedByModeration,
   toggleCharacterActive,
   updateCharacter,
 } from "../lib/characters.ts";
@@ -89,7 +90,8 @@ export const charactersRoutes = new Hono<AppEnv>()
   )
   .patch("/:id/toggle-active", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
-    await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
+    const current = await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
+    if (current.moderationStatus === "removed") throw removedByModeration();
     const character = await toggleCharacterActive(c.env.DB, id);
     if (!character) throw notFound("Character not found");
     return c.json(character, 200);

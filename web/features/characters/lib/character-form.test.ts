@@ -41,6 +41,7 @@ const character: Character = {
   ratingUp: 0,
   ratingDown: 0,
   updatedAt: "2025-01-02T00:00:00.000Z",
+  moderationStatus: "ok",
 };
 
 const valid: CharacterFormValues = {

@@ -1,0 +1,164 @@
+/**
+ * `npm run moderation -- <command>`: the operator's review path from the
+ * terminal (issue "Trust and safety"; README "Moderation"). Runs against the
+ * local database of `npm start` (.wrangler/state, or --persist-to DIR), or
+ * with --remote against the deployed D1 through wrangler. The actions and
+ * their SQL are in worker/lib/moderation-actions.ts; each one is recorded in
+ * the `moderation_actions` audit table with --as (default: the OS user) and
+ * --reason.
+ *
+ * Exit codes: 0 done, 1 the command failed (wrangler, database), 2 a usage
+ * error or a request that cannot be carried out (unknown report…).
+ */
+import { userInfo } from "node:os";
+import { parseArgs } from "node:util";
+import {
+  type Actor,
+  describeTarget,
+  dismissReport,
+  getReport,
+  listOpenReports,
+  listScreening,
+  OperatorError,
+  type ReportLine,
+  restoreCharacter,
+  suspendUser,
+  unsuspendUser,
+  upholdReport,
+} from "../worker/lib/moderation-actions.ts";
+import { DEFAULT_PERSIST_DIR } from "./lib/tools.ts";
+import { wranglerOperatorDb } from "./lib/wrangler-d1.ts";
+
+const USAGE = `Usage: npm run moderation -- <command> [options]
+
+Commands:
+  reports                   open reports, oldest first, with excerpts
+  show N                    one report in full, its target now and earlier actions
+  uphold N                  remove the target (character removed, comment deleted,
+                            message hidden) and close every open report on it
+  dismiss N                 close the report (a flagged character goes back to ok)
+  suspend @username         sign the person out everywhere and refuse their writes
+  restore @username         lift a suspension
+  restore character N       bring back a removed character
+  screening                 the last 50 screening outcomes (refused, flagged, replaced)
+
+Options:
+  --reason TEXT             why (kept in the audit table)
+  --as NAME                 who is acting (default: the OS user)
+  --remote                  the deployed database (through wrangler) instead of the local one
+  --persist-to DIR          local state directory (default .wrangler/state)
+  -h, --help                show this help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      reason: { type: "string" },
+      as: { type: "string" },
+      remote: { type: "boolean", default: false },
+      "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+}
+try {
+  parsed = parse();
+} catch (error) {
+  fail(`${(error as Error).message}\n\n${USAGE}`);
+}
+const { values, positionals } = parsed;
+if (values.help || positionals.length === 0) {
+  process.stdout.write(USAGE);
+  process.exit(values.help ? 0 : 2);
+}
+
+const db = wranglerOperatorDb({ remote: values.remote, persistTo: values["persist-to"] });
+const who: Actor = { actor: values.as?.trim() || userInfo().username, reason: values.reason?.trim() || null };
+const [command, ...rest] = positionals;
+
+function reportId(text: string | undefined): number {
+  const id = Number(text);
+  if (!text || !Number.isSafeInteger(id) || id < 1) fail(`Name the report by its number, e.g. "${command} 12".\n\n${USAGE}`);
+  return id;
+}
+
+const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 16);
+const oneLine = (text: string, length: number) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+};
+
+function printReportLine(report: ReportLine): void {
+  const target = report.targetType === "message" ? `message ${report.targetId.slice(0, 8)}` : `${report.targetType} ${report.targetId}`;
+  const extra = report.openOnTarget > 1 ? ` (+${report.openOnTarget - 1} more on it)` : "";
+  console.log(
+    `#${report.id}  ${when(report.createdAt)}  ${target}${extra}  ${report.reason}  by ${report.reporter ?? "automatic screening"}`,
+  );
+  console.log(`      "${oneLine(report.excerpt, 100)}"`);
+}
+
+try {
+  switch (command) {
+    case "reports": {
+      const reports = await listOpenReports(db);
+      if (reports.length === 0) console.log("No open reports.");
+      for (const report of reports) printReportLine(report);
+      break;
+    }
+    case "show": {
+      const report = await getReport(db, reportId(rest[0]));
+      const { summary, history } = await describeTarget(db, report);
+      console.log(`Report #${report.id} (${report.status})`);
+      console.log(`  filed      ${when(report.createdAt)} by ${report.reporter ?? "automatic screening"}`);
+      console.log(`  reason     ${report.reason}`);
+      if (report.details) console.log(`  details    ${report.details}`);
+      console.log(`  target     ${summary}`);
+      if (report.openOnTarget > 1) console.log(`  open       ${report.openOnTarget} open reports on this target`);
+      if (report.resolvedAt) console.log(`  closed     ${when(report.resolvedAt)}`);
+      console.log(`  what the reporter saw:\n${report.excerpt.replace(/^/gm, "    ")}`);
+      for (const action of history) {
+        console.log(`  ${when(action.createdAt)}  ${action.action} by ${action.actor}${action.reason ? `: ${action.reason}` : ""}`);
+      }
+      break;
+    }
+    case "uphold":
+      console.log(await upholdReport(db, reportId(rest[0]), who));
+      break;
+    case "dismiss":
+      console.log(await dismissReport(db, reportId(rest[0]), who));
+      break;
+    case "suspend":
+      if (!rest[0]) fail(`Name the person: suspend @username.\n\n${USAGE}`);
+      console.log(await suspendUser(db, rest[0], who));
+      break;
+    case "restore":
+      if (rest[0] === "character") console.log(await restoreCharacter(db, reportId(rest[1]), who));
+      else if (rest[0]) console.log(await unsuspendUser(db, rest[0], who));
+      else fail(`Say what to restore: restore @username, or restore character N.\n\n${USAGE}`);
+      break;
+    case "screening": {
+      const lines = await listScreening(db);
+      if (lines.length === 0) console.log("Nothing screened out yet.");
+      for (const line of lines) {
+        console.log(
+          `${when(line.createdAt)}  ${line.outcome}  ${line.subjectType}${line.subjectId ? ` ${line.subjectId}` : ""}  ${line.categories}  (${line.provider})`,
+        );
+        console.log(`      "${oneLine(line.content, 100)}"`);
+      }
+      break;
+    }
+    default:
+      fail(`Unknown command "${command}".\n\n${USAGE}`);
+  }
+} catch (error) {
+  if (error instanceof OperatorError) fail(error.message);
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
