@@ -35,6 +35,7 @@ import {
   type ChatMessage,
   CLOSE_CODES,
   MAX_CHAT_MESSAGE_LENGTH,
+  MODERATED_MESSAGE_TEXT,
   chooseVersion,
   PING_FRAME,
   PONG_FRAME,
@@ -296,6 +297,34 @@ export class ConversationRoom extends DurableObject<Env> {
   async listMessages(userId: string): Promise<ChatMessage[] | null> {
     if (this.deleted || !this.room || this.room.user_id !== userId) return null;
     return this.visibleMessages().filter((m) => m.status !== "streaming");
+  }
+
+  /**
+   * Hides messages an operator removed (`hidden_messages` in D1, handed over
+   * by the Worker each time it opens the room): their text becomes
+   * MODERATED_MESSAGE_TEXT and their other versions go. Idempotent; every
+   * socket gets `message_updated` for each one changed now. Returns how many
+   * changed.
+   */
+  async hideMessages(messageIds: string[]): Promise<number> {
+    if (this.deleted || !this.room || messageIds.length === 0) return 0;
+    const changed: MessageRow[] = [];
+    for (const id of messageIds.slice(0, 1000)) {
+      const row = this.sql<MessageRow>(
+        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, edited_at = ?
+         WHERE id = ? AND status IN ('complete', 'superseded') AND content != ? RETURNING *`,
+        MODERATED_MESSAGE_TEXT,
+        Date.now(),
+        id,
+        MODERATED_MESSAGE_TEXT,
+      )[0];
+      if (row) changed.push(row);
+    }
+    if (changed.some((row) => row.id === this.lastVisible()?.id)) await this.writeLastMessage();
+    for (const row of changed) {
+      if (row.status === "complete") this.broadcast({ type: "message_updated", messageId: row.id, message: this.toWire(row) });
+    }
+    return changed.length;
   }
 
   /**

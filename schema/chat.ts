@@ -29,6 +29,12 @@ export const MAX_CHAT_MESSAGE_LENGTH = 4000;
  * UTF-8 each) still fit in one frame of MAX_FRAME_BYTES.
  */
 export const MAX_EDITED_REPLY_LENGTH = 5000;
+
+/**
+ * What a chat message an operator hid shows instead of its text (an upheld
+ * report, docs/decisions/0008-trust-and-safety.md). Its other versions go too.
+ */
+export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
 /** Longest memory note of a conversation, in characters (after trimming). */
 export const MAX_MEMORY_LENGTH = 2000;
 /** Largest frame a client may send, in bytes (UTF-8); larger ones close the socket with 1009. */

@@ -28,6 +28,30 @@ export function conversationRoom(env: Env, conversationId: string): DurableObjec
   return rooms.get(rooms.idFromName(conversationId.toLowerCase()));
 }
 
+/**
+ * The room of a conversation, first told which of its messages an operator
+ * hid (`hidden_messages`; docs/decisions/0008-trust-and-safety.md), so that
+ * nothing read from it shows them. `hiddenMessageIds` when the caller already
+ * read them (findOwnConversationPersona); otherwise one D1 query. The RPC
+ * happens only when there are some.
+ */
+export async function moderatedRoom(
+  env: Env,
+  conversationId: string,
+  hiddenMessageIds?: string[],
+): Promise<DurableObjectStub<ConversationRoom>> {
+  const room = conversationRoom(env, conversationId);
+  const ids =
+    hiddenMessageIds ??
+    (
+      await env.DB.prepare("SELECT message_id AS id FROM hidden_messages WHERE conversation_id = ?")
+        .bind(conversationId.toLowerCase())
+        .all<{ id: string }>()
+    ).results.map((row) => row.id);
+  if (ids.length > 0) await room.hideMessages(ids);
+  return room;
+}
+
 /** What `{{user}}` becomes: first name, else name, else the username without "@". */
 export function promptName(user: Pick<SessionUser, "firstName" | "name" | "username">): string {
   return user.firstName?.trim() || user.name?.trim() || user.username.replace(/^@/, "") || "User";
@@ -105,28 +129,30 @@ export interface ConversationPersona {
 
 /**
  * The person's own conversation (id normalised to lower case) with the
- * persona they play in it — the one picked for it, else their default — or
- * null (unknown, malformed, or someone else's). One D1 query.
+ * persona they play in it — the one picked for it, else their default — and
+ * the ids of its messages an operator hid (for moderatedRoom), or null
+ * (unknown, malformed, or someone else's). One D1 query.
  */
 export async function findOwnConversationPersona(
   db: D1Database,
   id: string,
   userId: string,
-): Promise<{ id: string; persona: ConversationPersona | null } | null> {
+): Promise<{ id: string; persona: ConversationPersona | null; hiddenMessageIds: string[] } | null> {
   if (!isConversationId(id)) return null;
   const row = await db
     .prepare(
-      `SELECT v.id, p.name AS personaName, p.description AS personaDescription
+      `SELECT v.id, p.name AS personaName, p.description AS personaDescription,
+         (SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden
        FROM conversations v
        LEFT JOIN personas p ON p.user_id = v.user_id
          AND p.id = coalesce(v.persona_id, (SELECT d.id FROM personas d WHERE d.user_id = v.user_id AND d.is_default = 1))
        WHERE v.id = ? AND v.user_id = ?`,
     )
     .bind(id.toLowerCase(), userId)
-    .first<{ id: string; personaName: string | null; personaDescription: string | null }>();
+    .first<{ id: string; personaName: string | null; personaDescription: string | null; hidden: string }>();
   if (!row) return null;
   const persona = row.personaName === null ? null : { name: row.personaName, description: row.personaDescription ?? "" };
-  return { id: row.id, persona };
+  return { id: row.id, persona, hiddenMessageIds: JSON.parse(row.hidden) as string[] };
 }
 
 /** What the room is told of the person (RoomVisitor): the persona's name for `{{user}}`, else promptName; its description, else "". */

@@ -20,6 +20,7 @@
  * - suspend / unsuspend a person (their sessions end; writes are 403).
  * - restore a removed character (back to `ok`, active as it was before).
  */
+import { MODERATED_MESSAGE_TEXT } from "../../schema/chat.ts";
 
 /**
  * Where the operator's SQL runs: D1 in tests (worker/test/operator-db.ts), wrangler's
@@ -200,8 +201,6 @@ export async function upholdReport(db: OperatorDb, id: number, who: Actor): Prom
   return done;
 }
 
-/** What a hidden chat message shows instead of its text (the room writes it; docs/decisions/0008). */
-export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
 
 /**
  * Dismisses report `id` and every open report on the same target; a

@@ -36,6 +36,7 @@ import {
   findOwnConversation,
   findOwnConversationPersona,
   listConversations,
+  moderatedRoom,
   roomPerson,
   setConversationPersona,
 } from "../lib/conversations.ts";
@@ -133,7 +134,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), user.id, chatModelName(c.env));
     if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
-    const messages = await conversationRoom(c.env, conversation.id).listMessages(user.id);
+    const messages = await (await moderatedRoom(c.env, conversation.id)).listMessages(user.id);
     if (!messages) throw notFound(CONVERSATION_NOT_FOUND);
     return c.json(messages, 200);
   })
@@ -163,7 +164,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
   .post("/:id/branch", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", branchInputSchema), async (c) => {
     const user = c.get("user")!;
     const source = await ownConversation(c.env, c.req.param("id"), user.id);
-    const copied = await conversationRoom(c.env, source.id).branchSource(user.id, c.req.valid("json").messageId);
+    const copied = await (await moderatedRoom(c.env, source.id)).branchSource(user.id, c.req.valid("json").messageId);
     if (copied === "busy") throw new ApiError("conflict", "Please wait for the reply to finish before branching.");
     if (!copied) throw notFound("Message not found");
     const how: ConversationStart = { kind: "messages", ...copied, branchedFrom: { id: source.id, title: source.title } };
@@ -182,7 +183,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
     const [messages, person] = await Promise.all([
-      conversationRoom(c.env, conversation.id).listMessages(user.id),
+      moderatedRoom(c.env, conversation.id).then((room) => room.listMessages(user.id)),
       findOwnConversationPersona(c.env.DB, conversation.id, user.id),
     ]);
     if (!messages) throw notFound(CONVERSATION_NOT_FOUND);

@@ -22,7 +22,7 @@ import { Hono } from "hono";
 import { readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
 import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
-import { type ConversationPersona, conversationRoom, findOwnConversationPersona, roomPerson } from "../lib/conversations.ts";
+import { type ConversationPersona, findOwnConversationPersona, moderatedRoom, roomPerson } from "../lib/conversations.ts";
 import { forbidden, suspended, unauthorized } from "../lib/errors.ts";
 import { readSessionCookie, type SessionUser, validateSessionToken } from "../lib/sessions.ts";
 
@@ -67,10 +67,15 @@ function refusedSocket(reason: string): Response {
   return new Response(null, { status: 101, webSocket: client });
 }
 
-/** Opens the object's end of a conversation socket for `user` playing `persona` (ownership already checked). */
-function openRoomSocket(env: Env, conversationId: string, user: SessionUser, persona: ConversationPersona | null): Promise<Response> {
-  return conversationRoom(env, conversationId).fetch("https://room/ws", {
-    headers: roomUpgradeHeaders({ conversationId, userId: user.id, ...roomPerson(user, persona) }),
+/** Opens the object's end of a conversation socket for `user` (ownership already checked), its hidden messages hidden first. */
+async function openRoomSocket(
+  env: Env,
+  user: SessionUser,
+  own: { id: string; persona: ConversationPersona | null; hiddenMessageIds: string[] },
+): Promise<Response> {
+  const room = await moderatedRoom(env, own.id, own.hiddenMessageIds);
+  return room.fetch("https://room/ws", {
+    headers: roomUpgradeHeaders({ conversationId: own.id, userId: user.id, ...roomPerson(user, own.persona) }),
   });
 }
 
@@ -103,7 +108,7 @@ function lobby(env: Env, user: SessionUser): Response {
         close(CLOSE_CODES.policyViolation, "Conversation not found");
         return;
       }
-      const response = await openRoomSocket(env, own.id, user, own.persona);
+      const response = await openRoomSocket(env, user, own);
       const ws = response.webSocket;
       if (!ws) throw new Error(`room answered ${response.status} without a socket`);
       ws.accept();
@@ -183,7 +188,7 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   if (conversationId === undefined || conversationId === "") return lobby(c.env, user);
   const own = await findOwnConversationPersona(c.env.DB, conversationId, user.id);
   if (!own) return refusedSocket("Conversation not found");
-  const response = await openRoomSocket(c.env, own.id, user, own.persona);
+  const response = await openRoomSocket(c.env, user, own);
   // A fresh response: the object's has immutable headers, and the app's middleware adds its own.
   return new Response(response.body, { status: response.status, headers: response.headers, webSocket: response.webSocket });
 });
