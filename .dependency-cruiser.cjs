@@ -66,13 +66,14 @@ module.exports = {
       severity: "error",
       comment:
         "The Durable Object (durable-objects/) depends on schema/, its own folder and, of the " +
-        "Worker, only worker/lib/chat-store.ts (the room's D1 data access). Anything else of " +
+        "Worker, only worker/lib/chat-store.ts (the room's D1 data access) and worker/lib/moderation.ts " +
+        "(screening messages and replies). Anything else of " +
         "worker/ would tie the room to routes and middleware it does not need. Tests are exempt: " +
         "they may use the Worker's test helpers.",
       from: { path: "^durable-objects/", pathNot: "\\.test\\.tsx?$" },
       to: {
         path: OURS,
-        pathNot: ["^durable-objects/", "^schema/", "^worker/lib/chat-store\\.ts$"],
+        pathNot: ["^durable-objects/", "^schema/", "^worker/lib/chat-store\\.ts$", "^worker/lib/moderation\\.ts$"],
       },
     },
     {
@@ -82,6 +83,16 @@ module.exports = {
         "worker/lib/chat-store.ts is the one Worker module the Durable Object imports (its D1 " +
         "data access). It must stay a leaf: schema/ only, so the room never pulls in the rest of the Worker.",
       from: { path: "^worker/lib/chat-store\\.ts$" },
+      to: { path: OURS, pathNot: "^schema/" },
+    },
+    {
+      name: "moderation-imports-only-schema",
+      severity: "error",
+      comment:
+        "worker/lib/moderation.ts (the Moderator providers) is imported by both the Worker's routes and " +
+        "the Durable Object. It must stay a leaf: schema/ and npm packages only, so the room never pulls " +
+        "in the rest of the Worker.",
+      from: { path: "^worker/lib/moderation\\.ts$" },
       to: { path: OURS, pathNot: "^schema/" },
     },
     {

@@ -23,6 +23,8 @@ export default defineConfig({
               bindings: {
                 ENVIRONMENT: "test",
                 AI_PROVIDER: "offline",
+                // The offline screen (worker/lib/moderation.ts): a stand-in, not real moderation.
+                MODERATION_PROVIDER: "offline",
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
                 // The loopback OpenID provider of worker/test/oidc-server.ts.
                 AUTH_ISSUER: inject("oidcIssuer"),

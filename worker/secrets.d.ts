@@ -10,6 +10,8 @@ interface SecretEnv {
   AUTH_CLIENT_SECRET?: string;
   /** Key of the OpenAI-compatible endpoint (`AI_PROVIDER = "openai"`). */
   OPENAI_API_KEY?: string;
+  /** Key of `MODERATION_BASE_URL` (`MODERATION_PROVIDER = "openai"`); absent: `OPENAI_API_KEY`. */
+  MODERATION_API_KEY?: string;
   /** Offline model's pause between words, ms (default 25; tests and the benchmark set it). */
   OFFLINE_WORD_DELAY_MS?: string;
   /** R2 API token's access key id, for presigned PUT URLs on `R2_S3_ENDPOINT`; without it, uploads go through the Worker. */

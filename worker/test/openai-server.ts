@@ -1,7 +1,7 @@
 /**
  * Vitest global setup of the `worker` project (runs in Node, not workerd): a
- * real OpenAI-compatible chat completions server on 127.0.0.1 (random free
- * port) for the `openai` provider's tests. Its base URL is provided as
+ * real OpenAI-compatible chat completions and moderations server on
+ * 127.0.0.1 (random free port) for the `openai` providers' tests. Its base URL is provided as
  * `openaiBaseUrl` and becomes the Worker's `OPENAI_BASE_URL`
  * (vitest.config.ts); the key it accepts is OPENAI_TEST_KEY.
  *
@@ -22,6 +22,25 @@
  * - `error-chunk`: a chunk carrying an `error` object;
  * - `hang`: headers, then nothing until the client gives up;
  * - `json`: a plain (non-streamed) completion.
+ *
+ * `POST /v1/moderations` (`{ model, input }`, input a string or an array of
+ * strings) answers in OpenAI's moderation shape — `{ id, model, results: [{
+ * flagged, categories, category_scores, category_applied_input_types }] }`,
+ * one result per input, all 13 `omni-moderation` categories — deciding by
+ * markers in the input (OPENAI_MODERATION_MARKERS):
+ *
+ * - `MOD-MINORS`: `sexual` and `sexual/minors` flagged;
+ * - `MOD-HATE`: `hate` flagged;
+ * - `MOD-FLAG:<category>` (e.g. `MOD-FLAG:self-harm/intent`): that category
+ *   flagged, one marker per category;
+ * - `MOD-NEW`: flagged through a category OpenAI does not have (`weapons`),
+ *   as a newer model might answer;
+ * - `MOD-500`: HTTP 500 with an OpenAI error body;
+ * - `MOD-MALFORMED`: 200 with `results: []`;
+ * - anything else: not flagged.
+ *
+ * The response's `model` is `omni-moderation-2024-09-26` for
+ * `omni-moderation-latest` (as OpenAI answers), else the requested model.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -55,14 +74,89 @@ function chunk(id: string, delta: Record<string, unknown>, finish: string | null
   });
 }
 
-async function readJson(req: IncomingMessage): Promise<ChatRequest | null> {
+async function readJson<T = ChatRequest>(req: IncomingMessage): Promise<T | null> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
   try {
-    return JSON.parse(Buffer.concat(parts).toString("utf8")) as ChatRequest;
+    return JSON.parse(Buffer.concat(parts).toString("utf8")) as T;
   } catch {
     return null;
   }
+}
+
+/** The categories of OpenAI's `omni-moderation` models, in the order its responses list them. */
+const MODERATION_CATEGORIES = [
+  "harassment",
+  "harassment/threatening",
+  "hate",
+  "hate/threatening",
+  "illicit",
+  "illicit/violent",
+  "self-harm",
+  "self-harm/intent",
+  "self-harm/instructions",
+  "sexual",
+  "sexual/minors",
+  "violence",
+  "violence/graphic",
+];
+
+/** Input markers of `POST /v1/moderations` (see the file's docstring). */
+const OPENAI_MODERATION_MARKERS = {
+  minors: "MOD-MINORS",
+  hate: "MOD-HATE",
+  flag: "MOD-FLAG:",
+  newCategory: "MOD-NEW",
+  serverError: "MOD-500",
+  malformed: "MOD-MALFORMED",
+} as const;
+
+/** One moderation result for `text`, in OpenAI's shape. */
+function moderationResult(text: string) {
+  const flagged = new Set<string>();
+  if (text.includes(OPENAI_MODERATION_MARKERS.minors)) flagged.add("sexual").add("sexual/minors");
+  if (text.includes(OPENAI_MODERATION_MARKERS.hate)) flagged.add("hate");
+  for (const match of text.matchAll(/MOD-FLAG:([a-z/-]+)/g)) flagged.add(match[1]!);
+  const categories: Record<string, boolean> = {};
+  const scores: Record<string, number> = {};
+  const inputTypes: Record<string, string[]> = {};
+  for (const name of MODERATION_CATEGORIES) {
+    categories[name] = flagged.has(name);
+    scores[name] = flagged.has(name) ? 0.97 : 0.0001;
+    inputTypes[name] = ["text"];
+  }
+  if (text.includes(OPENAI_MODERATION_MARKERS.newCategory)) {
+    categories.weapons = true;
+    scores.weapons = 0.95;
+    inputTypes.weapons = ["text"];
+    flagged.add("weapons");
+  }
+  return { flagged: flagged.size > 0, categories, category_scores: scores, category_applied_input_types: inputTypes };
+}
+
+async function handleModeration(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson<{ model?: string; input?: unknown }>(req);
+  const input = body?.input;
+  const texts = typeof input === "string" ? [input] : Array.isArray(input) && input.every((t) => typeof t === "string") ? (input as string[]) : null;
+  if (!texts) {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
+    return;
+  }
+  if (texts.some((t) => t.includes(OPENAI_MODERATION_MARKERS.serverError))) {
+    res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: "The server had an error", type: "server_error" } }));
+    return;
+  }
+  const model = !body?.model || body.model === "omni-moderation-latest" ? "omni-moderation-2024-09-26" : body.model;
+  const malformed = texts.some((t) => t.includes(OPENAI_MODERATION_MARKERS.malformed));
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(
+    JSON.stringify({
+      id: `modr-${Math.random().toString(36).slice(2)}`,
+      model,
+      results: malformed ? [] : texts.map(moderationResult),
+    }),
+  );
 }
 
 async function streamWords(res: ServerResponse, words: string[], options: { eol?: string; delayMs?: number; split?: boolean } = {}) {
@@ -94,12 +188,16 @@ async function streamWords(res: ServerResponse, words: string[], options: { eol?
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+  if (req.method !== "POST" || (req.url !== "/v1/chat/completions" && req.url !== "/v1/moderations")) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
     return;
   }
   if (req.headers.authorization !== `Bearer ${OPENAI_TEST_KEY}`) {
     res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad key" } }));
+    return;
+  }
+  if (req.url === "/v1/moderations") {
+    await handleModeration(req, res);
     return;
   }
   const body = await readJson(req);
