@@ -19,6 +19,7 @@ export type ApiErrorCode =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "content_refused"
   | "rate_limited"
   | "unavailable"
   | "internal";

@@ -8,7 +8,9 @@
  *   preview, the character's `message_count` and, for the person's messages,
  *   its trending score (`recordChatActivity`); after an edit or a delete,
  *   the conversation's last message as it now is (`setLastMessage`);
- * - a thumbs up/down on a reply (`addReplyRating`).
+ * - a thumbs up/down on a reply (`addReplyRating`);
+ * - what screening refused, flagged or replaced (`logScreening`; the Worker's
+ *   character screening writes through it too).
  *
  * Each takes the `D1Database` and is tested directly (worker/test/chat-store.test.ts).
  */
@@ -152,5 +154,47 @@ export async function addReplyRating(db: D1Database, characterId: number, change
        WHERE id = ?3`,
     )
     .bind(change.up, change.down, characterId)
+    .run();
+}
+
+/** One screening outcome for the operator (`moderation_log`, migrations/0007_moderation.sql). */
+export interface ScreeningEntry {
+  subjectType: "character" | "message" | "reply";
+  /** Character id or message id; null when nothing was stored. */
+  subjectId: string | null;
+  userId: string | null;
+  characterId: number | null;
+  conversationId: string | null;
+  /** `refused` (S4, not kept), `flagged`, `replaced` (a reply swapped for the refusal line), `error` (provider failed). */
+  outcome: "refused" | "flagged" | "replaced" | "error";
+  /** Llama Guard 3 codes, e.g. ["S4"]. */
+  categories: readonly string[];
+  /** The moderator's name (`workers-ai`, `openai`, `offline`). */
+  provider: string;
+  /** The screened text; cut to MAX_LOGGED_CONTENT characters. */
+  content: string;
+}
+
+/** Longest text kept in one `moderation_log` row, characters. */
+export const MAX_LOGGED_CONTENT = 20_000;
+
+/** Writes one screening outcome to `moderation_log`. */
+export async function logScreening(db: D1Database, entry: ScreeningEntry): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO moderation_log (subject_type, subject_id, user_id, character_id, conversation_id, outcome, categories, provider, content)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      entry.subjectType,
+      entry.subjectId,
+      entry.userId,
+      entry.characterId,
+      entry.conversationId,
+      entry.outcome,
+      JSON.stringify(entry.categories),
+      entry.provider,
+      entry.content.slice(0, MAX_LOGGED_CONTENT),
+    )
     .run();
 }

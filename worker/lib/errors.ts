@@ -15,6 +15,8 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** Screening refused the content (sexual content involving minors): docs/decisions/0008. */
+  content_refused: 422,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,

@@ -37,9 +37,11 @@
  * 1. **S4 (Child Sexual Exploitation)** when
  *    a. a *strong minor signal* occurs and the input is NSFW (`nsfw: true`) or
  *       has a *sexual term*; or
- *    b. a *weak minor signal* occurs and the text has a *sexual term*.
- *    (Weak signals need sexual words in the text itself: an NSFW card that
- *    says "she has two children" is not refused for the flag alone.)
+ *    b. a *weak minor signal* and a *sexual term* occur in the same
+ *       sentence (split after . ! ? and at line breaks).
+ *    (Weak signals need sexual words next to them: an NSFW card that
+ *    says "she has two children" is not refused for the flag alone, nor a
+ *    long card that mentions a child in one place and sex in another.)
  *    - Strong minor signals: a stated age from 1 to 17 (digits or the words
  *      "one" … "seventeen") written as "N years old", "N-year-old",
  *      "N yrs old", "Nyo", "N y/o", "N years of age", "age N", "aged N",
@@ -51,7 +53,9 @@
  *    - Sexual terms: `SEXUAL_TERMS` ("sex", "naked", "erotic", "horny" …).
  *    - A signal right after a negation ("not", "no", "never", "…n't") does
  *      not count: "not a minor", "no minors", "isn't underage". Ages of 18
- *      and over never count ("18 years old" is safe).
+ *      and over never count ("18 years old" is safe). A weak signal right
+ *      after a possessive ("his", "her", "their", "my", "your", "our",
+ *      "its") does not count: "having his child" is about pregnancy.
  * 2. **S12 (Sexual Content)** when a sexual term occurs and `nsfw` is false
  *    (flagged, like a real model would on a SFW character).
  * 3. **Test marker**: `[[moderation:S<n>]]` anywhere in the text (n from 1 to
@@ -492,7 +496,11 @@ const termsPattern = (terms: readonly string[], negatable: boolean) =>
 
 const SEXUAL = termsPattern(SEXUAL_TERMS, false);
 const STRONG = termsPattern(MINOR_TERMS_STRONG, true);
-const WEAK = termsPattern(MINOR_TERMS_WEAK, true);
+/** Not right after a possessive ("his child", "her kids": a parent's, not a minor in the scene). */
+const NOT_POSSESSED = String.raw`(?<!${START}(?:his|her|their|my|your|our|its)\s+)`;
+const WEAK = new RegExp(`${START}${NOT_NEGATED}${NOT_POSSESSED}(?:${MINOR_TERMS_WEAK.map(escape).join("|")})${END}`, "u");
+/** Sentences for rule 1b: split after . ! ? and at line breaks. */
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/u;
 /** "a minor" as a noun: at the end of a clause (not "a minor character"). */
 const A_MINOR = new RegExp(String.raw`${START}${NOT_NEGATED}a\s+minor(?=\s*(?:$|[^\s\p{L}\p{N}]))`, "u");
 const STATED_AGES = [
@@ -518,7 +526,8 @@ export function offlineScreen(text: string, nsfw: boolean): HazardCategory[] {
   const found = new Set<HazardCategory>();
   const sexual = SEXUAL.test(normal);
   const strong = STRONG.test(normal) || A_MINOR.test(normal) || STATED_AGES.some((age) => age.test(normal));
-  if ((strong && (nsfw || sexual)) || (sexual && WEAK.test(normal))) found.add("S4");
+  const weakInSexualSentence = sexual && normal.split(SENTENCE_BREAK).some((sentence) => SEXUAL.test(sentence) && WEAK.test(sentence));
+  if ((strong && (nsfw || sexual)) || weakInSexualSentence) found.add("S4");
   if (sexual && !nsfw) found.add("S12");
   for (const [, n] of normal.matchAll(MARKER)) {
     const code = `S${Number(n)}`;

@@ -29,6 +29,7 @@ import { createCharacter, defaultCreator } from "../lib/characters.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import { notFound, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
+import { flagCharacter, screenCharacter } from "../lib/screening.ts";
 import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -61,6 +62,10 @@ export const cardsRoutes = new Hono<AppEnv>()
     const card = readCard(kind === "png" ? readPngCard(bytes) : parseCardJson(bytes));
     const parsed = characterInputSchema.safeParse(card.input);
     if (!parsed.success) throw validationFailed(parsed.error);
+    const verdict = await screenCharacter(c.env, { ...parsed.data, characterBook: parsed.data.characterBook ?? null }, {
+      userId: user.id,
+      characterId: null,
+    });
 
     let avatarKey: string | null = null;
     if (kind === "png") {
@@ -78,7 +83,9 @@ export const cardsRoutes = new Hono<AppEnv>()
         isActive: false,
         extensions: card.extensions,
       });
-      return c.json(character, 201);
+      if (!verdict.flagged) return c.json(character, 201);
+      await flagCharacter(c.env.DB, character, verdict);
+      return c.json({ ...character, moderationStatus: "flagged" as const }, 201);
     } catch (err) {
       if (avatarKey) await c.env.AVATARS.delete(avatarKey);
       throw err;

@@ -21,6 +21,7 @@ import {
 } from "../lib/characters.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
+import { characterText, flagCharacter, type ScreenedCharacter, screenCharacter } from "../lib/screening.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { deleteUnusedAvatar } from "../lib/uploads.ts";
@@ -44,6 +45,16 @@ const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** The fields given, without those left out of a partial update. */
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Whether an update changes anything screening reads (the text, or the NSFW flag it is judged with). */
+function changesScreenedText(before: ScreenedCharacter, after: ScreenedCharacter): boolean {
+  return before.isNsfw !== after.isNsfw || characterText(before) !== characterText(after);
+}
+
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), async (c) => {
     const result = await listCharacters(c.env.DB, c.req.valid("query"), { userId: c.get("user")?.id });
@@ -64,12 +75,19 @@ export const charactersRoutes = new Hono<AppEnv>()
     validate("json", characterInputSchema),
     async (c) => {
       const user = c.get("user")!;
+      const input = c.req.valid("json");
+      const verdict = await screenCharacter(c.env, { ...input, characterBook: input.characterBook ?? null }, {
+        userId: user.id,
+        characterId: null,
+      });
       const character = await createCharacter(c.env.DB, {
-        ...c.req.valid("json"),
+        ...input,
         creator: defaultCreator(user.username),
         creatorId: user.id,
       });
-      return c.json(character, 201);
+      if (!verdict.flagged) return c.json(character, 201);
+      await flagCharacter(c.env.DB, character, verdict);
+      return c.json({ ...character, moderationStatus: "flagged" as const }, 201);
     },
   )
   .put(
@@ -83,7 +101,16 @@ export const charactersRoutes = new Hono<AppEnv>()
       const id = parseCharacterId(c.req.param("id"));
       const user = c.get("user")!;
       const current = await findOwnCharacter(c.env.DB, id, user.id);
-      const updated = await updateCharacter(c.env.DB, current, c.req.valid("json"));
+      const patch = c.req.valid("json");
+      const next = { ...current, ...withoutUndefined(patch) };
+      const verdict = changesScreenedText(current, next)
+        ? await screenCharacter(c.env, next, { userId: user.id, characterId: id })
+        : null;
+      let updated = await updateCharacter(c.env.DB, current, patch);
+      if (verdict?.flagged) {
+        await flagCharacter(c.env.DB, updated, verdict);
+        if (updated.moderationStatus === "ok") updated = { ...updated, moderationStatus: "flagged" };
+      }
       if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
       return c.json(updated, 200);
     },

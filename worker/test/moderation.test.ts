@@ -93,6 +93,14 @@ describe("offline screen (a stand-in)", () => {
     expect(offlineScreen("She is a minor.", true)).toEqual(["S4"]);
   });
 
+  it("weak terms count in the sexual term's own sentence, and not after a possessive", () => {
+    // From a real community card (shared/cards/risu_rika.png): an adult's daydream of pregnancy.
+    expect(offlineScreen("She often has romantic fantasies about making love to him and having his child.", true)).toEqual([]);
+    expect(offlineScreen("Her kids are at school.\nTonight she wants sex.", true)).toEqual([]);
+    expect(offlineScreen("A kid at the fair.\nLater, naked in the lake, the adults swim.", true)).toEqual([]);
+    expect(offlineScreen("He wants sex with a child.", true)).toEqual(["S4"]);
+  });
+
   it("matches whole words only and ignores negated signals", () => {
     expect(offlineScreen("Horny and kidding around about Teenage Mutant Ninja Turtles and her childhood.", true)).toEqual([]);
     expect(offlineScreen("All characters are 18+. She is not a minor, no minors here, and she isn't underage. Erotic.", true)).toEqual([]);
