@@ -35,7 +35,9 @@ import {
   type ChatMessage,
   CLOSE_CODES,
   MAX_CHAT_MESSAGE_LENGTH,
+  MESSAGE_REFUSED_TEXT,
   MODERATED_MESSAGE_TEXT,
+  REFUSED_REPLY_TEXT,
   chooseVersion,
   PING_FRAME,
   PONG_FRAME,
@@ -46,12 +48,21 @@ import {
 import {
   addReplyRating,
   type ChatActivity,
+  logScreening,
   messagePreview,
   readReplyCharacter,
   recordChatActivity,
   type ReplyCharacter,
+  type ScreeningEntry,
   setLastMessage,
 } from "../worker/lib/chat-store.ts";
+import {
+  isChildSafetyViolation,
+  type ModerationInput,
+  type ModerationVerdict,
+  type Moderator,
+  moderatorFor,
+} from "../worker/lib/moderation.ts";
 import type { ChatModel } from "./chat-model.ts";
 import { chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
 import { buildPrompt, type HistoryMessage, type PromptOptions, summaryPrompt } from "./prompt.ts";
@@ -81,6 +92,8 @@ interface ActiveReply {
   /** What the sockets have been sent of it (deltas are coalesced, DELTA_INTERVAL_MS). */
   sent: string;
   stopped: boolean;
+  /** Its message was refused by screening after the reply began: the reply ends quietly, its rows already gone. */
+  retracted?: boolean;
   controller: AbortController;
 }
 
@@ -138,6 +151,11 @@ export class ConversationRoom extends DurableObject<Env> {
     createChatModel(this.env, character, userName);
   /** No token for this long fails the reply, ms. */
   tokenTimeoutMs = TOKEN_TIMEOUT_MS;
+  /**
+   * The screen for the person's messages and the replies (MODERATION_PROVIDER).
+   * A seam for tests that need a slow or failing provider.
+   */
+  moderatorFactory: () => Moderator = () => moderatorFor(this.env);
   /** The prompt's budget in tokens; unset: AI_CONTEXT_TOKENS and AI_MAX_TOKENS. A seam for tests of the summary. */
   budget: { contextTokens: number; maxTokens: number } | null = null;
   /** A summary is being written (one at a time). */
@@ -582,7 +600,17 @@ export class ConversationRoom extends DurableObject<Env> {
       this.busyError(ws, clientId);
       return;
     }
+    // Screening runs beside the rate limit and the reply, never before the first delta (docs/decisions/0008).
+    let verdict: ModerationVerdict | null | undefined;
+    const screening = this.screen({ text: content, role: "user" }).then((result) => (verdict = result));
+    let stored: MessageRow | null = null;
     const admitted = await this.admit(state, () => {
+      if (verdict && isChildSafetyViolation(verdict)) {
+        // Known before storing: nothing is kept.
+        this.logRefusedMessage(content, verdict, null);
+        send(ws, refusal("message_refused", MESSAGE_REFUSED_TEXT, clientId ?? undefined));
+        return;
+      }
       const row = this.sql<MessageRow>(
         "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?) RETURNING *",
         crypto.randomUUID(),
@@ -590,12 +618,113 @@ export class ConversationRoom extends DurableObject<Env> {
         Date.now(),
         clientId,
       )[0]!;
+      stored = row;
       this.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.countMessage(row);
       this.startReply(null);
     });
-    if (!admitted) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
+    if (!admitted) {
+      send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
+      return;
+    }
+    const message: MessageRow | null = stored;
+    if (message) {
+      this.ctx.waitUntil(
+        screening.then((result) => {
+          if (result && isChildSafetyViolation(result)) return this.retractMessage(message, result);
+        }),
+      );
+    }
+  }
+
+  /**
+   * Screens a person's message or a reply with the moderator, the
+   * character's NSFW flag as context. Null when the provider failed: chat
+   * fails open (the failure is logged), so a provider outage loses nobody's
+   * message (docs/decisions/0008-trust-and-safety.md).
+   */
+  private async screen(input: Omit<ModerationInput, "nsfw">): Promise<ModerationVerdict | null> {
+    try {
+      const character = await this.loadCharacter().catch(() => null);
+      return await this.moderatorFactory().screen({ ...input, nsfw: character?.isNsfw ?? false });
+    } catch (error) {
+      console.warn("screening failed", this.room?.conversation_id, String(error));
+      this.ctx.waitUntil(
+        this.log({ subjectType: input.role === "user" ? "message" : "reply", subjectId: null, outcome: "error", categories: [], provider: "unknown", content: input.text }),
+      );
+      return null;
+    }
+  }
+
+  /** Writes one screening outcome to the operator's log (D1 `moderation_log`); never throws. */
+  private async log(entry: Omit<ScreeningEntry, "userId" | "characterId" | "conversationId">): Promise<void> {
+    const room = this.room;
+    if (!room) return;
+    try {
+      await logScreening(this.env.DB, { ...entry, userId: room.user_id, characterId: room.character_id, conversationId: room.conversation_id });
+    } catch (error) {
+      console.error("moderation log failed", room.conversation_id, String(error));
+    }
+  }
+
+  private logRefusedMessage(content: string, verdict: ModerationVerdict, messageId: string | null): void {
+    this.ctx.waitUntil(
+      this.log({ subjectType: "message", subjectId: messageId, outcome: "refused", categories: verdict.categories, provider: verdict.provider, content }),
+    );
+  }
+
+  /**
+   * A stored message that screening refused after it was stored (the verdict
+   * came after the reply began): the reply it started is stopped, the message
+   * and everything after it deleted, every socket told (`messages_deleted`,
+   * then `message_refused`), and the attempt logged.
+   */
+  private async retractMessage(message: MessageRow, verdict: ModerationVerdict): Promise<void> {
+    if (this.deleted || !this.room) return;
+    this.logRefusedMessage(message.content, verdict, message.id);
+    const reply = this.reply;
+    if (reply) {
+      reply.stopped = true;
+      reply.retracted = true;
+      reply.controller.abort();
+    }
+    const gone = this.ctx.storage.transactionSync(() => {
+      const at = this.sql<{ seq: number }>("SELECT seq FROM messages WHERE id = ?", message.id)[0];
+      if (!at) return [];
+      return this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE seq >= ? RETURNING id, status", at.seq)
+        .filter((row) => row.status !== "superseded")
+        .map((row) => row.id);
+    });
+    if (gone.length === 0) return;
+    await this.writeLastMessage();
+    this.broadcast({ type: "messages_deleted", messageIds: [message.id, ...gone.filter((id) => id !== message.id)] });
+    this.broadcast(refusal("message_refused", MESSAGE_REFUSED_TEXT, message.client_id ?? undefined));
+  }
+
+  /**
+   * Screens a complete reply (off its path: the person already has it). When
+   * it is S4, its text becomes REFUSED_REPLY_TEXT (the other versions stay:
+   * each was screened when written), every socket gets `message_updated`, and
+   * the original is kept only in the moderation log.
+   */
+  private async screenReply(row: MessageRow): Promise<void> {
+    const previous = this.sql<{ content: string }>(
+      "SELECT content FROM messages WHERE status = 'complete' AND role = 'user' AND seq < ? ORDER BY seq DESC LIMIT 1",
+      row.seq,
+    )[0];
+    const verdict = await this.screen({ text: row.content, role: "assistant", context: previous?.content });
+    if (!verdict || !isChildSafetyViolation(verdict) || this.deleted) return;
+    const replaced = this.sql<MessageRow>(
+      "UPDATE messages SET content = ? WHERE id = ? AND content = ? RETURNING *",
+      REFUSED_REPLY_TEXT,
+      row.id,
+      row.content,
+    )[0];
+    if (!replaced) return;
+    await this.log({ subjectType: "reply", subjectId: row.id, outcome: "replaced", categories: verdict.categories, provider: verdict.provider, content: row.content });
+    if (this.lastVisible()?.id === row.id) await this.writeLastMessage();
+    if (replaced.status === "complete") this.broadcast({ type: "message_updated", messageId: row.id, message: this.toWire(replaced) });
   }
 
   private async regenerate(ws: WebSocket, state: SocketState): Promise<void> {
@@ -923,7 +1052,7 @@ export class ConversationRoom extends DurableObject<Env> {
       }
       // A stop aborts the request; what was written so far is kept below.
     }
-    if (this.deleted) {
+    if (this.deleted || reply.retracted) {
       clearTimeout(deltaTimer);
       return;
     }
@@ -957,6 +1086,7 @@ export class ConversationRoom extends DurableObject<Env> {
     };
     this.broadcast(answer);
     if (reply.clientId) this.keepReceipt(reply.clientId, answer);
+    this.ctx.waitUntil(this.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
     if (character) {
       const card = character;

@@ -35,6 +35,16 @@ export const MAX_EDITED_REPLY_LENGTH = 5000;
  * report, docs/decisions/0008-trust-and-safety.md). Its other versions go too.
  */
 export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
+
+/** The sentence of a `message_refused` error frame (docs/decisions/0008-trust-and-safety.md). */
+export const MESSAGE_REFUSED_TEXT =
+  "That message was not sent: Fabled does not allow sexual content involving minors, in any form.";
+
+/**
+ * What a generated reply becomes when screening finds sexual content
+ * involving minors in it (the original is kept only in the operator's log).
+ */
+export const REFUSED_REPLY_TEXT = "This reply was withheld because it broke Fabled's content rules.";
 /** Longest memory note of a conversation, in characters (after trimming). */
 export const MAX_MEMORY_LENGTH = 2000;
 /** Largest frame a client may send, in bytes (UTF-8); larger ones close the socket with 1009. */
@@ -395,6 +405,8 @@ export const CHAT_ERROR_CODES = [
   "not_last_reply",
   "no_such_version",
   "nothing_to_continue",
+  /** Screening refused the person's message (sexual content involving minors); it was not kept. */
+  "message_refused",
   "model_failed",
   "stopped_empty",
   "internal",

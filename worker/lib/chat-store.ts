@@ -43,6 +43,7 @@ export type ReplyCharacter = Pick<
   | "systemPrompt"
   | "postHistoryInstructions"
   | "characterBook"
+  | "isNsfw"
 >;
 
 /**
@@ -54,12 +55,12 @@ export async function readReplyCharacter(db: D1Database, characterId: number): P
     .prepare(
       `SELECT name, description, long_description AS longDescription, personality, scenario,
          example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
-         post_history_instructions AS postHistoryInstructions, character_book AS characterBook
+         post_history_instructions AS postHistoryInstructions, character_book AS characterBook, is_nsfw AS isNsfw
        FROM characters WHERE id = ? AND moderation_status != 'removed'`,
     )
     .bind(characterId)
-    .first<Omit<ReplyCharacter, "characterBook"> & { characterBook: string | null }>();
-  return row ? { ...row, characterBook: parseBook(row.characterBook) } : null;
+    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw"> & { characterBook: string | null; isNsfw: number }>();
+  return row ? { ...row, characterBook: parseBook(row.characterBook), isNsfw: Boolean(row.isNsfw) } : null;
 }
 
 function parseBook(text: string | null): Record<string, unknown> | null {
