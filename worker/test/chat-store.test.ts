@@ -72,7 +72,15 @@ describe("readReplyCharacter", () => {
       systemPrompt: "Be Orla.",
       postHistoryInstructions: "Stay brief.",
       characterBook: book,
+      isNsfw: false,
     });
+  });
+
+  it("a character removed by moderation reads as none: its chats get no more replies", async () => {
+    const id = await insertCharacter({ isNsfw: true });
+    expect(await readReplyCharacter(env.DB, id)).toMatchObject({ isNsfw: true });
+    await env.DB.prepare("UPDATE characters SET moderation_status = 'removed', is_active = 0 WHERE id = ?").bind(id).run();
+    expect(await readReplyCharacter(env.DB, id)).toBeNull();
   });
 
   it("a lorebook that is not a JSON object reads as none; a missing character as null", async () => {
