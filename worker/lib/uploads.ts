@@ -277,7 +277,9 @@ export async function putAvatar(bucket: R2Bucket, key: string, bytes: Uint8Array
  * `PUT /api/character-avatars`: registers this person's upload at `key` and
  * returns its `/objects/<key>` path. The object must exist, be under
  * `avatars/<userId>/`, be at most MAX_AVATAR_BYTES and start with PNG, JPEG,
- * WebP or GIF magic bytes; a refused object is deleted.
+ * WebP or GIF magic bytes; a refused object is deleted. An object already
+ * registered (and not overwritten since: an upload clears the mark) is
+ * answered from its metadata alone, without reading or rewriting it.
  * Throws 400 (not an avatar key, not an image), 403 (someone else's upload),
  * 404 (nothing uploaded there), 413 (too large).
  */
@@ -295,6 +297,8 @@ export async function registerAvatar(bucket: R2Bucket, key: string, userId: stri
   if (head.customMetadata?.uploaderId && head.customMetadata.uploaderId !== userId) {
     throw forbidden("This upload belongs to someone else");
   }
+  // Registered already (putAvatar's mark; any later PUT to the key replaces the metadata without it).
+  if (isImageType(head.customMetadata?.contentType) && head.size <= MAX_AVATAR_BYTES) return objectPath(key);
   if (head.size > MAX_AVATAR_BYTES) {
     await bucket.delete(key);
     throw new ApiError("payload_too_large", "Avatars can be at most 10 MB");

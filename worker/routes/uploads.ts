@@ -40,7 +40,7 @@ export const uploadsRoutes = new Hono<AppEnv>()
     await c.env.AVATARS.put(key, bytes, { customMetadata: { uploaderId } });
     return c.json({ key, size: bytes.length }, 200);
   })
-  .put("/character-avatars", requireUser, validate("json", avatarRegistrationSchema), async (c) => {
+  .put("/character-avatars", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", avatarRegistrationSchema), async (c) => {
     const { avatarURL } = c.req.valid("json");
     const key = keyFromAvatarUrl(c.env, avatarURL);
     if (key === null) {

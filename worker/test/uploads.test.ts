@@ -166,6 +166,23 @@ describe("refusals", () => {
     expect((await call(`/objects/${keyOf(url)}`)).status).toBe(404);
   });
 
+  it("registering an already registered object answers at once, without reading or rewriting it", async () => {
+    const mira = await signIn();
+    const uploadURL = await upload(mira, TINY_PNG);
+    const { objectPath } = await json<{ objectPath: string }>(await register(mira, uploadURL), 200);
+    const key = keyOf(uploadURL);
+    const before = await env.AVATARS.head(key);
+    for (const again of [uploadURL, objectPath]) {
+      expect(await json(await register(mira, again), 200)).toEqual({ objectPath });
+    }
+    // The same stored version: R2 gives every write a new one.
+    expect((await env.AVATARS.head(key))?.version).toBe(before!.version);
+    // A new upload to the key (its URL is still valid) is checked again from scratch.
+    expect((await put(uploadURL, HTML)).status).toBe(200);
+    expect(await json(await register(mira, objectPath), 400)).toMatchObject({ code: "validation_failed" });
+    expect(await env.AVATARS.head(key)).toBeNull();
+  });
+
   it("someone else's upload cannot be registered (403) and stays theirs", async () => {
     const mira = await signIn();
     const tom = await signIn();
