@@ -34,7 +34,7 @@ export const uploadsRoutes = new Hono<AppEnv>()
     const key = c.req.param("key");
     const token = c.req.query("token");
     if (!token) throw forbidden("This upload link is not valid");
-    const uploaderId = await verifyUploadToken(c.env, token, key);
+    const uploaderId = await verifyUploadToken(c.env, c.req.url, token, key);
     const bytes = await readBodyLimited(c.req.raw, MAX_AVATAR_BYTES, "The avatar");
     if (bytes.length === 0) throw new ApiError("validation_failed", "The file is empty");
     await c.env.AVATARS.put(key, bytes, { customMetadata: { uploaderId } });
