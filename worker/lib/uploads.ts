@@ -64,6 +64,33 @@ export function avatarKeyOwner(key: string): string | null {
   return AVATAR_KEY.exec(key)?.[1] ?? null;
 }
 
+/**
+ * Refuses a picture that is someone else's upload: `url` (a character's or
+ * persona's `avatarUrl`, a profile image) names an `/objects/avatars/<ownerId>/…`
+ * object — as a path, or as an absolute URL with that path on any host (our
+ * site may be served under several names) — and `ownerId` is not `userId`.
+ * Outside http(s) URLs (also ones whose path merely starts with `/objects/`),
+ * the demo artwork, null and this person's own uploads pass; the input
+ * schemas have already checked the URL's form.
+ * Throws 400 `validation_failed` with one issue at `field`.
+ */
+export function assertOwnPicture(url: string | null | undefined, userId: string, field: string): void {
+  if (!url) return;
+  let path: string;
+  try {
+    path = new URL(url, "https://relative.invalid").pathname;
+    path = decodeURIComponent(path);
+  } catch {
+    // Not a URL, or not percent-decodable (then no object of ours either): the schema's business.
+    return;
+  }
+  if (!path.startsWith("/objects/")) return;
+  const owner = avatarKeyOwner(path.slice("/objects/".length));
+  if (owner === null || owner === userId) return;
+  const message = "This picture is someone else's upload. Upload your own image instead.";
+  throw new ApiError("validation_failed", message, { issues: [{ path: field, message }] });
+}
+
 /** The public path of a stored object, which becomes a character's `avatarUrl`. */
 export const objectPath = (key: string) => `/objects/${key}`;
 

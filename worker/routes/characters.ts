@@ -1,6 +1,8 @@
 /**
  * `/api/characters` — the catalog and a creator's writes (SPEC.md §7; rules
- * in DESIGN.md "Inactive characters" and "Ownership").
+ * in DESIGN.md "Inactive characters" and "Ownership"). A character's
+ * `avatarUrl` may be an outside https URL, the demo artwork or the creator's
+ * own upload, never someone else's (400, `assertOwnPicture`).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -22,7 +24,7 @@ import { ApiError, notFound } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
-import { deleteUnusedAvatar } from "../lib/uploads.ts";
+import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { requireUser } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
@@ -63,8 +65,10 @@ export const charactersRoutes = new Hono<AppEnv>()
     validate("json", characterInputSchema),
     async (c) => {
       const user = c.get("user")!;
+      const input = c.req.valid("json");
+      assertOwnPicture(input.avatarUrl, user.id, "avatarUrl");
       const character = await createCharacter(c.env.DB, {
-        ...c.req.valid("json"),
+        ...input,
         creator: defaultCreator(user.username),
         creatorId: user.id,
       });
@@ -82,7 +86,10 @@ export const charactersRoutes = new Hono<AppEnv>()
       const id = parseCharacterId(c.req.param("id"));
       const user = c.get("user")!;
       const current = await findOwnCharacter(c.env.DB, id, user.id);
-      const updated = await updateCharacter(c.env.DB, current, c.req.valid("json"));
+      const patch = c.req.valid("json");
+      // Checked when it changes: a picture the character already shows stays editable around.
+      if (patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
+      const updated = await updateCharacter(c.env.DB, current, patch);
       if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
       return c.json(updated, 200);
     },

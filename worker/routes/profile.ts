@@ -9,6 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { CurrentUser } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { assertOwnPicture } from "../lib/uploads.ts";
 import { isUsernameAvailable, updateProfile } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -24,7 +25,9 @@ export const profileRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .put("/", limitWrites("WRITE_RATE_LIMITER"), bodyLimit({ maxSize: PROFILE_MAX_BYTES }), validate("json", profileInputSchema), async (c) => {
     const user = c.var.user;
-    const result = await updateProfile(c.env.DB, user.id, c.req.valid("json"));
+    const input = c.req.valid("json");
+    if (input.profileImageUrl !== user.profileImageUrl) assertOwnPicture(input.profileImageUrl, user.id, "profileImageUrl");
+    const result = await updateProfile(c.env.DB, user.id, input);
     if (result === "username_taken") throw new ApiError("conflict", USERNAME_TAKEN);
     c.header("Cache-Control", "no-store");
     return c.json(result satisfies CurrentUser, 200);

@@ -445,7 +445,15 @@ describe("avatars nobody uses any more", () => {
   it("never deletes someone else's upload that a character points at", async () => {
     const [mira, theo] = [await signIn(), await signIn()];
     const miras = await avatar(mira);
-    const id = await createWith(theo, miras);
+    // Refused as an avatar today; a character that got it before that rule must not delete it.
+    const res = await call("/api/characters", {
+      method: "POST",
+      user: theo,
+      body: { name: "Avatar Keeper", description: "Someone with a face.", personality: "Calm and watchful.", avatarUrl: miras },
+    });
+    expect(await json(res, 400)).toMatchObject({ code: "validation_failed", issues: [{ path: "avatarUrl" }] });
+    const id = await createWith(theo, "https://images.example.test/a.png");
+    await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind(miras, id).run();
     await json(await call(`/api/characters/${id}`, { method: "DELETE", user: theo }), 200);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await call(miras)).status).toBe(200);
