@@ -165,8 +165,6 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   budget: { contextTokens: number; maxTokens: number } | null = null;
   /** A summary is being written (one at a time). */
   private summarizing = false;
-  /** A socket silent for this long is closed, ms. A seam for tests. */
-  idleTimeoutMs = IDLE_TIMEOUT_MS;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. A seam for tests. */
   now: () => number = () => Date.now();
 
@@ -453,17 +451,17 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   /**
    * Makes sure the alarm that closes idle sockets is set while there are
-   * sockets: idleTimeoutMs from now on the runtime's clock (not `now`, so a
+   * sockets: IDLE_TIMEOUT_MS from now on the runtime's clock (not `now`, so a
    * test that dates sockets back does not make it fire at once).
    */
   private async scheduleIdleCheck(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + this.idleTimeoutMs);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + IDLE_TIMEOUT_MS);
   }
 
-  /** The idle check: closes sockets silent for idleTimeoutMs, then sets the alarm for the next one due. */
+  /** The idle check: closes sockets silent for IDLE_TIMEOUT_MS, then sets the alarm for the next one due. */
   override async alarm(): Promise<void> {
     if (this.deleted) return;
-    const { idle, nextCheckAt } = idleSockets(this.openSockets(), this.now(), this.idleTimeoutMs);
+    const { idle, nextCheckAt } = idleSockets(this.openSockets(), this.now(), IDLE_TIMEOUT_MS);
     for (const { ws } of idle) this.closeForPolicy(ws, CLOSE_REASONS.idle);
     if (nextCheckAt !== null) await this.ctx.storage.setAlarm(nextCheckAt);
   }
