@@ -24,6 +24,11 @@
  * - Sends a reply's deltas at most every DELTA_INTERVAL_MS (the first at once).
  * - Keeps the character's card for CHARACTER_TTL_MS in memory and in its own
  *   storage, so a room woken from hibernation starts a reply without D1.
+ * - Limits its sockets (socket-limits.ts): at most MAX_SOCKETS_PER_CONVERSATION
+ *   open (the oldest beyond that is closed with 1008), each counted with the
+ *   person's PersonSockets object for MAX_SOCKETS_PER_PERSON; and closes a
+ *   socket silent (no frame, no ping) for IDLE_TIMEOUT_MS, checked by the
+ *   object's alarm while it has sockets.
  *
  * Frames are read by room-protocol.ts (the zod union of schema/chat.ts);
  * anything else gets an error frame or a close with a clear code and reason
@@ -68,12 +73,31 @@ import { chatModelName, createChatModel, withTokenTimeout } from "./chat-models.
 import { buildPrompt, type HistoryMessage, type PromptOptions, summaryPrompt } from "./prompt.ts";
 import { readClientMessage, readRoomVisitor, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./room-storage.ts";
+import type { PersonSockets } from "./person-sockets.ts";
+import {
+  CLOSE_REASONS,
+  IDLE_TIMEOUT_MS,
+  idleSockets,
+  MAX_SOCKETS_PER_CONVERSATION,
+  oldestBeyond,
+  SEEN_RESOLUTION_MS,
+  type SocketHolder,
+} from "./socket-limits.ts";
 
 /** Per-socket facts that survive hibernation. */
 interface SocketState {
   conversationId: string;
   userId: string;
+  /** Random id, also the socket's hibernation tag (PersonSockets names sockets by it). */
+  socketId?: string;
+  /** When it was accepted, ms since the epoch. */
+  openedAt?: number;
+  /** Its latest frame, ms since the epoch, to within SEEN_RESOLUTION_MS (pings are the runtime's own timestamp). */
+  seenAt?: number;
 }
+
+/** `WebSocket.OPEN`: sockets closing or closed are no longer counted. */
+const OPEN = 1;
 
 /** Stored messages not yet written to D1 (writeCounters): how many, and the latest one's time (ms) and preview. */
 type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId">;
@@ -127,7 +151,7 @@ const SUMMARY_KEEP_MESSAGES = 4;
 const SUMMARY_MAX_TOKENS = 400;
 const MAX_SUMMARY_CHARS = 2000;
 
-export class ConversationRoom extends DurableObject<Env> {
+export class ConversationRoom extends DurableObject<Env> implements SocketHolder {
   private room: RoomRow | null = null;
   private deleted = false;
   private reply: ActiveReply | null = null;
@@ -160,6 +184,8 @@ export class ConversationRoom extends DurableObject<Env> {
   budget: { contextTokens: number; maxTokens: number } | null = null;
   /** A summary is being written (one at a time). */
   private summarizing = false;
+  /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. A seam for tests. */
+  now: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -416,11 +442,97 @@ export class ConversationRoom extends DurableObject<Env> {
       server.close(CLOSE_CODES.policyViolation, refusal);
       return new Response(null, { status: 101, webSocket: client });
     }
-    this.ctx.acceptWebSocket(server);
+    const socketId = crypto.randomUUID();
+    const now = this.now();
+    this.ctx.acceptWebSocket(server, [socketId]);
     this.sockets = null;
-    server.serializeAttachment({ conversationId, userId } satisfies SocketState);
+    server.serializeAttachment({ conversationId, userId, socketId, openedAt: now, seenAt: now } satisfies SocketState);
     this.notePerson(userName, personaDescription);
+    // The newest socket is the tab in use: beyond the caps, the oldest ones go.
+    for (const { ws } of oldestBeyond(this.openSockets(), MAX_SOCKETS_PER_CONVERSATION)) {
+      this.closeForPolicy(ws, CLOSE_REASONS.conversationCap);
+    }
+    await this.scheduleIdleCheck();
+    try {
+      await this.personSockets(userId).opened({ socketId, conversationId });
+    } catch (error) {
+      // Counting is a safeguard: its outage must not stop conversations.
+      console.warn("could not count a socket with its person", String(error));
+    }
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  // -------------------------------------------------------------------------
+  // Socket limits (socket-limits.ts).
+
+  /** The person's PersonSockets object. */
+  private personSockets(userId: string): DurableObjectStub<PersonSockets> {
+    const namespace = this.env.PERSON_SOCKETS as unknown as DurableObjectNamespace<PersonSockets>;
+    return namespace.get(namespace.idFromName(userId));
+  }
+
+  /** This room's open sockets with their facts. */
+  private openSockets(): { ws: WebSocket; state: SocketState; openedAt: number; lastActiveAt: number }[] {
+    return this.ctx
+      .getWebSockets()
+      .filter((ws) => ws.readyState === OPEN)
+      .map((ws) => {
+        const state = (ws.deserializeAttachment() as SocketState | null) ?? { conversationId: "", userId: "" };
+        const seen = state.seenAt ?? state.openedAt ?? 0;
+        const pinged = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
+        return { ws, state, openedAt: state.openedAt ?? 0, lastActiveAt: Math.max(seen, pinged) };
+      });
+  }
+
+  /** Closes `ws` with 1008 and `reason`, and stops counting it for its person. */
+  private closeForPolicy(ws: WebSocket, reason: string): void {
+    try {
+      ws.close(CLOSE_CODES.policyViolation, reason);
+    } catch {
+      // already closed
+    }
+    this.sockets = null;
+    this.forget(ws);
+  }
+
+  /** Tells the socket's PersonSockets it is gone (after the answer; failures are logged). */
+  private forget(ws: WebSocket): void {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    if (!state?.socketId || !state.userId) return;
+    this.ctx.waitUntil(
+      this.personSockets(state.userId)
+        .closed(state.socketId)
+        .catch((error: unknown) => console.warn("could not uncount a socket", String(error))),
+    );
+  }
+
+  /**
+   * Makes sure the alarm that closes idle sockets is set while there are
+   * sockets: IDLE_TIMEOUT_MS from now on the runtime's clock (not `now`, so a
+   * test that dates sockets back does not make it fire at once).
+   */
+  private async scheduleIdleCheck(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + IDLE_TIMEOUT_MS);
+  }
+
+  /** The idle check: closes sockets silent for IDLE_TIMEOUT_MS, then sets the alarm for the next one due. */
+  override async alarm(): Promise<void> {
+    if (this.deleted) return;
+    const { idle, nextCheckAt } = idleSockets(this.openSockets(), this.now(), IDLE_TIMEOUT_MS);
+    for (const { ws } of idle) this.closeForPolicy(ws, CLOSE_REASONS.idle);
+    if (nextCheckAt !== null) await this.ctx.storage.setAlarm(nextCheckAt);
+  }
+
+  /** RPC (PersonSockets): the ids of this room's open sockets. */
+  async openSocketIds(): Promise<string[]> {
+    return this.openSockets().flatMap(({ state }) => (state.socketId ? [state.socketId] : []));
+  }
+
+  /** RPC (PersonSockets): closes socket `socketId` with 1008 and `reason`; false when it is not open here. */
+  async closeSocket(socketId: string, reason: string): Promise<boolean> {
+    const sockets = this.ctx.getWebSockets(socketId).filter((ws) => ws.readyState === OPEN);
+    for (const ws of sockets) this.closeForPolicy(ws, reason);
+    return sockets.length > 0;
   }
 
   /** Keeps who the person is in this conversation (name for `{{user}}`, persona description), as the Worker last said. */
@@ -453,15 +565,10 @@ export class ConversationRoom extends DurableObject<Env> {
       this.reply.stopped = true;
       this.reply.controller.abort();
     }
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.close(CLOSE_CODES.policyViolation, "Conversation deleted");
-      } catch {
-        // already closed
-      }
-    }
+    for (const ws of this.ctx.getWebSockets()) this.closeForPolicy(ws, "Conversation deleted");
     this.room = null;
     this.sockets = null;
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }
 
@@ -473,6 +580,11 @@ export class ConversationRoom extends DurableObject<Env> {
     if (!state || this.deleted || !this.room) {
       ws.close(CLOSE_CODES.policyViolation, "Conversation not found");
       return;
+    }
+    const now = this.now();
+    if (now - (state.seenAt ?? 0) >= SEEN_RESOLUTION_MS) {
+      state.seenAt = now;
+      ws.serializeAttachment(state);
     }
     const read = readClientMessage(message);
     if (read.kind === "close") {
@@ -530,6 +642,7 @@ export class ConversationRoom extends DurableObject<Env> {
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     this.sockets = null;
+    this.forget(ws);
     // Answer a close with a close, or the client sees 1006 (1005/1006 cannot be sent).
     try {
       ws.close(code === 1005 || code === 1006 ? CLOSE_CODES.normal : code, reason);
@@ -540,6 +653,7 @@ export class ConversationRoom extends DurableObject<Env> {
 
   override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
     this.sockets = null;
+    this.forget(ws);
     console.warn("conversation socket error", String(error));
     try {
       ws.close(CLOSE_CODES.serverError, "WebSocket error");

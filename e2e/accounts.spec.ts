@@ -1,7 +1,8 @@
 /**
  * Accounts in Chromium, as SPEC.md §2 ("User menu", "Edit Profile"), §4
  * ("Username availability"), §5 and §8 describe: local sign-in, the user
- * menu, editing the profile, logging out; visitors kept off /profile.
+ * menu, editing the profile, logging out (a logout link from another site
+ * only asks); visitors kept off /profile.
  * Every test signs in as a new person.
  */
 import { type APIRequestContext, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
@@ -60,6 +61,31 @@ test("signed in: the user menu shows the first letter and first name, and logs o
   await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Zara" })).toHaveCount(0);
   expect((await page.request.get("/api/auth/user")).status()).toBe(401);
+});
+
+test("a logout link on another website only asks; the person confirms with a button", async ({ page, baseURL }) => {
+  await signIn(page, "Yusuf");
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(message.text());
+  });
+  // A page on another site links to our logout (a top-level navigation carries the Lax session cookie).
+  await page.route("https://elsewhere.example/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: `<a href="${baseURL}/api/logout">Claim your prize</a>` }),
+  );
+  await page.goto("https://elsewhere.example/");
+  await page.getByRole("link", { name: "Claim your prize" }).click();
+
+  await expect(page.getByRole("heading", { name: "Log out of Fabled?" })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/api/logout");
+  expect((await page.request.get("/api/auth/user")).status()).toBe(200);
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+  expect((await page.request.get("/api/auth/user")).status()).toBe(401);
+  expect(violations).toEqual([]);
 });
 
 test("on a phone the menu shows the avatar only and still names the person", async ({ page }) => {

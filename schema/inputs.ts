@@ -228,6 +228,23 @@ export const avatarRegistrationSchema = z.object({
   avatarURL: z.string({ error: "avatarURL is required" }).min(1, "avatarURL is required").max(4096, "avatarURL is too long"),
 });
 
+/** An `/objects/avatars/<ownerId>/<id>` upload path (the Worker checks the owner). */
+const OBJECT_PATH = /^\/objects\/avatars\/[\w-]+\/[\w-]+$/;
+const httpsUrlSchema = z.url({ protocol: /^https$/ });
+
+/**
+ * Profile image: an https URL or an `/objects/avatars/…` upload path; "" or
+ * null for none (stored as null). Plain http is refused (mixed content, and
+ * anyone on the network could swap the picture); z.url() alone would also
+ * accept javascript: and data: URLs.
+ */
+const profileImageUrlSchema = z
+  .string({ error: "Must be a valid URL" })
+  .refine((v) => !/^\s*http:/i.test(v), { error: "Image URLs must start with https://", abort: true })
+  .refine((v) => v === "" || OBJECT_PATH.test(v) || httpsUrlSchema.safeParse(v).success, "Must be a valid URL")
+  .nullish()
+  .transform((v) => v || null);
+
 /** Edit Profile form and `PUT /api/profile` (SPEC.md §5). */
 export const profileInputSchema = z.object({
   name: z.string().trim().min(1, "Name is required").max(100, "Name is too long"),
@@ -236,11 +253,7 @@ export const profileInputSchema = z.object({
     .min(2, "Username must be at least 2 characters")
     .max(30, "Username is too long")
     .regex(/^@[A-Za-z0-9_]+$/, "Username must start with @ and contain only letters, numbers, and underscores"),
-  // http(s) only: z.url() alone would accept javascript: and data: URLs.
-  profileImageUrl: z
-    .union([z.url({ protocol: /^https?$/, error: "Must be a valid URL" }), z.literal("")], { error: "Must be a valid URL" })
-    .nullish()
-    .transform((v) => v || null),
+  profileImageUrl: profileImageUrlSchema,
 });
 export type ProfileInput = z.output<typeof profileInputSchema>;
 

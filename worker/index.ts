@@ -7,6 +7,7 @@ import app from "./app.ts";
 import { deleteExpiredSessions } from "./lib/sessions.ts";
 
 export { ConversationRoom } from "../durable-objects/conversation-room.ts";
+export { PersonSockets } from "../durable-objects/person-sockets.ts";
 
 export default {
   fetch: app.fetch,

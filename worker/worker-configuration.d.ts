@@ -6,6 +6,7 @@ interface __BaseEnv_Env {
 	DB: D1Database;
 	MESSAGE_RATE_LIMITER: RateLimit;
 	WRITE_RATE_LIMITER: RateLimit;
+	LOOKUP_RATE_LIMITER: RateLimit;
 	AI: Ai;
 	ASSETS: Fetcher;
 	ENVIRONMENT: string;
@@ -22,6 +23,7 @@ interface __BaseEnv_Env {
 	R2_S3_ENDPOINT: string;
 	R2_BUCKET_NAME: string;
 	CONVERSATIONS: DurableObjectNamespace /* ConversationRoom */;
+	PERSON_SOCKETS: DurableObjectNamespace /* PersonSockets */;
 }
 declare namespace Cloudflare {
 	interface Env extends __BaseEnv_Env {}

@@ -15,6 +15,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CurrentUser } from "../../schema/api.ts";
+import { isLoopbackUrl } from "./loopback.ts";
 
 /** Session lifetime, ms (30 days). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -99,9 +100,7 @@ export async function deleteExpiredSessions(db: D1Database, now = Date.now()): P
 
 /** True when cookies must be `Secure`: everything but plain http on localhost. */
 export function isSecureRequest(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  const local = hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
-  return !(protocol === "http:" && local);
+  return !(new URL(url).protocol === "http:" && isLoopbackUrl(url));
 }
 
 /** Name of the session cookie for this request's scheme. */

@@ -22,6 +22,7 @@
 import { AwsClient } from "aws4fetch";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { ApiError, forbidden, notFound } from "./errors.ts";
+import { isLoopbackUrl } from "./loopback.ts";
 
 /** Largest avatar, bytes (SPEC.md §5, §9: 10 MB). */
 export const MAX_AVATAR_BYTES = 10_485_760;
@@ -63,6 +64,33 @@ export function avatarKeyOwner(key: string): string | null {
   return AVATAR_KEY.exec(key)?.[1] ?? null;
 }
 
+/**
+ * Refuses a picture that is someone else's upload: `url` (a character's or
+ * persona's `avatarUrl`, a profile image) names an `/objects/avatars/<ownerId>/…`
+ * object — as a path, or as an absolute URL with that path on any host (our
+ * site may be served under several names) — and `ownerId` is not `userId`.
+ * Outside http(s) URLs (also ones whose path merely starts with `/objects/`),
+ * the demo artwork, null and this person's own uploads pass; the input
+ * schemas have already checked the URL's form.
+ * Throws 400 `validation_failed` with one issue at `field`.
+ */
+export function assertOwnPicture(url: string | null | undefined, userId: string, field: string): void {
+  if (!url) return;
+  let path: string;
+  try {
+    path = new URL(url, "https://relative.invalid").pathname;
+    path = decodeURIComponent(path);
+  } catch {
+    // Not a URL, or not percent-decodable (then no object of ours either): the schema's business.
+    return;
+  }
+  if (!path.startsWith("/objects/")) return;
+  const owner = avatarKeyOwner(path.slice("/objects/".length));
+  if (owner === null || owner === userId) return;
+  const message = "This picture is someone else's upload. Upload your own image instead.";
+  throw new ApiError("validation_failed", message, { issues: [{ path: field, message }] });
+}
+
 /** The public path of a stored object, which becomes a character's `avatarUrl`. */
 export const objectPath = (key: string) => `/objects/${key}`;
 
@@ -95,19 +123,26 @@ export async function presignAvatarPut(env: UploadEnv, key: string): Promise<str
   return signed.url;
 }
 
-/** Development and test runs may sign upload tokens with a fixed secret; production never does. */
+/**
+ * Local development and test runs may sign upload tokens with this fixed,
+ * public secret — only when `ENVIRONMENT` is `development` or `test` AND the
+ * request is to a loopback host. A deployment that says "development" (a
+ * staging copy, a misconfigured var) is still reached under its own domain
+ * and so never uses it: anyone could forge its tokens.
+ */
 const DEV_UPLOAD_TOKEN_SECRET = "fabled-development-upload-token-secret";
 const TOKEN_AUDIENCE = "fabled:avatar-upload";
 
 /**
- * The HS256 key of upload tokens: HKDF-SHA-256 of `UPLOAD_TOKEN_SECRET`
- * (info "fabled upload token v1"), so the secret itself is never a JWT key
- * and could be shared with other uses. Throws 503 in production without it.
+ * The HS256 key of upload tokens for a request to `requestUrl`: HKDF-SHA-256
+ * of `UPLOAD_TOKEN_SECRET` (info "fabled upload token v1"), so the secret
+ * itself is never a JWT key and could be shared with other uses. Without the
+ * secret, DEV_UPLOAD_TOKEN_SECRET on a local run; anywhere else throws 503
+ * `unavailable`.
  */
-async function uploadTokenKey(env: UploadEnv): Promise<Uint8Array> {
-  const secret =
-    env.UPLOAD_TOKEN_SECRET ||
-    (env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test" ? DEV_UPLOAD_TOKEN_SECRET : null);
+async function uploadTokenKey(env: UploadEnv, requestUrl: string): Promise<Uint8Array> {
+  const localRun = (env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test") && isLoopbackUrl(requestUrl);
+  const secret = env.UPLOAD_TOKEN_SECRET || (localRun ? DEV_UPLOAD_TOKEN_SECRET : null);
   if (!secret) throw new ApiError("unavailable", "Avatar uploads are not configured on this server");
   const encoder = new TextEncoder();
   const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
@@ -119,8 +154,13 @@ async function uploadTokenKey(env: UploadEnv): Promise<Uint8Array> {
   return new Uint8Array(bits);
 }
 
-/** A token allowing `userId` to PUT `key` through the Worker until `now` + UPLOAD_URL_TTL_SECONDS (ms clock). */
-export async function signUploadToken(env: UploadEnv, userId: string, key: string, now = Date.now()): Promise<string> {
+/**
+ * A token allowing `userId` to PUT `key` through the Worker at `origin` (the
+ * request's, e.g. `https://fabled.example`) until `now` +
+ * UPLOAD_URL_TTL_SECONDS (ms clock). Throws 503 when no key may be used
+ * there (uploadTokenKey).
+ */
+export async function signUploadToken(env: UploadEnv, origin: string, userId: string, key: string, now = Date.now()): Promise<string> {
   const issuedAt = Math.floor(now / 1000);
   return new SignJWT({ key })
     .setProtectedHeader({ alg: "HS256" })
@@ -128,23 +168,24 @@ export async function signUploadToken(env: UploadEnv, userId: string, key: strin
     .setAudience(TOKEN_AUDIENCE)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + UPLOAD_URL_TTL_SECONDS)
-    .sign(await uploadTokenKey(env));
+    .sign(await uploadTokenKey(env, origin));
 }
 
 /**
- * Checks an upload token for `key`; returns the uploader's id. Throws 403
- * `forbidden` when it is expired, tampered with, or for another key.
+ * Checks an upload token for `key` on a request to `requestUrl`; returns the
+ * uploader's id. Throws 403 `forbidden` when it is expired, tampered with, or
+ * for another key; 503 when no key may be used there (uploadTokenKey).
  */
-export async function verifyUploadToken(env: UploadEnv, token: string, key: string): Promise<string> {
+export async function verifyUploadToken(env: UploadEnv, requestUrl: string, token: string, key: string): Promise<string> {
+  const secretKey = await uploadTokenKey(env, requestUrl);
   let payload;
   try {
-    ({ payload } = await jwtVerify(token, await uploadTokenKey(env), {
+    ({ payload } = await jwtVerify(token, secretKey, {
       algorithms: ["HS256"],
       audience: TOKEN_AUDIENCE,
     }));
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw forbidden("This upload link has expired. Please upload the file again.");
-    if (err instanceof ApiError) throw err;
     throw forbidden("This upload link is not valid");
   }
   if (payload.key !== key || typeof payload.sub !== "string" || avatarKeyOwner(key) !== payload.sub) {
@@ -162,7 +203,7 @@ export async function createUploadUrl(env: UploadEnv, origin: string, userId: st
   const key = newAvatarKey(userId);
   if (presignedUploadsConfigured(env)) return presignAvatarPut(env, key);
   const url = new URL(`/api/objects/upload/${key}`, origin);
-  url.searchParams.set("token", await signUploadToken(env, userId, key));
+  url.searchParams.set("token", await signUploadToken(env, origin, userId, key));
   return url.href;
 }
 
@@ -277,7 +318,9 @@ export async function putAvatar(bucket: R2Bucket, key: string, bytes: Uint8Array
  * `PUT /api/character-avatars`: registers this person's upload at `key` and
  * returns its `/objects/<key>` path. The object must exist, be under
  * `avatars/<userId>/`, be at most MAX_AVATAR_BYTES and start with PNG, JPEG,
- * WebP or GIF magic bytes; a refused object is deleted.
+ * WebP or GIF magic bytes; a refused object is deleted. An object already
+ * registered (and not overwritten since: an upload clears the mark) is
+ * answered from its metadata alone, without reading or rewriting it.
  * Throws 400 (not an avatar key, not an image), 403 (someone else's upload),
  * 404 (nothing uploaded there), 413 (too large).
  */
@@ -295,6 +338,8 @@ export async function registerAvatar(bucket: R2Bucket, key: string, userId: stri
   if (head.customMetadata?.uploaderId && head.customMetadata.uploaderId !== userId) {
     throw forbidden("This upload belongs to someone else");
   }
+  // Registered already (putAvatar's mark; any later PUT to the key replaces the metadata without it).
+  if (isImageType(head.customMetadata?.contentType) && head.size <= MAX_AVATAR_BYTES) return objectPath(key);
   if (head.size > MAX_AVATAR_BYTES) {
     await bucket.delete(key);
     throw new ApiError("payload_too_large", "Avatars can be at most 10 MB");

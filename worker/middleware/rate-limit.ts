@@ -1,14 +1,30 @@
 /**
- * Per-person rate limits on writes through the Workers rate-limit bindings
+ * Per-person rate limits through the Workers rate-limit bindings
  * (wrangler.toml `[[ratelimits]]`). Keyed by the signed-in user's id, so it
- * must run after requireUser. Over the limit: 429 `rate_limited` with
+ * must run after requireUser (a visitor passes unlimited: every route it
+ * guards needs a session). Over the limit: 429 `rate_limited` with
  * `Retry-After` (the binding's window, seconds).
+ *
+ * - `WRITE_RATE_LIMITER` (120 a minute): writes — characters, comments and
+ *   their deletion, votes, favorites, uploads and avatar registration,
+ *   profile saves.
+ * - `MESSAGE_RATE_LIMITER` (20 a minute): chat messages.
+ * - `LOOKUP_RATE_LIMITER` (60 a minute): reads that could enumerate, such as
+ *   username availability.
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
 
-export const limitWrites = (binding: "WRITE_RATE_LIMITER" | "MESSAGE_RATE_LIMITER", windowSeconds = 60) =>
+/** The rate-limit bindings of wrangler.toml. */
+export type RateLimiterBinding = "WRITE_RATE_LIMITER" | "MESSAGE_RATE_LIMITER" | "LOOKUP_RATE_LIMITER";
+
+/**
+ * Middleware counting each request of the signed-in person against
+ * `binding`; over its limit it throws 429 `rate_limited` with
+ * `Retry-After: windowSeconds`.
+ */
+export const limitWrites = (binding: RateLimiterBinding, windowSeconds = 60) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const user = c.get("user");
     if (user) {

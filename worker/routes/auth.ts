@@ -5,7 +5,12 @@
  *   local development without a provider serves the local sign-in form;
  * - `POST /api/login/dev` is that form's target (DESIGN.md "Local development");
  * - `GET /api/callback` finishes the flow and starts a session;
- * - `GET /api/logout` ends the session;
+ * - `GET /api/logout` ends the session when the navigation started on our own
+ *   site or in the address bar (`Sec-Fetch-Site: same-origin` or `none`); any
+ *   other GET (a link or redirect from another site, or a client that sends
+ *   no `Sec-Fetch-Site`) gets a small confirm page whose form POSTs instead,
+ *   so another website cannot sign a person out;
+ * - `POST /api/logout` ends the session (the `sameOrigin` CSRF guard applies);
  * - `GET /api/auth/user` is the signed-in person or 401.
  *
  * While the browser is at the provider, `state`, `nonce`, the PKCE code
@@ -16,7 +21,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
 import { z } from "zod";
 import type { CurrentUser } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
@@ -126,18 +131,10 @@ const devSignInSchema = z.object({
 });
 
 /**
- * The local sign-in form: plain HTML, no scripts (the CSP allows only our own
- * bundle), inline styles only.
+ * The style of the Worker's own small pages (local sign-in, logout confirm):
+ * inline CSS only — the CSP allows inline styles but no inline script.
  */
-function devSignInPage(values: { email?: string; firstName?: string; returnTo: string | null; error?: string }) {
-  return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="color-scheme" content="light dark" />
-    <title>Sign in · Fabled (local)</title>
-    <style>
+const PAGE_STYLE = raw(`
       :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color-scheme: light dark; }
       body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
       main { width: min(24rem, calc(100vw - 2rem)); padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 15%, transparent);
@@ -152,7 +149,25 @@ function devSignInPage(values: { email?: string; firstName?: string; returnTo: s
         background: #be185d; color: #fff; cursor: pointer; }
       button:hover { background: #9d174d; }
       .error { margin: 0 0 1rem; padding: 0.75rem; border-radius: 0.5rem; background: #fee2e2; color: #7f1d1d; }
-    </style>
+      .actions { display: flex; gap: 0.75rem; align-items: center; margin-top: 1.5rem; }
+      .actions form { flex: 1; }
+      .actions button { margin-top: 0; }
+      a { color: inherit; }
+    `);
+
+/**
+ * The local sign-in form: plain HTML, no scripts (the CSP allows only our own
+ * bundle), inline styles only.
+ */
+function devSignInPage(values: { email?: string; firstName?: string; returnTo: string | null; error?: string }) {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <title>Sign in · Fabled (local)</title>
+    <style>${PAGE_STYLE}</style>
   </head>
   <body>
     <main>
@@ -173,6 +188,50 @@ function devSignInPage(values: { email?: string; firstName?: string; returnTo: s
   </body>
 </html>`;
 }
+
+/**
+ * The page a cross-site `GET /api/logout` answers: one form that POSTs to
+ * `/api/logout` and a link back home. No script (the CSP forbids inline
+ * script), inline styles only; the security headers forbid framing, so the
+ * button cannot be clickjacked.
+ */
+function logoutConfirmPage() {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <title>Log out · Fabled</title>
+    <style>${PAGE_STYLE}</style>
+  </head>
+  <body>
+    <main>
+      <h1>Log out of Fabled?</h1>
+      <p>A link from another website asked to log you out. Log out only if you meant to.</p>
+      <div class="actions">
+        <form method="post" action="/api/logout">
+          <button type="submit">Log out</button>
+        </form>
+        <a href="/">Stay signed in</a>
+      </div>
+    </main>
+  </body>
+</html>`;
+}
+
+/** Ends this browser's session (if any) and clears its cookie. */
+async function endSession(c: Context<AppEnv>): Promise<void> {
+  const token = readSessionCookie(c);
+  if (token) await invalidateSessionToken(c.env.DB, token);
+  clearSessionCookie(c);
+}
+
+/**
+ * `Sec-Fetch-Site` values of a GET that a person started themselves: a link
+ * on our own pages (`same-origin`) or typed, bookmarked (`none`).
+ */
+const OWN_NAVIGATION = new Set(["same-origin", "none"]);
 
 export const authRoutes = new Hono<AppEnv>()
   .get("/login", async (c) => {
@@ -270,10 +329,18 @@ export const authRoutes = new Hono<AppEnv>()
 
   .get("/logout", async (c) => {
     c.header("Cache-Control", "no-store");
-    const token = readSessionCookie(c);
-    if (token) await invalidateSessionToken(c.env.DB, token);
-    clearSessionCookie(c);
+    const site = c.req.header("sec-fetch-site");
+    // Another site's link, or no way to tell: ask (a visitor has nothing to lose).
+    if (c.get("user") && (site === undefined || !OWN_NAVIGATION.has(site))) return c.html(logoutConfirmPage(), 200);
+    await endSession(c);
     return c.redirect("/", 302);
+  })
+
+  // Cross-site POSTs never get here (sameOrigin in worker/app.ts answers 403).
+  .post("/logout", async (c) => {
+    c.header("Cache-Control", "no-store");
+    await endSession(c);
+    return c.redirect("/", 303);
   })
 
   .get("/auth/user", requireUser, (c) => {

@@ -1,6 +1,8 @@
 /**
  * `/api/characters` — the catalog and a creator's writes (SPEC.md §7; rules
- * in DESIGN.md "Inactive characters" and "Ownership").
+ * in DESIGN.md "Inactive characters" and "Ownership"). A character's
+ * `avatarUrl` may be an outside https URL, the demo artwork or the creator's
+ * own upload, never someone else's (400, `assertOwnPicture`).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -24,7 +26,7 @@ import { parseCharacterId } from "../lib/ids.ts";
 import { characterText, flagCharacter, type ScreenedCharacter, screenCharacter } from "../lib/screening.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
-import { deleteUnusedAvatar } from "../lib/uploads.ts";
+import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { requireUser } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
@@ -76,10 +78,14 @@ export const charactersRoutes = new Hono<AppEnv>()
     async (c) => {
       const user = c.get("user")!;
       const input = c.req.valid("json");
+<<<<<<< HEAD
       const verdict = await screenCharacter(c.env, { ...input, characterBook: input.characterBook ?? null }, {
         userId: user.id,
         characterId: null,
       });
+=======
+      assertOwnPicture(input.avatarUrl, user.id, "avatarUrl");
+>>>>>>> hardening
       const character = await createCharacter(c.env.DB, {
         ...input,
         creator: defaultCreator(user.username),
@@ -102,6 +108,7 @@ export const charactersRoutes = new Hono<AppEnv>()
       const user = c.get("user")!;
       const current = await findOwnCharacter(c.env.DB, id, user.id);
       const patch = c.req.valid("json");
+<<<<<<< HEAD
       const next = { ...current, ...withoutUndefined(patch) };
       const verdict = changesScreenedText(current, next)
         ? await screenCharacter(c.env, next, { userId: user.id, characterId: id })
@@ -111,6 +118,11 @@ export const charactersRoutes = new Hono<AppEnv>()
         await flagCharacter(c.env.DB, updated, verdict);
         if (updated.moderationStatus === "ok") updated = { ...updated, moderationStatus: "flagged" };
       }
+=======
+      // Checked when it changes: a picture the character already shows stays editable around.
+      if (patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
+      const updated = await updateCharacter(c.env.DB, current, patch);
+>>>>>>> hardening
       if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
       return c.json(updated, 200);
     },

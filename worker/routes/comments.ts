@@ -44,7 +44,7 @@ export const characterCommentsRoutes = new Hono<AppEnv>()
 
 /** Mounted at /api/comments. */
 export const commentsRoutes = new Hono<AppEnv>()
-  .delete("/:id", requireUser, async (c) => {
+  .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const id = parseCommentId(c.req.param("id"));
     const comment = await findComment(c.env.DB, id);
     if (!comment) throw notFound("Comment not found");

@@ -9,7 +9,8 @@
  * - `PUT /:id` (any of those fields, at least one) → 200 `Persona`.
  * - `DELETE /:id` → 200 `{deleted: true}`.
  * A replaced or deleted persona's uploaded avatar is deleted from R2 after
- * the answer, unless something else of the person still shows it.
+ * the answer, unless something else of the person still shows it. Someone
+ * else's upload is refused as an avatar (400, `assertOwnPicture`).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -27,7 +28,7 @@ import {
   parsePersonaId,
   updatePersona,
 } from "../lib/personas.ts";
-import { deleteUnusedAvatar } from "../lib/uploads.ts";
+import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -45,14 +46,18 @@ export const personasRoutes = new Hono<AppEnv>()
     return c.json(personas satisfies Persona[], 200);
   })
   .post("/", limitWrites("WRITE_RATE_LIMITER"), personaBodyLimit, validate("json", personaInputSchema), async (c) => {
-    const persona = await createPersona(c.env.DB, c.var.user.id, c.req.valid("json"));
+    const input = c.req.valid("json");
+    assertOwnPicture(input.avatarUrl, c.var.user.id, "avatarUrl");
+    const persona = await createPersona(c.env.DB, c.var.user.id, input);
     return c.json(persona satisfies Persona, 201);
   })
   .put("/:id", limitWrites("WRITE_RATE_LIMITER"), personaBodyLimit, validate("json", personaUpdateSchema), async (c) => {
     const id = parsePersonaId(c.req.param("id"));
     const user = c.var.user;
     const current = await findOwnPersona(c.env.DB, user.id, id);
-    const updated = await updatePersona(c.env.DB, user.id, id, c.req.valid("json"));
+    const patch = c.req.valid("json");
+    if (patch.avatarUrl !== undefined && patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
+    const updated = await updatePersona(c.env.DB, user.id, id, patch);
     if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
     return c.json(updated satisfies Persona, 200);
   })

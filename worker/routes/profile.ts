@@ -1,14 +1,18 @@
 /**
  * `/api/profile` — the signed-in person's profile (SPEC.md §2 Edit Profile,
  * §5 rules, §7 calls): save it, and check whether a username is free.
+ * Signed-in people only; saves count against WRITE_RATE_LIMITER, username
+ * checks against LOOKUP_RATE_LIMITER (worker/middleware/rate-limit.ts).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { CurrentUser } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { assertOwnPicture } from "../lib/uploads.ts";
 import { isUsernameAvailable, updateProfile } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 import { profileInputSchema } from "../../schema/inputs.ts";
 
@@ -19,14 +23,17 @@ export const USERNAME_TAKEN = "This username is already taken. Please choose ano
 
 export const profileRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .put("/", bodyLimit({ maxSize: PROFILE_MAX_BYTES }), validate("json", profileInputSchema), async (c) => {
+  .put("/", limitWrites("WRITE_RATE_LIMITER"), bodyLimit({ maxSize: PROFILE_MAX_BYTES }), validate("json", profileInputSchema), async (c) => {
     const user = c.var.user;
-    const result = await updateProfile(c.env.DB, user.id, c.req.valid("json"));
+    const input = c.req.valid("json");
+    if (input.profileImageUrl !== user.profileImageUrl) assertOwnPicture(input.profileImageUrl, user.id, "profileImageUrl");
+    const result = await updateProfile(c.env.DB, user.id, input);
     if (result === "username_taken") throw new ApiError("conflict", USERNAME_TAKEN);
     c.header("Cache-Control", "no-store");
     return c.json(result satisfies CurrentUser, 200);
   })
-  .get("/check-username/:username", async (c) => {
+  // Each answer says whether a name is taken: limited so names cannot be harvested.
+  .get("/check-username/:username", limitWrites("LOOKUP_RATE_LIMITER"), async (c) => {
     const user = c.var.user;
     const username = profileInputSchema.shape.username.safeParse(c.req.param("username"));
     // A name the profile would refuse is simply not available.

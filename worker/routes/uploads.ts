@@ -34,13 +34,13 @@ export const uploadsRoutes = new Hono<AppEnv>()
     const key = c.req.param("key");
     const token = c.req.query("token");
     if (!token) throw forbidden("This upload link is not valid");
-    const uploaderId = await verifyUploadToken(c.env, token, key);
+    const uploaderId = await verifyUploadToken(c.env, c.req.url, token, key);
     const bytes = await readBodyLimited(c.req.raw, MAX_AVATAR_BYTES, "The avatar");
     if (bytes.length === 0) throw new ApiError("validation_failed", "The file is empty");
     await c.env.AVATARS.put(key, bytes, { customMetadata: { uploaderId } });
     return c.json({ key, size: bytes.length }, 200);
   })
-  .put("/character-avatars", requireUser, validate("json", avatarRegistrationSchema), async (c) => {
+  .put("/character-avatars", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", avatarRegistrationSchema), async (c) => {
     const { avatarURL } = c.req.valid("json");
     const key = keyFromAvatarUrl(c.env, avatarURL);
     if (key === null) {

@@ -195,7 +195,8 @@ describe("sign-in through the OpenID provider", () => {
       await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE sid = ?").bind(session.value).first("n"),
     ).toBe(0);
 
-    const logout = await worker("/api/logout", {}, jar);
+    // The user menu's Logout link: a navigation from our own page.
+    const logout = await worker("/api/logout", { headers: { "Sec-Fetch-Site": "same-origin" } }, jar);
     expect(logout.status).toBe(302);
     expect(logout.headers.get("Location")).toBe("/");
     expect(setCookie(logout, SESSION_COOKIE)?.cleared).toBe(true);
@@ -491,6 +492,68 @@ describe("GET /api/auth/user", () => {
     const res = await worker("/api/logout");
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
+  });
+});
+
+describe("logout from another website", () => {
+  const signedIn = async (user: { cookie: string }) =>
+    (await worker("/api/auth/user", { headers: { Cookie: user.cookie } })).status;
+
+  it.each([
+    ["a link on another site", { "Sec-Fetch-Site": "cross-site" }],
+    ["a link on a sibling subdomain", { "Sec-Fetch-Site": "same-site" }],
+    ["a client that does not say where it comes from", {}],
+  ])("%s gets a confirm page that POSTs, and the session keeps working", async (_label, headers) => {
+    const user = await signIn();
+    const res = await worker("/api/logout", { headers: { ...headers, Cookie: user.cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(setCookie(res, SESSION_COOKIE)).toBeUndefined();
+    const page = await res.text();
+    expect(page).toContain("Log out of Fabled?");
+    expect(page).toMatch(/<form method="post" action="\/api\/logout">\s*<button type="submit">Log out<\/button>/);
+    expect(page).toContain('<a href="/">Stay signed in</a>');
+    // Nothing the Content-Security-Policy would block, and the page cannot be framed for a clickjack.
+    expect(page).not.toMatch(/<script|\son\w+=/i);
+    expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self'(;|$)/);
+    expect(res.headers.get("Content-Security-Policy")).toMatch(/form-action 'self'/);
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(await signedIn(user)).toBe(200);
+  });
+
+  it("the confirm page's button signs out (a same-origin POST), back home", async () => {
+    const user = await signIn();
+    const page = await (await worker("/api/logout", { headers: { "Sec-Fetch-Site": "cross-site", Cookie: user.cookie } })).text();
+    const action = /<form method="post" action="([^"]+)"/.exec(page)![1]!;
+    const res = await worker(action, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "same-origin", Origin: ORIGIN, Cookie: user.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe("/");
+    expect(setCookie(res, SESSION_COOKIE)?.cleared).toBe(true);
+    expect(await signedIn(user)).toBe(401);
+  });
+
+  it("a typed or bookmarked /api/logout (Sec-Fetch-Site: none) signs out at once", async () => {
+    const user = await signIn();
+    const res = await worker("/api/logout", { headers: { "Sec-Fetch-Site": "none", Cookie: user.cookie } });
+    expect(res.status).toBe(302);
+    expect(setCookie(res, SESSION_COOKIE)?.cleared).toBe(true);
+    expect(await signedIn(user)).toBe(401);
+  });
+
+  it("a form on another site cannot POST /api/logout (403), and the session keeps working", async () => {
+    const user = await signIn();
+    const res = await worker("/api/logout", {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example", Cookie: user.cookie },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "Cross-site requests are not allowed", code: "forbidden" });
+    expect(setCookie(res, SESSION_COOKIE)).toBeUndefined();
+    expect(await signedIn(user)).toBe(200);
   });
 });
 

@@ -109,7 +109,7 @@ describe("POST /api/characters", () => {
       ["avatarUrl javascript:", { avatarUrl: "javascript:alert(1)" }, "Must be a valid URL"],
       ["avatarUrl over http", { avatarUrl: "http://example.com/a.png" }, "Must be a valid URL"],
       ["avatarUrl https", { avatarUrl: "https://example.com/a.png" }, null],
-      ["avatarUrl of an upload", { avatarUrl: "/objects/avatars/u-1/3f2a" }, null],
+      ["avatarUrl of someone else's upload", { avatarUrl: "/objects/avatars/u-1/3f2a" }, "This picture is someone else's upload. Upload your own image instead."],
       ["avatarUrl escaping /objects", { avatarUrl: "/objects/../api/x" }, "Must be a valid URL"],
       ["avatarUrl empty", { avatarUrl: "" }, null],
       ["10 tags", { tags: Array.from({ length: 10 }, (_, i) => `tag${i}`) }, null],
@@ -318,6 +318,59 @@ describe("PUT /api/characters/:id", () => {
     });
     expect(await json(asText, 415)).toMatchObject({ code: "unsupported_media_type" });
     expect(await json(await call(`/api/characters/${id}`), 200)).toMatchObject(valid);
+  });
+});
+
+describe("someone else's upload as a character's avatar", () => {
+  const MESSAGE = "This picture is someone else's upload. Upload your own image instead.";
+  const refused = { error: MESSAGE, code: "validation_failed", issues: [{ path: "avatarUrl", message: MESSAGE }] };
+
+  it("is refused on create, as a path or as an absolute URL on any host, and nothing is created", async () => {
+    const [mira, theo] = [await signIn(), await signIn()];
+    const key = `avatars/${theo.id}/${crypto.randomUUID()}`;
+    for (const avatarUrl of [
+      `/objects/${key}`,
+      `https://fabled.example/objects/${key}`,
+      `https://fabled.example/objects/${key.replaceAll("/", "%2F")}`,
+      `https://fabled.example/avatars/demo/../../objects/${key}`,
+    ]) {
+      const res = await call("/api/characters", { method: "POST", user: mira, body: { ...valid, avatarUrl } });
+      expect(await json(res, 400), avatarUrl).toEqual(refused);
+    }
+    expect(await countRows("characters")).toBe(0);
+  });
+
+  it("is refused on update, and the avatar stays as it was", async () => {
+    const [mira, theo] = [await signIn(), await signIn()];
+    const own = `/objects/avatars/${mira.id}/${crypto.randomUUID()}`;
+    const { id } = await create(mira, { avatarUrl: own });
+    const res = await call(`/api/characters/${id}`, {
+      method: "PUT",
+      user: mira,
+      body: { avatarUrl: `/objects/avatars/${theo.id}/${crypto.randomUUID()}`, name: "Renamed" },
+    });
+    expect(await json(res, 400)).toEqual(refused);
+    expect(await json(await call(`/api/characters/${id}`), 200)).toMatchObject({ avatarUrl: own, name: valid.name });
+  });
+
+  it("the creator's own uploads, outside https URLs and the demo artwork are accepted", async () => {
+    const mira = await signIn();
+    for (const avatarUrl of [
+      `/objects/avatars/${mira.id}/${crypto.randomUUID()}`,
+      "https://images.example.test/objects/portrait.png",
+      "/avatars/demo/aria-nightshade.svg",
+    ]) {
+      expect((await create(mira, { avatarUrl })).avatarUrl).toBe(avatarUrl);
+    }
+  });
+
+  it("a character that already shows someone else's upload (from before this rule) stays editable", async () => {
+    const [mira, theo] = [await signIn(), await signIn()];
+    const theos = `/objects/avatars/${theo.id}/${crypto.randomUUID()}`;
+    const { id } = await create(mira);
+    await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind(theos, id).run();
+    const res = await call(`/api/characters/${id}`, { method: "PUT", user: mira, body: { avatarUrl: theos, name: "Renamed" } });
+    expect(await json(res, 200)).toMatchObject({ avatarUrl: theos, name: "Renamed" });
   });
 });
 

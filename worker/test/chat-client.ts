@@ -5,7 +5,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { type ClientFrameInput, type ServerFrame, serverFrameSchema } from "../../schema/chat.ts";
+import { type ClientFrameInput, PING_FRAME, PONG_FRAME, type ServerFrame, serverFrameSchema } from "../../schema/chat.ts";
 import type { TestUser } from "./fixtures.ts";
 
 export const ORIGIN = "http://localhost";
@@ -17,12 +17,19 @@ export class ChatSocket {
   readonly frames: ServerFrame[] = [];
   /** Set once the server closed the socket. */
   closeEvent: { code: number; reason: string } | null = null;
+  /** Keep-alive answers (PONG_FRAME) received; they are not frames of the union. */
+  pongs = 0;
   private taken = new Set<number>();
   private waiters = new Set<() => void>();
 
   constructor(readonly ws: WebSocket) {
     ws.accept();
     ws.addEventListener("message", (event) => {
+      if (event.data === PONG_FRAME) {
+        this.pongs += 1;
+        this.wake();
+        return;
+      }
       // Every frame the server sends must be one of the union's.
       const frame = serverFrameSchema.parse(JSON.parse(String(event.data)));
       this.frames.push(frame);
@@ -76,6 +83,13 @@ export class ChatSocket {
       return null;
     };
     return this.until(found, () => `no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-8))}`, timeoutMs);
+  }
+
+  /** Sends the keep-alive ping and waits for its pong. */
+  async ping(timeoutMs = 5000): Promise<void> {
+    const expected = this.pongs + 1;
+    this.send(PING_FRAME);
+    await this.until(() => (this.pongs >= expected ? true : null), () => `no pong within ${timeoutMs} ms`, timeoutMs);
   }
 
   /** Waits for the server to close the socket. */

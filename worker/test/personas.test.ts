@@ -146,7 +146,7 @@ describe("POST /api/personas", () => {
     const longest = await create(mira, {
       name: ` ${"n".repeat(50)} `,
       description: ` ${"d".repeat(2000)} `,
-      avatarUrl: "/objects/avatars/someone/some-upload",
+      avatarUrl: `/objects/avatars/${mira.id}/some-upload`,
     });
     expect([longest.name.length, longest.description.length]).toEqual([50, 2000]);
     const demo = await create(mira, { name: "Demo face", avatarUrl: "/avatars/demo/aria-nightshade.svg", description: "" });
@@ -414,12 +414,39 @@ describe("persona avatars in R2", () => {
     const [mira, theo] = [await signIn(), await signIn()];
     const miras = await avatar(mira);
     const wren = await create(mira, { name: "Wren", avatarUrl: miras });
-    const theos = await create(theo, { name: "Borrowed face", avatarUrl: miras });
+    // Someone else's upload is refused as an avatar; one that got in before that rule is never deleted.
+    expect((await refusal(theo, { name: "Borrowed face", avatarUrl: miras })).issues).toEqual([
+      { path: "avatarUrl", message: "This picture is someone else's upload. Upload your own image instead." },
+    ]);
+    const theos = await createPersona(env.DB, theo.id, { name: "Borrowed face", description: "", avatarUrl: miras });
     await json(await remove(theo, theos.id), 200);
     expect(await json(await remove(theo, wren.id), 404)).toEqual(NOT_FOUND);
     expect(await json(await update(theo, wren.id, { avatarUrl: null }), 404)).toEqual(NOT_FOUND);
     await pause();
     expect((await call(miras)).status).toBe(200);
+  });
+});
+
+describe("someone else's upload as a persona's avatar", () => {
+  it("is refused on create and update with a 400 naming avatarUrl; one's own and outside https URLs pass", async () => {
+    const [mira, theo] = [await signIn(), await signIn()];
+    const theos = `/objects/avatars/${theo.id}/${crypto.randomUUID()}`;
+    const message = "This picture is someone else's upload. Upload your own image instead.";
+    expect(await refusal(mira, { name: "Thief", avatarUrl: theos })).toEqual({
+      error: message,
+      code: "validation_failed",
+      issues: [{ path: "avatarUrl", message }],
+    });
+    expect(await refusal(mira, { name: "Thief", avatarUrl: `https://fabled.example${theos}` })).toMatchObject({ error: message });
+    expect(await countRows("personas", "user_id = ?", mira.id)).toBe(0);
+
+    const own = `/objects/avatars/${mira.id}/${crypto.randomUUID()}`;
+    const wren = await create(mira, { name: "Wren", avatarUrl: own });
+    expect(await json(await update(mira, wren.id, { avatarUrl: theos }), 400)).toMatchObject({ error: message });
+    expect((await list(mira))[0]!.avatarUrl).toBe(own);
+    expect((await json<Persona>(await update(mira, wren.id, { avatarUrl: "https://images.example.test/w.png" }), 200)).avatarUrl).toBe(
+      "https://images.example.test/w.png",
+    );
   });
 });
 

@@ -94,6 +94,10 @@ describe("PUT /api/profile", () => {
       ["a username with an accent", { username: "@zoë" }, "Username must start with @ and contain only letters, numbers, and underscores"],
       ["an image URL that is not a URL", { profileImageUrl: "not a url" }, "Must be a valid URL"],
       ["a javascript: image URL", { profileImageUrl: "javascript:alert(1)" }, "Must be a valid URL"],
+      ["a plain http image URL", { profileImageUrl: "http://images.example.test/a.png" }, "Image URLs must start with https://"],
+      ["an HTTP image URL in capitals", { profileImageUrl: "HTTP://images.example.test/a.png" }, "Image URLs must start with https://"],
+      ["someone else's upload", { profileImageUrl: `/objects/avatars/${crypto.randomUUID()}/${crypto.randomUUID()}` }, "This picture is someone else's upload. Upload your own image instead."],
+      ["someone else's upload as an absolute URL", { profileImageUrl: `https://fabled.example/objects/avatars/${crypto.randomUUID()}/x` }, "This picture is someone else's upload. Upload your own image instead."],
     ])("refuses %s", async (_label, change, message) => {
       const user = await signIn();
       const res = await putProfile(user, { ...valid(), ...change });
@@ -115,12 +119,20 @@ describe("PUT /api/profile", () => {
       ["an empty image URL (stored as none)", { profileImageUrl: "" }, { profileImageUrl: null }],
       ["a null image URL", { profileImageUrl: null }, { profileImageUrl: null }],
       ["no image URL at all", { profileImageUrl: undefined }, { profileImageUrl: null }],
-      ["an http image URL", { profileImageUrl: "http://images.example.test/a.png" }, { profileImageUrl: "http://images.example.test/a.png" }],
+      ["an https image URL", { profileImageUrl: "https://images.example.test/a.png" }, { profileImageUrl: "https://images.example.test/a.png" }],
     ])("accepts %s", async (_label, change, expected) => {
       const user = await signIn();
       const res = await putProfile(user, { ...valid(), ...change });
       expect(res.status, await res.clone().text()).toBe(200);
       expect(await res.json()).toMatchObject(expected);
+    });
+
+    it("accepts one's own upload as the image", async () => {
+      const user = await signIn();
+      const own = `/objects/avatars/${user.id}/${crypto.randomUUID()}`;
+      const res = await putProfile(user, { ...valid(), profileImageUrl: own });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toMatchObject({ profileImageUrl: own });
     });
 
     it("accepts a 30-character username", async () => {

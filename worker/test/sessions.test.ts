@@ -166,7 +166,7 @@ describe("the cookie is bound to the scheme", () => {
     expect(cookie.attributes.domain).toBeUndefined();
     expect((await get("/api/auth/user", { Cookie: `fabled_session=${token}` }, origin)).status).toBe(401);
 
-    const logout = await get("/api/logout", { Cookie: `__Host-fabled_session=${token}` }, origin);
+    const logout = await get("/api/logout", { Cookie: `__Host-fabled_session=${token}`, "Sec-Fetch-Site": "same-origin" }, origin);
     expect(logout.status).toBe(302);
     expect(setCookie(logout, "__Host-fabled_session")).toMatchObject({ cleared: true, attributes: { secure: "" } });
     expect(await storedExpire(token)).toBeNull();

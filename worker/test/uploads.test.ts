@@ -166,6 +166,23 @@ describe("refusals", () => {
     expect((await call(`/objects/${keyOf(url)}`)).status).toBe(404);
   });
 
+  it("registering an already registered object answers at once, without reading or rewriting it", async () => {
+    const mira = await signIn();
+    const uploadURL = await upload(mira, TINY_PNG);
+    const { objectPath } = await json<{ objectPath: string }>(await register(mira, uploadURL), 200);
+    const key = keyOf(uploadURL);
+    const before = await env.AVATARS.head(key);
+    for (const again of [uploadURL, objectPath]) {
+      expect(await json(await register(mira, again), 200)).toEqual({ objectPath });
+    }
+    // The same stored version: R2 gives every write a new one.
+    expect((await env.AVATARS.head(key))?.version).toBe(before!.version);
+    // A new upload to the key (its URL is still valid) is checked again from scratch.
+    expect((await put(uploadURL, HTML)).status).toBe(200);
+    expect(await json(await register(mira, objectPath), 400)).toMatchObject({ code: "validation_failed" });
+    expect(await env.AVATARS.head(key)).toBeNull();
+  });
+
   it("someone else's upload cannot be registered (403) and stays theirs", async () => {
     const mira = await signIn();
     const tom = await signIn();
@@ -186,7 +203,7 @@ describe("refusals", () => {
       return u.href;
     };
 
-    const expired = await signUploadToken(env, mira.id, key, Date.now() - 11 * 60 * 1000);
+    const expired = await signUploadToken(env, "http://localhost", mira.id, key, Date.now() - 11 * 60 * 1000);
     expect(await json(await put(withToken(expired), TINY_PNG), 403)).toMatchObject({
       code: "forbidden",
       error: "This upload link has expired. Please upload the file again.",
@@ -206,7 +223,7 @@ describe("refusals", () => {
     expect((await put(withToken(token, `/api/objects/upload/avatars/${mira.id}/elsewhere`), TINY_PNG)).status).toBe(403);
     expect((await put(withToken(null), TINY_PNG)).status).toBe(403);
     // A token someone else signed for a key under mira's prefix.
-    const tomToken = await signUploadToken(env, crypto.randomUUID(), key);
+    const tomToken = await signUploadToken(env, "http://localhost", crypto.randomUUID(), key);
     expect((await put(withToken(tomToken), TINY_PNG)).status).toBe(403);
     // The untouched URL still works.
     expect((await put(url.href, TINY_PNG)).status).toBe(200);
@@ -309,10 +326,50 @@ describe("presigned R2 URLs (R2_S3_ENDPOINT and an R2 API token configured)", ()
     const { uploadURL } = await json(ok, 200);
     const path = new URL(uploadURL).pathname + new URL(uploadURL).search;
     // A token signed with another secret (the development one) is not valid there.
-    const devToken = await signUploadToken(env, mira.id, keyOf(uploadURL));
+    const devToken = await signUploadToken(env, "http://localhost", mira.id, keyOf(uploadURL));
     const devPath = `${new URL(uploadURL).pathname}?token=${devToken}`;
     expect((await fetchWith(withSecret, devPath, { method: "PUT", body: TINY_PNG })).status).toBe(403);
     expect((await fetchWith(withSecret, path, { method: "PUT", body: TINY_PNG })).status).toBe(200);
+  });
+});
+
+describe("the fixed development upload-token secret", () => {
+  /** The app as the runtime would call it at `origin`, with `overrides` on the bindings. */
+  async function at(origin: string, overrides: Partial<Env>, path: string, init: RequestInit = {}): Promise<Response> {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(new URL(path, origin), init), { ...env, ...overrides }, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+  /** The session cookie of `user` under the name an https origin uses. */
+  const secureCookie = (user: TestUser) => user.cookie.replace(/^fabled_session=/, "__Host-fabled_session=");
+
+  it.each(["development", "test"])(
+    "with ENVIRONMENT=%s on a real host: no upload URLs (503), and a token forged with the public secret uploads nothing",
+    async (environment) => {
+      const mira = await signIn();
+      const deployed = { ENVIRONMENT: environment, UPLOAD_TOKEN_SECRET: undefined };
+      const origin = "https://staging.fabled.example";
+      const res = await at(origin, deployed, "/api/objects/upload", { method: "POST", headers: { cookie: secureCookie(mira) } });
+      expect(await json(res, 503)).toEqual({ error: "Avatar uploads are not configured on this server", code: "unavailable" });
+
+      // Signed with the fixed secret, as anyone who read this repository could.
+      const key = `avatars/${mira.id}/${crypto.randomUUID()}`;
+      const forged = await signUploadToken(env, "http://localhost", mira.id, key);
+      const put = await at(origin, deployed, `/api/objects/upload/${key}?token=${forged}`, { method: "PUT", body: HTML });
+      expect(await json(put, 503)).toMatchObject({ code: "unavailable" });
+      expect(await bucketKeys()).toEqual([]);
+    },
+  );
+
+  it.each(["http://localhost:8787", "http://127.0.0.1:8787", "http://[::1]:8787"])("a local run at %s may use it", async (origin) => {
+    const mira = await signIn();
+    const local = { ENVIRONMENT: "development", UPLOAD_TOKEN_SECRET: undefined };
+    const res = await at(origin, local, "/api/objects/upload", { method: "POST", headers: { cookie: mira.cookie } });
+    const { uploadURL } = await json<{ uploadURL: string }>(res, 200);
+    expect(new URL(uploadURL).origin).toBe(origin);
+    const url = new URL(uploadURL);
+    expect((await at(origin, local, url.pathname + url.search, { method: "PUT", body: TINY_PNG })).status).toBe(200);
   });
 });
 
@@ -388,7 +445,15 @@ describe("avatars nobody uses any more", () => {
   it("never deletes someone else's upload that a character points at", async () => {
     const [mira, theo] = [await signIn(), await signIn()];
     const miras = await avatar(mira);
-    const id = await createWith(theo, miras);
+    // Refused as an avatar today; a character that got it before that rule must not delete it.
+    const res = await call("/api/characters", {
+      method: "POST",
+      user: theo,
+      body: { name: "Avatar Keeper", description: "Someone with a face.", personality: "Calm and watchful.", avatarUrl: miras },
+    });
+    expect(await json(res, 400)).toMatchObject({ code: "validation_failed", issues: [{ path: "avatarUrl" }] });
+    const id = await createWith(theo, "https://images.example.test/a.png");
+    await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind(miras, id).run();
     await json(await call(`/api/characters/${id}`, { method: "DELETE", user: theo }), 200);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await call(miras)).status).toBe(200);

@@ -1,0 +1,110 @@
+/**
+ * PersonSockets — one small Durable Object per person (binding
+ * PERSON_SOCKETS, `idFromName(userId)`) that counts the person's open chat
+ * sockets across all their conversations and enforces
+ * MAX_SOCKETS_PER_PERSON (socket-limits.ts).
+ *
+ * Why an object: each conversation's sockets live in that conversation's
+ * ConversationRoom, and no room sees the others. On Cloudflare the only
+ * place with a consistent, immediate view of "all of this person's sockets"
+ * is a single object addressed by the person: a KV counter is eventually
+ * consistent, D1 is one writer for the whole app, and a rate limiter counts
+ * opens rather than what is open. This object holds a list, not sockets: it
+ * costs a storage row per socket and wakes only when a socket opens or
+ * closes.
+ *
+ * Protocol (RPC, called by the rooms):
+ * - `opened({socketId, conversationId})` after a room accepted a socket.
+ *   Over the cap, the list is first checked against the rooms themselves
+ *   (`SocketHolder.openSocketIds`): a room restarted by a deploy loses its
+ *   sockets without a close event, and such stale entries must not make a
+ *   live socket be closed. Then the oldest entries beyond the cap are
+ *   removed and their rooms asked to close them (1008,
+ *   CLOSE_REASONS.personCap). Calls are handled one at a time.
+ * - `closed(socketId)` when a socket closed (idempotent).
+ * So the list can only over-count between a room's restart and the next
+ * time the cap is reached, and it never grows beyond the cap plus the
+ * sockets being opened at that moment.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { CLOSE_REASONS, MAX_SOCKETS_PER_PERSON, type SocketHolder } from "./socket-limits.ts";
+
+interface SocketRow extends Record<string, SqlStorageValue> {
+  id: string;
+  conversation_id: string;
+}
+
+export class PersonSockets extends DurableObject<Env> {
+  /** The call being handled: `opened` calls run one after another. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // Insertion order (rowid) is the age order.
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL)");
+  }
+
+  /**
+   * A room accepted `socketId` for `conversationId`. Resolves once the
+   * person is back within the cap (the oldest sockets beyond it asked to
+   * close). Never rejects for a room that cannot be reached (logged).
+   */
+  async opened(socket: { socketId: string; conversationId: string }): Promise<void> {
+    const run = this.queue.then(() => this.admit(socket));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** `socketId` closed (or never reached the list): it no longer counts. */
+  async closed(socketId: string): Promise<void> {
+    this.ctx.storage.sql.exec("DELETE FROM sockets WHERE id = ?", socketId);
+  }
+
+  /** The person's counted sockets, oldest first (for tests and diagnosis). */
+  async list(): Promise<{ socketId: string; conversationId: string }[]> {
+    return this.rows().map((row) => ({ socketId: row.id, conversationId: row.conversation_id }));
+  }
+
+  private rows(): SocketRow[] {
+    return this.ctx.storage.sql.exec<SocketRow>("SELECT id, conversation_id FROM sockets ORDER BY rowid").toArray();
+  }
+
+  private async admit(socket: { socketId: string; conversationId: string }): Promise<void> {
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO sockets (id, conversation_id) VALUES (?, ?)", socket.socketId, socket.conversationId);
+    if (this.rows().length <= MAX_SOCKETS_PER_PERSON) return;
+    await this.dropStale();
+    const rows = this.rows();
+    const excess = rows.slice(0, Math.max(0, rows.length - MAX_SOCKETS_PER_PERSON));
+    for (const row of excess) {
+      this.ctx.storage.sql.exec("DELETE FROM sockets WHERE id = ?", row.id);
+      try {
+        await this.room(row.conversation_id).closeSocket(row.id, CLOSE_REASONS.personCap);
+      } catch (error) {
+        console.warn("could not close a socket over the per-person cap", row.conversation_id, String(error));
+      }
+    }
+  }
+
+  /** Removes entries whose room no longer has them open; a room that cannot be asked keeps its entries. */
+  private async dropStale(): Promise<void> {
+    const byConversation = new Map<string, SocketRow[]>();
+    for (const row of this.rows()) byConversation.set(row.conversation_id, [...(byConversation.get(row.conversation_id) ?? []), row]);
+    await Promise.all(
+      [...byConversation].map(async ([conversationId, rows]) => {
+        let open: Set<string>;
+        try {
+          open = new Set(await this.room(conversationId).openSocketIds());
+        } catch (error) {
+          console.warn("could not ask a room for its sockets", conversationId, String(error));
+          return;
+        }
+        for (const row of rows) if (!open.has(row.id)) this.ctx.storage.sql.exec("DELETE FROM sockets WHERE id = ?", row.id);
+      }),
+    );
+  }
+
+  private room(conversationId: string): SocketHolder {
+    const rooms = this.env.CONVERSATIONS;
+    return rooms.get(rooms.idFromName(conversationId.toLowerCase())) as unknown as SocketHolder;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * How many chat sockets a person may hold, and for how long a silent one is
+ * kept. Shared by the ConversationRoom (which holds the sockets) and
+ * PersonSockets (which counts a person's sockets across conversations; why
+ * that is a Durable Object: person-sockets.ts).
+ *
+ * - At most MAX_SOCKETS_PER_CONVERSATION open sockets per conversation (a
+ *   conversation has one owner, so this is per person per conversation) and
+ *   MAX_SOCKETS_PER_PERSON across all of a person's conversations. A new
+ *   socket over either cap is accepted and the oldest one is closed with
+ *   1008 and a reason: the tab opened last is the one the person is using.
+ * - A socket with no traffic for IDLE_TIMEOUT_MS — no frame and no
+ *   keep-alive ping (our web client pings every 30 s, also from a background
+ *   tab) — is closed with 1008 and a reason.
+ */
+
+/** Open sockets one conversation keeps (several tabs of one chat); the oldest beyond it is closed. */
+export const MAX_SOCKETS_PER_CONVERSATION = 8;
+/** Open chat sockets one person keeps across all their conversations; the oldest beyond it is closed. */
+export const MAX_SOCKETS_PER_PERSON = 16;
+/** A socket with no frame and no ping for this long is closed, ms (10 minutes). */
+export const IDLE_TIMEOUT_MS = 10 * 60_000;
+/**
+ * How stale a socket's stored "last seen" time may get, ms: a frame rewrites
+ * it only when it is older than this, so the idle timeout is exact to within
+ * a minute without a storage write per frame.
+ */
+export const SEEN_RESOLUTION_MS = 60_000;
+
+/** Close reasons (at most 123 bytes each, the WebSocket limit). */
+export const CLOSE_REASONS = {
+  conversationCap: `Too many connections to this conversation (at most ${MAX_SOCKETS_PER_CONVERSATION}): closed the oldest`,
+  personCap: `Too many chat connections open (at most ${MAX_SOCKETS_PER_PERSON}): closed the oldest`,
+  idle: `Closed after ${IDLE_TIMEOUT_MS / 60_000} minutes without activity`,
+} as const;
+
+/** A socket as the limits see it. */
+export interface SocketAge {
+  /** When it was opened, ms since the epoch. */
+  openedAt: number;
+  /** Its latest traffic (frame or ping), ms since the epoch. */
+  lastActiveAt: number;
+}
+
+/** The sockets to close so that at most `cap` remain: the oldest ones (by openedAt; input order breaks ties). */
+export function oldestBeyond<T extends Pick<SocketAge, "openedAt">>(sockets: readonly T[], cap: number): T[] {
+  if (sockets.length <= cap) return [];
+  const byAge = sockets.map((socket, index) => ({ socket, index })).sort((a, b) => a.socket.openedAt - b.socket.openedAt || a.index - b.index);
+  return byAge.slice(0, sockets.length - cap).map((entry) => entry.socket);
+}
+
+/**
+ * Which of `sockets` have been silent for `timeoutMs` or more at `now` (ms),
+ * and when the next of the others will have been (`nextCheckAt`, ms since
+ * the epoch; null when none remain).
+ */
+export function idleSockets<T extends Pick<SocketAge, "lastActiveAt">>(
+  sockets: readonly T[],
+  now: number,
+  timeoutMs: number,
+): { idle: T[]; nextCheckAt: number | null } {
+  const idle: T[] = [];
+  let nextCheckAt: number | null = null;
+  for (const socket of sockets) {
+    const due = socket.lastActiveAt + timeoutMs;
+    if (due <= now) idle.push(socket);
+    else nextCheckAt = nextCheckAt === null ? due : Math.min(nextCheckAt, due);
+  }
+  return { idle, nextCheckAt };
+}
+
+/**
+ * What PersonSockets asks of a conversation's room (RPC): the ids of the
+ * room's open sockets, and to close one of them (1008, `reason`); false
+ * when the room has no such open socket.
+ */
+export interface SocketHolder {
+  openSocketIds(): Promise<string[]>;
+  closeSocket(socketId: string, reason: string): Promise<boolean>;
+}
