@@ -78,14 +78,11 @@ export const charactersRoutes = new Hono<AppEnv>()
     async (c) => {
       const user = c.get("user")!;
       const input = c.req.valid("json");
-<<<<<<< HEAD
+      assertOwnPicture(input.avatarUrl, user.id, "avatarUrl");
       const verdict = await screenCharacter(c.env, { ...input, characterBook: input.characterBook ?? null }, {
         userId: user.id,
         characterId: null,
       });
-=======
-      assertOwnPicture(input.avatarUrl, user.id, "avatarUrl");
->>>>>>> hardening
       const character = await createCharacter(c.env.DB, {
         ...input,
         creator: defaultCreator(user.username),
@@ -108,7 +105,8 @@ export const charactersRoutes = new Hono<AppEnv>()
       const user = c.get("user")!;
       const current = await findOwnCharacter(c.env.DB, id, user.id);
       const patch = c.req.valid("json");
-<<<<<<< HEAD
+      // Checked when it changes: a picture the character already shows stays editable around.
+      if (patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
       const next = { ...current, ...withoutUndefined(patch) };
       const verdict = changesScreenedText(current, next)
         ? await screenCharacter(c.env, next, { userId: user.id, characterId: id })
@@ -118,11 +116,6 @@ export const charactersRoutes = new Hono<AppEnv>()
         await flagCharacter(c.env.DB, updated, verdict);
         if (updated.moderationStatus === "ok") updated = { ...updated, moderationStatus: "flagged" };
       }
-=======
-      // Checked when it changes: a picture the character already shows stays editable around.
-      if (patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
-      const updated = await updateCharacter(c.env.DB, current, patch);
->>>>>>> hardening
       if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
       return c.json(updated, 200);
     },
