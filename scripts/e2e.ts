@@ -11,6 +11,9 @@
  * arguments go to `playwright test`.
  *
  * Env: E2E_PORT (default 8788), CHROMIUM_PATH (default /usr/bin/chromium).
+ * The tests get E2E_BASE_URL, E2E_OIDC_BASE_URL and E2E_STATE_DIR (the first
+ * app's local state, for `npm run moderation -- … --persist-to` in
+ * e2e/moderation.spec.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -95,7 +98,7 @@ try {
   );
   await Promise.all([waitUntilReady(apps[0]!, baseUrl), waitUntilReady(apps[1]!, oidcBaseUrl)]);
   await run("playwright", ["test", "--config", "e2e/playwright.config.ts", ...process.argv.slice(2)], {
-    env: toolEnv({ E2E_BASE_URL: baseUrl, E2E_OIDC_BASE_URL: oidcBaseUrl }),
+    env: toolEnv({ E2E_BASE_URL: baseUrl, E2E_OIDC_BASE_URL: oidcBaseUrl, E2E_STATE_DIR: apps[0]!.stateDir }),
   });
 } catch (error) {
   failed = true;

@@ -1,9 +1,10 @@
-/** Frame of every page: skip link, sticky header, the page in `<main>`, footer. */
+/** Frame of every page: skip link, sticky header, a suspended account's notice, the page in `<main>`, footer. */
 import { Suspense } from "react";
 import { Outlet, ScrollRestoration } from "react-router";
 import { Footer } from "../components/footer.tsx";
 import { Header } from "../components/header.tsx";
 import { PageSpinner } from "../components/page-spinner.tsx";
+import { SuspensionBanner } from "../components/suspension-banner.tsx";
 
 export function RootLayout() {
   return (
@@ -15,6 +16,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <Header />
+      <SuspensionBanner />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />

@@ -2,10 +2,12 @@
  * The current user (SPEC.md §4 "Visitor vs signed-in"): whoever
  * `GET /api/auth/user` returns. A 401 means visitor; so does any other failure
  * (the endpoint may not exist yet), so a broken call never blocks browsing.
+ * A suspended account's session answers 403 with the reason (issue "Trust
+ * and safety"): that person browses as a visitor and is told why.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { CurrentUser } from "../../schema/api.ts";
-import { getQueryFn } from "./api-client.ts";
+import { errorStatus, getQueryFn, serverErrorText } from "./api-client.ts";
 
 export type { CurrentUser };
 
@@ -18,12 +20,29 @@ export const userQueryOptions = () =>
     queryKey: ["/api/auth/user"],
     queryFn: getQueryFn<CurrentUser>({ on401: "returnNull" }),
     retry: false,
+    // A failed answer (a suspended account's 403) is not asked again by every
+    // component that mounts; only an invalidation asks again.
+    retryOnMount: false,
   });
 
-/** `{ user, isLoading }`; `user` is null for visitors and on any failure. */
-export function useUser(): { user: CurrentUser | null; isLoading: boolean } {
+/**
+ * The sentence of a 403 answer to `GET /api/auth/user` ("Your account has
+ * been suspended…"), or null for any other outcome.
+ */
+export function suspensionText(error: unknown): string | null {
+  return errorStatus(error) === 403 ? serverErrorText(error) : null;
+}
+
+/**
+ * `{ user, isLoading, suspended }`; `user` is null for visitors and on any
+ * failure; `suspended` is the server's sentence when the session belongs to
+ * a suspended account (`user` is then null too), else null.
+ */
+export function useUser(): { user: CurrentUser | null; isLoading: boolean; suspended: string | null } {
   const query = useQuery(userQueryOptions());
-  return { user: query.data ?? null, isLoading: query.isLoading };
+  const suspended = suspensionText(query.error);
+  // A refetch that failed keeps the earlier data: a person suspended mid-session is signed out here.
+  return { user: suspended ? null : (query.data ?? null), isLoading: query.isLoading, suspended };
 }
 
 /** Full-page navigation to sign in (a server route, not an SPA route). */

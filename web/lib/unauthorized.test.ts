@@ -7,6 +7,7 @@ describe("unauthorizedMessage", () => {
     expect(unauthorizedMessage("vote")).toBe("You need to log in to vote. Redirecting...");
     expect(unauthorizedMessage("comment")).toBe("You need to log in to comment. Redirecting...");
     expect(unauthorizedMessage("favorite")).toBe("You need to log in to favorite. Redirecting...");
+    expect(unauthorizedMessage("report")).toBe("You need to log in to report. Redirecting...");
     expect(unauthorizedMessage("start a chat")).toBe("You need to log in to start a chat. Redirecting...");
     expect(unauthorizedMessage("import a chat")).toBe("You need to log in to import a chat. Redirecting...");
     expect(unauthorizedMessage("view this conversation")).toBe(

@@ -16,7 +16,14 @@ export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 export const TOASTER_WAIT_MS = 5_000;
 
 /** What the visitor tried, in the words of SPEC.md §8's toast texts. */
-export type SignedInAction = "vote" | "comment" | "favorite" | "start a chat" | "import a chat" | "view this conversation";
+export type SignedInAction =
+  | "vote"
+  | "comment"
+  | "favorite"
+  | "report"
+  | "start a chat"
+  | "import a chat"
+  | "view this conversation";
 
 /** "You need to log in to {action}. Redirecting..." */
 export function unauthorizedMessage(action: SignedInAction): string {

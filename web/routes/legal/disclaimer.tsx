@@ -46,6 +46,10 @@ export function DisclaimerPage() {
         real or fictional. Such content is removed, the accounts involved are banned, and it is reported to the
         National Center for Missing &amp; Exploited Children (NCMEC) and law enforcement.
       </p>
+      <p>
+        If you see such content, or anything else illegal, report it: a character, a comment or a character's reply in
+        your chat each have a Report action. Our team reviews reports, removes content and suspends accounts.
+      </p>
 
       <h2>User-created characters</h2>
       <p>

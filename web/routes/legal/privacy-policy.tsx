@@ -63,6 +63,11 @@ export function PrivacyPolicyPage() {
         together with the associated account information, to law enforcement and other appropriate authorities,
         including the National Center for Missing &amp; Exploited Children (NCMEC).
       </p>
+      <p>
+        You can report a character, a comment or a character's reply with the Report action. A report keeps the reason
+        you chose, any details you add, your account and a copy of what you reported, so our team can review it even if
+        the content changes. Our team reviews reports, removes content and suspends accounts that break our Terms of Use.
+      </p>
 
       <h2>5. Cookies</h2>
       <p>

@@ -58,6 +58,10 @@ export function TermsOfUsePage() {
         the account responsible will be permanently banned, and we will report it to the National Center for Missing
         &amp; Exploited Children (NCMEC) and to law enforcement.
       </p>
+      <p>
+        You can report a character, a comment or a character's reply in your chat with the Report action beside it.
+        Our team reviews every report, removes content that breaks these terms and suspends the accounts responsible.
+      </p>
 
       <h2>7. Acceptable use</h2>
       <p>You agree not to use Fabled to create, upload, request or share content that:</p>

@@ -2,16 +2,19 @@
  * The character page body (SPEC.md §2 "Character detail"): avatar, name,
  * creator, long description, counts, tags, Start Chat (and what the page
  * adds beside it), Download card, the card texts, and below them whatever
- * the page adds (the comments).
+ * the page adds (the comments). Anyone but its creator may report it; its
+ * creator is told when moderation removed it (only they still see it).
  */
-import { ArrowLeft, LoaderCircle, MessageSquareText } from "lucide-react";
+import { ArrowLeft, LoaderCircle, MessageSquareText, ShieldAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Character } from "../../../../schema/api.ts";
+import { ReportButton } from "../../../components/report-dialog.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { useUser } from "../../../lib/auth.ts";
 import { cn } from "../../../lib/utils.ts";
 import { fillMacros } from "../lib/macros.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
@@ -34,6 +37,9 @@ interface CharacterProfileProps {
 
 export function CharacterProfile({ character, onStartChat, startingChat = false, chatActions, commentsId, children }: CharacterProfileProps) {
   const about = character.longDescription?.trim() || character.description;
+  const { user, isLoading: userLoading } = useUser();
+  // Hidden until it is known who this is, so the creator never sees it flash.
+  const reportable = !userLoading && user?.id !== character.creatorId;
   // Personality always; Scenario and the greeting only when the card has them.
   const halfCards = [
     { title: "Personality", text: character.personality },
@@ -48,6 +54,15 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
       />
       <div className="relative mx-auto max-w-6xl px-4 py-6 md:px-6 md:py-8">
         <BackLink>Back to Characters</BackLink>
+        {character.moderationStatus === "removed" && (
+          <p
+            role="status"
+            className="mt-4 flex items-start gap-2 rounded-xl border border-red-900/70 bg-red-950/40 px-4 py-3 text-sm text-red-100"
+          >
+            <ShieldAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-red-300" />
+            Removed by moderation. Only you can see this character; it cannot be reactivated.
+          </p>
+        )}
 
         <section className="mt-6 grid gap-6 md:grid-cols-[minmax(0,320px)_1fr] md:gap-10">
           <div className="relative mx-auto aspect-[3/4] w-full max-w-[240px] overflow-hidden sm:max-w-[320px] rounded-2xl border border-border bg-surface shadow-2xl shadow-primary/10">
@@ -77,6 +92,14 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               <CharacterFavoriteButton character={character} surface="page" />
               <CommentCountLink value={character.commentCount} targetId={commentsId} />
               <Rating value={character.rating} />
+              {reportable && (
+                <ReportButton
+                  target={{ targetType: "character", targetId: character.id }}
+                  subject={character.name}
+                  label={`Report ${character.name}`}
+                  className="-my-1 h-8 px-2 text-sm"
+                />
+              )}
             </div>
 
             {character.tags.length > 0 && (

@@ -2,10 +2,13 @@
  * One of the person's own characters on My Characters (SPEC.md §2): avatar,
  * "Inactive" (the card dimmed) and "NSFW" badges, name, description, the
  * first 3 tags plus "+N", and edit, toggle-active, download and delete.
+ * Moderation (issue "Trust and safety"): a removed character says "Removed
+ * by moderation", is dimmed, and its toggle is closed (the server refuses to
+ * reactivate it); one flagged by screening says "Under review".
  */
-import { Eye, EyeOff, Pencil, Trash2 } from "lucide-react";
+import { Eye, EyeOff, Pencil, ShieldAlert, ShieldQuestion, Trash2 } from "lucide-react";
 import { Link } from "react-router";
-import type { CharacterSummary } from "../../../../schema/api.ts";
+import type { OwnCharacter } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
@@ -18,7 +21,7 @@ import { DownloadCardMenu } from "./download-card-menu.tsx";
 export const MY_CARD_TAG_LIMIT = 3;
 
 interface MyCharacterCardProps {
-  character: CharacterSummary;
+  character: OwnCharacter;
   onToggleActive: () => void;
   onDelete: () => void;
   /** While its toggle is being saved. */
@@ -27,7 +30,9 @@ interface MyCharacterCardProps {
 
 export function MyCharacterCard({ character, onToggleActive, onDelete, toggling }: MyCharacterCardProps) {
   const { shown, hidden } = visibleTags(character.tags, MY_CARD_TAG_LIMIT);
-  const inactive = !character.isActive;
+  const removed = character.moderationStatus === "removed";
+  const inactive = !character.isActive || removed;
+  const removedNoteId = `removed-note-${character.id}`;
   return (
     <article
       aria-label={character.name}
@@ -45,9 +50,20 @@ export function MyCharacterCard({ character, onToggleActive, onDelete, toggling 
           className={cn(inactive && "opacity-40 grayscale")}
         />
         <div className="absolute top-2 right-2 left-2 flex flex-wrap items-start gap-1.5">
-          {inactive && (
-            <Badge variant="glass" className="border-white/20">
-              <EyeOff aria-hidden="true" /> Inactive
+          {removed ? (
+            <Badge variant="glass" className="border-red-400/40 text-red-100">
+              <ShieldAlert aria-hidden="true" /> Removed by moderation
+            </Badge>
+          ) : (
+            inactive && (
+              <Badge variant="glass" className="border-white/20">
+                <EyeOff aria-hidden="true" /> Inactive
+              </Badge>
+            )
+          )}
+          {character.moderationStatus === "flagged" && (
+            <Badge variant="glass" className="border-white/20" title="Our team is checking this character. It stays listed meanwhile.">
+              <ShieldQuestion aria-hidden="true" /> Under review
             </Badge>
           )}
           {character.isNsfw && (
@@ -65,6 +81,11 @@ export function MyCharacterCard({ character, onToggleActive, onDelete, toggling 
           </Link>
         </h2>
         <p className="line-clamp-2 text-sm leading-snug text-foreground/80">{character.description}</p>
+        {removed && (
+          <p id={removedNoteId} className="text-xs leading-snug text-red-300">
+            Removed by moderation; it cannot be reactivated.
+          </p>
+        )}
         {shown.length > 0 && (
           <ul aria-label="Tags" className="flex flex-wrap gap-1">
             {shown.map((tag) => (
@@ -89,10 +110,20 @@ export function MyCharacterCard({ character, onToggleActive, onDelete, toggling 
           <Button
             variant="ghost"
             size="icon"
-            onClick={onToggleActive}
+            // Removed: still focusable (aria-disabled, not disabled) so keyboard and screen reader users reach the reason.
+            onClick={removed ? undefined : onToggleActive}
             disabled={toggling}
+            aria-disabled={removed || undefined}
+            aria-describedby={removed ? removedNoteId : undefined}
             aria-label={`${inactive ? "Activate" : "Deactivate"} ${character.name}`}
-            title={inactive ? "Activate: list it on Home again" : "Deactivate: hide it from Home and search"}
+            title={
+              removed
+                ? "Removed by moderation; it cannot be reactivated"
+                : inactive
+                  ? "Activate: list it on Home again"
+                  : "Deactivate: hide it from Home and search"
+            }
+            className={cn(removed && "cursor-not-allowed opacity-50 hover:bg-transparent")}
           >
             {inactive ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />}
           </Button>

@@ -6,7 +6,7 @@
 import { CloudOff, Plus, Wand2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import type { CharacterSummary } from "../../../../schema/api.ts";
+import type { OwnCharacter } from "../../../../schema/api.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { useDeleteCharacter } from "../api/delete-character.ts";
@@ -24,7 +24,7 @@ export function MyCharactersList() {
   const query = useMyCharacters(true);
   const toggle = useToggleCharacterActive();
   const remove = useDeleteCharacter();
-  const [deleting, setDeleting] = useState<CharacterSummary | null>(null);
+  const [deleting, setDeleting] = useState<OwnCharacter | null>(null);
 
   if (query.isPending) {
     return (
@@ -67,7 +67,7 @@ export function MyCharactersList() {
     );
   }
 
-  const onToggle = (character: CharacterSummary) =>
+  const onToggle = (character: OwnCharacter) =>
     toggle.mutate(character.id, {
       onSuccess: () => toast({ title: "Status updated", description: "Character status has been updated successfully" }),
       onError: () => toast({ title: "Error", description: "Failed to update character status", variant: "destructive" }),

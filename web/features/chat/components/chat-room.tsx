@@ -5,12 +5,14 @@
  * through `chatReducer` (lib/chat-state.ts). Steering the chat
  * (docs/decisions/0007-steering-a-chat.md): edit, delete and rewind
  * (after a confirmation), continue and memory go over the socket with a
- * clientId each; branch and the persona go over HTTP.
+ * clientId each; branch and the persona go over HTTP. A character's reply
+ * can be reported (issue "Trust and safety").
  */
 import { LoaderCircle, WifiOff } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { ChatMessage, Conversation } from "../../../../schema/chat.ts";
+import { useReportDialog } from "../../../components/report-dialog.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
@@ -172,6 +174,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   };
 
   const branch = useBranchConversation(conversationId);
+  const { openReport, reportDialog } = useReportDialog();
   const actions: MessageActionHandlers = {
     onEdit: (item) => setEditingId(item.id),
     onCopy: (item) =>
@@ -195,6 +198,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     },
     onDelete: (item) => setDeleteRequest({ kind: "delete", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
     onRewind: (item) => setDeleteRequest({ kind: "rewind", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
+    onReport: (item, opener) =>
+      openReport({ target: { targetType: "message", targetId: item.id, conversationId }, subject: `this reply from ${character.name}` }, opener),
   };
 
   const rate = useRateMessage(conversationId);
@@ -279,6 +284,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           </div>
         </div>
       </section>
+      {reportDialog}
       <DeleteMessagesDialog request={deleteRequest} onCancel={() => setDeleteRequest(null)} onConfirm={onConfirmDelete} />
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
       {memoryOpen && (

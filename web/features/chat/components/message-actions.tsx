@@ -1,11 +1,12 @@
 /**
  * What a person can do with a stored message (docs/decisions/0007-steering-a-chat.md):
- * Edit, Copy, Branch from here, Rewind to here (when messages follow it) and
- * Delete. A "More actions" menu beside the bubble holds them all; wide screens
+ * Edit, Copy, Branch from here, Rewind to here (when messages follow it),
+ * Report (the character's replies; issue "Trust and safety") and Delete. A
+ * "More actions" menu beside the bubble holds them all; wide screens
  * also get Edit and Copy as buttons. The toolbar shows while the message is
  * hovered or focused, and always on touch screens and phones, where nothing hovers.
  */
-import { Copy, Ellipsis, GitBranch, History, Pencil, Trash2 } from "lucide-react";
+import { Copy, Ellipsis, Flag, GitBranch, History, Pencil, Trash2 } from "lucide-react";
 import { type ReactNode, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import {
@@ -26,6 +27,12 @@ export interface MessageActionHandlers {
   onBranch: (item: ChatItem) => void;
   onDelete: (item: ChatItem) => void;
   onRewind: (item: ChatItem) => void;
+  /**
+   * Opens the Report dialog; offered on the character's replies only (a
+   * person does not report their own words). `opener` (the "More actions"
+   * button) gets the focus back when it closes.
+   */
+  onReport: (item: ChatItem, opener: HTMLElement | null) => void;
 }
 
 interface MessageActionsProps {
@@ -58,6 +65,7 @@ function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label:
 export function MessageActions({ item, side, disabled, after, handlers }: MessageActionsProps) {
   // Edit, Delete and Rewind move the focus (the editor, a dialog): the menu must not pull it back to its button.
   const focusMoves = useRef(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const moving = (action: (item: ChatItem) => void) => () => {
     focusMoves.current = true;
     action(item);
@@ -77,7 +85,7 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
         <TooltipGroupItem>
           <TooltipTrigger asChild>
             <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" aria-label="More actions" className={cn(ICON_BUTTON, "data-[state=open]:bg-surface")}>
+              <Button ref={menuButton} variant="ghost" size="icon" aria-label="More actions" className={cn(ICON_BUTTON, "data-[state=open]:bg-surface")}>
                 <Ellipsis aria-hidden="true" />
               </Button>
             </DropdownMenuTrigger>
@@ -107,6 +115,17 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
             </DropdownMenuItem>
           )}
           <DropdownMenuSeparator />
+          {!item.isUser && (
+            // Open while a reply is written: a report changes nothing in the chat.
+            <DropdownMenuItem
+              onSelect={() => {
+                focusMoves.current = true;
+                handlers.onReport(item, menuButton.current);
+              }}
+            >
+              <Flag aria-hidden="true" /> Report
+            </DropdownMenuItem>
+          )}
           <DropdownMenuItem
             disabled={disabled}
             onSelect={moving(handlers.onDelete)}

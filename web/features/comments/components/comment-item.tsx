@@ -1,6 +1,7 @@
 /**
  * One comment with its votes, author, time, text, Reply and Delete (SPEC.md
- * §2 "Comments section"), and its replies: a top-level comment shows its
+ * §2 "Comments section"), Report for anyone but its author (issue "Trust and
+ * safety"), and its replies: a top-level comment shows its
  * replies indented one level; a reply's own replies open in place, in that
  * same level, behind "Show N replies".
  */
@@ -8,6 +9,7 @@ import { formatDistanceToNow } from "date-fns";
 import { ArrowBigDown, ArrowBigUp, CornerDownRight, MessageSquareReply, Trash2 } from "lucide-react";
 import { useState } from "react";
 import type { Comment } from "../../../../schema/api.ts";
+import { ReportButton } from "../../../components/report-dialog.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { cn } from "../../../lib/utils.ts";
@@ -140,6 +142,13 @@ function CommentBody({ comment, thread, replyTo, onReplied }: CommentBodyProps) 
             >
               <Trash2 aria-hidden="true" /> Delete
             </Button>
+          )}
+          {!isAuthor && (
+            <ReportButton
+              target={{ targetType: "comment", targetId: comment.id }}
+              subject={`this comment by ${comment.username}`}
+              label={`Report comment by ${comment.username}`}
+            />
           )}
         </div>
         {replying && (

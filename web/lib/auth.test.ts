@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { suspensionText } from "./auth.ts";
+
+const SENTENCE = "Your account has been suspended for breaking Fabled's rules. You can no longer post, chat or create characters.";
+
+describe("suspensionText", () => {
+  it("is the sentence of a 403 answer to GET /api/auth/user", () => {
+    expect(suspensionText(new Error(`403: ${JSON.stringify({ error: SENTENCE, code: "forbidden" })}`))).toBe(SENTENCE);
+  });
+
+  it("is null for anything else: no error, a visitor's 401, a server failure", () => {
+    expect(suspensionText(null)).toBeNull();
+    expect(suspensionText(new Error('401: {"error":"Unauthorized","code":"unauthorized"}'))).toBeNull();
+    expect(suspensionText(new Error("500: Internal Server Error"))).toBeNull();
+  });
+});
