@@ -157,6 +157,8 @@ test("a visitor who presses Report is told to sign in and sent to the sign-in pa
   await page.goto(`/character/${character.id}`);
   const report = page.getByRole("button", { name: `Report ${character.name}` });
   await expect(report).toBeVisible();
+  // Once the page knows this is a visitor (until then, Report opens the dialog and the server decides).
+  await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
   await expectSentToSignIn(page, () => report.click(), "You need to log in to report. Redirecting...");
 });
 
