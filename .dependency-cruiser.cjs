@@ -77,22 +77,13 @@ module.exports = {
       },
     },
     {
-      name: "chat-store-imports-only-schema",
+      name: "room-doors-import-only-schema",
       severity: "error",
       comment:
-        "worker/lib/chat-store.ts is the one Worker module the Durable Object imports (its D1 " +
-        "data access). It must stay a leaf: schema/ only, so the room never pulls in the rest of the Worker.",
-      from: { path: "^worker/lib/chat-store\\.ts$" },
-      to: { path: OURS, pathNot: "^schema/" },
-    },
-    {
-      name: "moderation-imports-only-schema",
-      severity: "error",
-      comment:
-        "worker/lib/moderation.ts (the Moderator providers) is imported by both the Worker's routes and " +
-        "the Durable Object. It must stay a leaf: schema/ and npm packages only, so the room never pulls " +
-        "in the rest of the Worker.",
-      from: { path: "^worker/lib/moderation\\.ts$" },
+        "worker/lib/chat-store.ts (the room's D1 data access) and worker/lib/moderation.ts (the " +
+        "Moderator providers) are the Worker modules the Durable Object imports. They must stay " +
+        "leaves: schema/ and npm packages only, so the room never pulls in the rest of the Worker.",
+      from: { path: "^worker/lib/(chat-store|moderation)\\.ts$" },
       to: { path: OURS, pathNot: "^schema/" },
     },
     {

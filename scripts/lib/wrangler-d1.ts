@@ -53,7 +53,6 @@ export function inlineParams(sql: string, params: SqlParam[]): string {
     out += sqlLiteral(params[index]!);
     if (digits) i += digits.length;
   }
-  if (next > params.length) throw new Error("more ? than parameters");
   return out;
 }
 

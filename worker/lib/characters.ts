@@ -173,7 +173,8 @@ export async function updateCharacter(db: D1Database, current: Character, patch:
   return (await getCharacter(db, current.id))!;
 }
 
-function withoutUndefined<T extends object>(value: T): Partial<T> {
+/** The fields given, without those a partial update left out (undefined). */
+export function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 

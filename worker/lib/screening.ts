@@ -20,7 +20,14 @@
 import type { Character } from "../../schema/api.ts";
 import { logScreening } from "./chat-store.ts";
 import { ApiError } from "./errors.ts";
-import { type HazardCategory, isChildSafetyViolation, ModerationError, type Moderator, moderatorFor } from "./moderation.ts";
+import {
+  type HazardCategory,
+  isChildSafetyViolation,
+  ModerationError,
+  type ModerationVerdict,
+  type Moderator,
+  moderatorFor,
+} from "./moderation.ts";
 import { fileScreeningReport } from "./reports.ts";
 
 /** Characters of text per moderation request (Llama Guard 3 reads 8,192 tokens; ≈ 4 characters a token, leaving room). */
@@ -115,17 +122,9 @@ export async function screenCharacter(
     provider: moderator.name,
     content: text,
   };
-  let categories: HazardCategory[];
+  let verdicts: ModerationVerdict[];
   try {
-    const verdicts = await Promise.all(chunks.map((chunk) => moderator.screen({ text: chunk, role: "assistant", nsfw: character.isNsfw })));
-    categories = [...new Set(verdicts.flatMap((verdict) => verdict.categories))].sort();
-    if (verdicts.some((verdict) => isChildSafetyViolation(verdict))) {
-      await logScreening(env.DB, { ...entry, outcome: "refused", categories });
-      throw new ApiError("content_refused", CHARACTER_REFUSED_MESSAGE);
-    }
-    const unsafe = verdicts.some((verdict) => !verdict.safe);
-    const flagged = (unsafe && !character.isNsfw) || truncated;
-    return { flagged, categories, provider: moderator.name, text };
+    verdicts = await Promise.all(chunks.map((chunk) => moderator.screen({ text: chunk, role: "assistant", nsfw: character.isNsfw })));
   } catch (error) {
     if (!(error instanceof ModerationError)) throw error;
     console.error("character screening failed", error.message);
@@ -134,6 +133,18 @@ export async function screenCharacter(
       retryAfter: 60,
     });
   }
+  const categories = [...new Set(verdicts.flatMap((verdict) => verdict.categories))].sort();
+  if (verdicts.some(isChildSafetyViolation)) {
+    await logScreening(env.DB, { ...entry, outcome: "refused", categories });
+    throw new ApiError("content_refused", CHARACTER_REFUSED_MESSAGE);
+  }
+  const unsafe = verdicts.some((verdict) => !verdict.safe);
+  return { flagged: (unsafe && !character.isNsfw) || truncated, categories, provider: moderator.name, text };
+}
+
+/** Whether an update changes anything screening reads (the text, or the NSFW flag it is judged with). */
+export function changesScreenedText(before: ScreenedCharacter, after: ScreenedCharacter): boolean {
+  return before.isNsfw !== after.isNsfw || characterText(before) !== characterText(after);
 }
 
 /**

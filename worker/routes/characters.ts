@@ -20,10 +20,11 @@ import {
   removedByModeration,
   toggleCharacterActive,
   updateCharacter,
+  withoutUndefined,
 } from "../lib/characters.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
-import { characterText, flagCharacter, type ScreenedCharacter, screenCharacter } from "../lib/screening.ts";
+import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
@@ -46,16 +47,6 @@ const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
-
-/** The fields given, without those left out of a partial update. */
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Whether an update changes anything screening reads (the text, or the NSFW flag it is judged with). */
-function changesScreenedText(before: ScreenedCharacter, after: ScreenedCharacter): boolean {
-  return before.isNsfw !== after.isNsfw || characterText(before) !== characterText(after);
-}
 
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), async (c) => {

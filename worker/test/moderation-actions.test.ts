@@ -90,6 +90,13 @@ describe("upholding a report on a character", () => {
     expect(await tagCount("harbor")).toBe(2);
     expect(await tagCount("mystery")).toBe(1);
     expect(await json(await call(`/api/characters/${id}`, { user: reader }), 200)).toMatchObject({ moderationStatus: "ok" });
+    const trail = await env.DB.prepare("SELECT action, actor FROM moderation_actions WHERE target_id = ? ORDER BY id")
+      .bind(String(id))
+      .all<{ action: string; actor: string }>();
+    expect(trail.results).toEqual([
+      { action: "uphold", actor: "ops@fabled" },
+      { action: "restore", actor: OPERATOR.actor },
+    ]);
   });
 
   it("closes every open report on the same target; a closed or unknown report is refused", async () => {
@@ -109,6 +116,10 @@ describe("upholding a report on a character", () => {
     const filed = await report(reader, { targetType: "character", targetId: id });
     await dismissReport(operatorDb, filed.id, OPERATOR);
     expect(await json(await call(`/api/characters/${id}`), 200)).toMatchObject({ moderationStatus: "ok" });
+    const audit = await env.DB.prepare("SELECT action, report_id AS reportId, reason FROM moderation_actions WHERE target_id = ?")
+      .bind(String(id))
+      .all();
+    expect(audit.results).toEqual([{ action: "dismiss", reportId: filed.id, reason: OPERATOR.reason }]);
     expect((await list()).total).toBe(1);
   });
 });
