@@ -425,6 +425,28 @@ test("a visitor who presses Start Chat is told to sign in and sent to the sign-i
   );
 });
 
+test("on a slow connection a click made before the toasts' code arrives still shows the toast before leaving", async ({ page }) => {
+  const character = await someCharacter(page.request);
+  // The toaster's code (loaded after the first render) arrives only after the click.
+  let release!: () => void;
+  const clicked = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/toaster-[^/]+\.js$/, async (route) => {
+    await clicked;
+    await route.continue();
+  });
+  await page.goto(`/character/${character.id}`);
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+  await expect(page.getByRole("region", { name: /Notifications/ })).toHaveCount(0);
+  await expectSentToSignIn(
+    page,
+    async () => {
+      await page.getByRole("button", { name: "Start Chat" }).click();
+      release();
+    },
+    "You need to log in to start a chat. Redirecting...",
+  );
+});
+
 test("failures to start a chat or a new conversation are told in toasts", async ({ page }) => {
   await signIn(page, "Tove");
   const character = await createCharacter(page.request);

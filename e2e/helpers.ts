@@ -63,17 +63,19 @@ async function recordToasts(page: Page): Promise<void> {
   const observe = (key: string) => {
     if ((window as unknown as { __fabledToastObserver?: boolean }).__fabledToastObserver) return;
     (window as unknown as { __fabledToastObserver?: boolean }).__fabledToastObserver = true;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of Array.from(record.addedNodes)) {
-          const text = node.textContent?.trim();
-          if (text && node instanceof Element && node.closest('[role="region"][aria-label^="Notifications"]')) {
-            const log = JSON.parse(sessionStorage.getItem(key) ?? "[]") as string[];
-            sessionStorage.setItem(key, JSON.stringify([...log, text]));
-          }
-        }
+    // Each toast is an <li> of the region. Scanning for them (rather than
+    // reading the added nodes) also finds a toast that was waiting in the
+    // store and arrives inside the newly mounted region itself.
+    const seen = new WeakSet<Element>();
+    new MutationObserver(() => {
+      for (const item of Array.from(document.querySelectorAll('[role="region"][aria-label^="Notifications"] li'))) {
+        const text = item.textContent?.trim();
+        if (seen.has(item) || !text) continue;
+        seen.add(item);
+        const log = JSON.parse(sessionStorage.getItem(key) ?? "[]") as string[];
+        sessionStorage.setItem(key, JSON.stringify([...log, text]));
       }
-    }).observe(document, { childList: true, subtree: true });
+    }).observe(document, { childList: true, subtree: true, characterData: true });
   };
   await page.addInitScript(observe, TOAST_LOG_KEY);
   await page.evaluate(observe, TOAST_LOG_KEY);
@@ -104,5 +106,7 @@ export async function expectSentToSignIn(page: Page, trigger: () => Promise<unkn
   await trigger();
   await expect(page).toHaveURL(SIGN_IN_PATH);
   await page.waitForLoadState("domcontentloaded");
-  expect((await recordedToasts(page)).slice(before)).toContain(`Unauthorized${description}`);
+  // The toast may appear only on the sign-in page, once the lazily loaded
+  // toaster arrives (toasts wait in the store until then).
+  await expect.poll(async () => (await recordedToasts(page)).slice(before)).toContain(`Unauthorized${description}`);
 }

@@ -4,7 +4,7 @@
  * removed from the store 1,000,000 ms later. Display time, swipe and the F8
  * hotkey are the Radix provider's (toast.tsx).
  */
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useSyncExternalStore } from "react";
 
 /** Toasts shown at once. */
 export const TOAST_LIMIT = 1;
@@ -117,15 +117,20 @@ export function whenToastsVisible(callback: () => void, maxWaitMs: number): void
   mountWaiters.add(run);
 }
 
-/** The current toasts, plus `toast` and `dismiss`. */
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const snapshot = () => memoryState;
+
+/**
+ * The current toasts, plus `toast` and `dismiss`. Read through
+ * `useSyncExternalStore`, so a toast given between the Toaster's first render
+ * and its subscription (its code loads lazily) is not missed.
+ */
 export function useToast() {
-  const [state, setState] = useState(memoryState);
-  useEffect(() => {
-    listeners.add(setState);
-    return () => {
-      listeners.delete(setState);
-    };
-  }, []);
+  const state = useSyncExternalStore(subscribe, snapshot, snapshot);
   return {
     ...state,
     toast,
