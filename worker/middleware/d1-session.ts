@@ -31,6 +31,9 @@
  *   not one to answer from a shared cache.
  * - **Signing out** (a response that clears the session cookie) clears the
  *   bookmark cookie as well: from then on the browser reads as a visitor.
+ * - **A server error** (5xx) clears the bookmark cookie and sends no
+ *   bookmark: should D1 ever refuse a bookmark a client sent, that client
+ *   gets one failed request, not a failing browser.
  *
  * For the rest of the request `c.env.DB` is the session (`sessionDatabase`),
  * so route and library code keep calling `c.env.DB.prepare`/`batch` and
@@ -136,13 +139,16 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
 
   // A WebSocket upgrade (101) reads only; its response cannot be rebuilt with new headers.
   if ((!writes && !carried) || c.res.status === 101) return;
+  const secure = isSecureRequest(c.req.url);
+  const clear = () => {
+    if (getCookie(c, BOOKMARK_COOKIE) !== undefined) deleteCookie(c, BOOKMARK_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+  };
+  // Failed on our side: whatever the cause, do not hand the bookmark on, so one
+  // that D1 refuses cannot fail every later request of this browser.
+  if (c.res.status >= 500) return clear();
   const latest = session.getBookmark() ?? carried;
   if (!latest) return;
   c.res.headers.set(BOOKMARK_HEADER, latest);
-  const secure = isSecureRequest(c.req.url);
-  if (clearsSessionCookie(c.res, c.req.url)) {
-    if (getCookie(c, BOOKMARK_COOKIE) !== undefined) deleteCookie(c, BOOKMARK_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
-  } else {
-    setCookie(c, BOOKMARK_COOKIE, latest, { path: "/", secure, httpOnly: true, sameSite: "Lax", maxAge: BOOKMARK_MAX_AGE_S });
-  }
+  if (clearsSessionCookie(c.res, c.req.url)) return clear();
+  setCookie(c, BOOKMARK_COOKIE, latest, { path: "/", secure, httpOnly: true, sameSite: "Lax", maxAge: BOOKMARK_MAX_AGE_S });
 });

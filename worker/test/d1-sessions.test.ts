@@ -184,6 +184,26 @@ describe("a malformed bookmark", () => {
   });
 });
 
+describe("a request that fails on our side", () => {
+  it("drops the bookmark, so a bookmark D1 would refuse cannot fail the browser's every request", async () => {
+    const mira = await signIn();
+    const id = await insertCharacter({ tags: ["drama"] });
+    const bookmark = bookmarkOf(await send(`/api/characters/${id}/favorite`, { method: "POST", user: mira }));
+    // The tags table goes missing for a moment: D1 answers this query with an error.
+    await env.DB.prepare("ALTER TABLE tags RENAME TO tags_elsewhere").run();
+    try {
+      const res = await send("/api/tags?popular=true", { user: mira, cookie: bookmark });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ code: "internal" });
+      expect(res.headers.get(BOOKMARK_HEADER)).toBeNull();
+      expect(setCookie(res, BOOKMARK_COOKIE)?.cleared).toBe(true);
+    } finally {
+      await env.DB.prepare("ALTER TABLE tags_elsewhere RENAME TO tags").run();
+    }
+    expect((await send("/api/tags?popular=true", { user: mira })).status).toBe(200);
+  });
+});
+
 describe("signing in and out", () => {
   const development = { ENVIRONMENT: "development", AUTH_ISSUER: "", AUTH_CLIENT_ID: "" };
   async function devApp(path: string, init: RequestInit = {}): Promise<Response> {
