@@ -36,6 +36,12 @@ export default defineConfig({
                 // The offline chat model writes a word every 5 ms: replies take ~0.2 s.
                 OFFLINE_WORD_DELAY_MS: "5",
               },
+              // The views queue runs locally as wrangler.toml declares it, but
+              // delivers a partial batch after 1 s instead of 10 and retries
+              // at once, so tests wait on counts for about a second.
+              queueConsumers: {
+                "fabled-views": { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 10, retryDelay: 0 },
+              },
             },
           })),
         ],

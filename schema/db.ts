@@ -447,3 +447,26 @@ export const hiddenMessages = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.messageId] })],
 );
+
+/**
+ * Character page views already added to `characters.view_count`, by the id
+ * each view's queue message carries (worker/lib/views.ts). The queue consumer
+ * inserts a batch's ids and adds only the new ones in the same D1 transaction,
+ * so a batch delivered twice counts once; rows older than the queue's message
+ * retention are deleted by the same transaction
+ * (docs/decisions/0009-d1-sessions-and-view-queue.md).
+ */
+export const countedViews = sqliteTable(
+  "counted_views",
+  {
+    /** The view's own id (a random UUID the producer puts in the message body). */
+    viewId: text("view_id").primaryKey(),
+    /** No foreign key: a view of a since-deleted character must still be recognised as counted. */
+    characterId: integer("character_id").notNull(),
+    /** The consumer invocation that counted it (a random UUID), so its UPDATE adds only its own new ids. */
+    batchId: text("batch_id").notNull(),
+    /** When it was counted, ms since the epoch. */
+    countedAt: integer("counted_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("counted_views_batch_idx").on(t.batchId), index("counted_views_counted_at_idx").on(t.countedAt)],
+);

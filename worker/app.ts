@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "./lib/errors.ts";
+import { d1Session } from "./middleware/d1-session.ts";
 import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -46,7 +47,10 @@ app.use(
   }),
 );
 
-app.use("/api/*", sameOrigin, session);
+// Every D1 query of a request runs in one Sessions API session, continued
+// with the caller's bookmark (worker/middleware/d1-session.ts).
+app.use("/api/*", sameOrigin, d1Session, session);
+app.use("/ws", d1Session);
 
 const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes)
   .route("/characters", favoritesRoutes)

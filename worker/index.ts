@@ -1,10 +1,12 @@
 /**
  * Worker entry: the Hono app for /api/*, /objects/* and /ws (static assets are
  * served before the Worker runs, wrangler.toml `[assets]`), the scheduled
- * handler, and the Durable Object classes the runtime must find here.
+ * handler, the consumer of the views queue, and the Durable Object classes
+ * the runtime must find here.
  */
 import app from "./app.ts";
 import { deleteExpiredSessions } from "./lib/sessions.ts";
+import { countViews } from "./lib/views.ts";
 
 export { ConversationRoom } from "../durable-objects/conversation-room.ts";
 export { PersonSockets } from "../durable-objects/person-sockets.ts";
@@ -14,5 +16,13 @@ export default {
   async scheduled(_controller, env) {
     // Daily: expired sessions are removed.
     await deleteExpiredSessions(env.DB);
+  },
+  /**
+   * The `fabled-views` queue (wrangler.toml): a batch of character views is
+   * counted in one D1 transaction on the primary (worker/lib/views.ts). If it
+   * throws, nothing was counted and Queues delivers the whole batch again.
+   */
+  async queue(batch, env) {
+    await countViews(env.DB, batch.messages.map((message) => message.body));
   },
 } satisfies ExportedHandler<Env>;

@@ -40,26 +40,24 @@ export function listCharacters(
 }
 
 /**
- * `GET /api/characters/:id`: the character with its view counted, or null when
- * it does not exist or is inactive and `viewerId` is not its creator (inactive
- * characters are visible to their owner only). Owners' own views (their edit
- * page reads the character this way) are not counted.
+ * `GET /api/characters/:id`: the character, or null when it does not exist or
+ * is inactive and `viewerId` is not its creator (inactive characters are
+ * visible to their owner only). One read, no write: `counted` says whether
+ * this view is to be counted (worker/lib/views.ts) — every view but the
+ * owner's own (their edit page reads the character this way).
  */
-export async function viewCharacter(db: D1Database, id: number, viewerId?: string | null): Promise<Character | null> {
-  const counted = await db
-    .prepare(
-      `UPDATE characters SET view_count = view_count + 1
-       WHERE id = ?1 AND is_active = 1 AND (?2 IS NULL OR creator_id IS NOT ?2) RETURNING ${selectList(DETAIL_FIELDS, "")}`,
-    )
+export async function viewCharacter(
+  db: D1Database,
+  id: number,
+  viewerId?: string | null,
+): Promise<{ character: Character; counted: boolean } | null> {
+  const row = await db
+    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?1 AND (c.is_active = 1 OR c.creator_id = ?2)`)
     .bind(id, viewerId ?? null)
     .first<Row>();
-  if (counted) return toCharacter(counted);
-  if (!viewerId) return null;
-  const own = await db
-    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ? AND c.creator_id = ?`)
-    .bind(id, viewerId)
-    .first<Row>();
-  return own ? toCharacter(own) : null;
+  if (!row) return null;
+  const character = toCharacter(row);
+  return { character, counted: !viewerId || character.creatorId !== viewerId };
 }
 
 /** One character by id regardless of visibility (for owners' pages and exports). */

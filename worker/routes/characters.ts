@@ -26,6 +26,7 @@ import { ApiError, notFound } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
 import { validate } from "../lib/validate.ts";
+import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -55,9 +56,14 @@ export const charactersRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const id = parseCharacterId(c.req.param("id"));
-    const character = await viewCharacter(c.env.DB, id, c.get("user")?.id);
-    if (!character) throw notFound("Character not found");
-    return c.json(character, 200);
+    const view = await viewCharacter(c.env.DB, id, c.get("user")?.id);
+    if (!view) throw notFound("Character not found");
+    // Counted through the views queue after the answer; the read writes nothing.
+    // A failed send loses this one view, never the page.
+    if (view.counted) {
+      await afterResponse(c, sendView(c.env.VIEWS, id).catch((error) => console.error("view not sent to the queue", String(error))));
+    }
+    return c.json(view.character, 200);
   })
   .post(
     "/",

@@ -9,7 +9,7 @@ import type { CharacterListResponse, CharacterSummary, Tag } from "../../schema/
 import { catalogQuerySchema } from "../../schema/inputs.ts";
 import { listCharacters } from "../lib/catalog.ts";
 import { toFtsQuery } from "../lib/catalog-sql.ts";
-import { clearCatalog, insertCharacter } from "./fixtures.ts";
+import { clearCatalog, insertCharacter, viewCountOnceCounted } from "./fixtures.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -360,17 +360,20 @@ describe("GET /api/characters — bad input", () => {
 });
 
 describe("GET /api/characters/:id", () => {
-  it("returns the character with every card field and counts the view", async () => {
+  it("returns the character with every card field; the views queue counts the view", async () => {
     const id = await insertCharacter({ name: "Viewed", tags: ["drama"] });
     const first = await get(`/api/characters/${id}`);
     expect(first.status).toBe(200);
     const character = (await first.json()) as Record<string, unknown>;
-    expect(character).toMatchObject({ id, name: "Viewed", tags: ["drama"], viewCount: 1, greeting: "Hello there." });
+    // The read itself writes nothing: the view is counted after it (worker/lib/views.ts).
+    expect(character).toMatchObject({ id, name: "Viewed", tags: ["drama"], viewCount: 0, greeting: "Hello there." });
     for (const field of ["alternateGreetings", "systemPrompt", "postHistoryInstructions", "creatorNotes", "characterBook", "extensions", "updatedAt"]) {
       expect(character).toHaveProperty(field);
     }
+    expect(await viewCountOnceCounted(id, 1)).toBe(1);
     const second = (await (await get(`/api/characters/${id}`)).json()) as { viewCount: number };
-    expect(second.viewCount).toBe(2);
+    expect(second.viewCount).toBe(1);
+    expect(await viewCountOnceCounted(id, 2)).toBe(2);
   });
 
   it("answers 404 JSON for unknown, malformed and inactive ids", async () => {
@@ -380,6 +383,10 @@ describe("GET /api/characters/:id", () => {
       expect(res.status, id).toBe(404);
       expect(await res.json()).toEqual({ error: "Character not found", code: "not_found" });
     }
+    // Once a later view has been counted, the refused ones are known not to have been.
+    const shown = await insertCharacter();
+    expect((await get(`/api/characters/${shown}`)).status).toBe(200);
+    expect(await viewCountOnceCounted(shown, 1)).toBe(1);
     const row = await env.DB.prepare("SELECT view_count FROM characters WHERE id = ?").bind(inactive).first();
     expect(row).toEqual({ view_count: 0 });
   });
@@ -390,7 +397,10 @@ describe("GET /api/characters/:id", () => {
     const id = await insertCharacter({ creatorId: owner.id });
     const view = (cookie?: string) => exports.default.fetch(`http://localhost/api/characters/${id}`, { headers: cookie ? { cookie } : {} });
     expect(((await (await view(owner.cookie)).json()) as { viewCount: number }).viewCount).toBe(0);
-    expect(((await (await view()).json()) as { viewCount: number }).viewCount).toBe(1);
+    expect((await view()).status).toBe(200);
+    // The owner's view came first: had it been sent, it would be counted by now too.
+    expect(await viewCountOnceCounted(id, 1)).toBe(1);
+    expect(((await (await view(owner.cookie)).json()) as { viewCount: number }).viewCount).toBe(1);
     await env.DB.prepare("UPDATE characters SET is_active = 0 WHERE id = ?").bind(id).run();
     expect((await view(owner.cookie)).status).toBe(200);
     expect((await view()).status).toBe(404);

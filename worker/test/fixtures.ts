@@ -3,6 +3,7 @@
  * the character's flags, triggers keep counters), so tests see what users see.
  */
 import { env } from "cloudflare:workers";
+import { vi } from "vitest";
 import { linkTagsStatements } from "../lib/catalog.ts";
 
 export interface CharacterFixture {
@@ -49,6 +50,23 @@ export async function insertCharacter(fixture: CharacterFixture = {}): Promise<n
   const id = row!.id;
   if (tags.length > 0) await env.DB.batch(linkTagsStatements(env.DB, id, tags));
   return id;
+}
+
+/**
+ * Character `id`'s view count once the views queue has counted at least
+ * `atLeast` views of it (worker/lib/views.ts; the test queue delivers within
+ * about a second): polls D1, fails after 4 s. Compare the result with the
+ * exact number expected — a view counted twice shows as more.
+ */
+export async function viewCountOnceCounted(id: number, atLeast: number): Promise<number> {
+  return vi.waitFor(
+    async () => {
+      const row = await env.DB.prepare("SELECT view_count AS n FROM characters WHERE id = ?").bind(id).first<{ n: number }>();
+      if (!row || row.n < atLeast) throw new Error(`character ${id}: ${row?.n ?? "no row"} views counted, waiting for ${atLeast}`);
+      return row.n;
+    },
+    { timeout: 4_000, interval: 50 },
+  );
 }
 
 /** Removes every character and tag (tests of a file share one database). */
