@@ -35,6 +35,9 @@ export default defineConfig({
                 OPENAI_API_KEY: "test-key",
                 // The offline chat model writes a word every 5 ms: replies take ~0.2 s.
                 OFFLINE_WORD_DELAY_MS: "5",
+                // The visitors' edge cache is off (bound 0 s): tests write straight to D1, where no
+                // purge sees it. worker/test/edge-cache.test.ts turns it on with its own bound.
+                EDGE_CACHE_TTL_SECONDS: "0",
               },
             },
           })),

@@ -62,6 +62,16 @@ export async function viewCharacter(db: D1Database, id: number, viewerId?: strin
   return own ? toCharacter(own) : null;
 }
 
+/**
+ * Counts a visitor's view of character `id` whose page came from the edge
+ * cache (worker/middleware/edge-cache.ts), as `viewCharacter` counts it on a
+ * miss: only while the character is active. One primary write, like
+ * `viewCharacter`'s own.
+ */
+export async function countVisitorView(db: D1Database, id: number): Promise<void> {
+  await db.prepare("UPDATE characters SET view_count = view_count + 1 WHERE id = ? AND is_active = 1").bind(id).run();
+}
+
 /** One character by id regardless of visibility (for owners' pages and exports). */
 export async function getCharacter(db: D1Database, id: number): Promise<Character | null> {
   const row = await db.prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?`).bind(id).first<Row>();
