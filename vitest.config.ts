@@ -38,6 +38,8 @@ export default defineConfig({
                 // The visitors' edge cache is off (bound 0 s): tests write straight to D1, where no
                 // purge sees it. worker/test/edge-cache.test.ts turns it on with its own bound.
                 EDGE_CACHE_TTL_SECONDS: "0",
+                // The loopback Cloudflare API of worker/test/cloudflare-api-server.ts (cache purge).
+                CLOUDFLARE_API_BASE_URL: inject("cloudflareApiBase"),
               },
             },
           })),
@@ -46,7 +48,7 @@ export default defineConfig({
           name: "worker",
           include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
-          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts"],
+          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts"],
         },
       }),
       defineProject({
