@@ -4,9 +4,10 @@
  * and purging (this data center through the Workers Cache API, every data
  * center through Cloudflare's purge-by-URL API when configured).
  *
- * Free of Hono and of Worker-only globals at import time, so the operator's
- * CLI (scripts/moderation.ts) computes the same keys and calls the same purge.
- * The middleware that uses it is worker/middleware/edge-cache.ts.
+ * Free of Hono and of Worker-only globals, so the operator's CLI
+ * (scripts/moderation.ts) uses the same tags and the same purge call. The
+ * middleware that reads and writes `caches.default` is
+ * worker/middleware/edge-cache.ts.
  */
 
 /**
@@ -107,15 +108,6 @@ export function characterCacheKeys(origin: string, id: number): string[] {
  */
 export function characterCacheTag(id: number): string {
   return `fabled-character-${id}`;
-}
-
-/**
- * Deletes `keys` from this data center's cache (`caches.default`; the Workers
- * Cache API is per data center). Returns how many were there.
- */
-export async function purgeHere(keys: readonly string[]): Promise<number> {
-  const deleted = await Promise.all(keys.map((key) => caches.default.delete(key)));
-  return deleted.filter(Boolean).length;
 }
 
 /** Where and how to purge every data center; see `globalPurgeConfig`. */

@@ -18,7 +18,6 @@ import {
   globalPurgeConfig,
   PRIVATE_CACHE_CONTROL,
   purgeEverywhere,
-  purgeHere,
 } from "../lib/edge-cache.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { readSessionCookie } from "../lib/sessions.ts";
@@ -69,6 +68,15 @@ export function characterTarget(c: Context<AppEnv>, suffix: string): EdgeCacheTa
     return null;
   }
   return { path: `/api/characters/${id}${suffix}`, tag: characterCacheTag(id) };
+}
+
+/**
+ * Deletes `keys` from this data center's cache (`caches.default`; the Workers
+ * Cache API is per data center). Returns how many were there.
+ */
+export async function purgeHere(keys: readonly string[]): Promise<number> {
+  const deleted = await Promise.all(keys.map((key) => caches.default.delete(key)));
+  return deleted.filter(Boolean).length;
 }
 
 /**
