@@ -90,8 +90,10 @@ export const catalogQuerySchema = z.object({
       return names;
     }),
   search: z.string().optional().transform(shortenSearch),
-  showNsfw: boolParam("showNsfw"),
-  nsfw: boolParam("nsfw"),
+  // Defaults spelled out and the no-op `nsfw` dropped after its check, so the
+  // parsed query (the edge cache's key, worker/lib/edge-cache.ts) says each list one way.
+  showNsfw: boolParam("showNsfw").default("false"),
+  nsfw: boolParam("nsfw").transform(() => undefined),
   limit: intParam("limit", 1, 100, CATALOG_PAGE_SIZE),
   offset: intParam("offset", 0, CATALOG_MAX_OFFSET, 0),
   sort: z

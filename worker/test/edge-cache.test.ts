@@ -72,8 +72,11 @@ describe("cache keys", () => {
     expect(key({ sort: "new", tags: "space,noir" })).toBe(plain);
     expect(key({ tags: " Space , noir,", sort: "new", limit: "20", offset: "0", search: "" })).toBe(plain);
     expect(key({ sort: "new" })).toBe(key({ sort: "new", tags: "", search: "   " }));
-    // The default tab is the same list whether it is named or not.
+    // The default tab is the same list whether it is named or not; so is SFW-only, and the
+    // `nsfw=false` the web client sends beside `showNsfw=false` (it changes nothing).
     expect(key({})).toBe(key({ sort: "for-you", limit: "20", offset: "0" }));
+    expect(key({})).toBe(key({ showNsfw: "false", nsfw: "false" }));
+    expect(key({ showNsfw: "true" })).toBe(key({ showNsfw: "true", nsfw: "true" }));
   });
 
   it("ignore the case and spacing of search text, but not its words", () => {
