@@ -13,6 +13,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { catalogQuerySchema, MAX_SEARCH_LENGTH, shortenSearch } from "../../schema/inputs.ts";
 import app from "../app.ts";
+import { countingD1, isReadOnlySql } from "../lib/d1-counter.ts";
 import { cacheControlFor, edgeCacheKey, edgeCacheTtl } from "../lib/edge-cache.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 
@@ -340,5 +341,34 @@ describe("over-long search text", () => {
     const res = await call(`/api/characters?search=${encodeURIComponent(pasted)}`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { characters: { name: string }[] }).characters.map((c) => c.name)).toEqual([`Pasted ${word}`]);
+  });
+});
+
+describe("D1 counts in Server-Timing", () => {
+  it("tell reads from writes by their SQL", () => {
+    expect(isReadOnlySql("SELECT 1")).toBe(true);
+    expect(isReadOnlySql("  -- note\n WITH t AS (SELECT 1) SELECT * FROM t")).toBe(true);
+    expect(isReadOnlySql("SELECT 'DELETE me' AS text")).toBe(true);
+    expect(isReadOnlySql("UPDATE characters SET view_count = view_count + 1 RETURNING id")).toBe(false);
+    expect(isReadOnlySql("WITH x AS (SELECT 1) INSERT INTO tags (name) SELECT 'a' FROM x")).toBe(false);
+    expect(isReadOnlySql("PRAGMA foreign_keys")).toBe(false);
+  });
+
+  it("count statements run one by one, in a batch and in a Sessions API session", async () => {
+    const counts = { reads: 0, writes: 0 };
+    const db = countingD1(env.DB, counts);
+    await db.prepare("SELECT count(*) FROM characters").first();
+    await db.batch([db.prepare("SELECT 1"), db.prepare("UPDATE characters SET view_count = view_count WHERE id = ?").bind(-1)]);
+    const session = db.withSession("first-unconstrained");
+    await session.prepare("SELECT id FROM characters LIMIT 1").all();
+    expect(counts).toEqual({ reads: 3, writes: 1 });
+  });
+
+  it("are reported by a visitor's miss and a signed-in read alike", async () => {
+    const me = await signIn();
+    const res = await call("/api/characters?sort=new", { user: me });
+    // The session check and the list: reads only, nothing written on the read path.
+    expect(d1(res).reads).toBeGreaterThanOrEqual(2);
+    expect(d1(res).writes).toBe(0);
   });
 });
