@@ -173,13 +173,15 @@ export function edgeCache(options: EdgeCacheOptions) {
 }
 
 /**
- * `/api/*` default: an answer that sets a cookie, or says nothing about
- * caching, is `private, no-store` — only what `edgeCache` marks public may be
- * kept by a shared cache or a browser.
+ * `/api/*` default: an answer that says nothing about caching, or sets a
+ * cookie without already forbidding shared caches (`private` / `no-store`),
+ * is `private, no-store` — only what `edgeCache` marks public may be kept by
+ * a shared cache or a browser, and never with a cookie.
  */
 export const privateByDefault = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  if (c.res.headers.has("Set-Cookie") || !c.res.headers.has("Cache-Control")) {
+  const cacheControl = c.res.headers.get("Cache-Control");
+  if (!cacheControl || (c.res.headers.has("Set-Cookie") && !/(^|[\s,])(private|no-store)([\s,]|$)/i.test(cacheControl))) {
     c.res.headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
   }
 });
