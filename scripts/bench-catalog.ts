@@ -294,6 +294,8 @@ async function waitForServer(base: string, child: ChildProcess): Promise<void> {
 }
 
 const dbFile = await prepareDatabase();
+// wrangler dev refuses to start without the static assets folder; the bench only calls /api.
+mkdirSync(join(ROOT, "dist", "web"), { recursive: true });
 if (values.visitor) {
   await runVisitorMode(dbFile);
   process.exit(0);
