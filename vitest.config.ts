@@ -35,6 +35,11 @@ export default defineConfig({
                 OPENAI_API_KEY: "test-key",
                 // The offline chat model writes a word every 5 ms: replies take ~0.2 s.
                 OFFLINE_WORD_DELAY_MS: "5",
+                // The visitors' edge cache is off (bound 0 s): tests write straight to D1, where no
+                // purge sees it. worker/test/edge-cache.test.ts turns it on with its own bound.
+                EDGE_CACHE_TTL_SECONDS: "0",
+                // The loopback Cloudflare API of worker/test/cloudflare-api-server.ts (cache purge).
+                CLOUDFLARE_API_BASE_URL: inject("cloudflareApiBase"),
               },
               // The views queue runs locally as wrangler.toml declares it, but
               // delivers a partial batch after 1 s instead of 10 and retries
@@ -49,7 +54,7 @@ export default defineConfig({
           name: "worker",
           include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
-          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts"],
+          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts"],
         },
       }),
       defineProject({

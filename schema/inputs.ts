@@ -44,10 +44,31 @@ const boolParam = (name: string) =>
     .optional();
 
 /**
+ * Search text as the catalog uses it: trimmed, and when longer than
+ * MAX_SEARCH_LENGTH characters (whatever a person pasted), shortened to its
+ * first terms — cut at MAX_SEARCH_LENGTH, then back to the end of the last
+ * whole word (run of letters or digits) before the cut, so no word is
+ * searched half. A single word longer than the limit is cut at the limit.
+ * (Of what is left, the catalog searches the first 12 distinct words,
+ * worker/lib/catalog-sql.ts `searchTerms`.) Empty text gives undefined.
+ */
+export function shortenSearch(text: string | undefined): string | undefined {
+  let value = text?.trim() ?? "";
+  if (value.length > MAX_SEARCH_LENGTH) {
+    const cut = value.slice(0, MAX_SEARCH_LENGTH);
+    // The next character continues the last word: drop that word's part.
+    const partial = /[\p{L}\p{N}]/u.test(value[MAX_SEARCH_LENGTH]!) ? /[\p{L}\p{N}]+$/u.exec(cut) : null;
+    value = (partial && partial.index > 0 ? cut.slice(0, partial.index) : cut).trim();
+  }
+  return value || undefined;
+}
+
+/**
  * Query of `GET /api/characters` (SPEC.md §7). `tags` is comma-joined tag
  * names (a character must carry all of them); NSFW characters are listed only
  * with `showNsfw=true` (`nsfw=false` is what the client sends beside
- * `showNsfw=false` and changes nothing).
+ * `showNsfw=false` and changes nothing). Over-long `search` text is
+ * shortened, never refused (`shortenSearch`).
  */
 export const catalogQuerySchema = z.object({
   tags: z
@@ -68,13 +89,11 @@ export const catalogQuerySchema = z.object({
       }
       return names;
     }),
-  search: z
-    .string()
-    .max(MAX_SEARCH_LENGTH, `Search text must be at most ${MAX_SEARCH_LENGTH} characters`)
-    .optional()
-    .transform((value) => value?.trim() || undefined),
-  showNsfw: boolParam("showNsfw"),
-  nsfw: boolParam("nsfw"),
+  search: z.string().optional().transform(shortenSearch),
+  // Defaults spelled out and the no-op `nsfw` dropped after its check, so the
+  // parsed query (the edge cache's key, worker/lib/edge-cache.ts) says each list one way.
+  showNsfw: boolParam("showNsfw").default("false"),
+  nsfw: boolParam("nsfw").transform(() => undefined),
   limit: intParam("limit", 1, 100, CATALOG_PAGE_SIZE),
   offset: intParam("offset", 0, CATALOG_MAX_OFFSET, 0),
   sort: z

@@ -1,5 +1,7 @@
 /**
  * `npm run bench:catalog -- --count N`: catalog latency at scale.
+ * `npm run bench:catalog -- --visitor`: the visitors' edge cache at scale
+ * (see "Visitor mode" below).
  *
  * Seeds a separate local database (.bench/state-N, reused when already seeded)
  * with N synthetic characters, starts the app with `wrangler dev --local`, and
@@ -14,6 +16,17 @@
  *
  * Flags: --count N (default 100000), --requests R per shape (default 200),
  * --port P (default 8797), --reseed.
+ *
+ * Visitor mode (--visitor; --count defaults to 1000000): page views of
+ * signed-out visitors (scripts/lib/visitor-workload.ts: a Zipf-distributed
+ * mix of home pages, tag pages, searches and character pages) against
+ * `wrangler dev` with the edge cache on (bound --ttl S, default 30; miniflare
+ * runs the Workers Cache API locally). After --warmup W page views (default
+ * 500) it measures --views V (default 5000) and prints the edge-cache hit
+ * ratio, p50/p95 of hits and misses, and the D1 statements per 1,000 page
+ * views (reads, and writes to the primary), counted by the Worker itself
+ * (Server-Timing `d1;desc="reads=N writes=M"`, worker/middleware/server-timing.ts).
+ * --baseline runs the same page views again with the cache off, for "before".
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -26,16 +39,22 @@ import { queryCatalog, type SqlBatch } from "../worker/lib/catalog-sql.ts";
 import { seedSynthetic } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
+import { type PageKind, visitorWorkload } from "./lib/visitor-workload.ts";
 
 const { values } = parseArgs({
   options: {
-    count: { type: "string", default: "100000" },
+    count: { type: "string" },
     requests: { type: "string", default: "200" },
     port: { type: "string", default: "8797" },
     reseed: { type: "boolean", default: false },
+    visitor: { type: "boolean", default: false },
+    views: { type: "string", default: "5000" },
+    warmup: { type: "string", default: "500" },
+    ttl: { type: "string", default: "30" },
+    baseline: { type: "boolean", default: false },
   },
 });
-const count = Number(values.count);
+const count = Number(values.count ?? (values.visitor ? "1000000" : "100000"));
 const requests = Number(values.requests);
 const port = values.port;
 if (!Number.isInteger(count) || count < 1) throw new Error("--count must be a positive integer");
@@ -119,6 +138,146 @@ function stats(samples: number[]) {
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 }
 
+/** One API request of a visitor's page view, as measured. */
+interface Sample {
+  kind: PageKind;
+  /** X-Edge-Cache: HIT, MISS or BYPASS. */
+  cache: string;
+  httpMs: number;
+  serverMs: number;
+  reads: number;
+  writes: number;
+  /** A character page request (its writes are view counts). */
+  detail: boolean;
+}
+
+/** The visitors' population, most popular first, from the seeded data. */
+function visitorPopulation(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  const characterIds = (
+    db.prepare("SELECT id FROM characters WHERE is_active = 1 AND is_nsfw = 0 ORDER BY trending_score DESC, id").all() as { id: number }[]
+  ).map((r) => r.id);
+  const tags = (db.prepare("SELECT name FROM tags WHERE sfw_count > 0 ORDER BY sfw_count DESC LIMIT 500").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, 'characters_fts', 'row')");
+  const words = (
+    db.prepare("SELECT term FROM temp.fts_vocab WHERE length(term) >= 4 AND term GLOB '[a-z]*' ORDER BY doc DESC LIMIT 2000").all() as {
+      term: string;
+    }[]
+  ).map((r) => r.term);
+  db.close();
+  return { characterIds, tags, words };
+}
+
+/** Runs the visitor workload once against a fresh `wrangler dev` with bound `ttl` (0: cache off). */
+async function visitorPhase(population: ReturnType<typeof visitorPopulation>, ttl: number): Promise<{ samples: Sample[]; views: number; seconds: number }> {
+  const views = Number(values.views);
+  const warmup = Number(values.warmup);
+  const next = visitorWorkload(population);
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn("wrangler", devArgs(port, stateDir, { EDGE_CACHE_TTL_SECONDS: String(ttl) }), {
+    cwd: ROOT,
+    env: toolEnv(),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  server.stderr?.on("data", () => {});
+  const samples: Sample[] = [];
+  const started = { at: 0 };
+  try {
+    await waitForServer(base, server);
+    for (let i = 0; i < warmup + views; i++) {
+      if (i === warmup) started.at = performance.now();
+      const page = next();
+      for (const path of page.requests) {
+        const t0 = performance.now();
+        const res = await fetch(`${base}${path}`);
+        await res.arrayBuffer();
+        const httpMs = performance.now() - t0;
+        if (!res.ok && res.status !== 404) throw new Error(`${path}: HTTP ${res.status}`);
+        if (i < warmup) continue;
+        const timing = res.headers.get("server-timing") ?? "";
+        const d1 = /d1;desc="reads=(\d+) writes=(\d+)"/.exec(timing);
+        samples.push({
+          kind: page.kind,
+          cache: res.headers.get("x-edge-cache") ?? "none",
+          httpMs,
+          serverMs: Number(/app;dur=([\d.]+)/.exec(timing)?.[1] ?? httpMs),
+          reads: Number(d1?.[1] ?? 0),
+          writes: Number(d1?.[2] ?? 0),
+          detail: /^\/api\/characters\/\d+$/.test(path),
+        });
+      }
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+  }
+  return { samples, views, seconds: (performance.now() - started.at) / 1000 };
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+/** `--visitor`: the edge cache's hit ratio, latencies and D1 load (module docstring). */
+async function runVisitorMode(file: string): Promise<void> {
+  const population = visitorPopulation(file);
+  const ttl = Number(values.ttl);
+  console.log(
+    `visitor mode: ${population.characterIds.length.toLocaleString("en-US")} listable characters, ${population.tags.length} tags, ${population.words.length} search words; Zipf s = 1`,
+  );
+  const phases = [{ label: `edge cache on (${ttl} s)`, ttl }];
+  if (values.baseline) phases.push({ label: "cache off (every read to D1)", ttl: 0 });
+  const summary: string[][] = [];
+  for (const phase of phases) {
+    console.log(`\nrunning: ${phase.label}…`);
+    const { samples, views, seconds } = await visitorPhase(population, phase.ttl);
+    const hits = samples.filter((s) => s.cache === "HIT");
+    const misses = samples.filter((s) => s.cache !== "HIT");
+    const per1k = (n: number) => ((n / views) * 1000).toFixed(0);
+    const sum = (list: Sample[], f: (s: Sample) => number) => list.reduce((a, s) => a + f(s), 0);
+    console.log(
+      `\n${phase.label}: ${views.toLocaleString("en-US")} page views, ${samples.length.toLocaleString("en-US")} API requests in ${seconds.toFixed(0)} s (${(samples.length / seconds).toFixed(0)} requests/s at one data center)\n`,
+    );
+    const rows: string[][] = [];
+    for (const [label, list] of [["edge hits", hits], ["misses (Worker + D1)", misses]] as const) {
+      if (list.length === 0) continue;
+      const h = stats(list.map((s) => s.httpMs));
+      const sv = stats(list.map((s) => s.serverMs));
+      rows.push([label, list.length.toLocaleString("en-US"), `${((100 * list.length) / samples.length).toFixed(1)} %`, h.p50.toFixed(1), h.p95.toFixed(1), sv.p50.toFixed(1), sv.p95.toFixed(1)]);
+    }
+    printTable(["requests", "count", "share", "HTTP p50", "HTTP p95", "server p50", "server p95"], rows);
+    console.log("");
+    const kinds: PageKind[] = ["home", "tag", "search", "character"];
+    printTable(
+      ["page", "requests", "edge hit ratio", "D1 reads / request"],
+      kinds.map((kind) => {
+        const list = samples.filter((s) => s.kind === kind);
+        const hit = list.filter((s) => s.cache === "HIT").length;
+        return [kind, String(list.length), list.length ? `${((100 * hit) / list.length).toFixed(1)} %` : "-", list.length ? (sum(list, (s) => s.reads) / list.length).toFixed(2) : "-"];
+      }),
+    );
+    const writes = sum(samples, (s) => s.writes);
+    const viewWrites = sum(samples.filter((s) => s.detail), (s) => s.writes);
+    summary.push([
+      phase.label,
+      `${((100 * hits.length) / samples.length).toFixed(1)} %`,
+      per1k(sum(samples, (s) => s.reads)),
+      per1k(writes),
+      per1k(viewWrites),
+      per1k(writes - viewWrites),
+    ]);
+  }
+  console.log(`\nD1 statements per 1,000 page views (N = ${count.toLocaleString("en-US")} characters)\n`);
+  printTable(["run", "edge hit ratio", "reads", "primary writes", "of which view counts", "other writes"], summary);
+  console.log("\nview counts are the character page's view_count + 1; the Queue of issue 15 takes them off the read path.");
+}
+
 async function waitForServer(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -135,6 +294,12 @@ async function waitForServer(base: string, child: ChildProcess): Promise<void> {
 }
 
 const dbFile = await prepareDatabase();
+// wrangler dev refuses to start without the static assets folder; the bench only calls /api.
+mkdirSync(join(ROOT, "dist", "web"), { recursive: true });
+if (values.visitor) {
+  await runVisitorMode(dbFile);
+  process.exit(0);
+}
 const p = pickParameters(dbFile);
 const benchToken = prepareBenchUser(dbFile);
 const shapes: [string, string, boolean?][] = [

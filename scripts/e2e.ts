@@ -41,7 +41,10 @@ async function startApp(appPort: number, extraVars: Record<string, string> = {})
   const stateDir = mkdtempSync(join(tmpdir(), "fabled-e2e-"));
   await migrateLocal(stateDir);
   seedDemo(localD1File(stateDir)!);
-  const server = spawn("wrangler", devArgs(String(appPort), stateDir, extraVars), {
+  // Browser tests switch the visitors' edge cache off (bound 0 s): they check what a visitor sees
+  // right after a write, often made straight in D1 where no purge sees it; worker/test/edge-cache.test.ts
+  // covers the cache.
+  const server = spawn("wrangler", devArgs(String(appPort), stateDir, { EDGE_CACHE_TTL_SECONDS: "0", ...extraVars }), {
     cwd: ROOT,
     env: toolEnv(),
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,6 +7,11 @@
  * the `moderation_actions` audit table with --as (default: the OS user) and
  * --reason.
  *
+ * An upheld report also purges the visitors' edge cache of the character
+ * (scripts/lib/edge-purge.ts): with --remote and CACHE_PURGE_ZONE_ID /
+ * CACHE_PURGE_API_TOKEN set, in every data center at once; otherwise the
+ * copies expire within the staleness bound (30 s).
+ *
  * Exit codes: 0 done, 1 the command failed (wrangler, database), 2 a usage
  * error or a request that cannot be carried out (unknown report…).
  */
@@ -26,6 +31,7 @@ import {
   unsuspendUser,
   upholdReport,
 } from "../worker/lib/moderation-actions.ts";
+import { cachedCharacterOf, purgeAfterOperatorAction } from "./lib/edge-purge.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/tools.ts";
 import { wranglerOperatorDb } from "./lib/wrangler-d1.ts";
 
@@ -128,9 +134,15 @@ try {
       }
       break;
     }
-    case "uphold":
-      console.log(await upholdReport(db, reportId(rest[0]), who));
+    case "uphold": {
+      const id = reportId(rest[0]);
+      const report = await getReport(db, id);
+      console.log(await upholdReport(db, id, who));
+      // Visitors' cached copies of the page (docs/decisions/0010-edge-cache-and-latency.md).
+      const purged = await purgeAfterOperatorAction(cachedCharacterOf(report), { remote: values.remote, env: process.env });
+      if (purged) console.log(purged);
       break;
+    }
     case "dismiss":
       console.log(await dismissReport(db, reportId(rest[0]), who));
       break;

@@ -8,6 +8,8 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "./lib/errors.ts";
 import { d1Session } from "./middleware/d1-session.ts";
+import { privateByDefault } from "./middleware/edge-cache.ts";
+import { serverTiming } from "./middleware/server-timing.ts";
 import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -26,14 +28,9 @@ import { wsRoutes } from "./routes/ws.ts";
 
 const app = new Hono<AppEnv>();
 
-// Server-Timing: time spent in the Worker for this request, in ms (read by
-// scripts/bench-catalog.ts). workerd's clock advances across I/O, so this
-// includes the D1 queries.
-app.use("/api/*", async (c, next) => {
-  const started = performance.now();
-  await next();
-  c.res.headers.set("Server-Timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
-});
+// Server-Timing: time in the Worker and the D1 queries run (worker/middleware/server-timing.ts);
+// answers are private unless the edge cache made them public (worker/middleware/edge-cache.ts).
+app.use("/api/*", serverTiming, privateByDefault);
 
 app.use(
   "*",

@@ -24,6 +24,21 @@ interface SecretEnv {
    * development secret).
    */
   UPLOAD_TOKEN_SECRET?: string;
+  /**
+   * Staleness bound of the visitors' edge cache, seconds (default 30;
+   * worker/lib/edge-cache.ts). Tests and the benchmark set it.
+   */
+  EDGE_CACHE_TTL_SECONDS?: string;
+  /**
+   * Zone id and API token (permission Zone › Cache Purge) for purging a
+   * changed character's cached page in every data center; without them a
+   * change purges the data center it was made in, and other copies expire
+   * within the bound (docs/decisions/0010-edge-cache-and-latency.md).
+   */
+  CACHE_PURGE_ZONE_ID?: string;
+  CACHE_PURGE_API_TOKEN?: string;
+  /** Base of Cloudflare's API for the purge (default https://api.cloudflare.com/client/v4; tests use a local stub). */
+  CLOUDFLARE_API_BASE_URL?: string;
 }
 
 interface Env extends SecretEnv {}

@@ -29,6 +29,7 @@ import { validate } from "../lib/validate.ts";
 import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
+import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
 import { requireUser } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
@@ -49,12 +50,20 @@ const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search"] });
+
+const cachedDetail = edgeCache({
+  target: (c) => characterTarget(c, ""),
+  // A page served from the cache is still a view, counted through the views queue.
+  onHit: (c) => sendView(c.env.VIEWS, parseCharacterId(c.req.param("id")!)).catch((error) => console.error("view not sent to the queue", String(error))),
+});
+
 export const charactersRoutes = new Hono<AppEnv>()
-  .get("/", validate("query", catalogQuerySchema), async (c) => {
+  .get("/", validate("query", catalogQuerySchema), cachedList, async (c) => {
     const result = await listCharacters(c.env.DB, c.req.valid("query"), { userId: c.get("user")?.id });
     return c.json(result, 200);
   })
-  .get("/:id", async (c) => {
+  .get("/:id", cachedDetail, async (c) => {
     const id = parseCharacterId(c.req.param("id"));
     const view = await viewCharacter(c.env.DB, id, c.get("user")?.id);
     if (!view) throw notFound("Character not found");
@@ -114,6 +123,7 @@ export const charactersRoutes = new Hono<AppEnv>()
         if (updated.moderationStatus === "ok") updated = { ...updated, moderationStatus: "flagged" };
       }
       if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
+      await purgeCharacterCache(c, id);
       return c.json(updated, 200);
     },
   )
@@ -123,6 +133,7 @@ export const charactersRoutes = new Hono<AppEnv>()
     if (current.moderationStatus === "removed") throw removedByModeration();
     const character = await toggleCharacterActive(c.env.DB, id);
     if (!character) throw notFound("Character not found");
+    await purgeCharacterCache(c, id);
     return c.json(character, 200);
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
@@ -130,6 +141,7 @@ export const charactersRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     const current = await findOwnCharacter(c.env.DB, id, user.id);
     const conversationIds = await deleteCharacter(c.env.DB, id);
+    await purgeCharacterCache(c, id);
     // The D1 rows are gone; the rooms' own storage and the avatar are cleaned up after the answer.
     await afterResponse(
       c,

@@ -19,11 +19,12 @@ import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import { parseCharacterId, parseCommentId } from "../lib/ids.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
+import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
 import { requireUser } from "../middleware/session.ts";
 
 /** Mounted at /api/characters. */
 export const characterCommentsRoutes = new Hono<AppEnv>()
-  .get("/:id/comments", async (c) => {
+  .get("/:id/comments", edgeCache({ target: (c) => characterTarget(c, "/comments") }), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
     if (!(await findVisibleCharacter(c.env.DB, id, c.get("user")?.id ?? null))) throw notFound("Character not found");
     return c.json(await listComments(c.env.DB, id), 200);
@@ -39,6 +40,7 @@ export const characterCommentsRoutes = new Hono<AppEnv>()
         issues: [{ path: "parentId", message: "You can only reply to a comment on this character" }],
       });
     }
+    await purgeCharacterCache(c, id);
     return c.json(result.comment, 201);
   });
 
@@ -50,6 +52,7 @@ export const commentsRoutes = new Hono<AppEnv>()
     if (!comment) throw notFound("Comment not found");
     if (comment.userId !== c.get("user")!.id) throw forbidden("Only the author can delete this comment");
     const deleted = await deleteCommentThread(c.env.DB, id);
+    await purgeCharacterCache(c, comment.characterId);
     return c.json({ deleted }, 200);
   })
   .get("/:id/vote", requireUser, async (c) => {

@@ -4,13 +4,19 @@ import { z } from "zod";
 import type { AppEnv } from "../env.ts";
 import { listPopularTags } from "../lib/catalog.ts";
 import { validate } from "../lib/validate.ts";
+import { edgeCache } from "../middleware/edge-cache.ts";
 
 const tagsQuerySchema = z.object({
   popular: z.enum(["true", "false"], { error: 'popular must be "true" or "false"' }).optional(),
 });
 
-export const tagsRoutes = new Hono<AppEnv>().get("/", validate("query", tagsQuerySchema), async (c) => {
-  // Only popular tags (tags of active characters, by count) are ever listed.
-  const tags = await listPopularTags(c.env.DB);
-  return c.json(tags, 200);
-});
+export const tagsRoutes = new Hono<AppEnv>().get(
+  "/",
+  validate("query", tagsQuerySchema),
+  edgeCache({ target: () => ({ path: "/api/tags" }), validatedQuery: true }),
+  async (c) => {
+    // Only popular tags (tags of active characters, by count) are ever listed.
+    const tags = await listPopularTags(c.env.DB);
+    return c.json(tags, 200);
+  },
+);

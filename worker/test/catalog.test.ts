@@ -340,7 +340,6 @@ describe("GET /api/characters — bad input", () => {
     ["showNsfw=yes", 'showNsfw must be "true" or "false"'],
     ["nsfw=0", 'nsfw must be "true" or "false"'],
     ["tags=a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11", "Filter by at most 10 tags"],
-    [`search=${"x".repeat(201)}`, "Search text must be at most 200 characters"],
   ];
   for (const [query, message] of cases) {
     it(`${query.slice(0, 40)} → 400 "${message}"`, async () => {
