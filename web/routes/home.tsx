@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { SlidersHorizontal } from "lucide-react";
-import { Suspense, lazy, useState } from "react";
+import { Suspense, lazy, useRef, useState } from "react";
 import { HeroBanner } from "../components/hero-banner.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
@@ -29,6 +29,7 @@ export function HomePage() {
   const { hiddenTags, toggleHiddenTag } = useHiddenTags();
   const [sheetOpen, setSheetOpen] = useState(false);
   const [sheetLoaded, setSheetLoaded] = useState(false);
+  const filtersButton = useRef<HTMLButtonElement>(null);
 
   const listFilters = {
     tags: filters.tags,
@@ -71,6 +72,7 @@ export function HomePage() {
           onShowNsfwChange={onShowNsfwChange}
         >
           <Button
+            ref={filtersButton}
             variant="outline"
             className="h-auto rounded-xl bg-card px-3 py-2 md:hidden"
             aria-haspopup="dialog"
@@ -106,6 +108,7 @@ export function HomePage() {
             showNsfw={filters.showNsfw}
             onShowNsfwChange={onShowNsfwChange}
             total={firstPage.data?.total ?? null}
+            opener={filtersButton}
             {...controls}
           />
         </Suspense>

@@ -4,6 +4,7 @@
  * rises from the bottom of the screen. Loaded on first use (Home's entry
  * bundle stays within docs/decisions/0004-first-visit-budget.md).
  */
+import type { RefObject } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from "../../../components/ui/dialog.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
@@ -16,12 +17,19 @@ export interface FiltersSheetProps extends TagFilterControls {
   onShowNsfwChange: (showNsfw: boolean) => void;
   /** The list's current "{n} results found" count, or null while it loads. */
   total: number | null;
+  /** The button that opened the sheet: focus goes back to it on closing (the sheet has no Radix trigger). */
+  opener: RefObject<HTMLElement | null>;
 }
 
-export function FiltersSheet({ open, onOpenChange, showNsfw, onShowNsfwChange, total, ...controls }: FiltersSheetProps) {
+export function FiltersSheet({ open, onOpenChange, showNsfw, onShowNsfwChange, total, opener, ...controls }: FiltersSheetProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="top-auto bottom-0 left-0 flex max-h-[85dvh] w-full max-w-none translate-x-0 translate-y-0 flex-col gap-0 rounded-none rounded-t-2xl p-0">
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          opener.current?.focus();
+        }}
+        className="top-auto bottom-0 left-0 flex max-h-[85dvh] w-full max-w-none translate-x-0 translate-y-0 flex-col gap-0 rounded-none rounded-t-2xl p-0">
         <div className="flex items-start justify-between gap-4 border-b border-border px-5 pt-5 pb-3">
           <div>
             <DialogTitle>Filters</DialogTitle>
