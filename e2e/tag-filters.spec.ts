@@ -99,7 +99,7 @@ test("a visitor's hidden tags join the account when they sign in", async ({ page
   await expect(results(page, without.total)).toBeVisible();
 });
 
-test("selected tags combine as All of, or Any of", async ({ page }) => {
+test("selected tags combine as All of, or Any of", async ({ page }, testInfo) => {
   await page.goto("/");
   const tags = await popularTags(page);
   // Two popular tags that some characters carry together and others alone.
@@ -120,12 +120,13 @@ test("selected tags combine as All of, or Any of", async ({ page }) => {
   await sidebar.getByRole("button", { name: new RegExp(`^${b} ,`) }).click();
   await expect(page.getByText("Selected Filters (2)")).toBeVisible();
   await expect(sidebar.getByRole("radio", { name: "All of" })).toBeChecked();
-  await expect(sidebar.getByText("every one of these tags")).toBeVisible();
+  await expect(sidebar.getByRole("group", { name: "Characters with" })).toContainText("these tags");
   await expect(results(page, both)).toBeVisible();
 
   await sidebar.getByText("Any of").click();
   await expect(sidebar.getByRole("radio", { name: "Any of" })).toBeChecked();
   await expect(results(page, either)).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("sidebar-any-of-1280.png") });
   // Arrow keys move between the two modes, as radio buttons do.
   await sidebar.getByRole("radio", { name: "Any of" }).press("ArrowLeft");
   await expect(sidebar.getByRole("radio", { name: "All of" })).toBeChecked();
@@ -159,4 +160,14 @@ test("on a 375 px phone the Filters sheet selects tags and the grid follows", as
   await expect(cards(page).first()).toContainText(filtered.characters[0]!.name);
   // The button says how many filters are on, and focus is back on it.
   await expect(page.getByRole("button", { name: "Filters 1 active" })).toBeFocused();
+
+  // Hiding a tag in the sheet; the close button shuts it.
+  await page.getByRole("button", { name: "Filters 1 active" }).click();
+  const other = (await popularTags(page))[1]!.name;
+  const hidden = await catalog(page, `tags=${encodeURIComponent(tag)}&excludeTags=${encodeURIComponent(other)}`);
+  await sheet.getByRole("button", { name: `Hide ${other}`, exact: true }).click();
+  await expect(sheet.getByText("Hidden Tags (1)")).toBeVisible();
+  await sheet.getByRole("button", { name: "Close filters" }).click();
+  await expect(sheet).toBeHidden();
+  await expect(results(page, hidden.total)).toBeVisible();
 });

@@ -4,6 +4,7 @@
  * rises from the bottom of the screen. Loaded on first use (Home's entry
  * bundle stays within docs/decisions/0004-first-visit-budget.md).
  */
+import { X } from "lucide-react";
 import type { RefObject } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from "../../../components/ui/dialog.tsx";
@@ -30,14 +31,21 @@ export function FiltersSheet({ open, onOpenChange, showNsfw, onShowNsfwChange, t
           opener.current?.focus();
         }}
         className="top-auto bottom-0 left-0 flex max-h-[85dvh] w-full max-w-none translate-x-0 translate-y-0 flex-col gap-0 rounded-none rounded-t-2xl p-0">
-        <div className="flex items-start justify-between gap-4 border-b border-border px-5 pt-5 pb-3">
-          <div>
-            <DialogTitle>Filters</DialogTitle>
-            <DialogDescription className="mt-0.5">Choose tags to show or hide.</DialogDescription>
+        <div className="border-b border-border px-5 pt-4 pb-3">
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <DialogTitle>Filters</DialogTitle>
+              <DialogDescription className="mt-0.5">Choose tags to show or hide.</DialogDescription>
+            </div>
+            <DialogClose asChild>
+              <Button variant="ghost" size="icon" aria-label="Close filters" title="Close filters" className="-mt-1 -mr-2 size-9">
+                <X aria-hidden="true" />
+              </Button>
+            </DialogClose>
           </div>
-          <div className="flex items-center gap-2.5 pt-1">
+          <div className="mt-3 flex items-center gap-2.5">
             <Switch id="nsfw-toggle-sheet" checked={showNsfw} onCheckedChange={onShowNsfwChange} />
-            <label htmlFor="nsfw-toggle-sheet" className="cursor-pointer text-sm font-medium select-none">
+            <label htmlFor="nsfw-toggle-sheet" className="cursor-pointer text-sm font-medium whitespace-nowrap select-none">
               Show NSFW
             </label>
           </div>

@@ -76,9 +76,7 @@ export function TagFilterPanel({ selected, tagMode, hidden, onToggle, onRemove, 
                   </label>
                 ))}
               </div>
-              <p className="mt-1.5 text-xs text-muted-foreground">
-                {tagMode === "all" ? "every one of these tags" : "at least one of these tags"}
-              </p>
+              <p className="mt-1.5 text-xs text-muted-foreground">these tags:</p>
             </fieldset>
           )}
           <ul className="flex flex-wrap gap-1.5">
