@@ -36,6 +36,14 @@ export interface CurrentUser {
   profileImageUrl: string | null;
 }
 
+/**
+ * `GET` and `PUT /api/profile/hidden-tags`: the tags the signed-in person
+ * hides from every list and search (lower case, sorted).
+ */
+export interface HiddenTags {
+  tags: string[];
+}
+
 /** A report as `POST /api/reports` returns it (201 new, 200 the reporter's open one). */
 export interface Report {
   id: number;

@@ -9,6 +9,15 @@ export const CATALOG_PAGE_SIZE = 20;
 export const CATALOG_MAX_OFFSET = 10_000;
 /** Most tags a list filter or a character may carry. */
 export const MAX_TAGS = 10;
+/**
+ * Most tags a person may hide (their hidden tags, sent as `excludeTags` with
+ * every list request; 50 tag names of at most 24 characters keep the URL
+ * well under 2 KB).
+ */
+export const MAX_HIDDEN_TAGS = 50;
+/** How selected tags combine in a list filter: every one of them, or at least one. */
+export const TAG_MODES = ["all", "any"] as const;
+export type TagMode = (typeof TAG_MODES)[number];
 /** Longest search text accepted, in characters. */
 export const MAX_SEARCH_LENGTH = 200;
 /** Longest comment or reply, in characters. */

@@ -47,6 +47,12 @@ export const users = sqliteTable(
      * (docs/decisions/0008-trust-and-safety.md).
      */
     suspendedAt: integer("suspended_at", { mode: "number" }),
+    /**
+     * The tags the person hides from every list and search (JSON list of
+     * lower-case tag names, sorted, at most MAX_HIDDEN_TAGS; issue "Finding
+     * and following"). Read and replaced by `/api/profile/hidden-tags`.
+     */
+    hiddenTags: text("hidden_tags", { mode: "json" }).notNull().default(sql`'[]'`).$type<string[]>(),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
   },

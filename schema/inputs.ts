@@ -8,6 +8,7 @@ import {
   CATALOG_MAX_OFFSET,
   CATALOG_PAGE_SIZE,
   MAX_COMMENT_LENGTH,
+  MAX_HIDDEN_TAGS,
   MAX_PERSONA_DESCRIPTION_LENGTH,
   MAX_PERSONA_NAME_LENGTH,
   MAX_REPORT_DETAILS_LENGTH,
@@ -15,9 +16,10 @@ import {
   MAX_TAGS,
   REPORT_REASONS,
   type ReportReason,
+  TAG_MODES,
 } from "./constants.ts";
 
-export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_SEARCH_LENGTH, MAX_TAGS };
+export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_HIDDEN_TAGS, MAX_SEARCH_LENGTH, MAX_TAGS };
 
 
 const intParam = (name: string, min: number, max: number, fallback: number) =>
@@ -64,14 +66,11 @@ export function shortenSearch(text: string | undefined): string | undefined {
 }
 
 /**
- * Query of `GET /api/characters` (SPEC.md §7). `tags` is comma-joined tag
- * names (a character must carry all of them); NSFW characters are listed only
- * with `showNsfw=true` (`nsfw=false` is what the client sends beside
- * `showNsfw=false` and changes nothing). Over-long `search` text is
- * shortened, never refused (`shortenSearch`).
+ * A comma-joined list of tag names as a query parameter: trimmed, lower
+ * case, empty entries and repeats dropped, at most `max` (else `tooMany`).
  */
-export const catalogQuerySchema = z.object({
-  tags: z
+const tagListParam = (max: number, tooMany: string) =>
+  z
     .string()
     .optional()
     .transform((value, ctx) => {
@@ -83,12 +82,31 @@ export const catalogQuerySchema = z.object({
             .filter(Boolean),
         ),
       ];
-      if (names.length > MAX_TAGS) {
-        ctx.addIssue({ code: "custom", message: `Filter by at most ${MAX_TAGS} tags` });
+      if (names.length > max) {
+        ctx.addIssue({ code: "custom", message: tooMany });
         return z.NEVER;
       }
       return names;
-    }),
+    });
+
+/**
+ * Query of `GET /api/characters` (SPEC.md §7). `tags` is comma-joined tag
+ * names; `tagMode` says how they combine: `all` (the default: a character
+ * must carry every one) or `any` (at least one). `excludeTags` is
+ * comma-joined tag names no listed character may carry (the person's hidden
+ * tags; sorted here, so the same set is one cache key whatever its order).
+ * NSFW characters are listed only with `showNsfw=true` (`nsfw=false` is what
+ * the client sends beside `showNsfw=false` and changes nothing). Over-long
+ * `search` text is shortened, never refused (`shortenSearch`). Every
+ * filter is a field of this object: the edge cache keys on it.
+ */
+export const catalogQuerySchema = z.object({
+  tags: tagListParam(MAX_TAGS, `Filter by at most ${MAX_TAGS} tags`),
+  tagMode: z
+    .enum(TAG_MODES, { error: `tagMode must be one of ${TAG_MODES.join(", ")}` })
+    .optional()
+    .default("all"),
+  excludeTags: tagListParam(MAX_HIDDEN_TAGS, `Exclude at most ${MAX_HIDDEN_TAGS} tags`).transform((names) => names.sort()),
   search: z.string().optional().transform(shortenSearch),
   // Defaults spelled out and the no-op `nsfw` dropped after its check, so the
   // parsed query (the edge cache's key, worker/lib/edge-cache.ts) says each list one way.
@@ -275,6 +293,22 @@ export const profileInputSchema = z.object({
   profileImageUrl: profileImageUrlSchema,
 });
 export type ProfileInput = z.output<typeof profileInputSchema>;
+
+/**
+ * Body of `PUT /api/profile/hidden-tags`: the whole list of tags the person
+ * hides, each normalised by tagNameSchema; repeats dropped, sorted, at most
+ * MAX_HIDDEN_TAGS. An empty list hides nothing.
+ */
+export const hiddenTagsInputSchema = z.object(
+  {
+    tags: z
+      .array(tagNameSchema, { error: "Tags must be a list of names" })
+      .transform((names) => [...new Set(names)].sort())
+      .refine((names) => names.length <= MAX_HIDDEN_TAGS, `Hide at most ${MAX_HIDDEN_TAGS} tags`),
+  },
+  { error: "Send the hidden tags as { tags: [...] }" },
+);
+export type HiddenTagsInput = z.output<typeof hiddenTagsInputSchema>;
 
 
 /** The fields of a persona a person writes; defaults are added by personaInputSchema. */

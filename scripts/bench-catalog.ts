@@ -315,6 +315,8 @@ const shapes: [string, string, boolean?][] = [
   [`search "${p.word}"`, `search=${p.word}`],
   [`search "${p.word}", signed in`, `search=${p.word}`, true],
   [`search "${p.word}" + tag ${p.tag1}`, `search=${p.word}&tags=${p.tag1}`],
+  [`hidden tag (${p.tag1})`, `excludeTags=${p.tag1}`],
+  [`any of (${p.tag2a},${p.tag2b})`, `tags=${p.tag2a},${p.tag2b}&tagMode=any`],
   ["NSFW on", "showNsfw=true"],
   ["offset 1000", "offset=1000"],
 ];

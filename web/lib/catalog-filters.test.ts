@@ -14,7 +14,7 @@ const scrolled: CatalogFilters = reduce(reduce(INITIAL_CATALOG_FILTERS, { type: 
 
 describe("catalog filters", () => {
   it("starts on For You, NSFW off, no tags, no search, offset 0", () => {
-    expect(INITIAL_CATALOG_FILTERS).toEqual({ tags: [], search: "", tab: "for-you", showNsfw: false, offset: 0 });
+    expect(INITIAL_CATALOG_FILTERS).toEqual({ tags: [], tagMode: "all", search: "", tab: "for-you", showNsfw: false, offset: 0 });
   });
 
   it("Load More adds 20 to the offset each time", () => {
@@ -66,6 +66,24 @@ describe("catalog filters", () => {
 });
 
 describe("pageOffsets", () => {
+  it("switching between all of and any of resets the offset; the same mode keeps it", () => {
+    const any = reduce(scrolled, { type: "setTagMode", tagMode: "any" });
+    expect(any).toMatchObject({ tagMode: "any", offset: 0 });
+    const scrolledAny = { ...any, offset: 40 };
+    expect(reduce(scrolledAny, { type: "setTagMode", tagMode: "any" })).toBe(scrolledAny);
+    expect(reduce(scrolledAny, { type: "setTagMode", tagMode: "all" })).toMatchObject({ tagMode: "all", offset: 0 });
+  });
+
+  it("a change of hidden tags deselects the hidden ones and resets the offset", () => {
+    const selected = { ...scrolled, tags: ["fantasy", "gore", "horror"] };
+    expect(reduce(selected, { type: "hiddenTagsChanged", hidden: ["gore", "vore"] })).toMatchObject({
+      tags: ["fantasy", "horror"],
+      offset: 0,
+    });
+    // Showing a tag again changes the list too: back to the first page.
+    expect(reduce(selected, { type: "hiddenTagsChanged", hidden: [] })).toMatchObject({ tags: selected.tags, offset: 0 });
+  });
+
   it("lists every page up to the current offset", () => {
     expect(pageOffsets(0)).toEqual([0]);
     expect(pageOffsets(40)).toEqual([0, 20, 40]);

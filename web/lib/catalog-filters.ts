@@ -1,16 +1,20 @@
 /**
  * Home's catalog filters and paging (SPEC.md §4 "Home filters", §9): selected
- * tags, search text, tab, NSFW setting and the list offset. The offset goes
- * back to 0 whenever a filter changes; "Load More Characters" adds one page.
+ * tags and how they combine, search text, tab, NSFW setting and the list
+ * offset. The offset goes back to 0 whenever a filter changes (hidden tags
+ * included); "Load More Characters" adds one page. Hidden tags themselves
+ * persist outside this state (lib/use-hidden-tags.ts).
  */
 import type { CatalogSort } from "../../schema/api.ts";
-import { CATALOG_PAGE_SIZE } from "../../schema/constants.ts";
+import { CATALOG_PAGE_SIZE, type TagMode } from "../../schema/constants.ts";
 
 export { CATALOG_PAGE_SIZE };
 
 export interface CatalogFilters {
   /** Selected tag names, in the order they were selected. */
   tags: string[];
+  /** How the selected tags combine: every one (`all`, the default) or at least one (`any`). */
+  tagMode: TagMode;
   search: string;
   tab: CatalogSort;
   showNsfw: boolean;
@@ -22,6 +26,9 @@ export type CatalogFiltersAction =
   | { type: "toggleTag"; tag: string }
   | { type: "removeTag"; tag: string }
   | { type: "clearTags" }
+  | { type: "setTagMode"; tagMode: TagMode }
+  /** The person's hidden tags changed to `hidden`: none of them stays selected. */
+  | { type: "hiddenTagsChanged"; hidden: readonly string[] }
   | { type: "setSearch"; search: string }
   | { type: "setTab"; tab: CatalogSort }
   | { type: "setShowNsfw"; showNsfw: boolean }
@@ -29,6 +36,7 @@ export type CatalogFiltersAction =
 
 export const INITIAL_CATALOG_FILTERS: CatalogFilters = {
   tags: [],
+  tagMode: "all",
   search: "",
   tab: "for-you",
   showNsfw: false,
@@ -36,8 +44,8 @@ export const INITIAL_CATALOG_FILTERS: CatalogFilters = {
 };
 
 /**
- * Pure transition of the filters. A change of tags, search, tab or NSFW resets
- * the offset to 0; an action that changes nothing returns the same state (so
+ * Pure transition of the filters. A change of tags, tag mode, hidden tags,
+ * search, tab or NSFW resets the offset to 0; an action that changes nothing returns the same state (so
  * React skips the re-render and the offset is kept).
  */
 export function catalogFiltersReducer(state: CatalogFilters, action: CatalogFiltersAction): CatalogFilters {
@@ -54,6 +62,11 @@ export function catalogFiltersReducer(state: CatalogFilters, action: CatalogFilt
     case "clearTags":
       if (state.tags.length === 0) return state;
       return { ...state, tags: [], offset: 0 };
+    case "setTagMode":
+      if (action.tagMode === state.tagMode) return state;
+      return { ...state, tagMode: action.tagMode, offset: 0 };
+    case "hiddenTagsChanged":
+      return { ...state, tags: state.tags.filter((t) => !action.hidden.includes(t)), offset: 0 };
     case "setSearch":
       if (action.search === state.search) return state;
       return { ...state, search: action.search, offset: 0 };

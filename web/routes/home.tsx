@@ -1,44 +1,118 @@
-/** `/` — Home: tag sidebar, hero banner, tabs, NSFW switch and the character grid. */
+/**
+ * `/` — Home: tag sidebar (a Filters sheet below 768 px), hero banner, tabs,
+ * NSFW switch and the character grid. The person's hidden tags apply to every
+ * list request (lib/use-hidden-tags.ts).
+ */
+import { useQuery } from "@tanstack/react-query";
+import { SlidersHorizontal } from "lucide-react";
+import { Suspense, lazy, useRef, useState } from "react";
 import { HeroBanner } from "../components/hero-banner.tsx";
+import { Button } from "../components/ui/button.tsx";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
 import { useDebouncedValue } from "../lib/use-debounced-value.ts";
+import { useHiddenTags } from "../lib/use-hidden-tags.ts";
+import { charactersQueryOptions } from "../features/characters/api/get-characters.ts";
 import { CatalogToolbar, CATALOG_PANEL_ID, catalogTabId } from "../features/characters/components/catalog-toolbar.tsx";
 import { CharacterGrid } from "../features/characters/components/character-grid.tsx";
+import type { TagFilterControls } from "../features/tags/components/tag-filter-panel.tsx";
 import { TagSidebar } from "../features/tags/components/tag-sidebar.tsx";
 
 /** Pause in typing before the search is sent, ms. */
 const SEARCH_DEBOUNCE_MS = 300;
 
+// Radix dialog and the sheet load on the first tap of Filters.
+const FiltersSheet = lazy(() => import("../features/tags/components/filters-sheet.tsx").then((m) => ({ default: m.FiltersSheet })));
+
 export function HomePage() {
   const { filters, dispatch } = useCatalogFilters();
   const search = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
+  const { hiddenTags, toggleHiddenTag } = useHiddenTags();
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const [sheetLoaded, setSheetLoaded] = useState(false);
+  const filtersButton = useRef<HTMLButtonElement>(null);
+
+  const listFilters = {
+    tags: filters.tags,
+    tagMode: filters.tagMode,
+    excludeTags: hiddenTags,
+    search,
+    showNsfw: filters.showNsfw,
+    sort: filters.tab,
+  };
+  // The grid's first page (same query, same cache entry): its total for the sheet's button.
+  const firstPage = useQuery({ ...charactersQueryOptions({ ...listFilters, offset: 0 }), enabled: sheetOpen });
+
+  const onToggleHidden = (tag: string) => dispatch({ type: "hiddenTagsChanged", hidden: toggleHiddenTag(tag) });
+  const controls: TagFilterControls = {
+    selected: filters.tags,
+    tagMode: filters.tagMode,
+    hidden: hiddenTags,
+    onToggle: (tag) => {
+      if (hiddenTags.includes(tag)) onToggleHidden(tag);
+      dispatch({ type: "toggleTag", tag });
+    },
+    onRemove: (tag) => dispatch({ type: "removeTag", tag }),
+    onTagModeChange: (tagMode) => dispatch({ type: "setTagMode", tagMode }),
+    onToggleHidden,
+  };
+  const active = filters.tags.length + hiddenTags.length;
+  const onShowNsfwChange = (showNsfw: boolean) => dispatch({ type: "setShowNsfw", showNsfw });
 
   return (
     <div className="mx-auto flex max-w-[1600px] gap-6 px-4 py-6 md:px-6">
       <title>Fabled — AI Roleplay Characters</title>
       <h1 className="sr-only">Browse AI roleplay characters</h1>
-      <TagSidebar
-        className="hidden md:block"
-        selected={filters.tags}
-        onToggle={(tag) => dispatch({ type: "toggleTag", tag })}
-        onRemove={(tag) => dispatch({ type: "removeTag", tag })}
-      />
+      <TagSidebar className="hidden md:block" {...controls} />
       <div className="min-w-0 flex-1 space-y-6">
         <HeroBanner />
         <CatalogToolbar
           tab={filters.tab}
           onTabChange={(tab) => dispatch({ type: "setTab", tab })}
           showNsfw={filters.showNsfw}
-          onShowNsfwChange={(showNsfw) => dispatch({ type: "setShowNsfw", showNsfw })}
-        />
+          onShowNsfwChange={onShowNsfwChange}
+        >
+          <Button
+            ref={filtersButton}
+            variant="outline"
+            className="h-auto rounded-xl bg-card px-3 py-2 md:hidden"
+            aria-haspopup="dialog"
+            aria-expanded={sheetOpen}
+            onClick={() => {
+              setSheetLoaded(true);
+              setSheetOpen(true);
+            }}
+          >
+            <SlidersHorizontal aria-hidden="true" />
+            Filters
+            {active > 0 && (
+              <span className="rounded-full bg-primary-strong px-1.5 text-xs leading-5 text-white">
+                {active}
+                <span className="sr-only"> active</span>
+              </span>
+            )}
+          </Button>
+        </CatalogToolbar>
         <CharacterGrid
           id={CATALOG_PANEL_ID}
           labelledBy={catalogTabId(filters.tab)}
-          filters={{ tags: filters.tags, search, showNsfw: filters.showNsfw, sort: filters.tab }}
+          filters={listFilters}
           offset={filters.offset}
           onLoadMore={() => dispatch({ type: "loadMore" })}
         />
       </div>
+      {sheetLoaded && (
+        <Suspense fallback={null}>
+          <FiltersSheet
+            open={sheetOpen}
+            onOpenChange={setSheetOpen}
+            showNsfw={filters.showNsfw}
+            onShowNsfwChange={onShowNsfwChange}
+            total={firstPage.data?.total ?? null}
+            opener={filtersButton}
+            {...controls}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -7,17 +7,23 @@
  * (see docs/decisions/0002-catalog-queries.md):
  * - without search it walks one of the partial sort indexes of schema/db.ts in
  *   order and stops after `offset + limit` rows, probing `character_tags` by
- *   primary key for each tag filter; when the rarest requested tag is rare it
- *   starts from that tag's index range instead and sorts the few rows;
+ *   primary key for each included tag (`tagMode=all`), once for any of them
+ *   (`tagMode=any`) and once for the excluded tags (`excludeTags`); when the
+ *   included tags are rare it starts from their index ranges instead (the
+ *   rarest tag's under `all`, the union under `any`) and sorts the few rows;
  * - totals come from trigger-maintained counters (`catalog_counts`,
- *   `tags.count`/`sfw_count`) when no search and at most one tag is given,
- *   otherwise from one counting query that starts at the rarest tag;
+ *   `tags.count`/`sfw_count`, `tag_pairs`) when no search and at most two
+ *   tags (included and excluded together) are given, by inclusion–exclusion
+ *   (planTotal); otherwise from one counting query over the tags' own index
+ *   ranges, never a scan of the catalog;
  * - search goes through FTS5 (`characters_fts`) with prefix terms and bm25
- *   ranking (name weighted above tags above description);
+ *   ranking (name weighted above tags above description); tag modes and
+ *   exclusions are `tag_keys` terms of the same FTS5 query;
  * - for a signed-in caller each page row carries `isFavorited`, probed after
  *   the page is picked (withFavorites), in the page's own statement.
  */
 import type { CatalogCharacter, CatalogSort, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
+import type { TagMode } from "../../schema/constants.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
 
 export type Row = Record<string, unknown>;
@@ -211,6 +217,8 @@ function parseJson<T>(value: unknown, fallback: T): T {
 
 interface TagStat {
   id: number;
+  /** The name as requested (lower case). */
+  name: string;
   /** Listable characters with the tag under the requested NSFW setting. */
   count: number;
 }
@@ -229,17 +237,54 @@ export interface Statement {
  */
 export type SqlBatch = (statements: Statement[]) => Promise<Row[][]>;
 
+/**
+ * The tag filter of a list once its names are checked against each other
+ * (tagFilterNames): the tags to include and how they combine, and the tags
+ * to exclude. A tag both included and excluded never reaches here.
+ */
+export interface TagFilterNames {
+  include: string[];
+  /** `all`: a character carries every included tag; `any`: at least one. Always `all` below two tags. */
+  mode: TagMode;
+  exclude: string[];
+}
+
+/**
+ * The filter a query asks for, or null when nothing can match it: with
+ * `tagMode=all`, a tag both included and excluded; with `any`, included tags
+ * that are all excluded (excluded ones are dropped from the included).
+ */
+export function tagFilterNames(query: CatalogQuery): TagFilterNames | null {
+  const excluded = new Set(query.excludeTags);
+  if (query.tagMode === "all" && query.tags.some((t) => excluded.has(t))) return null;
+  const include = query.tags.filter((t) => !excluded.has(t));
+  if (query.tags.length > 0 && include.length === 0) return null;
+  return { include, mode: include.length > 1 ? query.tagMode : "all", exclude: query.excludeTags };
+}
+
 /** What the first round trip of a tag-filtered list learns. */
 interface TagFacts {
-  /** The requested tags, rarest first; null when one of them does not exist. */
+  /**
+   * The included tags that exist, rarest first; null when nothing can match
+   * (an included tag does not exist under `all`, none exists under `any`).
+   */
   tags: TagStat[] | null;
+  /** How the included tags combine. */
+  mode: TagMode;
+  /** The excluded tags that exist (one that does not excludes nothing). */
+  excluded: TagStat[];
   /** Listable characters in the whole catalog (same NSFW setting). */
   listed: number;
-  /** Listable characters carrying both tags, when exactly two were requested. */
+  /**
+   * Listable characters carrying both tags, when exactly two tags (included
+   * and excluded together) were requested.
+   */
   pairCount: number | null;
   /** Rows of the walking plan, when it was run speculatively in the same round trip. */
   walkedPage?: Row[];
 }
+
+const NO_TAGS: TagFacts = { tags: [], mode: "all", excluded: [], listed: 0, pairCount: null };
 
 const catalogCountStatement = (showNsfw: boolean): Statement => ({
   sql: "SELECT count AS total FROM catalog_counts WHERE key = ?",
@@ -269,13 +314,17 @@ export function withFavorites(page: Statement, userId: string | null | undefined
 }
 
 /**
- * Looks up the requested tags, the catalog size and (for two tags) the pair
- * counter in one round trip.
+ * Looks up the requested tags (included and excluded), the catalog size and
+ * (for two tags in all) the pair counter in one round trip.
  */
-async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean, walk?: Statement): Promise<TagFacts> {
+async function resolveTags(run: SqlBatch, filter: TagFilterNames, showNsfw: boolean, walk?: Statement): Promise<TagFacts> {
+  const names = [...filter.include, ...filter.exclude];
   const placeholders = names.map(() => "?").join(", ");
   const statements: Statement[] = [
-    { sql: `SELECT id, count, sfw_count AS sfwCount FROM tags WHERE lower(name) IN (${placeholders})`, params: names },
+    {
+      sql: `SELECT id, lower(name) AS name, count, sfw_count AS sfwCount FROM tags WHERE lower(name) IN (${placeholders})`,
+      params: names,
+    },
     catalogCountStatement(showNsfw),
   ];
   if (names.length === 2) {
@@ -294,69 +343,189 @@ async function resolveTags(run: SqlBatch, names: string[], showNsfw: boolean, wa
   const listed = Number(catalog?.total ?? 0);
   const pair = pairRows?.[0];
   const pairCount = names.length === 2 ? Number((showNsfw ? pair?.count : pair?.sfwCount) ?? 0) : null;
-  if (rows.length < names.length) return { tags: null, listed, pairCount };
-  const tags = rows
-    .map((t) => ({ id: Number(t.id), count: Number(showNsfw ? t.count : t.sfwCount) }))
-    .sort((a, b) => a.count - b.count);
-  return { tags, listed, pairCount, walkedPage };
+  const found = new Map(
+    rows.map((t) => [String(t.name), { id: Number(t.id), name: String(t.name), count: Number(showNsfw ? t.count : t.sfwCount) }]),
+  );
+  const pick = (list: string[]) => list.flatMap((n) => found.get(n) ?? []).sort((a, b) => a.count - b.count);
+  const tags = pick(filter.include);
+  const missing = tags.length < filter.include.length;
+  const nothing = filter.include.length > 0 && (filter.mode === "all" ? missing : tags.length === 0);
+  const excluded = pick(filter.exclude);
+  // A pair counter only describes the filter when both of its tags exist.
+  const exact = tags.length + excluded.length === names.length;
+  return {
+    tags: nothing ? null : tags,
+    mode: tags.length > 1 ? filter.mode : "all",
+    excluded,
+    listed,
+    pairCount: exact ? pairCount : null,
+    walkedPage,
+  };
 }
+
+/**
+ * The conditions a row (its id is `outer`) must meet for a tag filter, as
+ * ` AND …` SQL: each included tag a primary-key probe into `character_tags`
+ * (`all`), or one probe for any of them (`any`); then one NOT EXISTS over the
+ * character's rows for the excluded tags. `list` renders the inside of an
+ * `IN (…)` for some tags (bound ids, or a subquery over names) and binds them.
+ * `skip`: `rarest` leaves out the first included tag (the plan starts from
+ * its range), `include` all included tags (the plan starts from their union).
+ */
+function tagConditions<T>(
+  filter: { include: T[]; mode: TagMode; exclude: T[] },
+  outer: string,
+  list: (tags: T[]) => string,
+  skip: "none" | "rarest" | "include" = "none",
+): string {
+  let sql = "";
+  const probe = (alias: string, tags: T[]) =>
+    `EXISTS (SELECT 1 FROM character_tags ${alias} WHERE ${alias}.character_id = ${outer} AND ${alias}.tag_id IN (${list(tags)}))`;
+  if (skip !== "include" && filter.include.length > 0) {
+    if (filter.mode === "any") sql += ` AND ${probe("ct", filter.include)}`;
+    else for (const tag of filter.include.slice(skip === "rarest" ? 1 : 0)) sql += ` AND ${probe("ct", [tag])}`;
+  }
+  if (filter.exclude.length > 0) sql += ` AND NOT ${probe("cx", filter.exclude)}`;
+  return sql;
+}
+
+/** The bound ids of some tags, as the inside of `IN (…)`; `bind` records each value and returns its placeholder. */
+const idList = (bind: (value: unknown) => string) => (tags: TagStat[]) => tags.map((t) => bind(t.id)).join(", ");
+
+/** Positional placeholders: each call records `value` in `params` and returns "?". */
+const positional = (params: unknown[]) => (value: unknown) => (params.push(value), "?");
 
 /**
  * The walking plan's page with the tags given by name, so it can run in the
  * same round trip as the tag lookup; it is used when the lookup confirms
  * walking is the right plan (common tags — the usual case).
  */
-function walkByTagNames(query: CatalogQuery, userId: string | null | undefined): Statement {
+function walkByTagNames(query: CatalogQuery, filter: TagFilterNames, userId: string | null | undefined): Statement {
   const showNsfw = query.showNsfw === "true";
   const ordering = ORDERINGS[query.sort];
-  const probes = query.tags
-    .map(
-      () =>
-        " AND EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id AND ct.tag_id = (SELECT id FROM tags WHERE lower(name) = ?))",
-    )
-    .join("");
+  const params: unknown[] = [];
+  const bind = positional(params);
+  const byName = (names: string[]) =>
+    `SELECT id FROM tags WHERE lower(name) IN (${names.map((n) => bind(n)).join(", ")})`;
+  const conditions = tagConditions(filter, "c.id", byName);
   const page = {
     sql: `SELECT ${SUMMARY_COLUMNS}
       FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-      WHERE ${showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0"}${probes}
+      WHERE ${showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0"}${conditions}
       ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-    params: [...query.tags, query.limit, query.offset],
+    params: [...params, query.limit, query.offset],
   };
   return withFavorites(page, userId);
 }
 
-const tagProbe = (alias: string, outer: string) =>
-  ` AND EXISTS (SELECT 1 FROM character_tags ${alias} WHERE ${alias}.character_id = ${outer} AND ${alias}.tag_id = ?)`;
-
-/**
- * Whether to start from the rarest tag's index range (and sort) rather than
- * walk the tab's index: walking visits about (offset + limit) × listed /
- * matching rows, one probe per tag each; starting from the tag visits its
- * rows once and sorts them.
- */
-function startFromTag(query: CatalogQuery, facts: TagFacts, matching: number, options: ListOptions): boolean {
-  const rarest = facts.tags?.[0];
-  if (!rarest) return false;
-  if (options.rareTagThreshold !== undefined) return rarest.count <= options.rareTagThreshold;
-  const walk = ((query.offset + query.limit) * facts.listed * facts.tags!.length) / Math.max(matching, 1);
-  return rarest.count < walk;
+/** Rows a plan starting from the included tags reads: the rarest tag's (`all`) or all of theirs (`any`). */
+function includedRows(facts: TagFacts): number {
+  const tags = facts.tags ?? [];
+  if (tags.length === 0) return 0;
+  return facts.mode === "any" ? tags.reduce((sum, t) => sum + t.count, 0) : tags[0]!.count;
 }
 
 /**
- * The exact total of a list (no search): from counters for the catalog, one
- * tag or a pair of tags; otherwise a count starting at the rarest tag.
+ * Whether to start from the included tags' index range (and sort) rather
+ * than walk the tab's index: walking visits about (offset + limit) × listed
+ * / matching rows, one probe per included tag (`all`) or one in all (`any`),
+ * plus one for the exclusions; starting from the tags visits their rows once
+ * (the rarest tag's under `all`, every included tag's under `any`) and sorts
+ * them. Exclusions alone never start from tags: they describe what is left
+ * out, not where to look.
+ */
+function startFromTag(query: CatalogQuery, facts: TagFacts, matching: number, options: ListOptions): boolean {
+  const tags = facts.tags ?? [];
+  if (tags.length === 0) return false;
+  const rows = includedRows(facts);
+  if (options.rareTagThreshold !== undefined) return rows <= options.rareTagThreshold;
+  const probes = (facts.mode === "any" ? 1 : tags.length) + (facts.excluded.length > 0 ? 1 : 0);
+  const walk = ((query.offset + query.limit) * facts.listed * probes) / Math.max(matching, 1);
+  return rows < walk;
+}
+
+/**
+ * The exact total of a list (no search). O(1) from the trigger-maintained
+ * counters whenever at most two tags are involved, by inclusion–exclusion
+ * over `tags` and `tag_pairs` (I included, E excluded, L the catalog):
+ *   none: L;  I: I;  I ∧ J: pair(I, J);  I ∨ J: I + J − pair(I, J);
+ *   ¬E: L − E;  ¬E ∧ ¬F: L − E − F + pair(E, F);  I ∧ ¬E: I − pair(I, E).
+ * Otherwise one counting statement that reads only the tags' own index
+ * ranges, never the catalog: from the rarest included tag (`all`), from the
+ * union of the included tags (`any`), or, with exclusions only, the catalog
+ * size minus the distinct characters carrying an excluded tag.
  */
 function planTotal(query: CatalogQuery, facts: TagFacts): Statement | number {
   const showNsfw = query.showNsfw === "true";
-  const [rarest, ...others] = facts.tags ?? [];
-  if (!rarest) return catalogCountStatement(showNsfw);
-  if (others.length === 0) return rarest.count;
-  if (others.length === 1 && facts.pairCount !== null) return facts.pairCount;
-  return {
-    sql: `SELECT count(*) AS total FROM character_tags r
-      WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}${others.map(() => tagProbe("o", "r.character_id")).join("")}`,
-    params: [rarest.id, ...others.map((t) => t.id)],
-  };
+  const listedRows = `r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}`;
+  const tags = facts.tags ?? [];
+  const excluded = facts.excluded;
+  const pair = facts.pairCount;
+  const [rarest, second] = tags;
+  const [e1, e2] = excluded;
+  if (!rarest && !e1) return catalogCountStatement(showNsfw);
+  if (pair !== null) {
+    if (rarest && second && !e1) return facts.mode === "any" ? rarest.count + second.count - pair : pair;
+    if (e1 && e2 && !rarest) return facts.listed - e1.count - e2.count + pair;
+    if (rarest && e1 && !second && !e2) return rarest.count - pair;
+  }
+  if (!second && !e1) return rarest!.count;
+  if (!rarest && !e2) return facts.listed - e1!.count;
+  const params: unknown[] = [];
+  const bind = positional(params);
+  const ids = idList(bind);
+  if (!rarest) {
+    const sql = `SELECT ${bind(facts.listed)} - count(DISTINCT r.character_id) AS total FROM character_tags r
+      WHERE r.tag_id IN (${ids(excluded)}) AND ${listedRows}`;
+    return { sql, params };
+  }
+  const filter = { include: tags, mode: facts.mode, exclude: excluded };
+  const sql =
+    facts.mode === "any"
+      ? `SELECT count(DISTINCT r.character_id) AS total FROM character_tags r
+        WHERE r.tag_id IN (${ids(tags)}) AND ${listedRows}${tagConditions(filter, "r.character_id", ids, "include")}`
+      : `SELECT count(*) AS total FROM character_tags r
+        WHERE r.tag_id = ${bind(rarest.id)} AND ${listedRows}${tagConditions(filter, "r.character_id", ids, "rarest")}`;
+  return { sql, params };
+}
+
+/**
+ * `FROM … WHERE …` of a list's candidate rows (alias `c`), without ORDER BY:
+ * - walking the tab's partial index `index` in order (SQLite stops after
+ *   `offset + limit` rows), each visited row probing the tag conditions;
+ * - or starting from the included tags (`fromTags`): the rarest tag's range
+ *   of `character_tags_tag_idx` (`all`), or the distinct characters of all
+ *   included tags' ranges (`any`, CROSS JOIN so SQLite keeps that order of
+ *   the loops), then the character by rowid; the caller sorts.
+ */
+function candidateRows(
+  facts: TagFacts,
+  showNsfw: boolean,
+  index: string,
+  fromTags: boolean,
+  bind: (value: unknown) => string,
+): string {
+  const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
+  const listedRows = `r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}`;
+  const tags = facts.tags ?? [];
+  const filter = { include: tags, mode: facts.mode, exclude: facts.excluded };
+  const ids = idList(bind);
+  if (fromTags && tags.length > 0 && facts.mode === "any") {
+    const union = `(SELECT DISTINCT r.character_id AS id FROM character_tags r WHERE r.tag_id IN (${ids(tags)}) AND ${listedRows})`;
+    return `${union} m CROSS JOIN characters c WHERE c.id = m.id AND ${visible}${tagConditions(filter, "c.id", ids, "include")}`;
+  }
+  if (fromTags && tags.length > 0) {
+    return `character_tags r JOIN characters c ON c.id = r.character_id
+        WHERE r.tag_id = ${bind(tags[0]!.id)} AND ${listedRows} AND ${visible}${tagConditions(filter, "c.id", ids, "rarest")}`;
+  }
+  return `characters c INDEXED BY ${index} WHERE ${visible}${tagConditions(filter, "c.id", ids)}`;
+}
+
+/** How many rows a list's filter probably matches, for the cost model when no counter knows it. */
+function estimatedMatching(facts: TagFacts): number {
+  const tags = facts.tags ?? [];
+  if (tags.length === 0) return facts.listed;
+  return Math.min(facts.listed, includedRows(facts));
 }
 
 /**
@@ -370,33 +539,21 @@ export function planList(
   options: ListOptions = {},
 ): { page: Statement; total: Statement | number } {
   const showNsfw = query.showNsfw === "true";
-  const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
-  const tagStats = facts.tags ?? [];
   const ordering = ORDERINGS[query.sort];
-  const [rarest, ...others] = tagStats;
-
   const total = planTotal(query, facts);
-  const matching = typeof total === "number" ? total : (rarest?.count ?? facts.listed);
-
-  let page: Statement;
-  if (rarest && startFromTag(query, facts, matching, options)) {
-    page = {
-      sql: `SELECT ${SUMMARY_COLUMNS}
-        FROM character_tags r JOIN characters c ON c.id = r.character_id
-        WHERE r.tag_id = ? AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${others.map(() => tagProbe("ct", "c.id")).join("")}
-        ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [rarest.id, ...others.map((t) => t.id), query.limit, query.offset],
-    };
-  } else {
-    // Walk the tab's partial index in order; stop after offset + limit rows.
-    page = {
-      sql: `SELECT ${SUMMARY_COLUMNS}
-        FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-        WHERE ${visible}${tagStats.map(() => tagProbe("ct", "c.id")).join("")}
-        ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-      params: [...tagStats.map((t) => t.id), query.limit, query.offset],
-    };
-  }
+  const matching = typeof total === "number" ? total : estimatedMatching(facts);
+  const params: unknown[] = [];
+  const from = candidateRows(
+    facts,
+    showNsfw,
+    showNsfw ? ordering.index : ordering.sfwIndex,
+    startFromTag(query, facts, matching, options),
+    positional(params),
+  );
+  const page = {
+    sql: `SELECT ${SUMMARY_COLUMNS} FROM ${from} ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
+    params: [...params, query.limit, query.offset],
+  };
   return { page: withFavorites(page, options.userId), total };
 }
 
@@ -408,15 +565,26 @@ export function planList(
  */
 export const SEARCH_RANK_LIMIT = 2_000;
 
-/** The FTS5 expressions of a search: all matches, and those matching in name or tags. */
+/**
+ * The FTS5 expressions of a search: all matches, and those matching in name
+ * or tags. Included tags are `tag_keys` terms (each required under `all`, one
+ * of them under `any`); excluded tags join the hidden flags after `NOT`, so
+ * the index alone answers the whole filter. Null when nothing can match.
+ */
 export function searchExpressions(query: CatalogQuery): { all: string; nameOrTags: string } | null {
   const terms = searchTerms(query.search ?? "");
-  if (terms.length === 0) return null;
-  const keys = query.tags.map(tagKey);
-  if (keys.some((k) => k === null)) return null;
+  const filter = tagFilterNames(query);
+  if (terms.length === 0 || !filter) return null;
+  const keys = filter.include.map(tagKey);
+  const known = keys.filter((k) => k !== null);
+  if (filter.mode === "all" ? known.length < keys.length : keys.length > 0 && known.length === 0) return null;
+  const quoted = (list: string[]) => list.map((k) => `"${k}"`).join(" OR ");
   const words = `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
-  const tags = keys.map((k) => ` AND (tag_keys : "${k}")`).join("");
-  const hidden = query.showNsfw === "true" ? "flags : inactive" : "flags : (nsfw OR inactive)";
+  const tags =
+    filter.mode === "any" ? ` AND (tag_keys : (${quoted(known)}))` : known.map((k) => ` AND (tag_keys : "${k}")`).join("");
+  const excluded = filter.exclude.map(tagKey).filter((k) => k !== null);
+  const flags = query.showNsfw === "true" ? "flags : inactive" : "flags : (nsfw OR inactive)";
+  const hidden = excluded.length > 0 ? `(${flags}) OR (tag_keys : (${quoted(excluded)}))` : flags;
   return {
     all: `((${words})${tags}) NOT (${hidden})`,
     nameOrTags: `{name tags} : (${terms.map((t) => `"${t}"*`).join(" OR ")})`,
@@ -498,17 +666,24 @@ export async function queryCatalog(
   options: ListOptions = {},
 ): Promise<{ characters: CatalogCharacter[]; total: number }> {
   if (query.search !== undefined) return querySearch(run, query, options);
+  const filter = tagFilterNames(query);
+  if (!filter) return { characters: [], total: 0 };
   const showNsfw = query.showNsfw === "true";
   const personal = query.sort === "for-you" && Boolean(options.userId);
-  let facts: TagFacts = { tags: [], listed: 0, pairCount: null };
-  if (query.tags.length > 0) {
+  let facts: TagFacts = NO_TAGS;
+  if (filter.include.length > 0 || filter.exclude.length > 0) {
     const speculate = !personal && options.rareTagThreshold === undefined;
-    facts = await resolveTags(run, query.tags, showNsfw, speculate ? walkByTagNames(query, options.userId) : undefined);
+    const walk = speculate ? walkByTagNames(query, filter, options.userId) : undefined;
+    facts = await resolveTags(run, filter, showNsfw, walk);
     if (facts.tags === null) return { characters: [], total: 0 };
     if (facts.walkedPage) {
       const total = planTotal(query, facts);
-      if (typeof total === "number" && !startFromTag(query, facts, total, options)) {
-        return { characters: facts.walkedPage.map(toCatalogCharacter), total };
+      const matching = typeof total === "number" ? total : estimatedMatching(facts);
+      if (!startFromTag(query, facts, matching, options)) {
+        const characters = facts.walkedPage.map(toCatalogCharacter);
+        if (typeof total === "number") return { characters, total };
+        const [[counted] = []] = await run([total]);
+        return { characters, total: Number(counted?.total ?? 0) };
       }
     }
   }
@@ -539,28 +714,34 @@ export async function queryCatalog(
  * The picks are a deterministic set, so pages never repeat or skip; a person
  * without history gets no picks (plain trending). The total is trending's
  * (planTotal). Rows carry `isFavorited`. Parameters are numbered (?1 the
- * user, ?2 the threshold, ?3 limit, ?4 offset, ?5… the tag filters, rarest
- * first) because several parts use them.
+ * user, ?2 the threshold, ?3 limit, ?4 offset, ?5… the ids of the tag
+ * filter: included rarest first, then excluded) because several parts use them.
  */
 function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, options: ListOptions = {}): Statement {
   const showNsfw = query.showNsfw === "true";
   const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
   const tagStats = facts.tags ?? [];
-  const probe = (i: number) => ` AND EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id AND ct.tag_id = ?${5 + i})`;
-  const filters = tagStats.map((_, i) => probe(i)).join("");
+  // The tag filter's ids are ?5, ?6, …: each id gets one number, used wherever the filter appears.
+  const tagParams: unknown[] = [];
+  const numbers = new Map<unknown, number>();
+  const bind = (value: unknown) => {
+    if (!numbers.has(value)) numbers.set(value, 5 + tagParams.push(value) - 1);
+    return `?${numbers.get(value)}`;
+  };
+  const filter = { include: tagStats, mode: facts.mode, exclude: facts.excluded };
+  const filters = tagConditions(filter, "c.id", idList(bind));
   const { orderBy, index, sfwIndex } = ORDERINGS.trending;
   const trendingIndex = showNsfw ? index : sfwIndex;
   const total = planTotal(query, facts);
-  const matching = typeof total === "number" ? total : (tagStats[0]?.count ?? facts.listed);
+  const matching = typeof total === "number" ? total : estimatedMatching(facts);
   // The rest as planList would find it for trending (same cost model).
-  const restSource =
-    tagStats.length > 0 && startFromTag({ ...query, sort: "trending" }, facts, matching, options)
-      ? `character_tags r JOIN characters c ON c.id = r.character_id
-         WHERE r.tag_id = ?5 AND r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"} AND ${visible}${tagStats
-           .slice(1)
-           .map((_, i) => probe(i + 1))
-           .join("")}`
-      : `characters c INDEXED BY ${trendingIndex} WHERE ${visible}${filters}`;
+  const restSource = candidateRows(
+    facts,
+    showNsfw,
+    trendingIndex,
+    startFromTag({ ...query, sort: "trending" }, facts, matching, options),
+    bind,
+  );
   return {
     sql: `WITH interest AS (
         SELECT ct.tag_id AS id, ${showNsfw ? "t.count" : "t.sfw_count"} AS listed
@@ -591,6 +772,6 @@ function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, option
       SELECT ${SUMMARY_COLUMNS}${favoritedColumn("c.id", "?1")}
       FROM shown JOIN characters c ON c.id = shown.id
       ORDER BY shown.tier, ${orderBy}`,
-    params: [userId, options.rareTagThreshold ?? RARE_TAG_THRESHOLD, query.limit, query.offset, ...tagStats.map((t) => t.id)],
+    params: [userId, options.rareTagThreshold ?? RARE_TAG_THRESHOLD, query.limit, query.offset, ...tagParams],
   };
 }

@@ -1,20 +1,26 @@
 /**
  * `/api/profile` — the signed-in person's profile (SPEC.md §2 Edit Profile,
  * §5 rules, §7 calls): save it, and check whether a username is free.
- * Signed-in people only; saves count against WRITE_RATE_LIMITER, username
- * checks against LOOKUP_RATE_LIMITER (worker/middleware/rate-limit.ts).
+ * Also the person's hidden tags (`GET`/`PUT /api/profile/hidden-tags`,
+ * docs/decisions/0011-tag-filters.md). Signed-in people only, each for
+ * themselves; saves count against WRITE_RATE_LIMITER, username checks against
+ * LOOKUP_RATE_LIMITER (worker/middleware/rate-limit.ts).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { CurrentUser } from "../../schema/api.ts";
+import type { CurrentUser, HiddenTags } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { getHiddenTags, setHiddenTags } from "../lib/hidden-tags.ts";
 import { assertOwnPicture } from "../lib/uploads.ts";
 import { isUsernameAvailable, updateProfile } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
-import { profileInputSchema } from "../../schema/inputs.ts";
+import { hiddenTagsInputSchema, profileInputSchema } from "../../schema/inputs.ts";
+
+/** Largest accepted hidden-tags body, bytes (MAX_HIDDEN_TAGS names of at most 24 characters, with room to spare). */
+const HIDDEN_TAGS_MAX_BYTES = 8 * 1024;
 
 /** Largest accepted profile body, bytes (three short fields). */
 const PROFILE_MAX_BYTES = 16 * 1024;
@@ -40,4 +46,22 @@ export const profileRoutes = new Hono<AppEnv>()
     const available = username.success && (await isUsernameAvailable(c.env.DB, username.data, user.id));
     c.header("Cache-Control", "no-store");
     return c.json({ available }, 200);
-  });
+  })
+  // `{ tags }`: the person's hidden tags, sorted.
+  .get("/hidden-tags", async (c) => {
+    const tags = await getHiddenTags(c.env.DB, c.var.user.id);
+    c.header("Cache-Control", "private, no-store");
+    return c.json({ tags } satisfies HiddenTags, 200);
+  })
+  // Replaces the whole list; answers it as stored (normalised: lower case, no repeats, sorted).
+  .put(
+    "/hidden-tags",
+    limitWrites("WRITE_RATE_LIMITER"),
+    bodyLimit({ maxSize: HIDDEN_TAGS_MAX_BYTES }),
+    validate("json", hiddenTagsInputSchema),
+    async (c) => {
+      const tags = await setHiddenTags(c.env.DB, c.var.user.id, c.req.valid("json").tags);
+      c.header("Cache-Control", "private, no-store");
+      return c.json({ tags } satisfies HiddenTags, 200);
+    },
+  );

@@ -33,4 +33,16 @@ describe("charactersQueryString", () => {
     expect(query.get("offset")).toBe("40");
     expect(query.get("limit")).toBe("20");
   });
+
+  it("sends tagMode=any only when two tags or more are selected", () => {
+    expect(parse({ ...base, tags: ["a", "b"], tagMode: "any" }).get("tagMode")).toBe("any");
+    expect(parse({ ...base, tags: ["a"], tagMode: "any" }).has("tagMode")).toBe(false);
+    expect(parse({ ...base, tags: ["a", "b"], tagMode: "all" }).has("tagMode")).toBe(false);
+  });
+
+  it("sends the hidden tags as excludeTags, sorted and without repeats, and omits an empty list", () => {
+    expect(parse({ ...base, excludeTags: ["vore", "Gore", "gore"] }).get("excludeTags")).toBe("gore,vore");
+    expect(parse({ ...base, excludeTags: [] }).has("excludeTags")).toBe(false);
+    expect(charactersQueryString({ ...base, excludeTags: ["b", "a"] })).toBe(charactersQueryString({ ...base, excludeTags: ["a", "b"] }));
+  });
 });

@@ -4,11 +4,16 @@
  */
 import { queryOptions, useQueries } from "@tanstack/react-query";
 import type { CatalogSort, CharacterListResponse } from "../../../../schema/api.ts";
+import type { TagMode } from "../../../../schema/constants.ts";
 import { CATALOG_PAGE_SIZE } from "../../../lib/catalog-filters.ts";
 import { seedFavoriteStatuses } from "./get-favorite-status.ts";
 
 export interface CharacterPageParams {
   tags: string[];
+  /** How `tags` combine; `all` when left out. */
+  tagMode?: TagMode;
+  /** The person's hidden tags: no listed character carries one. */
+  excludeTags?: readonly string[];
   search: string;
   showNsfw: boolean;
   sort: CatalogSort;
@@ -17,14 +22,20 @@ export interface CharacterPageParams {
 }
 
 /**
- * The query string of the request, without "?": `tags` comma-joined, `search`
+ * The query string of the request, without "?": `tags` comma-joined,
+ * `tagMode=any` only when it changes something (two tags or more; `all` is the
+ * server's default), `excludeTags` comma-joined in sorted order, `search`
  * trimmed, `showNsfw` "true"/"false", `nsfw=false` only while NSFW is off,
- * `limit`, `offset`, `sort`; empty values are left out.
+ * `limit`, `offset`, `sort`; empty values are left out. Equal filters give
+ * equal strings, so they share one cache entry at the edge.
  */
 export function charactersQueryString(params: CharacterPageParams): string {
   const query = new URLSearchParams();
   const tags = params.tags.map((t) => t.trim()).filter(Boolean);
   if (tags.length > 0) query.set("tags", tags.join(","));
+  if (params.tagMode === "any" && tags.length > 1) query.set("tagMode", "any");
+  const excluded = [...new Set((params.excludeTags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))].sort();
+  if (excluded.length > 0) query.set("excludeTags", excluded.join(","));
   const search = params.search.trim();
   if (search) query.set("search", search);
   query.set("showNsfw", String(params.showNsfw));

@@ -4,7 +4,7 @@
  * tabs and select them.
  */
 import { Clock, Flame, Sparkles, Star } from "lucide-react";
-import { type KeyboardEvent, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, useRef } from "react";
 import type { CatalogSort } from "../../../../schema/api.ts";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { cn } from "../../../lib/utils.ts";
@@ -25,9 +25,11 @@ interface CatalogToolbarProps {
   onTabChange: (tab: CatalogSort) => void;
   showNsfw: boolean;
   onShowNsfwChange: (showNsfw: boolean) => void;
+  /** Controls shown before the NSFW switch (Home's Filters button on phones). */
+  children?: ReactNode;
 }
 
-export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange }: CatalogToolbarProps) {
+export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange, children }: CatalogToolbarProps) {
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -79,11 +81,14 @@ export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange }:
           );
         })}
       </div>
-      <div className="flex items-center gap-2.5 rounded-xl border border-border bg-card px-3 py-2">
-        <Switch id="nsfw-toggle" checked={showNsfw} onCheckedChange={onShowNsfwChange} />
-        <label htmlFor="nsfw-toggle" className="cursor-pointer text-sm font-medium select-none">
-          Show NSFW
-        </label>
+      <div className="flex items-center gap-2">
+        {children}
+        <div className="flex items-center gap-2.5 rounded-xl border border-border bg-card px-3 py-2">
+          <Switch id="nsfw-toggle" checked={showNsfw} onCheckedChange={onShowNsfwChange} />
+          <label htmlFor="nsfw-toggle" className="cursor-pointer text-sm font-medium select-none">
+            Show NSFW
+          </label>
+        </div>
       </div>
     </div>
   );
