@@ -21,14 +21,7 @@ import {
 } from "../lib/edge-cache.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { readSessionCookie } from "../lib/sessions.ts";
-
-/**
- * The D1 bookmark a request may carry (the Sessions API middleware of issue
- * 15): a request that asks to read at least its own writes is never answered
- * from the cache.
- */
-const BOOKMARK_COOKIE = "fabled_d1_bookmark";
-const BOOKMARK_HEADER = "x-d1-bookmark";
+import { BOOKMARK_COOKIE, BOOKMARK_HEADER } from "./d1-session.ts";
 
 /** Stored copies only: when the edge made the answer (epoch ms), for `Age`. */
 const CACHED_AT_HEADER = "X-Edge-Cached-At";
@@ -38,7 +31,8 @@ const STORED_ONLY_HEADERS = [CACHED_AT_HEADER, "Cache-Tag", "CF-Cache-Status", "
 
 /**
  * Whether the answer may depend on who asks: the request carries a session
- * cookie (valid, expired or suspended alike) or a D1 bookmark. Such requests
+ * cookie (valid, expired or suspended alike) or a D1 bookmark (worker/middleware/d1-session.ts;
+ * even a malformed one: it asks to read its own writes). Such requests
  * never read or fill the shared cache, and their answers are `private, no-store`.
  */
 export function isPersonalRequest(c: Context<AppEnv>): boolean {
