@@ -50,3 +50,17 @@ UPDATE users SET username = '@' || substr(username, 1, 22) || '_' || lower(subst
 --> statement-breakpoint
 -- 3. Every other name without "@" gets it.
 UPDATE users SET username = '@' || username WHERE substr(username, 1, 1) != '@';
+--> statement-breakpoint
+-- Following creators, and the Favorites page's order (schema/db.ts `follows`, `favorites_user_created_idx`).
+CREATE TABLE `follows` (
+	`follower_id` text NOT NULL,
+	`followee_id` text NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	PRIMARY KEY(`follower_id`, `followee_id`),
+	FOREIGN KEY (`follower_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`followee_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	CONSTRAINT "follows_not_self" CHECK("follows"."follower_id" != "follows"."followee_id")
+);
+--> statement-breakpoint
+CREATE INDEX `follows_followee_idx` ON `follows` (`followee_id`);--> statement-breakpoint
+CREATE INDEX `favorites_user_created_idx` ON `favorites` (`user_id`,"created_at" DESC,"id" DESC);
