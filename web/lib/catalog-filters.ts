@@ -8,11 +8,22 @@ import { CATALOG_PAGE_SIZE } from "../../schema/constants.ts";
 
 export { CATALOG_PAGE_SIZE };
 
+/**
+ * Home's tabs: the catalog's sorts, and "following" — the newest characters
+ * of the creators the signed-in person follows (issue 16).
+ */
+export type HomeTab = CatalogSort | "following";
+
+/** What a tab asks `GET /api/characters` for: its sort, and `following` for the Following tab (newest first). */
+export function tabQuery(tab: HomeTab): { sort: CatalogSort; following?: true } {
+  return tab === "following" ? { sort: "new", following: true } : { sort: tab };
+}
+
 export interface CatalogFilters {
   /** Selected tag names, in the order they were selected. */
   tags: string[];
   search: string;
-  tab: CatalogSort;
+  tab: HomeTab;
   showNsfw: boolean;
   /** Offset of the last loaded page; pages 0, 20, … up to it are shown. */
   offset: number;
@@ -23,7 +34,7 @@ export type CatalogFiltersAction =
   | { type: "removeTag"; tag: string }
   | { type: "clearTags" }
   | { type: "setSearch"; search: string }
-  | { type: "setTab"; tab: CatalogSort }
+  | { type: "setTab"; tab: HomeTab }
   | { type: "setShowNsfw"; showNsfw: boolean }
   | { type: "loadMore" };
 

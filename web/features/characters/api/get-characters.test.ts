@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CharacterPageParams, charactersQueryString } from "./get-characters.ts";
+import { type CharacterPageParams, charactersQueryString, isCharacterListKey } from "./get-characters.ts";
 
 const base: CharacterPageParams = { tags: [], search: "", showNsfw: false, sort: "for-you", offset: 0 };
 const parse = (params: CharacterPageParams) => new URLSearchParams(charactersQueryString(params));
@@ -32,5 +32,21 @@ describe("charactersQueryString", () => {
     expect(query.get("sort")).toBe("trending");
     expect(query.get("offset")).toBe("40");
     expect(query.get("limit")).toBe("20");
+  });
+});
+
+describe("creator pages and the Following tab", () => {
+  it("sends creator and following=true only when set", () => {
+    expect(parse({ ...base, creator: "nightowl" }).get("creator")).toBe("nightowl");
+    expect(parse({ ...base, following: true }).get("following")).toBe("true");
+    expect(parse(base).has("creator")).toBe(false);
+    expect(parse({ ...base, following: false }).has("following")).toBe(false);
+  });
+
+  it("counts Favorites pages as character lists, but not one character's queries", () => {
+    expect(isCharacterListKey(["/api/favorites", { offset: 0 }])).toBe(true);
+    expect(isCharacterListKey(["/api/characters", { creator: "nightowl" }])).toBe(true);
+    expect(isCharacterListKey(["/api/characters", "12"])).toBe(false);
+    expect(isCharacterListKey(["/api/users", "nightowl"])).toBe(false);
   });
 });
