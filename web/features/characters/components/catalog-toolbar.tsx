@@ -82,7 +82,7 @@ export function CatalogToolbar<T extends HomeTab>({
               tabIndex={selected ? 0 : -1}
               onClick={() => onTabChange(value)}
               className={cn(
-                "inline-flex flex-1 shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 sm:flex-none sm:px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                "inline-flex flex-1 shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 py-1.5 text-[13px] sm:flex-none sm:px-3 sm:text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
                 selected
                   ? "bg-gradient-to-r from-primary-strong to-accent-pink text-white shadow"
                   : "text-muted-foreground hover:bg-surface hover:text-foreground",
