@@ -63,6 +63,12 @@ export interface CharacterSummary {
   longDescription: string | null;
   creator: string;
   creatorId: string | null;
+  /**
+   * The creator's account's username, canonical ("@name"): where "@creator"
+   * links (`/u/{name}`). `creator` is the handle shown, which the card or its
+   * owner may set; this is who owns the character. Null without an owner.
+   */
+  creatorUsername: string | null;
   avatarUrl: string | null;
   tags: string[];
   isNsfw: boolean;
@@ -120,6 +126,35 @@ export interface CatalogCharacter extends CharacterSummary {
 export interface CharacterListResponse {
   characters: CatalogCharacter[];
   total: number;
+}
+
+/**
+ * `GET /api/users/:username`: a creator's public page (issue 16). Counts are
+ * over their active characters (NSFW ones included): `favoriteCount` is the
+ * sum of their favorite counts, `chatCount` the conversations people started
+ * with them; `followerCount` is exact (one `follows` row per follower).
+ */
+export interface CreatorProfile {
+  id: string;
+  /** Canonical, "@name". */
+  username: string;
+  /** The public display name; null when the person has none (show the username). */
+  name: string | null;
+  profileImageUrl: string | null;
+  /** When the account was created (ISO 8601). */
+  createdAt: string;
+  characterCount: number;
+  favoriteCount: number;
+  chatCount: number;
+  followerCount: number;
+  /** Whether the signed-in caller follows them; absent for visitors and on one's own page. */
+  isFollowing?: boolean;
+}
+
+/** `PUT` / `DELETE /api/users/:username/follow`. */
+export interface FollowStatus {
+  isFollowing: boolean;
+  followerCount: number;
 }
 
 /** `GET /api/tags?popular=true` */

@@ -121,6 +121,8 @@ export interface ConversationCharacter {
   avatarUrl: string | null;
   /** The creator's handle as shown after "@" (the character's `creator` field). */
   creator: string;
+  /** The owner's canonical username, where "@creator" links (`/u/{name}`); null without an owner. */
+  creatorUsername: string | null;
 }
 
 /**

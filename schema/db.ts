@@ -248,6 +248,32 @@ export const favorites = sqliteTable(
   (t) => [
     uniqueIndex("favorites_user_character_unique").on(t.userId, t.characterId),
     index("favorites_character_idx").on(t.characterId),
+    // The Favorites page: a person's favorites, newest first.
+    index("favorites_user_created_idx").on(t.userId, sql`${t.createdAt} DESC`, sql`${t.id} DESC`),
+  ],
+);
+
+/**
+ * Who follows which creator (issue 16, "Creator profiles and following"):
+ * one row per pair, so follower counts are exact by construction
+ * (`count(*)` over `follows_followee_idx`), also when many follow at once.
+ * Nobody follows themselves (CHECK).
+ */
+export const follows = sqliteTable(
+  "follows",
+  {
+    followerId: text("follower_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    followeeId: text("followee_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index("follows_followee_idx").on(t.followeeId),
+    check("follows_not_self", sql`${t.followerId} != ${t.followeeId}`),
   ],
 );
 

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CATALOG_SORTS } from "./api.ts";
+import { canonicalUsername } from "./usernames.ts";
 import {
   CATALOG_MAX_OFFSET,
   CATALOG_PAGE_SIZE,
@@ -97,8 +98,11 @@ const tagListParam = (max: number, tooMany: string) =>
  * tags; sorted here, so the same set is one cache key whatever its order).
  * NSFW characters are listed only with `showNsfw=true` (`nsfw=false` is what
  * the client sends beside `showNsfw=false` and changes nothing). Over-long
- * `search` text is shortened, never refused (`shortenSearch`). Every
- * filter is a field of this object: the edge cache keys on it.
+ * `search` text is shortened, never refused (`shortenSearch`). `creator` (a
+ * username, with or without "@", any case; canonicalised here) narrows the
+ * list to that person's characters (their creator page); `following=true` to
+ * the characters of the people the signed-in caller follows (Home's Following
+ * tab). Every filter is a field of this object: the edge cache keys on it.
  */
 export const catalogQuerySchema = z.object({
   tags: tagListParam(MAX_TAGS, `Filter by at most ${MAX_TAGS} tags`),
@@ -118,8 +122,26 @@ export const catalogQuerySchema = z.object({
     .enum(CATALOG_SORTS, { error: `sort must be one of ${CATALOG_SORTS.join(", ")}` })
     .optional()
     .default("for-you"),
+  creator: z
+    .string()
+    .max(64, "creator is too long")
+    .optional()
+    .transform((value) => (value?.trim() ? canonicalUsername(value) : undefined)),
+  following: boolParam("following"),
 });
 export type CatalogQuery = z.output<typeof catalogQuerySchema>;
+
+/**
+ * Query of `GET /api/favorites`: Home's paging (`limit`, `offset`) and NSFW
+ * setting (`showNsfw`; `nsfw` is accepted and changes nothing).
+ */
+export const favoritesQuerySchema = z.object({
+  showNsfw: boolParam("showNsfw"),
+  nsfw: boolParam("nsfw"),
+  limit: intParam("limit", 1, 100, CATALOG_PAGE_SIZE),
+  offset: intParam("offset", 0, CATALOG_MAX_OFFSET, 0),
+});
+export type FavoritesQuery = z.output<typeof favoritesQuerySchema>;
 
 /** Tag names: lower case, 2–24 characters of letters, digits, spaces or dashes. */
 export const tagNameSchema = z

@@ -17,12 +17,13 @@ import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { conversationsRoutes } from "./routes/conversations.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
-import { favoritesRoutes } from "./routes/favorites.ts";
+import { favoritesListRoutes, favoritesRoutes } from "./routes/favorites.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
 import { reportsRoutes } from "./routes/reports.ts";
 import { tagsRoutes } from "./routes/tags.ts";
+import { usersRoutes } from "./routes/users.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
 import { wsRoutes } from "./routes/ws.ts";
 
@@ -60,7 +61,9 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/profile", profileRoutes)
   .route("/personas", personasRoutes)
   .route("/reports", reportsRoutes)
-  .route("/conversations", conversationsRoutes);
+  .route("/conversations", conversationsRoutes)
+  .route("/favorites", favoritesListRoutes)
+  .route("/users", usersRoutes);
 
 // Avatars (R2) are served outside /api: no session, immutable caching.
 app.route("/objects", objectsRoutes);

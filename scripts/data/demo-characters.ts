@@ -12,7 +12,11 @@
  * comments are seeded, so counters stay exact.
  */
 
-/** Demo creator accounts (users rows); `username` is also the `creator` handle. */
+/**
+ * Demo creator accounts (users rows). `username` is the `creator` handle of
+ * their characters (shown as "@" + handle); the account stores it in the
+ * canonical form "@" + handle (scripts/lib/seed.ts, DESIGN.md "Usernames").
+ */
 export interface DemoCreator {
   username: string;
   firstName: string;

@@ -93,7 +93,7 @@ describe("seedDemo", () => {
     expect(n("SELECT count(*) AS n FROM characters")).toBe(DEMO_CHARACTERS.length);
     expect(n("SELECT count(*) AS n FROM users WHERE email LIKE '%@demo.fabled.local'")).toBe(DEMO_CREATORS.length);
     expect(n("SELECT count(*) AS n FROM characters WHERE creator_id IS NULL")).toBe(0);
-    expect(n("SELECT count(*) AS n FROM characters c JOIN users u ON u.id = c.creator_id WHERE u.username = c.creator")).toBe(
+    expect(n("SELECT count(*) AS n FROM characters c JOIN users u ON u.id = c.creator_id WHERE u.username = '@' || c.creator")).toBe(
       DEMO_CHARACTERS.length,
     );
     const distinctTags = new Set(DEMO_CHARACTERS.flatMap((c) => c.tags));

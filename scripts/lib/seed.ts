@@ -19,6 +19,7 @@
  * `favorites` rows (no such users exist) and `comment_count` stays 0.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { canonicalUsername } from "../../schema/usernames.ts";
 import { trendingSeedScore } from "../../worker/lib/trending.ts";
 import { DEMO_CHARACTERS, DEMO_CREATORS, demoAvatarUrl } from "../data/demo-characters.ts";
 import * as vocab from "../data/synthetic-vocabulary.ts";
@@ -63,14 +64,16 @@ const TAG_CATEGORIES: Record<string, string> = Object.fromEntries(
 );
 
 /**
- * Finds a user by username (case-insensitive) or creates it; returns its id
- * and whether it was created.
+ * Finds a user by username (its canonical form, case-insensitive) or creates
+ * it with the canonical form, e.g. "nightowl" is stored as "@nightowl"
+ * (DESIGN.md "Usernames"); returns its id and whether it was created.
  */
 function ensureUser(
   db: DatabaseSync,
   user: { username: string; email: string; firstName: string; lastName: string | null; createdAt: number },
 ): { id: string; created: boolean } {
-  const existing = db.prepare("SELECT id FROM users WHERE lower(username) = lower(?)").get(user.username) as
+  const username = canonicalUsername(user.username);
+  const existing = db.prepare("SELECT id FROM users WHERE lower(username) = lower(?)").get(username) as
     | { id: string }
     | undefined;
   if (existing) return { id: existing.id, created: false };
@@ -79,7 +82,7 @@ function ensureUser(
   db.prepare(
     `INSERT INTO users (id, email, first_name, last_name, name, username, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, user.email, user.firstName, user.lastName, name, user.username, user.createdAt, user.createdAt);
+  ).run(id, user.email, user.firstName, user.lastName, name, username, user.createdAt, user.createdAt);
   return { id, created: true };
 }
 
@@ -545,7 +548,11 @@ function ensureTags(db: DatabaseSync, names: string[]): Map<string, number> {
   return ids;
 }
 
-/** The synthetic creator accounts: handles like "mira_ashvale17", emails at synthetic.fabled.local. */
+/**
+ * The synthetic creator accounts: usernames like "@mira_ashvale17" (handle,
+ * the characters' `creator`, without the "@"; at most 29 characters so the
+ * username stays within 30), emails at synthetic.fabled.local.
+ */
 function ensureSyntheticCreators(
   db: DatabaseSync,
   size: number,
@@ -560,7 +567,7 @@ function ensureSyntheticCreators(
     const last =
       vocab.SURNAME_STARTS[Math.floor(rnd() * vocab.SURNAME_STARTS.length)]! +
       vocab.SURNAME_ENDS[Math.floor(rnd() * vocab.SURNAME_ENDS.length)]!;
-    const username = `${first}_${last}${i}`.toLowerCase().slice(0, 30);
+    const username = `${first}_${last}${i}`.toLowerCase().slice(0, 29);
     const { id } = ensureUser(db, {
       username,
       email: `${username}@synthetic.fabled.local`,

@@ -22,6 +22,8 @@ const PrivacyPolicyPage = lazy(() =>
 );
 const TermsOfUsePage = lazy(() => import("../routes/legal/terms-of-use.tsx").then((m) => ({ default: m.TermsOfUsePage })));
 const DisclaimerPage = lazy(() => import("../routes/legal/disclaimer.tsx").then((m) => ({ default: m.DisclaimerPage })));
+const FavoritesPage = lazy(() => import("../routes/favorites.tsx").then((m) => ({ default: m.FavoritesPage })));
+const CreatorPage = lazy(() => import("../routes/creator.tsx").then((m) => ({ default: m.CreatorPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
 export function createRouter() {
@@ -38,6 +40,8 @@ export function createRouter() {
         { path: "create-character", element: <CreateCharacterPage /> },
         { path: "edit-character/:id", element: <EditCharacterPage /> },
         { path: "my-characters", element: <MyCharactersPage /> },
+        { path: "favorites", element: <FavoritesPage /> },
+        { path: "u/:username", element: <CreatorPage /> },
         { path: "privacy-policy", element: <PrivacyPolicyPage /> },
         { path: "terms-of-use", element: <TermsOfUsePage /> },
         { path: "disclaimer", element: <DisclaimerPage /> },

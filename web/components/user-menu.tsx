@@ -1,10 +1,10 @@
 /**
  * The signed-in person's menu in the header (SPEC.md §2 "User menu"): avatar
- * and first name (or e-mail); Profile, My Characters, My Chats (the person's
- * conversations, to find them again), Logout. Loaded lazily by
+ * and first name (or e-mail); Profile, My Characters, Favorites (issue 16),
+ * My Chats (the person's conversations, to find them again), Logout. Loaded lazily by
  * the header, so visitors never download the menu code.
  */
-import { ChevronDown, LogOut, MessagesSquare, Sparkles, UserRound } from "lucide-react";
+import { ChevronDown, Heart, LogOut, MessagesSquare, Sparkles, UserRound } from "lucide-react";
 import { Link } from "react-router";
 import { type CurrentUser, LOGOUT_PATH } from "../lib/auth.ts";
 import { userAvatarLetter, userMenuName } from "../lib/user-display.ts";
@@ -47,6 +47,11 @@ export function UserMenu({ user }: { user: CurrentUser }) {
         <DropdownMenuItem asChild>
           <Link to="/my-characters">
             <Sparkles aria-hidden="true" /> My Characters
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/favorites">
+            <Heart aria-hidden="true" /> Favorites
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

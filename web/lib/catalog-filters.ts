@@ -10,13 +10,24 @@ import { CATALOG_PAGE_SIZE, type TagMode } from "../../schema/constants.ts";
 
 export { CATALOG_PAGE_SIZE };
 
+/**
+ * Home's tabs: the catalog's sorts, and "following" — the newest characters
+ * of the creators the signed-in person follows (issue 16).
+ */
+export type HomeTab = CatalogSort | "following";
+
+/** What a tab asks `GET /api/characters` for: its sort, and `following` for the Following tab (newest first). */
+export function tabQuery(tab: HomeTab): { sort: CatalogSort; following?: true } {
+  return tab === "following" ? { sort: "new", following: true } : { sort: tab };
+}
+
 export interface CatalogFilters {
   /** Selected tag names, in the order they were selected. */
   tags: string[];
   /** How the selected tags combine: every one (`all`, the default) or at least one (`any`). */
   tagMode: TagMode;
   search: string;
-  tab: CatalogSort;
+  tab: HomeTab;
   showNsfw: boolean;
   /** Offset of the last loaded page; pages 0, 20, … up to it are shown. */
   offset: number;
@@ -30,7 +41,7 @@ export type CatalogFiltersAction =
   /** The person's hidden tags changed to `hidden`: none of them stays selected. */
   | { type: "hiddenTagsChanged"; hidden: readonly string[] }
   | { type: "setSearch"; search: string }
-  | { type: "setTab"; tab: CatalogSort }
+  | { type: "setTab"; tab: HomeTab }
   | { type: "setShowNsfw"; showNsfw: boolean }
   | { type: "loadMore" };
 

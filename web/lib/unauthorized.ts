@@ -23,7 +23,8 @@ export type SignedInAction =
   | "report"
   | "start a chat"
   | "import a chat"
-  | "view this conversation";
+  | "view this conversation"
+  | "follow creators";
 
 /** "You need to log in to {action}. Redirecting..." */
 export function unauthorizedMessage(action: SignedInAction): string {

@@ -1,13 +1,18 @@
 /**
+/**
  * `/` — Home: tag sidebar (a Filters sheet below 768 px), hero banner, tabs,
  * NSFW switch and the character grid. The person's hidden tags apply to every
- * list request (lib/use-hidden-tags.ts).
+ * list request (lib/use-hidden-tags.ts). The Following tab lists the newest
+ * characters of the creators the person follows; visitors are asked to sign
+ * in there.
  */
 import { useQuery } from "@tanstack/react-query";
-import { SlidersHorizontal } from "lucide-react";
+import { SlidersHorizontal, UserPlus, Users } from "lucide-react";
 import { Suspense, lazy, useRef, useState } from "react";
 import { HeroBanner } from "../components/hero-banner.tsx";
 import { Button } from "../components/ui/button.tsx";
+import { LOGIN_PATH, useUser } from "../lib/auth.ts";
+import { tabQuery } from "../lib/catalog-filters.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
 import { useDebouncedValue } from "../lib/use-debounced-value.ts";
 import { useHiddenTags } from "../lib/use-hidden-tags.ts";
@@ -37,7 +42,7 @@ export function HomePage() {
     excludeTags: hiddenTags,
     search,
     showNsfw: filters.showNsfw,
-    sort: filters.tab,
+    ...tabQuery(filters.tab),
   };
   // The grid's first page (same query, same cache entry): its total for the sheet's button.
   const firstPage = useQuery({ ...charactersQueryOptions({ ...listFilters, offset: 0 }), enabled: sheetOpen });
@@ -57,6 +62,8 @@ export function HomePage() {
   };
   const active = filters.tags.length + hiddenTags.length;
   const onShowNsfwChange = (showNsfw: boolean) => dispatch({ type: "setShowNsfw", showNsfw });
+  const { user, isLoading: userLoading } = useUser();
+  const following = filters.tab === "following";
 
   return (
     <div className="mx-auto flex max-w-[1600px] gap-6 px-4 py-6 md:px-6">
@@ -92,13 +99,20 @@ export function HomePage() {
             )}
           </Button>
         </CatalogToolbar>
-        <CharacterGrid
-          id={CATALOG_PANEL_ID}
-          labelledBy={catalogTabId(filters.tab)}
-          filters={listFilters}
-          offset={filters.offset}
-          onLoadMore={() => dispatch({ type: "loadMore" })}
-        />
+        {following && !user ? (
+          <div id={CATALOG_PANEL_ID} role="tabpanel" aria-labelledby={catalogTabId(filters.tab)} aria-busy={userLoading}>
+            {!userLoading && <FollowingSignIn />}
+          </div>
+        ) : (
+          <CharacterGrid
+            id={CATALOG_PANEL_ID}
+            labelledBy={catalogTabId(filters.tab)}
+            filters={listFilters}
+            offset={filters.offset}
+            onLoadMore={() => dispatch({ type: "loadMore" })}
+            empty={following ? <FollowingEmpty /> : undefined}
+          />
+        )}
       </div>
       {sheetLoaded && (
         <Suspense fallback={null}>
@@ -113,6 +127,35 @@ export function HomePage() {
           />
         </Suspense>
       )}
+    </div>
+  );
+}
+
+/** The Following tab for a visitor: what it is, and Sign In (as other signed-in features ask). */
+function FollowingSignIn() {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-border px-6 py-16 text-center">
+      <Users aria-hidden="true" className="mb-1 size-10 text-muted-foreground" />
+      <p className="text-lg font-semibold">Sign in to follow creators</p>
+      <p className="max-w-md text-sm text-muted-foreground">
+        Follow the creators you like and their new characters show up here.
+      </p>
+      <Button asChild variant="gradient" className="mt-2">
+        <a href={LOGIN_PATH}>Sign In</a>
+      </Button>
+    </div>
+  );
+}
+
+/** The Following tab with nothing to show: following nobody yet, or nothing new matching the filters. */
+function FollowingEmpty() {
+  return (
+    <div className="flex flex-col items-center gap-2 rounded-2xl border border-dashed border-border px-6 py-16 text-center">
+      <UserPlus aria-hidden="true" className="mb-2 size-10 text-muted-foreground" />
+      <p className="text-lg font-semibold">No characters from creators you follow</p>
+      <p className="max-w-md text-sm text-muted-foreground">
+        Open a creator's page from the @name under any character and press Follow: their new characters appear here.
+      </p>
     </div>
   );
 }

@@ -45,8 +45,18 @@ export const DETAIL_FIELDS: [string, string][] = [
   ["character_book", "characterBook"], ["extensions", "extensions"], ["rating_up", "ratingUp"],
   ["rating_down", "ratingDown"], ["updated_at", "updatedAt"], ["moderation_status", "moderationStatus"],
 ];
+/**
+ * The select list of `fields` (`prefix` qualifies the columns, e.g. "c.").
+ * Lists that carry `creator_id` also carry `creatorUsername`: the owner's
+ * username, one primary-key probe of `users` per returned row.
+ */
 export const selectList = (fields: [string, string][], prefix: string) =>
-  fields.map(([column, alias]) => `${prefix}${column} AS ${alias}`).join(", ");
+  [
+    ...fields.map(([column, alias]) => `${prefix}${column} AS ${alias}`),
+    ...(fields.some(([column]) => column === "creator_id")
+      ? [`(SELECT u.username FROM users u WHERE u.id = ${prefix}creator_id) AS creatorUsername`]
+      : []),
+  ].join(", ");
 
 export const SUMMARY_COLUMNS = selectList(SUMMARY_FIELDS, "c.");
 export const DETAIL_COLUMNS = selectList(DETAIL_FIELDS, "c.");
@@ -158,6 +168,7 @@ export function toSummary(row: Row): CharacterSummary {
     longDescription: (row.longDescription as string | null) ?? null,
     creator: String(row.creator),
     creatorId: (row.creatorId as string | null) ?? null,
+    creatorUsername: (row.creatorUsername as string | null) ?? null,
     avatarUrl: (row.avatarUrl as string | null) ?? null,
     tags: parseJson<string[]>(row.tags, []),
     isNsfw: Boolean(row.isNsfw),
@@ -665,6 +676,7 @@ export async function queryCatalog(
   query: CatalogQuery,
   options: ListOptions = {},
 ): Promise<{ characters: CatalogCharacter[]; total: number }> {
+  if (query.creator !== undefined || query.following === "true") return queryScoped(run, query, options);
   if (query.search !== undefined) return querySearch(run, query, options);
   const filter = tagFilterNames(query);
   if (!filter) return { characters: [], total: 0 };
@@ -774,4 +786,59 @@ function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, option
       ORDER BY shown.tier, ${orderBy}`,
     params: [userId, options.rareTagThreshold ?? RARE_TAG_THRESHOLD, query.limit, query.offset, ...tagParams],
   };
+}
+
+/**
+ * `creator=` (one person's characters: their creator page) or else
+ * `following=true` (the characters of everyone `options.userId` follows:
+ * Home's Following tab; nothing without a user). Same visibility, tag
+ * filters (`tagMode`, `excludeTags`), search and orderings as the catalog, over a small set: the
+ * scope is one or a few creators, found through `characters_creator_idx`,
+ * so the page sorts that set instead of walking a tab's index. A search
+ * narrows it with the FTS5 expression of the catalog's search (which also
+ * applies the tag and NSFW filters); pages are then in the tab's order, not
+ * by relevance. Page and exact total in one round trip.
+ */
+async function queryScoped(
+  run: SqlBatch,
+  query: CatalogQuery,
+  options: ListOptions,
+): Promise<{ characters: CatalogCharacter[]; total: number }> {
+  let scope: Statement;
+  if (query.creator !== undefined) {
+    scope = { sql: "c.creator_id = (SELECT id FROM users WHERE lower(username) = lower(?))", params: [query.creator] };
+  } else if (options.userId) {
+    scope = { sql: "c.creator_id IN (SELECT followee_id FROM follows WHERE follower_id = ?)", params: [options.userId] };
+  } else {
+    return { characters: [], total: 0 };
+  }
+  const conditions = [query.showNsfw === "true" ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0", scope.sql];
+  const params: unknown[] = [...scope.params];
+  const filter = tagFilterNames(query);
+  if (!filter) return { characters: [], total: 0 };
+  const carries = (names: string[]) => {
+    params.push(...names);
+    return `EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id
+      AND ct.tag_id IN (SELECT id FROM tags WHERE lower(name) IN (${names.map(() => "?").join(", ")})))`;
+  };
+  if (filter.mode === "any") conditions.push(carries(filter.include));
+  else for (const tag of filter.include) conditions.push(carries([tag]));
+  if (filter.exclude.length > 0) conditions.push(`NOT ${carries(filter.exclude)}`);
+  if (query.search !== undefined) {
+    const expressions = searchExpressions(query);
+    if (!expressions) return { characters: [], total: 0 };
+    conditions.push("c.id IN (SELECT rowid FROM characters_fts WHERE characters_fts MATCH ?)");
+    params.push(expressions.all);
+  }
+  const where = conditions.join(" AND ");
+  const page = withFavorites(
+    {
+      sql: `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE ${where}
+        ORDER BY ${ORDERINGS[query.sort].orderBy} LIMIT ? OFFSET ?`,
+      params: [...params, query.limit, query.offset],
+    },
+    options.userId,
+  );
+  const [rows = [], [counted] = []] = await run([page, { sql: `SELECT count(*) AS total FROM characters c WHERE ${where}`, params }]);
+  return { characters: rows.map(toCatalogCharacter), total: Number(counted?.total ?? 0) };
 }

@@ -73,12 +73,14 @@ interface JoinedRow {
   characterName: string;
   characterAvatarUrl: string | null;
   characterCreator: string;
+  characterCreatorUsername: string | null;
 }
 
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
   v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
-  c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator`;
+  c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
+  (SELECT u.username FROM users u WHERE u.id = c.creator_id) AS characterCreatorUsername`;
 
 /** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
 const FROM_JOINED = `conversations v JOIN characters c ON c.id = v.character_id
@@ -97,7 +99,13 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
     lastMessageAt: row.lastMessageAt === null ? null : iso(row.lastMessageAt),
     lastMessagePreview: row.lastMessagePreview,
     chatModel,
-    character: { id: row.characterId, name: row.characterName, avatarUrl: row.characterAvatarUrl, creator: row.characterCreator },
+    character: {
+      id: row.characterId,
+      name: row.characterName,
+      avatarUrl: row.characterAvatarUrl,
+      creator: row.characterCreator,
+      creatorUsername: row.characterCreatorUsername ?? null,
+    },
     personaId: row.personaId,
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
   };
@@ -241,7 +249,7 @@ export async function createConversation(
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();
     throw error;
   }
-  const { name, avatarUrl, creator } = input.character;
+  const { name, avatarUrl, creator, creatorUsername } = input.character;
   return fromJoined(
     {
       id,
@@ -258,6 +266,7 @@ export async function createConversation(
       characterName: name,
       characterAvatarUrl: avatarUrl,
       characterCreator: creator,
+      characterCreatorUsername: creatorUsername,
     },
     chatModel,
   );

@@ -21,6 +21,7 @@
  * - restore a removed character (back to `ok`, active as it was before).
  */
 import { MODERATED_MESSAGE_TEXT } from "../../schema/chat.ts";
+import { canonicalUsername } from "../../schema/usernames.ts";
 
 /**
  * Where the operator's SQL runs: D1 in tests (worker/test/operator-db.ts), wrangler's
@@ -221,17 +222,15 @@ export async function dismissReport(db: OperatorDb, id: number, who: Actor): Pro
   return `Report ${id} dismissed${report.openOnTarget > 1 ? ` with ${report.openOnTarget - 1} other open report(s) on the same ${report.targetType}` : ""}.`;
 }
 
-/** The canonical lookup of a username as people type it ("@name" or "name", any case). */
+/** A person by username as the operator types it ("@name" or "name", any case): the canonical lookup. */
 async function findUser(db: OperatorDb, username: string): Promise<{ id: string; username: string; suspendedAt: number | null }> {
-  const bare = username.trim().replace(/^@+/, "");
-  if (!bare) throw new OperatorError("Name the person as @username.");
+  const name = canonicalUsername(username);
+  if (name === "@") throw new OperatorError("Name the person as @username.");
   const [user] = await db.all<{ id: string; username: string; suspendedAt: number | null }>(
-    `SELECT id, username, suspended_at AS suspendedAt FROM users
-     WHERE lower(username) IN (lower(?), lower(?)) ORDER BY id LIMIT 1`,
-    bare,
-    `@${bare}`,
+    "SELECT id, username, suspended_at AS suspendedAt FROM users WHERE lower(username) = lower(?)",
+    name,
   );
-  if (!user) throw new OperatorError(`There is no person named @${bare}.`);
+  if (!user) throw new OperatorError(`There is no person named ${name}.`);
   return user;
 }
 

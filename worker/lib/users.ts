@@ -8,8 +8,11 @@
  * requests racing for the same name cannot both win; the loser sees a UNIQUE
  * constraint error, which the functions here turn into a retry or a "taken".
  */
+import { canonicalUsername } from "../../schema/usernames.ts";
 import type { IdTokenClaims } from "./oidc.ts";
 import type { SessionUser } from "./sessions.ts";
+
+export { canonicalUsername, usernameKey } from "../../schema/usernames.ts";
 
 const USER_FIELDS = `id, first_name AS firstName, last_name AS lastName, name, username, email,
   profile_image_url AS profileImageUrl`;
@@ -74,7 +77,7 @@ function randomDigits(count: number): string {
 }
 
 /**
- * A username nobody holds (compared case-insensitively), stored with its "@":
+ * A username nobody holds (compared case-insensitively), in its canonical form:
  * `@mira` when free, else `@mira_42`-style with a random suffix that grows
  * (2, 4, 6 digits) while candidates keep being taken; `@user_1234`-style when
  * there is no usable stem. The unique index still has the last word: callers
@@ -84,8 +87,8 @@ export async function pickUsername(db: D1Database, stem: string | null): Promise
   const base = stem ?? "user";
   for (let digits = stem ? 2 : 4; digits <= 6; digits += 2) {
     const candidates = [
-      ...(stem && digits === 2 ? [`@${stem}`] : []),
-      ...Array.from({ length: 5 }, () => `@${base}_${randomDigits(digits)}`),
+      ...(stem && digits === 2 ? [canonicalUsername(stem)] : []),
+      ...Array.from({ length: 5 }, () => canonicalUsername(`${base}_${randomDigits(digits)}`)),
     ];
     const { results } = await db
       .prepare(`SELECT lower(username) AS taken FROM users WHERE lower(username) IN (${candidates.map(() => "?").join(", ")})`)
@@ -228,19 +231,24 @@ export async function findOrCreateDevUser(db: D1Database, person: { email: strin
   throw new Error("Could not sign in: unique-index races lost too often");
 }
 
-/** True when nobody but `userId` holds `username` (case-insensitive). */
+/**
+ * True when nobody but `userId` holds `username` in its canonical form,
+ * compared case-insensitively: "nightowl", "@nightowl" and "@NightOwl" are
+ * one name.
+ */
 export async function isUsernameAvailable(db: D1Database, username: string, userId: string): Promise<boolean> {
   const row = await db
     .prepare("SELECT 1 AS taken FROM users WHERE lower(username) = lower(?) AND id != ?")
-    .bind(username, userId)
+    .bind(canonicalUsername(username), userId)
     .first();
   return row === null;
 }
 
 /**
- * Saves the profile (SPEC.md §5 fields, already validated) and `updated_at`.
- * Returns the updated user, or "username_taken" when another user holds the
- * username in any letter case — also when they took it a moment ago.
+ * Saves the profile (SPEC.md §5 fields, already validated) and `updated_at`;
+ * the username is stored in its canonical form. Returns the updated user, or
+ * "username_taken" when another user holds the username in any letter case
+ * — also when they took it a moment ago.
  */
 export async function updateProfile(
   db: D1Database,
@@ -253,7 +261,7 @@ export async function updateProfile(
         `UPDATE users SET name = ?, username = ?, profile_image_url = ?, updated_at = ${NOW_MS}
          WHERE id = ? RETURNING ${USER_FIELDS}`,
       )
-      .bind(profile.name, profile.username, profile.profileImageUrl, userId)
+      .bind(profile.name, canonicalUsername(profile.username), profile.profileImageUrl, userId)
       .first<SessionUser>();
     if (!user) throw new Error(`User ${userId} vanished while saving the profile`);
     return user;

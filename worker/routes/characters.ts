@@ -22,7 +22,7 @@ import {
   updateCharacter,
   withoutUndefined,
 } from "../lib/characters.ts";
-import { ApiError, notFound } from "../lib/errors.ts";
+import { ApiError, notFound, suspended, unauthorized } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
 import { validate } from "../lib/validate.ts";
@@ -50,7 +50,7 @@ const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search"] });
+const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search", "creator"] });
 
 const cachedDetail = edgeCache({
   target: (c) => characterTarget(c, ""),
@@ -60,7 +60,14 @@ const cachedDetail = edgeCache({
 
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), cachedList, async (c) => {
-    const result = await listCharacters(c.env.DB, c.req.valid("query"), { userId: c.get("user")?.id });
+    const query = c.req.valid("query");
+    const user = c.get("user");
+    // Home's Following tab: whose characters depends on who asks.
+    if (query.following === "true" && query.creator === undefined) {
+      if (!user) throw c.get("suspended") ? suspended() : unauthorized();
+      c.header("Cache-Control", "private, no-store");
+    }
+    const result = await listCharacters(c.env.DB, query, { userId: user?.id });
     return c.json(result, 200);
   })
   .get("/:id", cachedDetail, async (c) => {

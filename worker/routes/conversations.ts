@@ -60,7 +60,11 @@ type StartingCharacter = ConversationCharacter & { greeting: string | null };
 async function chatCharacter(db: D1Database, characterId: number, userId: string): Promise<StartingCharacter> {
   if (!(await findVisibleCharacter(db, characterId, userId))) throw notFound("Character not found");
   const character = await db
-    .prepare("SELECT id, name, avatar_url AS avatarUrl, creator, greeting FROM characters WHERE id = ?")
+    .prepare(
+      `SELECT id, name, avatar_url AS avatarUrl, creator, greeting,
+         (SELECT u.username FROM users u WHERE u.id = characters.creator_id) AS creatorUsername
+       FROM characters WHERE id = ?`,
+    )
     .bind(characterId)
     .first<StartingCharacter>();
   if (!character) throw notFound("Character not found");

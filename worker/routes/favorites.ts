@@ -1,7 +1,13 @@
-/** `/api/characters/:id/favorite` — favorites (SPEC.md §7, issue "Community"). */
+/**
+ * `/api/characters/:id/favorite` — favorites (SPEC.md §7, issue "Community"),
+ * and `/api/favorites` — the person's Favorites page (issue 16).
+ */
 import { Hono } from "hono";
-import type { FavoriteStatus } from "../../schema/api.ts";
+import type { CharacterListResponse, FavoriteStatus } from "../../schema/api.ts";
+import { favoritesQuerySchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
+import { listFavorites } from "../lib/creators.ts";
+import { validate } from "../lib/validate.ts";
 import { findVisibleCharacter, isFavorited, toggleFavorite } from "../lib/community.ts";
 import { notFound } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
@@ -25,3 +31,15 @@ export const favoritesRoutes = new Hono<AppEnv>()
       .first<{ favoriteCount: number }>();
     return c.json({ isFavorited: favorited, favoriteCount: row?.favoriteCount ?? 0 }, 200);
   });
+
+/**
+ * `GET /api/favorites?limit=&offset=&showNsfw=`: the signed-in person's
+ * favorited characters, newest favorite first, as `GET /api/characters`
+ * answers (`{characters, total}`, each with `isFavorited: true`); rules in
+ * worker/lib/creators.ts. 401 for visitors; personal, never cached.
+ */
+export const favoritesListRoutes = new Hono<AppEnv>().get("/", requireUser, validate("query", favoritesQuerySchema), async (c) => {
+  const result = await listFavorites(c.env.DB, c.var.user.id, c.req.valid("query"));
+  c.header("Cache-Control", "private, no-store");
+  return c.json(result satisfies CharacterListResponse, 200);
+});

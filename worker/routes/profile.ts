@@ -1,6 +1,9 @@
 /**
  * `/api/profile` — the signed-in person's profile (SPEC.md §2 Edit Profile,
  * §5 rules, §7 calls): save it, and check whether a username is free.
+ * Usernames are taken in their canonical form (schema/usernames.ts): the
+ * API accepts "nightowl", "@nightowl" and "@NightOwl" as one name, stores
+ * "@" + the name and compares case-insensitively.
  * Also the person's hidden tags (`GET`/`PUT /api/profile/hidden-tags`,
  * docs/decisions/0011-tag-filters.md). Signed-in people only, each for
  * themselves; saves count against WRITE_RATE_LIMITER, username checks against
@@ -8,12 +11,13 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
 import type { CurrentUser, HiddenTags } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { getHiddenTags, setHiddenTags } from "../lib/hidden-tags.ts";
 import { assertOwnPicture } from "../lib/uploads.ts";
-import { isUsernameAvailable, updateProfile } from "../lib/users.ts";
+import { canonicalUsername, isUsernameAvailable, updateProfile } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -25,11 +29,20 @@ const HIDDEN_TAGS_MAX_BYTES = 8 * 1024;
 /** Largest accepted profile body, bytes (three short fields). */
 const PROFILE_MAX_BYTES = 16 * 1024;
 
+/** A username as typed, canonicalised ("@" added when missing), then held to the SPEC.md §5 rules. */
+const usernameSchema = z
+  .string({ error: "Username must be at least 2 characters" })
+  .transform(canonicalUsername)
+  .pipe(profileInputSchema.shape.username);
+
+/** `PUT /api/profile`: the form's schema, with the username canonicalised first. */
+const profileBodySchema = profileInputSchema.extend({ username: usernameSchema });
+
 export const USERNAME_TAKEN = "This username is already taken. Please choose another one.";
 
 export const profileRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .put("/", limitWrites("WRITE_RATE_LIMITER"), bodyLimit({ maxSize: PROFILE_MAX_BYTES }), validate("json", profileInputSchema), async (c) => {
+  .put("/", limitWrites("WRITE_RATE_LIMITER"), bodyLimit({ maxSize: PROFILE_MAX_BYTES }), validate("json", profileBodySchema), async (c) => {
     const user = c.var.user;
     const input = c.req.valid("json");
     if (input.profileImageUrl !== user.profileImageUrl) assertOwnPicture(input.profileImageUrl, user.id, "profileImageUrl");
@@ -41,7 +54,7 @@ export const profileRoutes = new Hono<AppEnv>()
   // Each answer says whether a name is taken: limited so names cannot be harvested.
   .get("/check-username/:username", limitWrites("LOOKUP_RATE_LIMITER"), async (c) => {
     const user = c.var.user;
-    const username = profileInputSchema.shape.username.safeParse(c.req.param("username"));
+    const username = usernameSchema.safeParse(c.req.param("username"));
     // A name the profile would refuse is simply not available.
     const available = username.success && (await isUsernameAvailable(c.env.DB, username.data, user.id));
     c.header("Cache-Control", "no-store");

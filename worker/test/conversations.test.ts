@@ -49,7 +49,7 @@ describe("starting a conversation", () => {
       lastMessageAt: expect.any(String),
       lastMessagePreview: "*Quill looks up from the ledger.* Good evening, Mira. Quill is at your service.",
       chatModel: "offline",
-      character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester" },
+      character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null },
       personaId: null,
       branchedFrom: null,
     });
@@ -143,7 +143,7 @@ describe("reading a conversation", () => {
     const maker = await signIn();
     const lark = await insertCharacter({ name: "Lark", creator: "lark_maker", creatorId: maker.id });
     await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind("/objects/avatars/lark.png", lark).run();
-    const embedded = { id: lark, name: "Lark", avatarUrl: "/objects/avatars/lark.png", creator: "lark_maker" };
+    const embedded = { id: lark, name: "Lark", avatarUrl: "/objects/avatars/lark.png", creator: "lark_maker", creatorUsername: maker.username };
 
     const mira = await signIn();
     const first = await start(mira, { characterId: lark, title: "Chat with Lark" });

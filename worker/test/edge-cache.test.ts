@@ -150,6 +150,24 @@ describe("visitor reads", () => {
     expect(cacheStatus(await call(`/api/characters/${id}/comments`))).toBe("HIT");
   });
 
+  it("a creator's profile is one cached copy for every spelling of the name; a signed-in reader's is private", async () => {
+    const creator = await signIn({ username: `@Maker${Date.now().toString(36)}` });
+    const bare = creator.username.slice(1);
+    const first = await call(`/api/users/${bare}`);
+    expect(cacheStatus(first)).toBe("MISS");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=10, s-maxage=30, stale-while-revalidate=20");
+    for (const spelling of [`@${bare}`, bare.toLowerCase(), `@${bare.toUpperCase()}`]) {
+      const again = await call(`/api/users/${encodeURIComponent(spelling)}`);
+      expect(cacheStatus(again)).toBe("HIT");
+      expect(await again.json()).toEqual(await first.clone().json());
+    }
+    const reader = await signIn();
+    const personal = await call(`/api/users/${bare}`, { user: reader });
+    expect(cacheStatus(personal)).toBe("BYPASS");
+    expect(personal.headers.get("cache-control")).toBe("private, no-store");
+    expect(await personal.json()).toMatchObject({ username: creator.username, isFollowing: false });
+  });
+
   it("errors are never stored: a missing character stays a 404 for nobody to keep", async () => {
     const first = await call("/api/characters/999999999");
     expect(first.status).toBe(404);

@@ -87,7 +87,6 @@ describe("PUT /api/profile", () => {
       ["a 101-character name", { name: "n".repeat(101) }, "Name is too long"],
       ["a 1-character username", { username: "@" }, "Username must be at least 2 characters"],
       ["a 31-character username", { username: `@${"u".repeat(30)}` }, "Username is too long"],
-      ["a username without @", { username: "mira_k" }, "Username must start with @ and contain only letters, numbers, and underscores"],
       ["a username with a space", { username: "@mira k" }, "Username must start with @ and contain only letters, numbers, and underscores"],
       ["a username with a dash", { username: "@mira-k" }, "Username must start with @ and contain only letters, numbers, and underscores"],
       ["a username with a second @", { username: "@mi@ra" }, "Username must start with @ and contain only letters, numbers, and underscores"],
@@ -125,6 +124,15 @@ describe("PUT /api/profile", () => {
       const res = await putProfile(user, { ...valid(), ...change });
       expect(res.status, await res.clone().text()).toBe(200);
       expect(await res.json()).toMatchObject(expected);
+    });
+
+    it("accepts a username typed without its \"@\" and stores it with one", async () => {
+      const user = await signIn();
+      const username = freshUsername("bare");
+      const res = await putProfile(user, { ...valid(), username: username.slice(1) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toMatchObject({ username });
+      expect(await env.DB.prepare("SELECT username FROM users WHERE id = ?").bind(user.id).first("username")).toBe(username);
     });
 
     it("accepts one's own upload as the image", async () => {
@@ -233,7 +241,7 @@ describe("GET /api/profile/check-username/:username", () => {
     expect(await available(user, name.toUpperCase())).toBe(false);
   });
 
-  it.each(["mira", "@", "@mira k", "@mira-k", `@${"u".repeat(30)}`, "@zoë", "@@"])(
+  it.each(["@", "@mira k", "@mira-k", `@${"u".repeat(30)}`, "@zoë", "@@"])(
     "answers a malformed name %j with available: false, not an error",
     async (name) => {
       const user = await signIn();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CharacterPageParams, charactersQueryString } from "./get-characters.ts";
+import { type CharacterPageParams, charactersQueryString, isCharacterListKey } from "./get-characters.ts";
 
 const base: CharacterPageParams = { tags: [], search: "", showNsfw: false, sort: "for-you", offset: 0 };
 const parse = (params: CharacterPageParams) => new URLSearchParams(charactersQueryString(params));
@@ -44,5 +44,21 @@ describe("charactersQueryString", () => {
     expect(parse({ ...base, excludeTags: ["vore", "Gore", "gore"] }).get("excludeTags")).toBe("gore,vore");
     expect(parse({ ...base, excludeTags: [] }).has("excludeTags")).toBe(false);
     expect(charactersQueryString({ ...base, excludeTags: ["b", "a"] })).toBe(charactersQueryString({ ...base, excludeTags: ["a", "b"] }));
+  });
+});
+
+describe("creator pages and the Following tab", () => {
+  it("sends creator and following=true only when set", () => {
+    expect(parse({ ...base, creator: "nightowl" }).get("creator")).toBe("nightowl");
+    expect(parse({ ...base, following: true }).get("following")).toBe("true");
+    expect(parse(base).has("creator")).toBe(false);
+    expect(parse({ ...base, following: false }).has("following")).toBe(false);
+  });
+
+  it("counts Favorites pages as character lists, but not one character's queries", () => {
+    expect(isCharacterListKey(["/api/favorites", { offset: 0 }])).toBe(true);
+    expect(isCharacterListKey(["/api/characters", { creator: "nightowl" }])).toBe(true);
+    expect(isCharacterListKey(["/api/characters", "12"])).toBe(false);
+    expect(isCharacterListKey(["/api/users", "nightowl"])).toBe(false);
   });
 });

@@ -19,6 +19,10 @@ export interface CharacterPageParams {
   sort: CatalogSort;
   offset: number;
   limit?: number;
+  /** Only this person's characters (a creator page): their username, any spelling. */
+  creator?: string;
+  /** Only the characters of the people the signed-in person follows (Home's Following tab). */
+  following?: boolean;
 }
 
 /**
@@ -26,8 +30,9 @@ export interface CharacterPageParams {
  * `tagMode=any` only when it changes something (two tags or more; `all` is the
  * server's default), `excludeTags` comma-joined in sorted order, `search`
  * trimmed, `showNsfw` "true"/"false", `nsfw=false` only while NSFW is off,
- * `limit`, `offset`, `sort`; empty values are left out. Equal filters give
- * equal strings, so they share one cache entry at the edge.
+ * `limit`, `offset`, `sort`, then `creator` and `following=true` when set;
+ * empty values are left out. Equal filters give equal strings, so they share
+ * one cache entry at the edge.
  */
 export function charactersQueryString(params: CharacterPageParams): string {
   const query = new URLSearchParams();
@@ -43,6 +48,8 @@ export function charactersQueryString(params: CharacterPageParams): string {
   query.set("limit", String(params.limit ?? CATALOG_PAGE_SIZE));
   query.set("offset", String(params.offset));
   query.set("sort", params.sort);
+  if (params.creator) query.set("creator", params.creator);
+  if (params.following) query.set("following", "true");
   return query.toString();
 }
 
@@ -69,7 +76,19 @@ export function useCharacterPages(filters: Omit<CharacterPageParams, "offset">, 
   return useQueries({ queries: offsets.map((offset) => charactersQueryOptions({ ...filters, offset })) });
 }
 
-/** True for the key of a list page (`["/api/characters", {…params}]`), as opposed to one character or its parts. */
+/** Paths whose list pages hold characters with their counts: the catalog (Home, creator pages, Following) and Favorites. */
+const CHARACTER_LIST_PATHS = new Set(["/api/characters", "/api/favorites"]);
+
+/**
+ * True for the key of a list page (`["/api/characters", {…params}]`, and
+ * Favorites' `["/api/favorites", {…params}]`), as opposed to one character
+ * or its parts.
+ */
 export function isCharacterListKey(queryKey: readonly unknown[]): boolean {
-  return queryKey.length === 2 && queryKey[0] === "/api/characters" && typeof queryKey[1] === "object" && queryKey[1] !== null;
+  return (
+    queryKey.length === 2 &&
+    CHARACTER_LIST_PATHS.has(String(queryKey[0])) &&
+    typeof queryKey[1] === "object" &&
+    queryKey[1] !== null
+  );
 }

@@ -1,47 +1,63 @@
 /**
- * Home's tabs (For You, Trending, New, Popular) and the NSFW switch. Tabs
- * follow the WAI-ARIA tabs pattern: one tab stop, arrow keys move between
- * tabs and select them.
+ * Home's tabs (For You, Trending, New, Popular, Following) and the NSFW
+ * switch; a creator page passes its own tabs. Tabs follow the WAI-ARIA tabs
+ * pattern: one tab stop, arrow keys move between tabs and select them.
  */
-import { Clock, Flame, Sparkles, Star } from "lucide-react";
+import { Clock, Flame, Sparkles, Star, UserCheck } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useRef } from "react";
-import type { CatalogSort } from "../../../../schema/api.ts";
 import { Switch } from "../../../components/ui/switch.tsx";
+import type { HomeTab } from "../../../lib/catalog-filters.ts";
 import { cn } from "../../../lib/utils.ts";
 
-export const CATALOG_TABS: { value: CatalogSort; label: string; icon: typeof Flame }[] = [
+export interface CatalogTab<T extends HomeTab = HomeTab> {
+  value: T;
+  label: string;
+  icon: typeof Flame;
+}
+
+export const CATALOG_TABS: CatalogTab[] = [
   { value: "for-you", label: "For You", icon: Sparkles },
   { value: "trending", label: "Trending", icon: Flame },
   { value: "new", label: "New", icon: Clock },
   { value: "popular", label: "Popular", icon: Star },
+  { value: "following", label: "Following", icon: UserCheck },
 ];
 
 /** id of a tab element, for the panel's aria-labelledby. */
-export const catalogTabId = (tab: CatalogSort) => `catalog-tab-${tab}`;
+export const catalogTabId = (tab: HomeTab) => `catalog-tab-${tab}`;
 export const CATALOG_PANEL_ID = "catalog-results";
 
-interface CatalogToolbarProps {
-  tab: CatalogSort;
-  onTabChange: (tab: CatalogSort) => void;
+interface CatalogToolbarProps<T extends HomeTab> {
+  tab: T;
+  onTabChange: (tab: T) => void;
   showNsfw: boolean;
   onShowNsfwChange: (showNsfw: boolean) => void;
+  /** The tabs shown; Home's by default. */
+  tabs?: CatalogTab<T>[];
   /** Controls shown before the NSFW switch (Home's Filters button on phones). */
   children?: ReactNode;
 }
 
-export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange, children }: CatalogToolbarProps) {
+export function CatalogToolbar<T extends HomeTab>({
+  tab,
+  onTabChange,
+  showNsfw,
+  onShowNsfwChange,
+  tabs = CATALOG_TABS as CatalogTab<T>[],
+  children,
+}: CatalogToolbarProps<T>) {
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const current = CATALOG_TABS.findIndex((t) => t.value === tab);
+    const current = tabs.findIndex((t) => t.value === tab);
     let next: number | null = null;
-    if (event.key === "ArrowRight") next = (current + 1) % CATALOG_TABS.length;
-    else if (event.key === "ArrowLeft") next = (current - 1 + CATALOG_TABS.length) % CATALOG_TABS.length;
+    if (event.key === "ArrowRight") next = (current + 1) % tabs.length;
+    else if (event.key === "ArrowLeft") next = (current - 1 + tabs.length) % tabs.length;
     else if (event.key === "Home") next = 0;
-    else if (event.key === "End") next = CATALOG_TABS.length - 1;
+    else if (event.key === "End") next = tabs.length - 1;
     if (next === null) return;
     event.preventDefault();
-    onTabChange(CATALOG_TABS[next]!.value);
+    onTabChange(tabs[next]!.value);
     tabRefs.current[next]?.focus();
   };
 
@@ -53,7 +69,7 @@ export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange, c
         onKeyDown={onKeyDown}
         className="flex w-full gap-1 overflow-x-auto rounded-xl border border-border bg-card p-1 [scrollbar-width:none] sm:w-auto"
       >
-        {CATALOG_TABS.map(({ value, label, icon: Icon }, index) => {
+        {tabs.map(({ value, label, icon: Icon }, index) => {
           const selected = value === tab;
           return (
             <button
@@ -69,7 +85,7 @@ export function CatalogToolbar({ tab, onTabChange, showNsfw, onShowNsfwChange, c
               tabIndex={selected ? 0 : -1}
               onClick={() => onTabChange(value)}
               className={cn(
-                "inline-flex flex-1 shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 sm:flex-none sm:px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                "inline-flex flex-1 shrink-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 py-1.5 text-[13px] sm:flex-none sm:px-3 sm:text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
                 selected
                   ? "bg-gradient-to-r from-primary-strong to-accent-pink text-white shadow"
                   : "text-muted-foreground hover:bg-surface hover:text-foreground",

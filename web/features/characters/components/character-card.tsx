@@ -4,6 +4,7 @@ import type { CharacterSummary } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { visibleTags } from "../lib/visible-tags.ts";
+import { CreatorLink } from "../../creators/components/creator-link.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
 import { CommentCount, Rating, ViewCount } from "./character-stats.tsx";
@@ -60,7 +61,9 @@ export function CharacterCard({ character, priority }: CharacterCardProps) {
               {character.name}
             </Link>
           </h3>
-          <p className="truncate text-xs text-muted-foreground">@{character.creator}</p>
+          <p className="truncate text-xs text-muted-foreground">
+            <CreatorLink creator={character.creator} username={character.creatorUsername} />
+          </p>
         </div>
         <p className="line-clamp-2 text-sm leading-snug text-foreground/80">{character.description}</p>
         {shownTags.length > 0 && (

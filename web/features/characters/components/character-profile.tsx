@@ -21,6 +21,7 @@ import { CharacterAvatar } from "./character-avatar.tsx";
 import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
 import { DownloadCardMenu } from "./download-card-menu.tsx";
 import { CommentCountLink, Rating, ViewCount } from "./character-stats.tsx";
+import { CreatorLink } from "../../creators/components/creator-link.tsx";
 
 interface CharacterProfileProps {
   character: Character;
@@ -83,7 +84,9 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
           <div className="flex min-w-0 flex-col gap-4">
             <div>
               <h1 className="text-3xl font-bold tracking-tight break-words md:text-4xl">{character.name}</h1>
-              <p className="mt-1 text-muted-foreground">by @{character.creator}</p>
+              <p className="mt-1 text-muted-foreground">
+                <CreatorLink prefix="by " creator={character.creator} username={character.creatorUsername} />
+              </p>
             </div>
             <p className="text-base leading-relaxed whitespace-pre-line text-foreground/90">{about}</p>
 

@@ -18,6 +18,7 @@ const character: Character = {
   longDescription: null,
   creator: "mira",
   creatorId: "user-1",
+  creatorUsername: "@mira",
   avatarUrl: "/objects/avatars/user-1/abc",
   tags: ["fantasy", "healer"],
   isNsfw: false,

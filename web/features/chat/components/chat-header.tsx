@@ -24,6 +24,7 @@ import { usePersonas } from "../../../lib/personas-query.ts";
 import { conversationExportUrl } from "../api/export-conversation.ts";
 import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
 import { BranchedFrom } from "./branched-from.tsx";
+import { CreatorLink } from "../../creators/components/creator-link.tsx";
 
 interface ChatHeaderProps {
   conversation: Conversation;
@@ -67,7 +68,11 @@ export function ChatHeader({
         <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-10" fallbackClassName="text-base" />
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-base leading-tight font-semibold sm:text-lg">{character.name}</h1>
-          {character.creator && <p className="truncate text-xs text-muted-foreground sm:text-sm">@{character.creator}</p>}
+          {character.creator && (
+            <p className="truncate text-xs text-muted-foreground sm:text-sm">
+              <CreatorLink creator={character.creator} username={character.creatorUsername} />
+            </p>
+          )}
           {branchedFrom && <BranchedFrom from={branchedFrom} />}
         </div>
         <DropdownMenu modal={false}>
