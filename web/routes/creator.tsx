@@ -29,6 +29,7 @@ import { CharacterGrid } from "../features/characters/components/character-grid.
 import { useCreator } from "../features/creators/api/get-creator.ts";
 import { FollowButton } from "../features/creators/components/follow-button.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { useHiddenTags } from "../lib/use-hidden-tags.ts";
 
 const CREATOR_TABS = CATALOG_TABS.filter((t) => t.value === "trending" || t.value === "new" || t.value === "popular") as CatalogTab<
   Exclude<CatalogSort, "for-you">
@@ -54,6 +55,8 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
   const { user } = useUser();
   const { filters, dispatch } = useCatalogFilters();
   const [sort, setSort] = useState<Exclude<CatalogSort, "for-you">>("new");
+  // Hidden tags apply here as on Home (lib/use-hidden-tags.ts).
+  const { hiddenTags } = useHiddenTags();
   const [paging, setPaging] = useState({ key: "", offset: 0 });
   const key = `${sort}/${filters.showNsfw}`;
   const offset = paging.key === key ? paging.offset : 0;
@@ -111,7 +114,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
         <CharacterGrid
           id={CATALOG_PANEL_ID}
           labelledBy={catalogTabId(sort)}
-          filters={{ tags: [], search: "", showNsfw: filters.showNsfw, sort, creator: profile.username }}
+          filters={{ tags: [], excludeTags: hiddenTags, search: "", showNsfw: filters.showNsfw, sort, creator: profile.username }}
           offset={offset}
           onLoadMore={() => setPaging({ key, offset: offset + CATALOG_PAGE_SIZE })}
         />
