@@ -13,6 +13,7 @@ import type { OwnCharacter } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { visibleTags } from "../lib/visible-tags.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
@@ -115,44 +116,51 @@ export function MyCharacterCard({ character, onToggleActive, onDelete, toggling 
             </li>
           ))}
         </ul>
-        <div className="flex items-center gap-1 border-t border-border pt-3">
-          <Button asChild variant="secondary" size="sm" className="mr-auto">
-            <Link to={`/edit-character/${character.id}`} aria-label={`Edit ${character.name}`}>
-              <Pencil aria-hidden="true" /> Edit
-            </Link>
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            // Removed: still focusable (aria-disabled, not disabled) so keyboard and screen reader users reach the reason.
-            onClick={removed ? undefined : onToggleActive}
-            disabled={toggling}
-            aria-disabled={removed || undefined}
-            aria-describedby={removed ? removedNoteId : undefined}
-            aria-label={`${inactive ? "Activate" : "Deactivate"} ${character.name}`}
-            title={
-              removed
-                ? "Removed by moderation; it cannot be reactivated"
-                : inactive
-                  ? "Activate: list it on Home again"
-                  : "Deactivate: hide it from Home and search"
-            }
-            className={cn(removed && "cursor-not-allowed opacity-50 hover:bg-transparent")}
-          >
-            {inactive ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />}
-          </Button>
-          <DownloadCardMenu character={character} variant="icon" />
-          <Button
-            variant="ghost"
-            size="icon"
-            onClick={onDelete}
-            aria-label={`Delete ${character.name}`}
-            title="Delete"
-            className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
-          >
-            <Trash2 aria-hidden="true" />
-          </Button>
-        </div>
+        <TooltipProvider>
+          <div className="flex items-center gap-1 border-t border-border pt-3">
+            <Button asChild variant="secondary" size="sm" className="mr-auto">
+              <Link to={`/edit-character/${character.id}`} aria-label={`Edit ${character.name}`}>
+                <Pencil aria-hidden="true" /> Edit
+              </Link>
+            </Button>
+            <IconTooltip
+              grouped
+              label={
+                removed
+                  ? "Removed by moderation; it cannot be reactivated"
+                  : inactive
+                    ? "Activate: list it on Home again"
+                    : "Deactivate: hide it from Home and search"
+              }
+            >
+              <Button
+                variant="ghost"
+                size="icon"
+                // Removed: still focusable (aria-disabled, not disabled) so keyboard and screen reader users reach the reason.
+                onClick={removed ? undefined : onToggleActive}
+                disabled={toggling}
+                aria-disabled={removed || undefined}
+                aria-describedby={removed ? removedNoteId : undefined}
+                aria-label={`${inactive ? "Activate" : "Deactivate"} ${character.name}`}
+                className={cn(removed && "cursor-not-allowed opacity-50 hover:bg-transparent")}
+              >
+                {inactive ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />}
+              </Button>
+            </IconTooltip>
+            <DownloadCardMenu character={character} variant="icon" groupedTooltip />
+            <IconTooltip grouped label="Delete">
+              <Button
+                variant="ghost"
+                size="icon"
+                onClick={onDelete}
+                aria-label={`Delete ${character.name}`}
+                className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
+              >
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </IconTooltip>
+          </div>
+        </TooltipProvider>
       </div>
     </article>
   );
