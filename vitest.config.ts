@@ -20,6 +20,9 @@ export default defineConfig({
             // Workers AI is remote-only; tests never reach Cloudflare.
             remoteBindings: false,
             miniflare: {
+              // The SPA shell the Worker writes link previews into (worker/routes/share.ts):
+              // the source index.html, so tests need no web build.
+              assets: { directory: "./web", binding: "ASSETS" },
               bindings: {
                 ENVIRONMENT: "test",
                 AI_PROVIDER: "offline",

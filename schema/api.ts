@@ -107,9 +107,14 @@ export interface Character extends CharacterSummary {
  */
 export type ModerationStatus = "ok" | "flagged" | "removed";
 
-/** A character in `GET /api/my-characters`: the list fields and its moderation status. */
+/**
+ * A character in `GET /api/my-characters`: the list fields (with `viewCount`
+ * and `favoriteCount`), its moderation status, and `chatCount`.
+ */
 export interface OwnCharacter extends CharacterSummary {
   moderationStatus: ModerationStatus;
+  /** Conversations started with it, by anyone (the creator's own included), still stored. */
+  chatCount: number;
 }
 
 /** A character in a `GET /api/characters` page. */

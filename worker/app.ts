@@ -22,6 +22,7 @@ import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
 import { reportsRoutes } from "./routes/reports.ts";
+import { shareRoutes } from "./routes/share.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { usersRoutes } from "./routes/users.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
@@ -70,6 +71,9 @@ app.route("/objects", objectsRoutes);
 
 // The chat socket (worker/routes/ws.ts) checks the session and Origin itself.
 app.route("/ws", wsRoutes);
+
+// Link previews written into the SPA shell, robots.txt and the sitemaps.
+app.route("/", shareRoutes);
 
 app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
 

@@ -212,17 +212,25 @@ export async function deleteCharacter(db: D1Database, id: number): Promise<strin
 /**
  * `GET /api/my-characters`: every character the person created, inactive
  * ones included, newest first, in the list-item shape of `GET /api/characters`
- * plus each one's `moderationStatus` (a removed one shows "Removed by moderation").
+ * plus each one's `moderationStatus` (a removed one shows "Removed by
+ * moderation") and `chatCount`, the conversations started with it (counted on
+ * `conversations_character_idx`, so exact without a stored counter).
  */
 export async function listOwnCharacters(db: D1Database, userId: string): Promise<OwnCharacter[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${SUMMARY_COLUMNS}, c.moderation_status AS moderationStatus FROM characters c WHERE c.creator_id = ?
+      `SELECT ${SUMMARY_COLUMNS}, c.moderation_status AS moderationStatus,
+         (SELECT count(*) FROM conversations v WHERE v.character_id = c.id) AS chatCount
+       FROM characters c WHERE c.creator_id = ?
        ORDER BY c.created_at DESC, c.id DESC`,
     )
     .bind(userId)
     .all<Row>();
-  return results.map((row) => ({ ...toSummary(row), moderationStatus: toModerationStatus(row.moderationStatus) }));
+  return results.map((row) => ({
+    ...toSummary(row),
+    moderationStatus: toModerationStatus(row.moderationStatus),
+    chatCount: Number(row.chatCount),
+  }));
 }
 
 /** Thrown when the owner tries to reactivate a character an operator removed. */

@@ -22,6 +22,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { html, raw } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
 import { z } from "zod";
 import type { CurrentUser } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
@@ -131,62 +132,121 @@ const devSignInSchema = z.object({
 });
 
 /**
- * The style of the Worker's own small pages (local sign-in, logout confirm):
- * inline CSS only — the CSP allows inline styles but no inline script.
+ * The style of the Worker's own small pages (local sign-in, logout confirm),
+ * in the app's look as far as a page without the app's stylesheet can go:
+ * the dark theme's colours (web/styles.css `@theme`), its font stack, the
+ * violet-to-pink gradient of its primary buttons and logo, and a glow like
+ * the character page's. Inline CSS only — the CSP allows inline styles but no
+ * inline script. Narrow screens get the card edge to edge with 1rem margins.
  */
 const PAGE_STYLE = raw(`
-      :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color-scheme: light dark; }
-      body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
-      main { width: min(24rem, calc(100vw - 2rem)); padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 15%, transparent);
-        border-radius: 1rem; box-shadow: 0 10px 30px rgb(0 0 0 / 0.12); }
-      h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
-      p { margin: 0 0 1.5rem; color: color-mix(in srgb, CanvasText 70%, transparent); line-height: 1.5; }
-      label { display: block; margin: 1rem 0 0.375rem; font-weight: 600; font-size: 0.9rem; }
-      input { box-sizing: border-box; width: 100%; padding: 0.625rem 0.75rem; font: inherit; border-radius: 0.5rem;
-        border: 1px solid color-mix(in srgb, CanvasText 30%, transparent); background: Field; color: FieldText; }
-      input:focus-visible, button:focus-visible { outline: 3px solid #db2777; outline-offset: 2px; }
-      button { margin-top: 1.5rem; width: 100%; padding: 0.75rem; font: inherit; font-weight: 600; border: 0; border-radius: 0.5rem;
-        background: #be185d; color: #fff; cursor: pointer; }
-      button:hover { background: #9d174d; }
-      .error { margin: 0 0 1rem; padding: 0.75rem; border-radius: 0.5rem; background: #fee2e2; color: #7f1d1d; }
-      .actions { display: flex; gap: 0.75rem; align-items: center; margin-top: 1.5rem; }
+      :root { color-scheme: dark; font-family: "Inter", ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto,
+        "Helvetica Neue", Arial, "Noto Sans", sans-serif; -webkit-font-smoothing: antialiased; }
+      * { box-sizing: border-box; }
+      body { margin: 0; min-height: 100vh; min-height: 100dvh; display: flex; flex-direction: column; background: #0b0a10;
+        color: #f4f3f8; background-image: radial-gradient(60rem 28rem at 50% -6rem, rgb(139 92 246 / 0.22), transparent 70%),
+        radial-gradient(40rem 20rem at 85% 0, rgb(219 39 119 / 0.12), transparent 70%); background-repeat: no-repeat; }
+      header { display: flex; align-items: center; height: 4rem; padding: 0 1rem; border-bottom: 1px solid #2a2736;
+        background: rgb(11 10 16 / 0.7); }
+      .brand { display: inline-flex; align-items: center; gap: 0.5rem; font-size: 1.25rem; font-weight: 700;
+        letter-spacing: -0.025em; text-decoration: none; border-radius: 0.5rem; }
+      .brand svg { width: 2rem; height: 2rem; flex-shrink: 0; }
+      .brand span { background: linear-gradient(to right, #c4b5fd, #f9a8d4); -webkit-background-clip: text; background-clip: text;
+        color: transparent; }
+      main { flex: 1; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 2rem 1rem 3rem; }
+      .card { width: 100%; max-width: 26rem; padding: 2rem; border: 1px solid #2a2736; border-radius: 1rem; background: #14121c;
+        box-shadow: 0 25px 50px -12px rgb(124 58 237 / 0.18); }
+      .badge { display: inline-block; margin: 0 0 1rem; padding: 0.125rem 0.625rem; border: 1px solid #2f2b3d; border-radius: 999px;
+        background: #1c1a26; color: #a8a5b8; font-size: 0.75rem; font-weight: 600; letter-spacing: 0.04em; text-transform: uppercase; }
+      h1 { margin: 0 0 0.375rem; font-size: 1.5rem; line-height: 1.25; font-weight: 700; letter-spacing: -0.025em; }
+      p { margin: 0 0 1.5rem; color: #a8a5b8; line-height: 1.5; font-size: 0.9375rem; }
+      label { display: block; margin: 1rem 0 0.375rem; font-weight: 600; font-size: 0.875rem; }
+      input { width: 100%; height: 2.75rem; padding: 0 0.75rem; font: inherit; font-size: 1rem; border-radius: 0.625rem;
+        border: 1px solid #2f2b3d; background: #1c1a26; color: #f4f3f8; }
+      input::placeholder { color: #7d7a8c; }
+      input:hover { border-color: #3d3850; }
+      a:focus-visible, input:focus-visible, button:focus-visible { outline: 2px solid #a78bfa; outline-offset: 2px; }
+      button { margin-top: 1.5rem; width: 100%; height: 2.75rem; font: inherit; font-weight: 600; border: 0; border-radius: 0.625rem;
+        background: linear-gradient(to right, #7c3aed, #db2777); color: #fff; cursor: pointer;
+        box-shadow: 0 10px 15px -3px rgb(139 92 246 / 0.2); }
+      button:hover { background: linear-gradient(to right, #8b5cf6, #db2777); }
+      .error { margin: 0 0 1rem; padding: 0.75rem 1rem; border: 1px solid #7f1d1d; border-radius: 0.625rem; background: #2a0f14;
+        color: #fecaca; font-size: 0.9375rem; }
+      .actions { display: flex; gap: 1rem; align-items: center; margin-top: 1.5rem; }
       .actions form { flex: 1; }
       .actions button { margin-top: 0; }
-      a { color: inherit; }
+      a { color: #c4b5fd; }
+      .back { display: inline-flex; align-items: center; gap: 0.375rem; margin-top: 1.5rem; color: #a8a5b8; font-size: 0.875rem;
+        text-decoration: none; border-radius: 0.375rem; }
+      .back:hover { color: #f4f3f8; }
+      .back svg { width: 1rem; height: 1rem; }
+      @media (max-width: 480px) { .card { padding: 1.5rem 1.25rem; } main { justify-content: flex-start; padding-top: 2rem; } }
     `);
 
-/**
- * The local sign-in form: plain HTML, no scripts (the CSP allows only our own
- * bundle), inline styles only.
- */
-function devSignInPage(values: { email?: string; firstName?: string; returnTo: string | null; error?: string }) {
+/** The Fabled logo (web/public/favicon.svg) and wordmark linking home, as in the app's header (web/components/wordmark.tsx). */
+const BRAND = raw(`<a class="brand" href="/">
+        <svg viewBox="0 0 32 32" aria-hidden="true"><defs><linearGradient id="brand-gradient" x1="0" y1="0" x2="1" y2="1">
+          <stop offset="0" stop-color="#8b5cf6" /><stop offset="1" stop-color="#ec4899" /></linearGradient></defs>
+          <rect width="32" height="32" rx="9" fill="url(#brand-gradient)" />
+          <path d="M11 23V9h10.5M11 16h8" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round" />
+        </svg>
+        <span>Fabled</span>
+      </a>`);
+
+/** A left arrow for "Back to Home" (lucide's arrow-left). */
+const BACK_ARROW = raw(
+  `<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="m12 19-7-7 7-7" /><path d="M19 12H5" /></svg>`,
+);
+
+/** One of the Worker's small pages: the header with the wordmark, then `body` in a card. */
+function smallPage(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
   return html`<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="color-scheme" content="light dark" />
-    <title>Sign in · Fabled (local)</title>
+    <meta name="color-scheme" content="dark" />
+    <meta name="robots" content="noindex" />
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+    <title>${title}</title>
     <style>${PAGE_STYLE}</style>
   </head>
   <body>
+    <header>
+      ${BRAND}
+    </header>
     <main>
-      <h1>Sign in to Fabled</h1>
-      <p>Local development sign-in. Enter any e-mail address; a new one creates an account.</p>
-      ${values.error ? html`<div class="error" role="alert" id="sign-in-error">${values.error}</div>` : ""}
-      <form method="post" action="/api/login/dev">
-        <label for="email">E-mail</label>
-        <input id="email" name="email" type="email" autocomplete="email" required maxlength="254"
-          value="${values.email ?? ""}" ${values.error ? html`aria-describedby="sign-in-error"` : ""} />
-        <label for="firstName">First name</label>
-        <input id="firstName" name="firstName" type="text" autocomplete="given-name" required maxlength="100"
-          value="${values.firstName ?? ""}" />
-        ${values.returnTo ? html`<input type="hidden" name="returnTo" value="${values.returnTo}" />` : ""}
-        <button type="submit">Sign in</button>
-      </form>
+${body}
     </main>
   </body>
 </html>`;
+}
+
+/**
+ * The local sign-in form: plain HTML, no scripts (the CSP allows only our own
+ * bundle), inline styles only; a link back to Home below it.
+ */
+function devSignInPage(values: { email?: string; firstName?: string; returnTo: string | null; error?: string }) {
+  return smallPage(
+    "Sign in · Fabled (local)",
+    html`      <div class="card">
+        <span class="badge">Local development</span>
+        <h1>Sign in to Fabled</h1>
+        <p>Enter any e-mail address and a first name. A new address creates an account.</p>
+        ${values.error ? html`<div class="error" role="alert" id="sign-in-error">${values.error}</div>` : ""}
+        <form method="post" action="/api/login/dev">
+          <label for="email">E-mail</label>
+          <input id="email" name="email" type="email" autocomplete="email" required maxlength="254"
+            placeholder="you@example.com" value="${values.email ?? ""}" ${values.error ? html`aria-describedby="sign-in-error"` : ""} />
+          <label for="firstName">First name</label>
+          <input id="firstName" name="firstName" type="text" autocomplete="given-name" required maxlength="100"
+            value="${values.firstName ?? ""}" />
+          ${values.returnTo ? html`<input type="hidden" name="returnTo" value="${values.returnTo}" />` : ""}
+          <button type="submit">Sign in</button>
+        </form>
+      </div>
+      <a class="back" href="/">${BACK_ARROW} Back to Home</a>`,
+  );
 }
 
 /**
@@ -196,28 +256,19 @@ function devSignInPage(values: { email?: string; firstName?: string; returnTo: s
  * button cannot be clickjacked.
  */
 function logoutConfirmPage() {
-  return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="color-scheme" content="light dark" />
-    <title>Log out · Fabled</title>
-    <style>${PAGE_STYLE}</style>
-  </head>
-  <body>
-    <main>
-      <h1>Log out of Fabled?</h1>
-      <p>A link from another website asked to log you out. Log out only if you meant to.</p>
-      <div class="actions">
-        <form method="post" action="/api/logout">
-          <button type="submit">Log out</button>
-        </form>
-        <a href="/">Stay signed in</a>
-      </div>
-    </main>
-  </body>
-</html>`;
+  return smallPage(
+    "Log out · Fabled",
+    html`      <div class="card">
+        <h1>Log out of Fabled?</h1>
+        <p>A link from another website asked to log you out. Log out only if you meant to.</p>
+        <div class="actions">
+          <form method="post" action="/api/logout">
+            <button type="submit">Log out</button>
+          </form>
+          <a href="/">Stay signed in</a>
+        </div>
+      </div>`,
+  );
 }
 
 /** Ends this browser's session (if any) and clears its cookie. */

@@ -416,10 +416,37 @@ describe("GET /api/my-characters", () => {
     ]);
     const { characters } = await listed();
     const listItem = characters.find((c) => c.id === second.id)!;
-    // The list item's fields, and the moderation status only the owner's list carries.
-    expect(Object.keys(mine[0]!).sort()).toEqual([...Object.keys(listItem), "moderationStatus"].sort());
-    expect(mine[0]).toEqual({ ...listItem, moderationStatus: "ok" });
+    // The list item's fields, and the moderation status and chat count only the owner's list carries.
+    expect(Object.keys(mine[0]!).sort()).toEqual([...Object.keys(listItem), "moderationStatus", "chatCount"].sort());
+    expect(mine[0]).toEqual({ ...listItem, moderationStatus: "ok", chatCount: 0 });
     expect(await json(await call("/api/my-characters", { user: await signIn() }), 200)).toEqual([]);
+  });
+
+  it("counts each character's views, favorites and chats by other people and its creator", async () => {
+    const owner = await signIn();
+    const fan = await signIn();
+    const other = await signIn();
+    const popular = await create(owner, { name: "Popular" });
+    await create(owner, { name: "Quiet" });
+
+    // Two visitor views (the owner's own views are not counted).
+    for (const user of [null, fan, owner]) await json(await call(`/api/characters/${popular.id}`, { user }), 200);
+    for (const user of [fan, other]) await json(await call(`/api/characters/${popular.id}/favorite`, { method: "POST", user }), 200);
+    for (const user of [fan, fan, owner]) {
+      await json(
+        await call("/api/conversations", { method: "POST", user, body: { characterId: popular.id, title: "Chat with Popular" } }),
+        201,
+      );
+    }
+
+    const stats = (list: OwnCharacter[]) =>
+      list.map((c) => ({ name: c.name, viewCount: c.viewCount, favoriteCount: c.favoriteCount, chatCount: c.chatCount }));
+    expect(stats(await json<OwnCharacter[]>(await call("/api/my-characters", { user: owner }), 200))).toEqual([
+      { name: "Quiet", viewCount: 0, favoriteCount: 0, chatCount: 0 },
+      { name: "Popular", viewCount: 2, favoriteCount: 2, chatCount: 3 },
+    ]);
+    // Nobody else's list shows them, nor their numbers.
+    expect(await json(await call("/api/my-characters", { user: fan }), 200)).toEqual([]);
   });
 });
 

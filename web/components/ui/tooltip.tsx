@@ -1,5 +1,5 @@
 import * as TooltipPrimitive from "@radix-ui/react-tooltip";
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactElement, ReactNode } from "react";
 import { cn } from "../../lib/utils.ts";
 
 /** Tooltip timing of SPEC.md §9: 700 ms before the first, 300 ms to skip between neighbours. */
@@ -38,5 +38,32 @@ export function TooltipContent({ className, sideOffset = 6, ...props }: Componen
         {...props}
       />
     </TooltipPrimitive.Portal>
+  );
+}
+
+/**
+ * Names an icon-only control on hover and keyboard focus: `label` as the
+ * tooltip of `children` (one element: the button or link, which keeps its
+ * own `aria-label`; the tooltip repeats it, or says a little more, for
+ * sighted people). `grouped`: inside a surrounding `TooltipProvider` (a
+ * toolbar), for its 300 ms skip delay; otherwise with its own provider.
+ */
+export function IconTooltip({
+  label,
+  side,
+  grouped = false,
+  children,
+}: {
+  label: ReactNode;
+  side?: ComponentProps<typeof TooltipPrimitive.Content>["side"];
+  grouped?: boolean;
+  children: ReactElement;
+}) {
+  const Root = grouped ? TooltipGroupItem : Tooltip;
+  return (
+    <Root>
+      <TooltipTrigger asChild>{children}</TooltipTrigger>
+      <TooltipContent side={side}>{label}</TooltipContent>
+    </Root>
   );
 }

@@ -9,6 +9,7 @@ import { ArrowLeft, LoaderCircle, MessageSquareText, ShieldAlert } from "lucide-
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Character } from "../../../../schema/api.ts";
+import { MessageContent } from "../../../components/message-content.tsx";
 import { ReportButton } from "../../../components/report-dialog.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -42,10 +43,11 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
   // Hidden until it is known who this is, so the creator never sees it flash.
   const reportable = !userLoading && user?.id !== character.creatorId;
   // Personality always; Scenario and the greeting only when the card has them.
+  // The greeting is a chat message: its *actions* look as they will in the chat.
   const halfCards = [
-    { title: "Personality", text: character.personality },
-    ...(character.scenario ? [{ title: "Scenario", text: character.scenario }] : []),
-    ...(character.greeting ? [{ title: "First Message", text: character.greeting }] : []),
+    { title: "Personality", text: character.personality, roleplay: false },
+    ...(character.scenario ? [{ title: "Scenario", text: character.scenario, roleplay: false }] : []),
+    ...(character.greeting ? [{ title: "First Message", text: character.greeting, roleplay: true }] : []),
   ];
   return (
     <div className="relative">
@@ -142,12 +144,13 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               title={card.title}
               // An odd card out takes the whole row rather than leave a hole beside it.
               className={cn(index === halfCards.length - 1 && halfCards.length % 2 === 1 && "md:col-span-2")}
+              roleplay={card.roleplay}
             >
               {fillMacros(card.text, character.name)}
             </TextCard>
           ))}
           {character.exampleConversation && (
-            <TextCard title="Example Conversation" className="md:col-span-2" mono>
+            <TextCard title="Example Conversation" className="md:col-span-2" mono roleplay>
               {fillMacros(character.exampleConversation, character.name)}
             </TextCard>
           )}
@@ -159,7 +162,20 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
   );
 }
 
-function TextCard({ title, children, className, mono }: { title: string; children: string; className?: string; mono?: boolean }) {
+/** A titled card of one card text; `roleplay` texts get the chat's action styling (MessageContent). */
+function TextCard({
+  title,
+  children,
+  className,
+  mono,
+  roleplay = false,
+}: {
+  title: string;
+  children: string;
+  className?: string;
+  mono?: boolean;
+  roleplay?: boolean;
+}) {
   return (
     <Card className={className}>
       <CardHeader>
@@ -172,7 +188,7 @@ function TextCard({ title, children, className, mono }: { title: string; childre
             mono && "rounded-xl bg-background/60 p-4 text-sm",
           )}
         >
-          {children}
+          {roleplay ? <MessageContent content={children} tone="character" /> : children}
         </p>
       </CardContent>
     </Card>

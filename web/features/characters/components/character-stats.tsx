@@ -3,22 +3,31 @@ import type { ComponentProps, MouseEvent } from "react";
 import { RATING_TONE_CLASS, formatCount, formatRating, ratingTone } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
 
-/** One icon + number statistic with a spoken label ("1.2k views"). */
+/**
+ * One icon + number statistic with a spoken label (the exact number: "1234
+ * views"); with `showLabel` the label is also written after the number
+ * ("1.2k views").
+ */
 export function Stat({
   icon: Icon,
   value,
   label,
+  showLabel = false,
   className,
 }: {
   icon: typeof Eye;
   value: number;
   label: string;
+  showLabel?: boolean;
   className?: string;
 }) {
   return (
     <span className={cn("inline-flex items-center gap-1 tabular-nums", className)}>
       <Icon aria-hidden="true" className="size-3.5 shrink-0" />
-      <span aria-hidden="true">{formatCount(value)}</span>
+      <span aria-hidden="true">
+        {formatCount(value)}
+        {showLabel && ` ${label}`}
+      </span>
       <span className="sr-only">
         {value} {label}
       </span>

@@ -12,6 +12,7 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from "../../../components/ui/dropdown-menu.tsx";
+import { IconTooltip } from "../../../components/ui/tooltip.tsx";
 
 /** Where a character's card downloads from, as PNG or JSON. */
 export function cardDownloadUrl(characterId: number, format: "png" | "json"): string {
@@ -20,31 +21,31 @@ export function cardDownloadUrl(characterId: number, format: "png" | "json"): st
 
 interface DownloadCardMenuProps {
   character: { id: number; name: string };
-  /** "button": a labelled button (character page); "icon": an icon button (My Characters cards). */
+  /** "button": a labelled button (character page); "icon": an icon button with a tooltip (My Characters cards). */
   variant?: "button" | "icon";
+  /** The icon's tooltip is inside a surrounding TooltipProvider (a toolbar). */
+  groupedTooltip?: boolean;
   className?: string;
 }
 
-export function DownloadCardMenu({ character, variant = "button", className }: DownloadCardMenuProps) {
+export function DownloadCardMenu({ character, variant = "button", groupedTooltip = false, className }: DownloadCardMenuProps) {
   return (
     <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        {variant === "icon" ? (
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`Download card of ${character.name}`}
-            title="Download card"
-            className={className}
-          >
-            <Download aria-hidden="true" />
-          </Button>
-        ) : (
+      {variant === "icon" ? (
+        <IconTooltip grouped={groupedTooltip} label="Download card">
+          <DropdownMenuTrigger asChild>
+            <Button variant="ghost" size="icon" aria-label={`Download card of ${character.name}`} className={className}>
+              <Download aria-hidden="true" />
+            </Button>
+          </DropdownMenuTrigger>
+        </IconTooltip>
+      ) : (
+        <DropdownMenuTrigger asChild>
           <Button variant="outline" size="lg" className={className}>
             <Download aria-hidden="true" /> Download card
           </Button>
-        )}
-      </DropdownMenuTrigger>
+        </DropdownMenuTrigger>
+      )}
       <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel>Character card (V3)</DropdownMenuLabel>
         <DropdownMenuItem asChild>

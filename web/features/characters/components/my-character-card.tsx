@@ -1,20 +1,23 @@
 /**
  * One of the person's own characters on My Characters (SPEC.md §2): avatar,
  * "Inactive" (the card dimmed) and "NSFW" badges, name, description, the
- * first 3 tags plus "+N", and edit, toggle-active, download and delete.
+ * first 3 tags plus "+N", how it is doing (views, favorites, chats), and
+ * edit, toggle-active, download and delete.
  * Moderation (issue "Trust and safety"): a removed character says "Removed
  * by moderation", is dimmed, and its toggle is closed (the server refuses to
  * reactivate it); one flagged by screening says "Under review".
  */
-import { Eye, EyeOff, Pencil, ShieldAlert, ShieldQuestion, Trash2 } from "lucide-react";
+import { Eye, EyeOff, Heart, MessagesSquare, Pencil, ShieldAlert, ShieldQuestion, Trash2 } from "lucide-react";
 import { Link } from "react-router";
 import type { OwnCharacter } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { visibleTags } from "../lib/visible-tags.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
+import { Stat } from "./character-stats.tsx";
 import { DownloadCardMenu } from "./download-card-menu.tsx";
 
 /** Tags shown on a My Characters card before "+N" (SPEC.md §9). */
@@ -33,6 +36,11 @@ export function MyCharacterCard({ character, onToggleActive, onDelete, toggling 
   const removed = character.moderationStatus === "removed";
   const inactive = !character.isActive || removed;
   const removedNoteId = `removed-note-${character.id}`;
+  const stats = [
+    { icon: Eye, value: character.viewCount, one: "view", many: "views" },
+    { icon: Heart, value: character.favoriteCount, one: "favorite", many: "favorites" },
+    { icon: MessagesSquare, value: character.chatCount, one: "chat", many: "chats" },
+  ];
   return (
     <article
       aria-label={character.name}
@@ -101,44 +109,58 @@ export function MyCharacterCard({ character, onToggleActive, onDelete, toggling 
             )}
           </ul>
         )}
-        <div className="mt-auto flex items-center gap-1 border-t border-border pt-3">
-          <Button asChild variant="secondary" size="sm" className="mr-auto">
-            <Link to={`/edit-character/${character.id}`} aria-label={`Edit ${character.name}`}>
-              <Pencil aria-hidden="true" /> Edit
-            </Link>
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            // Removed: still focusable (aria-disabled, not disabled) so keyboard and screen reader users reach the reason.
-            onClick={removed ? undefined : onToggleActive}
-            disabled={toggling}
-            aria-disabled={removed || undefined}
-            aria-describedby={removed ? removedNoteId : undefined}
-            aria-label={`${inactive ? "Activate" : "Deactivate"} ${character.name}`}
-            title={
-              removed
-                ? "Removed by moderation; it cannot be reactivated"
-                : inactive
-                  ? "Activate: list it on Home again"
-                  : "Deactivate: hide it from Home and search"
-            }
-            className={cn(removed && "cursor-not-allowed opacity-50 hover:bg-transparent")}
-          >
-            {inactive ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />}
-          </Button>
-          <DownloadCardMenu character={character} variant="icon" />
-          <Button
-            variant="ghost"
-            size="icon"
-            onClick={onDelete}
-            aria-label={`Delete ${character.name}`}
-            title="Delete"
-            className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
-          >
-            <Trash2 aria-hidden="true" />
-          </Button>
-        </div>
+        <ul aria-label="Statistics" className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 pt-1 text-xs text-muted-foreground">
+          {stats.map((stat) => (
+            <li key={stat.one}>
+              <Stat icon={stat.icon} value={stat.value} label={stat.value === 1 ? stat.one : stat.many} showLabel />
+            </li>
+          ))}
+        </ul>
+        <TooltipProvider>
+          <div className="flex items-center gap-1 border-t border-border pt-3">
+            <Button asChild variant="secondary" size="sm" className="mr-auto">
+              <Link to={`/edit-character/${character.id}`} aria-label={`Edit ${character.name}`}>
+                <Pencil aria-hidden="true" /> Edit
+              </Link>
+            </Button>
+            <IconTooltip
+              grouped
+              label={
+                removed
+                  ? "Removed by moderation; it cannot be reactivated"
+                  : inactive
+                    ? "Activate: list it on Home again"
+                    : "Deactivate: hide it from Home and search"
+              }
+            >
+              <Button
+                variant="ghost"
+                size="icon"
+                // Removed: still focusable (aria-disabled, not disabled) so keyboard and screen reader users reach the reason.
+                onClick={removed ? undefined : onToggleActive}
+                disabled={toggling}
+                aria-disabled={removed || undefined}
+                aria-describedby={removed ? removedNoteId : undefined}
+                aria-label={`${inactive ? "Activate" : "Deactivate"} ${character.name}`}
+                className={cn(removed && "cursor-not-allowed opacity-50 hover:bg-transparent")}
+              >
+                {inactive ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />}
+              </Button>
+            </IconTooltip>
+            <DownloadCardMenu character={character} variant="icon" groupedTooltip />
+            <IconTooltip grouped label="Delete">
+              <Button
+                variant="ghost"
+                size="icon"
+                onClick={onDelete}
+                aria-label={`Delete ${character.name}`}
+                className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
+              >
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </IconTooltip>
+          </div>
+        </TooltipProvider>
       </div>
     </article>
   );
@@ -157,6 +179,7 @@ export function MyCharacterCardSkeleton() {
           <Skeleton className="h-4 w-10" />
           <Skeleton className="h-4 w-14" />
         </div>
+        <Skeleton className="h-3 w-3/5" />
         <div className="flex gap-2 border-t border-border pt-3">
           <Skeleton className="h-8 w-16" />
           <Skeleton className="ml-auto size-10" />

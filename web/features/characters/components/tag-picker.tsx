@@ -7,6 +7,7 @@ import { Check, Plus, X } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import type { Tag } from "../../../../schema/api.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { IconTooltip } from "../../../components/ui/tooltip.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
@@ -97,17 +98,19 @@ export function TagPicker({ value, onChange, popularTags, popularLoading, error 
             <li key={tag}>
               <span className="inline-flex items-center gap-1 rounded-full bg-primary-strong py-1 pr-1 pl-3 text-sm font-medium text-white">
                 {tag}
-                <button
-                  type="button"
-                  aria-label={`Remove tag ${tag}`}
-                  onClick={() => {
-                    setMessage(null);
-                    onChange(removeTag(value, tag));
-                  }}
-                  className="cursor-pointer rounded-full p-0.5 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white"
-                >
-                  <X aria-hidden="true" className="size-3.5" />
-                </button>
+                <IconTooltip label={`Remove tag ${tag}`}>
+                  <button
+                    type="button"
+                    aria-label={`Remove tag ${tag}`}
+                    onClick={() => {
+                      setMessage(null);
+                      onChange(removeTag(value, tag));
+                    }}
+                    className="cursor-pointer rounded-full p-0.5 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white"
+                  >
+                    <X aria-hidden="true" className="size-3.5" />
+                  </button>
+                </IconTooltip>
               </span>
             </li>
           ))}

@@ -9,6 +9,7 @@ import { SendHorizontal, Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { MAX_CHAT_MESSAGE_LENGTH } from "../../../../schema/chat.ts";
 import { Button } from "../../../components/ui/button.tsx";
+import { IconTooltip } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { CHAT_INPUT_MIN_HEIGHT_PX, fitChatInput, resetChatInput } from "../lib/textarea-height.ts";
 
@@ -88,25 +89,33 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop }:
         )}
       </div>
       {streaming && (
-        <Button type="button" variant="secondary" onClick={() => {
-            onStop();
-            // The button goes away with the reply; the input keeps the focus.
-            textareaRef.current?.focus();
-          }}
-          aria-label="Stop the reply" title="Stop" className="size-11 shrink-0 rounded-xl px-0">
-          <Square aria-hidden="true" className="fill-current" />
-        </Button>
+        <IconTooltip label="Stop the reply">
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => {
+              onStop();
+              // The button goes away with the reply; the input keeps the focus.
+              textareaRef.current?.focus();
+            }}
+            aria-label="Stop the reply"
+            className="size-11 shrink-0 rounded-xl px-0"
+          >
+            <Square aria-hidden="true" className="fill-current" />
+          </Button>
+        </IconTooltip>
       )}
-      <Button
-        type="submit"
-        variant="gradient"
-        disabled={!canSend}
-        aria-label="Send message"
-        title="Send"
-        className={cn("size-11 shrink-0 rounded-xl px-0", !canSend && "shadow-none")}
-      >
-        <SendHorizontal aria-hidden="true" className="!size-5" />
-      </Button>
+      <IconTooltip label="Send message">
+        <Button
+          type="submit"
+          variant="gradient"
+          disabled={!canSend}
+          aria-label="Send message"
+          className={cn("size-11 shrink-0 rounded-xl px-0", !canSend && "shadow-none")}
+        >
+          <SendHorizontal aria-hidden="true" className="!size-5" />
+        </Button>
+      </IconTooltip>
     </form>
   );
 }

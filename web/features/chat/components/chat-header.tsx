@@ -18,7 +18,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../../../components/ui/dropdown-menu.tsx";
-import { Tooltip, TooltipContent, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
+import { IconTooltip, Tooltip, TooltipContent, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { useUser } from "../../../lib/auth.ts";
 import { usePersonas } from "../../../lib/personas-query.ts";
 import { conversationExportUrl } from "../api/export-conversation.ts";
@@ -60,11 +60,13 @@ export function ChatHeader({
   return (
     <header className="border-b border-border bg-card/60 px-2 py-2.5 sm:px-4">
       <div className="flex items-center gap-2 sm:gap-3">
-        <Button asChild variant="ghost" size="icon" className="shrink-0 text-muted-foreground hover:text-foreground">
-          <Link to={`/character/${character.id}`} aria-label={`Back to ${character.name}`}>
-            <ArrowLeft aria-hidden="true" className="!size-5" />
-          </Link>
-        </Button>
+        <IconTooltip label={`Back to ${character.name}`}>
+          <Button asChild variant="ghost" size="icon" className="shrink-0 text-muted-foreground hover:text-foreground">
+            <Link to={`/character/${character.id}`} aria-label={`Back to ${character.name}`}>
+              <ArrowLeft aria-hidden="true" className="!size-5" />
+            </Link>
+          </Button>
+        </IconTooltip>
         <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-10" fallbackClassName="text-base" />
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-base leading-tight font-semibold sm:text-lg">{character.name}</h1>

@@ -12,7 +12,7 @@ import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useConversations } from "../api/get-conversations.ts";
-import { plainText } from "../lib/action-segments.ts";
+import { plainText } from "../../../lib/action-segments.ts";
 import { characterInitial } from "../lib/chat-character.ts";
 import { BranchedFrom } from "./branched-from.tsx";
 

@@ -18,7 +18,7 @@ import { cn } from "../../../lib/utils.ts";
 import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
 import type { ChatItem } from "../lib/chat-state.ts";
 import { type MessageActionHandlers, MessageActions } from "./message-actions.tsx";
-import { MessageContent } from "./message-content.tsx";
+import { MessageContent } from "../../../components/message-content.tsx";
 import { MessageEditor } from "./message-editor.tsx";
 
 const BUBBLE = "rounded-2xl px-4 py-2.5 text-[15px] leading-relaxed whitespace-pre-wrap break-words";

@@ -9,7 +9,7 @@ import { CircleAlert, RefreshCw, X } from "lucide-react";
 import { type RefObject, useLayoutEffect, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
-import { TooltipProvider } from "../../../components/ui/tooltip.tsx";
+import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import {
   type ChatItem,
@@ -154,14 +154,16 @@ export function MessageList({
                   <RefreshCw aria-hidden="true" /> Try again
                 </Button>
               )}
-              <button
-                type="button"
-                onClick={onDismissError}
-                aria-label="Dismiss"
-                className="cursor-pointer rounded p-1 text-red-200 hover:text-white focus-visible:outline-2 focus-visible:outline-ring"
-              >
-                <X aria-hidden="true" className="size-3.5" />
-              </button>
+              <IconTooltip label="Dismiss">
+                <button
+                  type="button"
+                  onClick={onDismissError}
+                  aria-label="Dismiss"
+                  className="cursor-pointer rounded p-1 text-red-200 hover:text-white focus-visible:outline-2 focus-visible:outline-ring"
+                >
+                  <X aria-hidden="true" className="size-3.5" />
+                </button>
+              </IconTooltip>
             </div>
           )}
         </>

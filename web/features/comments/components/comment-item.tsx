@@ -12,6 +12,7 @@ import type { Comment } from "../../../../schema/api.ts";
 import { ReportButton } from "../../../components/report-dialog.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { useCommentVote } from "../api/get-comment-vote.ts";
 import { type VoteValue, useVoteComment } from "../api/vote-comment.ts";
@@ -191,41 +192,47 @@ function VoteControls({ comment, thread }: { comment: Comment; thread: ThreadCon
 
   const tone = voteTone(comment.votes);
   return (
-    <div className="flex w-8 shrink-0 flex-col items-center">
-      <button
-        type="button"
-        aria-label={`Upvote comment by ${comment.username}`}
-        aria-pressed={current === 1}
-        disabled={vote.isPending}
-        onClick={() => cast(1)}
-        className={cn(
-          "flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-surface hover:text-orange-400 focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50",
-          current === 1 && "bg-orange-500/15 text-orange-400",
-        )}
-      >
-        <ArrowBigUp aria-hidden="true" className={cn("size-5", current === 1 && "fill-current")} />
-      </button>
-      <span className="py-0.5 text-sm font-semibold tabular-nums">
-        <span aria-hidden="true" className={VOTE_TONE_CLASS[tone]} data-testid="comment-votes">
-          {comment.votes}
+    <TooltipProvider>
+      <div className="flex w-8 shrink-0 flex-col items-center">
+        <IconTooltip grouped label="Upvote" side="left">
+          <button
+            type="button"
+            aria-label={`Upvote comment by ${comment.username}`}
+            aria-pressed={current === 1}
+            disabled={vote.isPending}
+            onClick={() => cast(1)}
+            className={cn(
+              "flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-surface hover:text-orange-400 focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50",
+              current === 1 && "bg-orange-500/15 text-orange-400",
+            )}
+          >
+            <ArrowBigUp aria-hidden="true" className={cn("size-5", current === 1 && "fill-current")} />
+          </button>
+        </IconTooltip>
+        <span className="py-0.5 text-sm font-semibold tabular-nums">
+          <span aria-hidden="true" className={VOTE_TONE_CLASS[tone]} data-testid="comment-votes">
+            {comment.votes}
+          </span>
+          <span className="sr-only">
+            {comment.votes} {Math.abs(comment.votes) === 1 ? "vote" : "votes"}
+          </span>
         </span>
-        <span className="sr-only">
-          {comment.votes} {Math.abs(comment.votes) === 1 ? "vote" : "votes"}
-        </span>
-      </span>
-      <button
-        type="button"
-        aria-label={`Downvote comment by ${comment.username}`}
-        aria-pressed={current === -1}
-        disabled={vote.isPending}
-        onClick={() => cast(-1)}
-        className={cn(
-          "flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-surface hover:text-blue-400 focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50",
-          current === -1 && "bg-blue-500/15 text-blue-400",
-        )}
-      >
-        <ArrowBigDown aria-hidden="true" className={cn("size-5", current === -1 && "fill-current")} />
-      </button>
-    </div>
+        <IconTooltip grouped label="Downvote" side="left">
+          <button
+            type="button"
+            aria-label={`Downvote comment by ${comment.username}`}
+            aria-pressed={current === -1}
+            disabled={vote.isPending}
+            onClick={() => cast(-1)}
+            className={cn(
+              "flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-surface hover:text-blue-400 focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50",
+              current === -1 && "bg-blue-500/15 text-blue-400",
+            )}
+          >
+            <ArrowBigDown aria-hidden="true" className={cn("size-5", current === -1 && "fill-current")} />
+          </button>
+        </IconTooltip>
+      </div>
+    </TooltipProvider>
   );
 }

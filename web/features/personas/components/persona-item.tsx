@@ -8,6 +8,7 @@ import type { Persona } from "../../../../schema/api.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { personaInitial } from "../lib/persona-form.ts";
 
@@ -59,19 +60,24 @@ export function PersonaItem({ persona, onEdit, onMakeDefault, onDelete, busy }: 
         </Button>
       )}
       <div className="col-start-3 row-start-3 mt-2 flex items-center sm:col-start-4 sm:row-span-2 sm:row-start-1 sm:mt-0">
-        <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${persona.name}`} title="Edit">
-          <Pencil aria-hidden="true" />
-        </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          onClick={onDelete}
-          aria-label={`Delete ${persona.name}`}
-          title="Delete"
-          className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
-        >
-          <Trash2 aria-hidden="true" />
-        </Button>
+        <TooltipProvider>
+          <IconTooltip grouped label="Edit">
+            <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${persona.name}`}>
+              <Pencil aria-hidden="true" />
+            </Button>
+          </IconTooltip>
+          <IconTooltip grouped label="Delete">
+            <Button
+              variant="ghost"
+              size="icon"
+              onClick={onDelete}
+              aria-label={`Delete ${persona.name}`}
+              className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          </IconTooltip>
+        </TooltipProvider>
       </div>
     </li>
   );

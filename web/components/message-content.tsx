@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { cn } from "../../../lib/utils.ts";
+import { cn } from "../lib/utils.ts";
 import { parseSegments } from "../lib/action-segments.ts";
 
 /**
@@ -7,7 +7,9 @@ import { parseSegments } from "../lib/action-segments.ts";
  * actions in italic pink, `*…*` emotes in italic, line breaks kept. Text
  * nodes only, never HTML. On the person's own (gradient) bubbles both are
  * plain italic, for contrast. While a reply streams, an action whose
- * closing asterisks have not arrived yet is already styled.
+ * closing asterisks have not arrived yet is already styled. Shared by the
+ * chat's messages and the character page's greeting and example
+ * conversation, so a card's text reads the same in both.
  */
 export function MessageContent({ content, tone, streaming = false }: { content: string; tone: "character" | "user"; streaming?: boolean }) {
   return (
