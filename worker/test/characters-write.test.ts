@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Character, CharacterSummary, OwnCharacter, Tag } from "../../schema/api.ts";
 import { deleteConversationStorage } from "../lib/characters.ts";
 import { call, countRows, json } from "./creator-api.ts";
-import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
+import { clearCatalog, insertCharacter, signIn, type TestUser, viewCountOnceCounted } from "./fixtures.ts";
 
 const valid = {
   name: "Mira the Cartographer",
@@ -431,6 +431,8 @@ describe("GET /api/my-characters", () => {
 
     // Two visitor views (the owner's own views are not counted).
     for (const user of [null, fan, owner]) await json(await call(`/api/characters/${popular.id}`, { user }), 200);
+    // Views are counted through the views queue: wait until both are in.
+    expect(await viewCountOnceCounted(popular.id, 2)).toBe(2);
     for (const user of [fan, other]) await json(await call(`/api/characters/${popular.id}/favorite`, { method: "POST", user }), 200);
     for (const user of [fan, fan, owner]) {
       await json(
