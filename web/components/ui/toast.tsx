@@ -47,6 +47,8 @@ export function ToastClose({ className, ...props }: ComponentProps<typeof ToastP
   return (
     <ToastPrimitive.Close
       aria-label="Close notification"
+      // A native tooltip: Radix's would load its positioning code with every toast.
+      title="Close notification"
       className={cn(
         "absolute top-2 right-2 cursor-pointer rounded-md p-1 text-current/70 hover:text-current focus-visible:outline-2 focus-visible:outline-ring",
         className,

@@ -87,6 +87,8 @@ export function TagFilterPanel({ selected, tagMode, hidden, onToggle, onRemove, 
                   <button
                     type="button"
                     aria-label={`Remove ${tag} filter`}
+                    // A native tooltip: Radix's would add its positioning code to Home's first visit.
+                    title={`Remove ${tag} filter`}
                     onClick={() => onRemove(tag)}
                     className="cursor-pointer rounded-full p-0.5 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white"
                   >
