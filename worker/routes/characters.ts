@@ -22,9 +22,10 @@ import {
   updateCharacter,
   withoutUndefined,
 } from "../lib/characters.ts";
-import { ApiError, notFound, suspended, unauthorized } from "../lib/errors.ts";
+import { ApiError, notFound, suspended, unauthorized, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
+import { isUsernameAvailable } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
 import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -49,6 +50,9 @@ const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** 400 for an edit whose shown creator name is another person's username (in any spelling). */
+export const CREATOR_NAME_TAKEN = "That name belongs to another creator. Use your own name or a pen name nobody holds.";
 
 const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search", "creator"] });
 
@@ -118,6 +122,10 @@ export const charactersRoutes = new Hono<AppEnv>()
       const user = c.get("user")!;
       const current = await findOwnCharacter(c.env.DB, id, user.id);
       const patch = c.req.valid("json");
+      // The shown creator name may be any handle but another person's username (issue 16: no impersonation).
+      if (patch.creator !== undefined && patch.creator !== current.creator && !(await isUsernameAvailable(c.env.DB, patch.creator, user.id))) {
+        throw validationFailed({ issues: [{ path: ["creator"], message: CREATOR_NAME_TAKEN }] });
+      }
       // Checked when it changes: a picture the character already shows stays editable around.
       if (patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
       const next = { ...current, ...withoutUndefined(patch) };

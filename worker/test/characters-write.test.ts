@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Character, CharacterSummary, OwnCharacter, Tag } from "../../schema/api.ts";
 import { deleteConversationStorage } from "../lib/characters.ts";
 import { call, countRows, json } from "./creator-api.ts";
+import { CREATOR_NAME_TAKEN } from "../routes/characters.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser, viewCountOnceCounted } from "./fixtures.ts";
 
 const valid = {
@@ -247,6 +248,29 @@ describe("permissions of every write", () => {
 });
 
 describe("PUT /api/characters/:id", () => {
+  it("refuses a shown creator name that is another person's username, in any spelling; keeps one's own or a free pen name", async () => {
+    const owner = await signIn();
+    const other = await signIn();
+    const character = await create(owner);
+    const bare = other.username.slice(1);
+    for (const creator of [bare, `@${bare}`, bare.toUpperCase()]) {
+      const res = await call(`/api/characters/${character.id}`, { method: "PUT", user: owner, body: { creator } });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        error: CREATOR_NAME_TAKEN,
+        code: "validation_failed",
+        issues: [{ path: "creator", message: CREATOR_NAME_TAKEN }],
+      });
+    }
+    // Nothing changed.
+    expect((await json<Character>(await call(`/api/characters/${character.id}`, { user: owner }), 200)).creator).toBe(character.creator);
+    const penName = `quill_${crypto.randomUUID().slice(0, 8)}`;
+    for (const creator of [penName, owner.username.slice(1)]) {
+      const updated = await json<Character>(await call(`/api/characters/${character.id}`, { method: "PUT", user: owner, body: { creator } }), 200);
+      expect(updated.creator).toBe(creator);
+    }
+  });
+
   it("changes only the fields sent; creator may be set", async () => {
     const owner = await signIn({ username: "@ori" });
     const created = await create(owner, { tags: ["fantasy"], scenario: "A harbour.", isNsfw: false });
