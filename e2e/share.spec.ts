@@ -161,6 +161,12 @@ test("My Characters shows each character's views, favorites and chats, and names
     expect((await fan.post("/api/conversations", { data: { characterId: id, title: `Chat with ${name}` } })).status()).toBe(201);
   }
   await fan.dispose();
+  // Views are counted through the views queue (a batch every 10 s at most): wait until it is in.
+  await expect
+    .poll(async () => ((await (await page.request.get("/api/my-characters")).json()) as Character[]).find((c) => c.id === id)?.viewCount, {
+      timeout: 30_000,
+    })
+    .toBe(1);
 
   await page.goto("/my-characters");
   const card = page.getByRole("article", { name, exact: true });

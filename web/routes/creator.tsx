@@ -29,6 +29,7 @@ import { CharacterGrid } from "../features/characters/components/character-grid.
 import { useCreator } from "../features/creators/api/get-creator.ts";
 import { FollowButton } from "../features/creators/components/follow-button.tsx";
 import { NotFoundPage } from "./not-found.tsx";
+import { useCanonicalLink } from "../lib/use-canonical-link.ts";
 import { useHiddenTags } from "../lib/use-hidden-tags.ts";
 
 const CREATOR_TABS = CATALOG_TABS.filter((t) => t.value === "trending" || t.value === "new" || t.value === "popular") as CatalogTab<
@@ -55,6 +56,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
   const { user } = useUser();
   const { filters, dispatch } = useCatalogFilters();
   const [sort, setSort] = useState<Exclude<CatalogSort, "for-you">>("new");
+  useCanonicalLink(new URL(creatorPath(profile.username), window.location.origin).href);
   // Hidden tags apply here as on Home (lib/use-hidden-tags.ts).
   const { hiddenTags } = useHiddenTags();
   const [paging, setPaging] = useState({ key: "", offset: 0 });
@@ -74,7 +76,6 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
   return (
     <div className="mx-auto max-w-[1400px] px-4 py-6 md:px-6 md:py-10">
       <title>{`${displayName} (${profile.username}) — Fabled`}</title>
-      <link rel="canonical" href={new URL(creatorPath(profile.username), window.location.origin).href} />
       <header className="flex flex-col gap-5 rounded-2xl border border-border bg-card p-5 sm:flex-row sm:items-center sm:p-6">
         <Avatar
           src={profile.profileImageUrl}
