@@ -275,7 +275,10 @@ async function runVisitorMode(file: string): Promise<void> {
   }
   console.log(`\nD1 statements per 1,000 page views (N = ${count.toLocaleString("en-US")} characters)\n`);
   printTable(["run", "edge hit ratio", "reads", "primary writes", "of which view counts", "other writes"], summary);
-  console.log("\nview counts are the character page's view_count + 1; the Queue of issue 15 takes them off the read path.");
+  console.log(
+    "\nprimary writes are those made while answering a page view; views are counted off the read path by the views queue's consumer" +
+      " (worker/lib/views.ts: one D1 transaction of 3 statements per batch of up to 100 views).",
+  );
 }
 
 async function waitForServer(base: string, child: ChildProcess): Promise<void> {
