@@ -10,7 +10,7 @@ import { Link } from "react-router";
 import { PageSpinner } from "../components/page-spinner.tsx";
 import { SignInRequired } from "../components/sign-in-required.tsx";
 import { Button } from "../components/ui/button.tsx";
-import { Switch } from "../components/ui/switch.tsx";
+import { NsfwSwitch } from "../components/nsfw-switch.tsx";
 import { useUser } from "../lib/auth.ts";
 import { CATALOG_PAGE_SIZE } from "../lib/catalog-filters.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
@@ -41,16 +41,12 @@ export function FavoritesPage() {
           <h1 className="text-3xl font-bold tracking-tight">Favorites</h1>
           <p className="mt-1 text-muted-foreground">The characters you favorited, newest first.</p>
         </div>
-        <div className="flex items-center gap-2.5 self-start rounded-xl border border-border bg-card px-3 py-2 sm:self-auto">
-          <Switch
-            id="favorites-nsfw-toggle"
-            checked={showNsfw}
-            onCheckedChange={(checked) => dispatch({ type: "setShowNsfw", showNsfw: checked })}
-          />
-          <label htmlFor="favorites-nsfw-toggle" className="cursor-pointer text-sm font-medium select-none">
-            Show NSFW
-          </label>
-        </div>
+        <NsfwSwitch
+          id="favorites-nsfw-toggle"
+          checked={showNsfw}
+          onCheckedChange={(checked) => dispatch({ type: "setShowNsfw", showNsfw: checked })}
+          className="self-start rounded-xl border border-border bg-card px-3 py-2 sm:self-auto"
+        />
       </header>
       <CharacterGrid
         pageQuery={(o) => favoritesQueryOptions({ showNsfw, offset: o })}

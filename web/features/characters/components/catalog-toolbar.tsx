@@ -5,7 +5,7 @@
  */
 import { Clock, Flame, Sparkles, Star, UserCheck } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useRef } from "react";
-import { Switch } from "../../../components/ui/switch.tsx";
+import { NsfwSwitch } from "../../../components/nsfw-switch.tsx";
 import type { HomeTab } from "../../../lib/catalog-filters.ts";
 import { cn } from "../../../lib/utils.ts";
 
@@ -99,12 +99,12 @@ export function CatalogToolbar<T extends HomeTab>({
       </div>
       <div className="flex items-center gap-2">
         {children}
-        <div className="flex items-center gap-2.5 rounded-xl border border-border bg-card px-3 py-2">
-          <Switch id="nsfw-toggle" checked={showNsfw} onCheckedChange={onShowNsfwChange} />
-          <label htmlFor="nsfw-toggle" className="cursor-pointer text-sm font-medium select-none">
-            Show NSFW
-          </label>
-        </div>
+        <NsfwSwitch
+          id="nsfw-toggle"
+          checked={showNsfw}
+          onCheckedChange={onShowNsfwChange}
+          className="rounded-xl border border-border bg-card px-3 py-2"
+        />
       </div>
     </div>
   );

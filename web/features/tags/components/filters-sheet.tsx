@@ -8,7 +8,7 @@ import { X } from "lucide-react";
 import type { RefObject } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from "../../../components/ui/dialog.tsx";
-import { Switch } from "../../../components/ui/switch.tsx";
+import { NsfwSwitch } from "../../../components/nsfw-switch.tsx";
 import { TagFilterPanel, type TagFilterControls } from "./tag-filter-panel.tsx";
 
 export interface FiltersSheetProps extends TagFilterControls {
@@ -43,12 +43,7 @@ export function FiltersSheet({ open, onOpenChange, showNsfw, onShowNsfwChange, t
               </Button>
             </DialogClose>
           </div>
-          <div className="mt-3 flex items-center gap-2.5">
-            <Switch id="nsfw-toggle-sheet" checked={showNsfw} onCheckedChange={onShowNsfwChange} />
-            <label htmlFor="nsfw-toggle-sheet" className="cursor-pointer text-sm font-medium whitespace-nowrap select-none">
-              Show NSFW
-            </label>
-          </div>
+          <NsfwSwitch id="nsfw-toggle-sheet" checked={showNsfw} onCheckedChange={onShowNsfwChange} className="mt-3" />
         </div>
         <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4 [scrollbar-width:thin]">
           <TagFilterPanel {...controls} />
