@@ -1,9 +1,7 @@
 /** `/chats` — My Chats: the person's conversations, to find them again; visitors are asked to sign in. */
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
 import { PageSpinner } from "../components/page-spinner.tsx";
 import { SignInRequired } from "../components/sign-in-required.tsx";
-import { Button } from "../components/ui/button.tsx";
+import { BackHomeLink } from "../components/back-home-link.tsx";
 import { useUser } from "../lib/auth.ts";
 import { ConversationList } from "../features/chat/components/conversation-list.tsx";
 
@@ -16,11 +14,7 @@ export function ChatsPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 md:px-6 md:py-10">
       <title>My Chats — Fabled</title>
-      <Button asChild variant="ghost" size="sm" className="-ml-3 text-muted-foreground hover:text-foreground">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" /> Back
-        </Link>
-      </Button>
+      <BackHomeLink />
       <header className="mt-4 mb-8">
         <h1 className="text-3xl font-bold tracking-tight">My Chats</h1>
         <p className="mt-1 text-muted-foreground">Pick up where you left off.</p>

@@ -4,11 +4,12 @@
  * (its switch is shared). Unfavoriting removes the card at once, and it
  * comes back if the toggle fails. Visitors are asked to sign in.
  */
-import { ArrowLeft, Heart } from "lucide-react";
+import { Heart } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { PageSpinner } from "../components/page-spinner.tsx";
 import { SignInRequired } from "../components/sign-in-required.tsx";
+import { BackHomeLink } from "../components/back-home-link.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { NsfwSwitch } from "../components/nsfw-switch.tsx";
 import { useUser } from "../lib/auth.ts";
@@ -31,11 +32,7 @@ export function FavoritesPage() {
   return (
     <div className="mx-auto max-w-[1400px] px-4 py-6 md:px-6 md:py-10">
       <title>Favorites — Fabled</title>
-      <Button asChild variant="ghost" size="sm" className="-ml-3 text-muted-foreground hover:text-foreground">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" /> Back
-        </Link>
-      </Button>
+      <BackHomeLink />
       <header className="mt-4 mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Favorites</h1>

@@ -2,10 +2,11 @@
  * `/my-characters` — My Characters (SPEC.md §2): Back, Create Character and
  * Import card, then the person's characters; visitors are asked to sign in.
  */
-import { ArrowLeft, Plus } from "lucide-react";
+import { Plus } from "lucide-react";
 import { Link } from "react-router";
 import { PageSpinner } from "../components/page-spinner.tsx";
 import { SignInRequired } from "../components/sign-in-required.tsx";
+import { BackHomeLink } from "../components/back-home-link.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { useUser } from "../lib/auth.ts";
 import { ImportCardButton } from "../features/characters/components/import-card-button.tsx";
@@ -20,11 +21,7 @@ export function MyCharactersPage() {
   return (
     <div className="mx-auto max-w-[1400px] px-4 py-6 md:px-6 md:py-10">
       <title>My Characters — Fabled</title>
-      <Button asChild variant="ghost" size="sm" className="-ml-3 text-muted-foreground hover:text-foreground">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" /> Back
-        </Link>
-      </Button>
+      <BackHomeLink />
       <header className="mt-4 mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">My Characters</h1>

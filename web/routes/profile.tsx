@@ -3,11 +3,10 @@
  * personas: a spinner while the person loads; visitors are sent to "/" once
  * it is known they are not signed in.
  */
-import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { PageSpinner } from "../components/page-spinner.tsx";
-import { Button } from "../components/ui/button.tsx";
+import { BackHomeLink } from "../components/back-home-link.tsx";
 import { Card, CardContent, CardHeader } from "../components/ui/card.tsx";
 import { useUser } from "../lib/auth.ts";
 import { PersonasSection } from "../features/personas/components/personas-section.tsx";
@@ -26,11 +25,7 @@ export function ProfilePage() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 md:py-10">
       <title>Edit Profile — Fabled</title>
-      <Button asChild variant="ghost" size="sm" className="-ml-3 text-muted-foreground hover:text-foreground">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" /> Back
-        </Link>
-      </Button>
+      <BackHomeLink />
       <Card className="mt-4">
         <CardHeader className="p-6 pb-2">
           <h1 className="text-2xl font-bold tracking-tight">Edit Profile</h1>

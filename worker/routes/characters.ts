@@ -54,12 +54,16 @@ const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
 /** 400 for an edit whose shown creator name is another person's username (in any spelling). */
 export const CREATOR_NAME_TAKEN = "That name belongs to another creator. Use your own name or a pen name nobody holds.";
 
+/** Sends a view to the views queue after the answer; a failed send loses this one view (logged), never the page. */
+const queueView = (queue: Queue, id: number) =>
+  sendView(queue, id).catch((error: unknown) => console.error("view not sent to the queue", String(error)));
+
 const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search", "creator"] });
 
 const cachedDetail = edgeCache({
   target: (c) => characterTarget(c, ""),
   // A page served from the cache is still a view, counted through the views queue.
-  onHit: (c) => sendView(c.env.VIEWS, parseCharacterId(c.req.param("id")!)).catch((error) => console.error("view not sent to the queue", String(error))),
+  onHit: (c) => queueView(c.env.VIEWS, parseCharacterId(c.req.param("id")!)),
 });
 
 export const charactersRoutes = new Hono<AppEnv>()
@@ -79,9 +83,8 @@ export const charactersRoutes = new Hono<AppEnv>()
     const view = await viewCharacter(c.env.DB, id, c.get("user")?.id);
     if (!view) throw notFound("Character not found");
     // Counted through the views queue after the answer; the read writes nothing.
-    // A failed send loses this one view, never the page.
     if (view.counted) {
-      await afterResponse(c, sendView(c.env.VIEWS, id).catch((error) => console.error("view not sent to the queue", String(error))));
+      await afterResponse(c, queueView(c.env.VIEWS, id));
     }
     return c.json(view.character, 200);
   })

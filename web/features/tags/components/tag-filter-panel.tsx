@@ -8,7 +8,7 @@
  * through in red; selecting it shows it again.
  */
 import { Check, Eye, EyeOff, Hash, X } from "lucide-react";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import type { TagMode } from "../../../../schema/constants.ts";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatCount } from "../../../lib/format.ts";
@@ -82,19 +82,9 @@ export function TagFilterPanel({ selected, tagMode, hidden, onToggle, onRemove, 
           <ul className="flex flex-wrap gap-1.5">
             {selected.map((tag) => (
               <li key={tag}>
-                <span className="inline-flex items-center gap-1 rounded-full bg-primary-strong py-0.5 pr-1 pl-2.5 text-xs font-medium text-white">
+                <TagChip tone="selected" action={`Remove ${tag} filter`} onAction={() => onRemove(tag)}>
                   {tag}
-                  <button
-                    type="button"
-                    aria-label={`Remove ${tag} filter`}
-                    // A native tooltip: Radix's would add its positioning code to Home's first visit.
-                    title={`Remove ${tag} filter`}
-                    onClick={() => onRemove(tag)}
-                    className="cursor-pointer rounded-full p-0.5 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white"
-                  >
-                    <X aria-hidden="true" className="size-3" />
-                  </button>
-                </span>
+                </TagChip>
               </li>
             ))}
           </ul>
@@ -110,18 +100,9 @@ export function TagFilterPanel({ selected, tagMode, hidden, onToggle, onRemove, 
           <ul className="flex flex-wrap gap-1.5">
             {hidden.map((tag) => (
               <li key={tag}>
-                <span className="inline-flex items-center gap-1 rounded-full border border-red-500/50 bg-red-500/10 py-0.5 pr-1 pl-2.5 text-xs font-medium text-red-300">
+                <TagChip tone="hidden" action={`Show ${tag} again`} onAction={() => onToggleHidden(tag)}>
                   <s>{tag}</s>
-                  <button
-                    type="button"
-                    aria-label={`Show ${tag} again`}
-                    title={`Show ${tag} again`}
-                    onClick={() => onToggleHidden(tag)}
-                    className="cursor-pointer rounded-full p-0.5 hover:bg-red-500/20 focus-visible:outline-2 focus-visible:outline-red-300"
-                  >
-                    <X aria-hidden="true" className="size-3" />
-                  </button>
-                </span>
+                </TagChip>
               </li>
             ))}
           </ul>
@@ -201,5 +182,48 @@ export function TagFilterPanel({ selected, tagMode, hidden, onToggle, onRemove, 
         )}
       </section>
     </div>
+  );
+}
+
+const CHIP_TONES = {
+  selected: {
+    chip: "bg-primary-strong text-white",
+    button: "hover:bg-white/20 focus-visible:outline-white",
+  },
+  hidden: {
+    chip: "border border-red-500/50 bg-red-500/10 text-red-300",
+    button: "hover:bg-red-500/20 focus-visible:outline-red-300",
+  },
+} as const;
+
+/**
+ * A selected or hidden tag as a chip with one icon button (`action` is its
+ * accessible name and tooltip). The tooltip is the native one: Radix's would
+ * add its positioning code to Home's first visit.
+ */
+function TagChip({
+  tone,
+  action,
+  onAction,
+  children,
+}: {
+  tone: keyof typeof CHIP_TONES;
+  action: string;
+  onAction: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <span className={cn("inline-flex items-center gap-1 rounded-full py-0.5 pr-1 pl-2.5 text-xs font-medium", CHIP_TONES[tone].chip)}>
+      {children}
+      <button
+        type="button"
+        aria-label={action}
+        title={action}
+        onClick={onAction}
+        className={cn("cursor-pointer rounded-full p-0.5 focus-visible:outline-2", CHIP_TONES[tone].button)}
+      >
+        <X aria-hidden="true" className="size-3" />
+      </button>
+    </span>
   );
 }
