@@ -64,7 +64,7 @@ describe("apiRequest", () => {
 describe("apiGet", () => {
   it("parses the JSON of an OK answer", async () => {
     const fetch = stubFetch(() => Response.json({ characters: [], total: 0 }));
-    await expect(apiGet("/api/characters", fetch)).resolves.toEqual({ characters: [], total: 0 });
+    await expect(apiGet("/api/characters", { fetchImpl: fetch })).resolves.toEqual({ characters: [], total: 0 });
   });
 });
 

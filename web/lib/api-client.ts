@@ -6,9 +6,22 @@
  * - Any non-OK answer becomes `Error("<status>: <body text or status text>")`,
  *   e.g. `401: {"error":"Unauthorized","code":"unauthorized"}`.
  *
+ * Calls name the Worker's route path (`"/api/characters/:id"`) and take
+ * their answer's type from that route (web/lib/api-types.ts, Hono's
+ * `AppType`), so no call site states a response type by hand.
+ *
  * Functions take an optional `fetchImpl` so tests can answer without a network.
  */
 import type { QueryFunction, QueryKey } from "@tanstack/react-query";
+import type {
+  ApiJsonBody,
+  ApiMethod,
+  ApiPath,
+  ApiPathFor,
+  ApiPathParamNames,
+  ApiPathParams,
+  ApiResponse,
+} from "./api-types.ts";
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -41,10 +54,74 @@ export async function apiRequest(
   return res;
 }
 
-/** GETs `url` and parses its JSON body; throws the SPEC.md §8 error on any non-OK answer. */
-export async function apiGet<T>(url: string, fetchImpl: FetchLike = defaultFetch): Promise<T> {
-  const res = await apiRequest("GET", url, undefined, fetchImpl);
-  return (await res.json()) as T;
+/** Where a call goes: the route's `:params` (required when it has any), a query string, a test's fetch. */
+export type ApiTarget<P extends string> = ([ApiPathParamNames<P>] extends [never]
+  ? { params?: undefined }
+  : { params: ApiPathParams<P> }) & {
+  /** The query string without "?", e.g. `limit=20&offset=0`; none when empty or left out. */
+  query?: string;
+  fetchImpl?: FetchLike;
+};
+
+/** The target argument: optional for a path without `:params`. */
+type TargetArgs<P extends string> = [ApiPathParamNames<P>] extends [never]
+  ? [target?: ApiTarget<P>]
+  : [target: ApiTarget<P>];
+
+/**
+ * The URL of route `path` with each `:param` replaced by its value, URI
+ * encoded (`encodeURIComponent`), then `?query` when one is given:
+ * `apiUrl("/api/characters/:id/comments", { params: { id: 7 } })` → `/api/characters/7/comments`.
+ * Throws for a `:param` without a value (a typed call cannot leave one out).
+ */
+export function apiUrl<P extends ApiPath>(path: P, ...[target]: TargetArgs<P>): string {
+  const params = (target?.params ?? {}) as Record<string, string | number | undefined>;
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`No value for :${name} of ${path}`);
+    return encodeURIComponent(String(value));
+  });
+  return target?.query ? `${filled}?${target.query}` : filled;
+}
+
+/**
+ * GETs route `path` (see `apiUrl`) and parses its JSON body, typed as that
+ * route answers (`ApiResponse`). Throws the SPEC.md §8 error on any non-OK answer.
+ */
+export async function apiGet<P extends ApiPathFor<"get">>(path: P, ...args: TargetArgs<P>): Promise<ApiResponse<P>> {
+  const res = await apiRequest("GET", apiUrl(path, ...args), undefined, args[0]?.fetchImpl);
+  return (await res.json()) as ApiResponse<P>;
+}
+
+/** A write's target: `ApiTarget` plus the JSON body the route validates (none for a route that reads none). */
+export type ApiSendTarget<P extends ApiPath, M extends ApiMethod> = ApiTarget<P> & { body?: ApiJsonBody<P, M> };
+
+type SendArgs<P extends ApiPath, M extends ApiMethod> = [ApiPathParamNames<P>] extends [never]
+  ? [target?: ApiSendTarget<P, M>]
+  : [target: ApiSendTarget<P, M>];
+
+/**
+ * Sends `method path` (see `apiUrl`) with `body` as JSON (none when left
+ * out) and parses the JSON of the OK answer, typed as that route answers.
+ * Throws the SPEC.md §8 error on any non-OK answer.
+ */
+export async function apiSend<M extends Exclude<ApiMethod, "get">, P extends ApiPathFor<M>>(
+  method: M,
+  path: P,
+  ...args: SendArgs<P, M>
+): Promise<ApiResponse<P, M>> {
+  const target = args[0] as ApiSendTarget<P, M> | undefined;
+  const url = apiUrl<ApiPath>(path, target as ApiTarget<ApiPath>);
+  const res = await apiRequest(method.toUpperCase(), url, target?.body, target?.fetchImpl);
+  return (await res.json()) as ApiResponse<P, M>;
+}
+
+/**
+ * The JSON body of `res`, an OK answer of `method path` sent some other way
+ * (a raw file body), typed as that route answers.
+ */
+export async function apiJson<P extends ApiPath, M extends ApiMethod>(res: Response, _method: M, _path: P): Promise<ApiResponse<P, M>> {
+  return (await res.json()) as ApiResponse<P, M>;
 }
 
 /** True for the error of a 401 answer: its message starts "401: " and mentions Unauthorized. */
@@ -59,16 +136,31 @@ export type UnauthorizedBehavior = "returnNull" | "throw";
  * are the path (`["/api/characters", 7]` → `/api/characters/7`). With
  * `on401: "returnNull"` a 401 answer resolves to null instead of throwing.
  */
-export function getQueryFn<T>(
+export function getQueryFn(
   { on401 }: { on401: UnauthorizedBehavior },
   fetchImpl: FetchLike = defaultFetch,
-): QueryFunction<T | null, QueryKey> {
-  return async ({ queryKey }) => {
-    const res = await fetchImpl(queryKey.join("/"), { credentials: "include" });
-    if (on401 === "returnNull" && res.status === 401) return null;
-    await throwIfResNotOk(res);
-    return (await res.json()) as T;
-  };
+): QueryFunction<unknown, QueryKey> {
+  return ({ queryKey }) => getJsonOrNull(queryKey.join("/"), on401, fetchImpl);
+}
+
+async function getJsonOrNull(url: string, on401: UnauthorizedBehavior, fetchImpl: FetchLike): Promise<unknown> {
+  const res = await fetchImpl(url, { credentials: "include" });
+  if (on401 === "returnNull" && res.status === 401) return null;
+  await throwIfResNotOk(res);
+  return res.json();
+}
+
+/**
+ * A React Query `queryFn` that GETs route `path` (no `:params`; the same
+ * request as `getQueryFn` with the key `[path]`), typed as that route
+ * answers. With `on401: "returnNull"` a 401 answer resolves to null.
+ */
+export function apiQueryFn<P extends ApiPathFor<"get">>(
+  path: [ApiPathParamNames<P>] extends [never] ? P : never,
+  { on401 }: { on401: UnauthorizedBehavior },
+  fetchImpl: FetchLike = defaultFetch,
+): QueryFunction<ApiResponse<P> | null, QueryKey> {
+  return () => getJsonOrNull(path, on401, fetchImpl) as Promise<ApiResponse<P> | null>;
 }
 
 /** The HTTP status of an error thrown by this client ("409: …" → 409), or null for other errors. */

@@ -7,7 +7,7 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { CurrentUser } from "../../schema/api.ts";
-import { errorStatus, getQueryFn, serverErrorText } from "./api-client.ts";
+import { apiQueryFn, errorStatus, serverErrorText } from "./api-client.ts";
 
 export type { CurrentUser };
 
@@ -18,7 +18,7 @@ export const LOGOUT_PATH = "/api/logout";
 export const userQueryOptions = () =>
   queryOptions({
     queryKey: ["/api/auth/user"],
-    queryFn: getQueryFn<CurrentUser>({ on401: "returnNull" }),
+    queryFn: apiQueryFn("/api/auth/user", { on401: "returnNull" }),
     retry: false,
     // A failed answer (a suspended account's 403) is not asked again by every
     // component that mounts; only an invalidation asks again.

@@ -7,9 +7,12 @@
  * 3. `PUT /api/character-avatars` `{avatarURL: uploadURL}` → `{objectPath}`,
  *    which becomes the character's or persona's avatarUrl.
  */
-import type { AvatarRegistrationResponse, UploadUrlResponse } from "../../schema/api.ts";
 import { MAX_UPLOAD_BYTES } from "../../schema/constants.ts";
-import { apiRequest } from "./api-client.ts";
+import { apiSend } from "./api-client.ts";
+import type { ApiResponse } from "./api-types.ts";
+
+type UploadUrlResponse = ApiResponse<"/api/objects/upload", "post">;
+type AvatarRegistrationResponse = ApiResponse<"/api/character-avatars", "put">;
 
 /** The panel's restrictions (SPEC.md §5, §9): one image of at most 10,485,760 bytes. */
 export const AVATAR_RESTRICTIONS = {
@@ -49,9 +52,8 @@ export function uploadResponseBody(text: string): Record<string, unknown> {
  * avatar file. Throws the SPEC.md §8 error (`401: …` signed out, `503: …`
  * when uploads are not configured).
  */
-export async function createUploadUrl(): Promise<UploadUrlResponse> {
-  const res = await apiRequest("POST", "/api/objects/upload");
-  return (await res.json()) as UploadUrlResponse;
+export function createUploadUrl(): Promise<UploadUrlResponse> {
+  return apiSend("post", "/api/objects/upload");
 }
 
 /**
@@ -60,9 +62,8 @@ export async function createUploadUrl(): Promise<UploadUrlResponse> {
  * Throws the SPEC.md §8 error: `400` not an image, `403` someone else's
  * upload, `404` nothing uploaded, `413` over 10 MB.
  */
-export async function registerAvatar(avatarURL: string): Promise<AvatarRegistrationResponse> {
-  const res = await apiRequest("PUT", "/api/character-avatars", { avatarURL });
-  return (await res.json()) as AvatarRegistrationResponse;
+export function registerAvatar(avatarURL: string): Promise<AvatarRegistrationResponse> {
+  return apiSend("put", "/api/character-avatars", { body: { avatarURL } });
 }
 
 export interface AvatarUploadApi {

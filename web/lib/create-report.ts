@@ -5,8 +5,7 @@
  * than in one feature.
  */
 import { useMutation } from "@tanstack/react-query";
-import type { Report } from "../../schema/api.ts";
-import { apiRequest } from "./api-client.ts";
+import { apiSend } from "./api-client.ts";
 import type { ReportRequest } from "./report-form.ts";
 
 /**
@@ -16,9 +15,8 @@ import type { ReportRequest } from "./report-form.ts";
  * person's own content, `403: …` for a suspended account, `404: …` for a
  * target they cannot see, `429: …` over the write limit.
  */
-export async function createReport(input: ReportRequest): Promise<Report> {
-  const res = await apiRequest("POST", "/api/reports", input);
-  return (await res.json()) as Report;
+export function createReport(input: ReportRequest) {
+  return apiSend("post", "/api/reports", { body: input });
 }
 
 /** The mutation behind the Report dialog; nothing on screen changes until an operator acts, so nothing is refetched. */

@@ -4,12 +4,11 @@
  * the chat header picks one (features/chat).
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Persona } from "../../schema/api.ts";
 import { apiGet } from "./api-client.ts";
 
 /** Throws the SPEC.md §8 error (`401: …` for visitors, who should never ask). */
-export function getPersonas(): Promise<Persona[]> {
-  return apiGet<Persona[]>("/api/personas");
+export function getPersonas() {
+  return apiGet("/api/personas");
 }
 
 export const personasQueryOptions = () =>

@@ -9,9 +9,9 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useSyncExternalStore } from "react";
-import type { HiddenTags } from "../../schema/api.ts";
 import { toast } from "../components/ui/use-toast.ts";
-import { apiRequest, getQueryFn } from "./api-client.ts";
+import { apiQueryFn, apiSend } from "./api-client.ts";
+import type { ApiResponse } from "./api-types.ts";
 import { useUser } from "./auth.ts";
 import {
   HIDDEN_TAGS_STORAGE_KEY,
@@ -70,13 +70,12 @@ function subscribe(listener: () => void): () => void {
 export const hiddenTagsQueryOptions = () =>
   queryOptions({
     queryKey: ["/api/profile/hidden-tags"],
-    queryFn: getQueryFn<HiddenTags>({ on401: "returnNull" }),
+    queryFn: apiQueryFn("/api/profile/hidden-tags", { on401: "returnNull" }),
   });
 
 /** `PUT /api/profile/hidden-tags` with the whole list; resolves to the list as stored. Throws the SPEC.md §8 error. */
 export async function saveHiddenTags(tags: string[]): Promise<string[]> {
-  const res = await apiRequest("PUT", "/api/profile/hidden-tags", { tags });
-  return ((await res.json()) as HiddenTags).tags;
+  return (await apiSend("put", "/api/profile/hidden-tags", { body: { tags } })).tags;
 }
 
 export interface HiddenTagsValue {
@@ -95,7 +94,7 @@ export function useHiddenTags(): HiddenTagsValue {
   const save = useMutation({
     mutationFn: saveHiddenTags,
     onSuccess: (tags) => {
-      const saved: HiddenTags = { tags };
+      const saved: ApiResponse<"/api/profile/hidden-tags"> = { tags };
       queryClient.setQueryData(hiddenTagsQueryOptions().queryKey, saved);
     },
   });

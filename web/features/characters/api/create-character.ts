@@ -3,15 +3,13 @@
  * character (SPEC.md §7). Success refreshes the character lists (§4).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Character } from "../../../../schema/api.ts";
 import type { CharacterInput } from "../../../../schema/inputs.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { refreshCharacters } from "./refresh-characters.ts";
 
 /** Throws the SPEC.md §8 error: `401: …` signed out, `400: …` with the §5 messages. */
-export async function createCharacter(input: CharacterInput): Promise<Character> {
-  const res = await apiRequest("POST", "/api/characters", input);
-  return (await res.json()) as Character;
+export function createCharacter(input: CharacterInput) {
+  return apiSend("post", "/api/characters", { body: input });
 }
 
 export function useCreateCharacter() {

@@ -3,8 +3,9 @@
  * per DESIGN.md "Tabs").
  */
 import { queryOptions, useQueries } from "@tanstack/react-query";
-import type { CatalogSort, CharacterListResponse } from "../../../../schema/api.ts";
+import type { CatalogSort } from "../../../../schema/api.ts";
 import type { TagMode } from "../../../../schema/constants.ts";
+import { apiJson } from "../../../lib/api-client.ts";
 import { CATALOG_PAGE_SIZE } from "../../../lib/catalog-filters.ts";
 import { seedFavoriteStatuses } from "./get-favorite-status.ts";
 
@@ -54,10 +55,10 @@ export function charactersQueryString(params: CharacterPageParams): string {
 }
 
 /** Fetches one page; throws `Error("Failed to fetch characters")` on any non-OK answer (SPEC.md §8). */
-export async function getCharacters(params: CharacterPageParams, signal?: AbortSignal): Promise<CharacterListResponse> {
+export async function getCharacters(params: CharacterPageParams, signal?: AbortSignal) {
   const res = await fetch(`/api/characters?${charactersQueryString(params)}`, { credentials: "include", signal });
   if (!res.ok) throw new Error("Failed to fetch characters");
-  return (await res.json()) as CharacterListResponse;
+  return apiJson(res, "get", "/api/characters");
 }
 
 /** One page's query; its characters' favorite statuses are seeded from the page (no status call per card). */

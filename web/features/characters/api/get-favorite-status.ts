@@ -1,11 +1,10 @@
 /** `GET /api/characters/{id}/favorite`: whether the signed-in person favorited it (SPEC.md §7). */
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
-import type { FavoriteStatus } from "../../../../schema/api.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error (`401: …` for visitors, who should never ask). */
-export function getFavoriteStatus(characterId: number | string): Promise<FavoriteStatus> {
-  return apiGet<FavoriteStatus>(`/api/characters/${encodeURIComponent(String(characterId))}/favorite`);
+export function getFavoriteStatus(characterId: number | string) {
+  return apiGet("/api/characters/:id/favorite", { params: { id: characterId } });
 }
 
 export const favoriteStatusQueryOptions = (characterId: number | string) =>

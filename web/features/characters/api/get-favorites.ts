@@ -3,7 +3,6 @@
  * favorite first, shaped like `GET /api/characters` (issue 16).
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { CharacterListResponse } from "../../../../schema/api.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 import { CATALOG_PAGE_SIZE } from "../../../lib/catalog-filters.ts";
 import { seedFavoriteStatuses } from "./get-favorite-status.ts";
@@ -32,7 +31,7 @@ export const favoritesQueryOptions = (params: FavoritesPageParams) =>
   queryOptions({
     queryKey: ["/api/favorites", { ...params, limit: params.limit ?? CATALOG_PAGE_SIZE }],
     queryFn: async ({ client }) => {
-      const page = await apiGet<CharacterListResponse>(`/api/favorites?${favoritesQueryString(params)}`);
+      const page = await apiGet("/api/favorites", { query: favoritesQueryString(params) });
       seedFavoriteStatuses(client, page.characters);
       return page;
     },

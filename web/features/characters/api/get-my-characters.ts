@@ -1,11 +1,10 @@
 /** `GET /api/my-characters`: the signed-in person's own characters, inactive ones included, newest first (SPEC.md §7), each with its moderation status. */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { OwnCharacter } from "../../../../schema/api.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error (`401: …` for visitors, who should never ask). */
-export function getMyCharacters(): Promise<OwnCharacter[]> {
-  return apiGet<OwnCharacter[]>("/api/my-characters");
+export function getMyCharacters() {
+  return apiGet("/api/my-characters");
 }
 
 export const myCharactersQueryOptions = () =>

@@ -5,9 +5,8 @@
  * inactive for review. Success refreshes My Characters.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Character } from "../../../../schema/api.ts";
 import { MAX_UPLOAD_BYTES } from "../../../../schema/constants.ts";
-import { type FetchLike, throwIfResNotOk } from "../../../lib/api-client.ts";
+import { type FetchLike, apiJson, throwIfResNotOk } from "../../../lib/api-client.ts";
 import { refreshCharacters } from "./refresh-characters.ts";
 
 /** The file picker's `accept`: PNG cards and JSON cards. */
@@ -39,7 +38,7 @@ export class CardFileError extends Error {}
  * PNG or JSON card or is over 10 MB, else the SPEC.md §8 error (`400: …` /
  * `413: …` with the server's sentence).
  */
-export async function importCharacterCard(file: File, fetchImpl: FetchLike = (u, i) => fetch(u, i)): Promise<Character> {
+export async function importCharacterCard(file: File, fetchImpl: FetchLike = (u, i) => fetch(u, i)) {
   const contentType = cardContentType(file);
   if (!contentType) throw new CardFileError("Choose a character card: a PNG image or a JSON file");
   if (file.size > MAX_CARD_BYTES) throw new CardFileError("The card file is too large (at most 10 MB)");
@@ -50,7 +49,7 @@ export async function importCharacterCard(file: File, fetchImpl: FetchLike = (u,
     credentials: "include",
   });
   await throwIfResNotOk(res);
-  return (await res.json()) as Character;
+  return apiJson(res, "post", "/api/characters/import");
 }
 
 export function useImportCharacterCard() {

@@ -5,7 +5,7 @@
  * cached conversations, which embed their character's name and avatar.
  */
 import type { QueryClient } from "@tanstack/react-query";
-import type { Character } from "../../../../schema/api.ts";
+import type { ApiResponse } from "../../../lib/api-types.ts";
 import { characterQueryOptions } from "./get-character.ts";
 import { isCharacterListKey } from "./get-characters.ts";
 import { myCharactersQueryOptions } from "./get-my-characters.ts";
@@ -17,7 +17,7 @@ import { myCharactersQueryOptions } from "./get-my-characters.ts";
  */
 export function refreshCharacters(
   queryClient: QueryClient,
-  change: { character: Character } | { deletedId: number },
+  change: { character: ApiResponse<"/api/characters/:id"> } | { deletedId: number },
 ): Promise<unknown> {
   if ("character" in change) {
     queryClient.setQueryData(characterQueryOptions(String(change.character.id)).queryKey, change.character);

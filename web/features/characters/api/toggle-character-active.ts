@@ -4,14 +4,12 @@
  * character leaves the catalog and search; success refreshes the lists.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Character } from "../../../../schema/api.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { refreshCharacters } from "./refresh-characters.ts";
 
 /** Throws the SPEC.md §8 error (`403: …` for anyone but the creator). */
-export async function toggleCharacterActive(id: number): Promise<Character> {
-  const res = await apiRequest("PATCH", `/api/characters/${id}/toggle-active`);
-  return (await res.json()) as Character;
+export function toggleCharacterActive(id: number) {
+  return apiSend("patch", "/api/characters/:id/toggle-active", { params: { id } });
 }
 
 export function useToggleCharacterActive() {

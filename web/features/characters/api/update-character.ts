@@ -4,15 +4,13 @@
  * which the form does not edit). Success refreshes the character lists (§4).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Character } from "../../../../schema/api.ts";
 import type { CharacterUpdate } from "../../../../schema/inputs.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { refreshCharacters } from "./refresh-characters.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `403` (not the creator), `404`, `400` with the §5 messages. */
-export async function updateCharacter(id: number, input: CharacterUpdate): Promise<Character> {
-  const res = await apiRequest("PUT", `/api/characters/${id}`, input);
-  return (await res.json()) as Character;
+export function updateCharacter(id: number, input: CharacterUpdate) {
+  return apiSend("put", "/api/characters/:id", { params: { id }, body: input });
 }
 
 export function useUpdateCharacter(id: number) {

@@ -5,13 +5,11 @@
  * (docs/decisions/0007-steering-a-chat.md "Branch from here").
  */
 import { useMutation } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `404` "Message not found", `409` while a reply is being written. */
-export async function branchConversation(conversationId: string, messageId: string): Promise<Conversation> {
-  const res = await apiRequest("POST", `/api/conversations/${encodeURIComponent(conversationId)}/branch`, { messageId });
-  return (await res.json()) as Conversation;
+export function branchConversation(conversationId: string, messageId: string) {
+  return apiSend("post", "/api/conversations/:id/branch", { params: { id: conversationId }, body: { messageId } });
 }
 
 export function useBranchConversation(conversationId: string) {

@@ -4,8 +4,7 @@
  * {character name}" (SPEC.md §3).
  */
 import { useMutation } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 
 /** The title a new conversation gets (SPEC.md §3 "conversations"). */
 export function conversationTitle(characterName: string): string {
@@ -13,12 +12,10 @@ export function conversationTitle(characterName: string): string {
 }
 
 /** Creates the conversation; throws the SPEC.md §8 error (`401: …` for visitors, `404: …` for a hidden character). */
-export async function createConversation(character: { id: number; name: string }): Promise<Conversation> {
-  const res = await apiRequest("POST", "/api/conversations", {
-    characterId: character.id,
-    title: conversationTitle(character.name),
+export function createConversation(character: { id: number; name: string }) {
+  return apiSend("post", "/api/conversations", {
+    body: { characterId: character.id, title: conversationTitle(character.name) },
   });
-  return (await res.json()) as Conversation;
 }
 
 export function useCreateConversation() {

@@ -5,12 +5,11 @@
  * earlier visit's cache.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { ChatMessage } from "../../../../schema/chat.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error. */
-export function getConversationMessages(conversationId: string): Promise<ChatMessage[]> {
-  return apiGet<ChatMessage[]>(`/api/conversations/${encodeURIComponent(conversationId)}/messages`);
+export function getConversationMessages(conversationId: string) {
+  return apiGet("/api/conversations/:id/messages", { params: { id: conversationId } });
 }
 
 export const conversationMessagesQueryOptions = (conversationId: string) =>

@@ -5,12 +5,11 @@
  * unknown id, gets 404 (DESIGN.md "Ownership").
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error (`401: …` signed out, `404: …` not found or not yours). */
-export function getConversation(conversationId: string): Promise<Conversation> {
-  return apiGet<Conversation>(`/api/conversations/${encodeURIComponent(conversationId)}`);
+export function getConversation(conversationId: string) {
+  return apiGet("/api/conversations/:id", { params: { id: conversationId } });
 }
 
 export const conversationQueryOptions = (conversationId: string) =>

@@ -5,15 +5,14 @@
  * page is entered, since chatting moves conversations to the top.
  */
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import type { ConversationSummary } from "../../../../schema/chat.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 
 /** Conversations per page. */
 export const CONVERSATIONS_PAGE_SIZE = 30;
 
 /** One page from `offset`; throws the SPEC.md §8 error (`401: …` for visitors). */
-export function getConversations(offset: number, limit = CONVERSATIONS_PAGE_SIZE): Promise<ConversationSummary[]> {
-  return apiGet<ConversationSummary[]>(`/api/conversations?limit=${limit}&offset=${offset}`);
+export function getConversations(offset: number, limit = CONVERSATIONS_PAGE_SIZE) {
+  return apiGet("/api/conversations", { query: `limit=${limit}&offset=${offset}` });
 }
 
 export const conversationsQueryOptions = () =>

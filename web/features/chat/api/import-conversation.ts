@@ -5,8 +5,7 @@
  * import"). Every refused file is a 400 whose `error` sentence names the line.
  */
 import { useMutation } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
-import { type FetchLike, throwIfResNotOk } from "../../../lib/api-client.ts";
+import { type FetchLike, apiJson, apiUrl, throwIfResNotOk } from "../../../lib/api-client.ts";
 
 /** The file picker's `accept`: SillyTavern's chat files. */
 export const CHAT_FILE_ACCEPT = ".jsonl,application/jsonl,application/x-ndjson";
@@ -16,15 +15,15 @@ export async function importConversation(
   characterId: number,
   file: Blob,
   fetchImpl: FetchLike = (u, i) => fetch(u, i),
-): Promise<Conversation> {
-  const res = await fetchImpl(`/api/conversations/import?characterId=${characterId}`, {
+) {
+  const res = await fetchImpl(apiUrl("/api/conversations/import", { query: `characterId=${characterId}` }), {
     method: "POST",
     headers: { "Content-Type": "application/jsonl" },
     body: file,
     credentials: "include",
   });
   await throwIfResNotOk(res);
-  return (await res.json()) as Conversation;
+  return apiJson(res, "post", "/api/conversations/import");
 }
 
 export function useImportConversation(characterId: number) {

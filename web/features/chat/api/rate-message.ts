@@ -5,8 +5,7 @@
  * open tab with a `message_rated` frame.
  */
 import { useMutation } from "@tanstack/react-query";
-import type { MessageRating } from "../../../../schema/chat.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 
 export interface RateMessageInput {
   messageId: string;
@@ -14,13 +13,11 @@ export interface RateMessageInput {
 }
 
 /** Throws the SPEC.md §8 error. */
-export async function rateMessage(conversationId: string, { messageId, value }: RateMessageInput): Promise<MessageRating> {
-  const res = await apiRequest(
-    "POST",
-    `/api/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/rating`,
-    { value },
-  );
-  return (await res.json()) as MessageRating;
+export function rateMessage(conversationId: string, { messageId, value }: RateMessageInput) {
+  return apiSend("post", "/api/conversations/:id/messages/:messageId/rating", {
+    params: { id: conversationId, messageId },
+    body: { value },
+  });
 }
 
 export function useRateMessage(conversationId: string) {

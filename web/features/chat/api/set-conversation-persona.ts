@@ -5,14 +5,12 @@
  * "Personas"). Success puts the answer in the conversation's query.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { conversationQueryOptions } from "./get-conversation.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `404` for an unknown conversation or persona. */
-export async function setConversationPersona(conversationId: string, personaId: string | null): Promise<Conversation> {
-  const res = await apiRequest("PUT", `/api/conversations/${encodeURIComponent(conversationId)}/persona`, { personaId });
-  return (await res.json()) as Conversation;
+export function setConversationPersona(conversationId: string, personaId: string | null) {
+  return apiSend("put", "/api/conversations/:id/persona", { params: { id: conversationId }, body: { personaId } });
 }
 
 export function useSetConversationPersona(conversationId: string) {

@@ -4,13 +4,11 @@
  * character; the previous one is kept.
  */
 import { useMutation } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error. */
-export async function startNewConversation(characterId: number): Promise<Conversation> {
-  const res = await apiRequest("POST", "/api/conversations/new", { characterId });
-  return (await res.json()) as Conversation;
+export function startNewConversation(characterId: number) {
+  return apiSend("post", "/api/conversations/new", { body: { characterId } });
 }
 
 export function useStartNewConversation() {

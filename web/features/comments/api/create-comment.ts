@@ -4,8 +4,7 @@
  * "Post comment").
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Comment } from "../../../../schema/api.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { commentsQueryOptions } from "./get-comments.ts";
 
 export interface CreateCommentInput {
@@ -15,10 +14,9 @@ export interface CreateCommentInput {
 }
 
 /** Sends the comment, trimmed. Throws the SPEC.md §8 error (`401: …` for visitors). */
-export async function createComment(characterId: number, input: CreateCommentInput): Promise<Comment> {
+export function createComment(characterId: number, input: CreateCommentInput) {
   const body = input.parentId === undefined ? { content: input.content.trim() } : { content: input.content.trim(), parentId: input.parentId };
-  const res = await apiRequest("POST", `/api/characters/${characterId}/comments`, body);
-  return (await res.json()) as Comment;
+  return apiSend("post", "/api/characters/:id/comments", { params: { id: characterId }, body });
 }
 
 export function useCreateComment(characterId: number) {

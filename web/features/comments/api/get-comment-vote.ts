@@ -1,11 +1,10 @@
 /** `GET /api/comments/{id}/vote`: the signed-in person's vote on a comment (SPEC.md §7). */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { VoteStatus } from "../../../../schema/api.ts";
 import { apiGet } from "../../../lib/api-client.ts";
 
 /** `{vote: 1 | -1 | null}`. Throws the SPEC.md §8 error. */
-export function getCommentVote(commentId: number): Promise<VoteStatus> {
-  return apiGet<VoteStatus>(`/api/comments/${commentId}/vote`);
+export function getCommentVote(commentId: number) {
+  return apiGet("/api/comments/:id/vote", { params: { id: commentId } });
 }
 
 export const commentVoteQueryOptions = (commentId: number) =>

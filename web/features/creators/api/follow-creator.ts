@@ -5,14 +5,14 @@
  * exact count replaces the guess, and Home's Following tab refetches.
  */
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreatorProfile, FollowStatus } from "../../../../schema/api.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import type { CreatorProfile } from "../../../../schema/api.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { creatorQueryOptions } from "./get-creator.ts";
 
 /** Sends the follow (`follow: true`) or unfollow; returns the exact state. Throws the SPEC.md §8 error. */
-export async function setFollowing(username: string, follow: boolean): Promise<FollowStatus> {
-  const res = await apiRequest(follow ? "PUT" : "DELETE", `/api/users/${encodeURIComponent(username)}/follow`);
-  return (await res.json()) as FollowStatus;
+export function setFollowing(username: string, follow: boolean) {
+  const target = { params: { username } };
+  return follow ? apiSend("put", "/api/users/:username/follow", target) : apiSend("delete", "/api/users/:username/follow", target);
 }
 
 /** True for the key of a Following tab page (`["/api/characters", {following: true, …}]`). */

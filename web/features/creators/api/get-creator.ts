@@ -3,13 +3,12 @@
  * spelling of the name reaches the same cache entry (schema/usernames.ts).
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { CreatorProfile } from "../../../../schema/api.ts";
 import { usernameKey } from "../../../../schema/usernames.ts";
 import { apiGet, errorStatus } from "../../../lib/api-client.ts";
 
 /** Throws the SPEC.md §8 error: `404: …` for a name nobody holds. */
-export function getCreator(username: string): Promise<CreatorProfile> {
-  return apiGet<CreatorProfile>(`/api/users/${encodeURIComponent(username)}`);
+export function getCreator(username: string) {
+  return apiGet("/api/users/:username", { params: { username } });
 }
 
 export const creatorQueryOptions = (username: string) =>

@@ -4,15 +4,13 @@
  * refreshes the list.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Persona } from "../../../../schema/api.ts";
 import type { PersonaInput } from "../../../../schema/inputs.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { personasQueryOptions } from "../../../lib/personas-query.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `400` with the field messages, `409` "You can keep at most 20 personas". */
-export async function createPersona(input: PersonaInput): Promise<Persona> {
-  const res = await apiRequest("POST", "/api/personas", input);
-  return (await res.json()) as Persona;
+export function createPersona(input: PersonaInput) {
+  return apiSend("post", "/api/personas", { body: input });
 }
 
 export function useCreatePersona() {

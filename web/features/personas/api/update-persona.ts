@@ -4,15 +4,13 @@
  * (the previous default loses it), so success refreshes the whole list.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Persona } from "../../../../schema/api.ts";
 import type { PersonaUpdate } from "../../../../schema/inputs.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { personasQueryOptions } from "../../../lib/personas-query.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `404` "Persona not found", `400` with the field messages. */
-export async function updatePersona(id: string, input: PersonaUpdate): Promise<Persona> {
-  const res = await apiRequest("PUT", `/api/personas/${encodeURIComponent(id)}`, input);
-  return (await res.json()) as Persona;
+export function updatePersona(id: string, input: PersonaUpdate) {
+  return apiSend("put", "/api/personas/:id", { params: { id }, body: input });
 }
 
 export function useUpdatePersona() {

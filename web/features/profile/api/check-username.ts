@@ -2,13 +2,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiGet } from "../../../lib/api-client.ts";
 
-export interface UsernameCheck {
-  available: boolean;
-}
 
 /** `username` with its "@". Throws the SPEC.md §8 error. */
-export function checkUsername(username: string): Promise<UsernameCheck> {
-  return apiGet<UsernameCheck>(`/api/profile/check-username/${encodeURIComponent(username)}`);
+export function checkUsername(username: string) {
+  return apiGet("/api/profile/check-username/:username", { params: { username } });
 }
 
 export const usernameCheckQueryOptions = (username: string) =>

@@ -3,15 +3,13 @@
  * person (SPEC.md §7). Success refreshes the current-user data (§4).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CurrentUser } from "../../../../schema/api.ts";
 import type { ProfileInput } from "../../../../schema/inputs.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiSend } from "../../../lib/api-client.ts";
 import { userQueryOptions } from "../../../lib/auth.ts";
 
 /** Throws the SPEC.md §8 error: `409: …` for a taken username, `400: …` with the §5 messages. */
-export async function updateProfile(input: ProfileInput): Promise<CurrentUser> {
-  const res = await apiRequest("PUT", "/api/profile", input);
-  return (await res.json()) as CurrentUser;
+export function updateProfile(input: ProfileInput) {
+  return apiSend("put", "/api/profile", { body: input });
 }
 
 export function useUpdateProfile() {

@@ -1,12 +1,15 @@
 /** `GET /api/tags?popular=true`: popular tags, most used first (SPEC.md §7). */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Tag } from "../../../../schema/api.ts";
+import { apiJson } from "../../../lib/api-client.ts";
+import type { ApiResponse } from "../../../lib/api-types.ts";
+
+type Tag = ApiResponse<"/api/tags">[number];
 
 /** Throws `Error("Failed to fetch tags")` on any non-OK answer (SPEC.md §8). */
-export async function getPopularTags(signal?: AbortSignal): Promise<Tag[]> {
+export async function getPopularTags(signal?: AbortSignal) {
   const res = await fetch("/api/tags?popular=true", { credentials: "include", signal });
   if (!res.ok) throw new Error("Failed to fetch tags");
-  return (await res.json()) as Tag[];
+  return apiJson(res, "get", "/api/tags");
 }
 
 export const popularTagsQueryOptions = () =>
