@@ -1,8 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type FetchLike,
   apiGet,
+  apiQueryFn,
   apiRequest,
+  apiSend,
+  apiSendUnread,
+  apiUrl,
   errorStatus,
   getQueryFn,
   isUnauthorizedError,
@@ -61,10 +65,88 @@ describe("apiRequest", () => {
   });
 });
 
+describe("apiUrl", () => {
+  it("fills each :param URI-encoded and appends the query", () => {
+    expect(apiUrl("/api/conversations/:id/messages/:messageId/rating", { params: { id: "a/b", messageId: "m 1" } })).toBe(
+      "/api/conversations/a%2Fb/messages/m%201/rating",
+    );
+    expect(apiUrl("/api/characters/:id/comments", { params: { id: 7 } })).toBe("/api/characters/7/comments");
+    expect(apiUrl("/api/conversations", { query: "limit=30&offset=0" })).toBe("/api/conversations?limit=30&offset=0");
+    expect(apiUrl("/api/personas", { query: "" })).toBe("/api/personas");
+  });
+
+  it("only takes routes the Worker declares, with their :params", () => {
+    // @ts-expect-error: no such route
+    expect(() => apiUrl("/api/nothing-here")).not.toThrow();
+    // @ts-expect-error: the route's :id is missing
+    expect(() => apiUrl("/api/characters/:id")).toThrow("No value for :id of /api/characters/:id");
+  });
+});
+
 describe("apiGet", () => {
   it("parses the JSON of an OK answer", async () => {
     const fetch = stubFetch(() => Response.json({ characters: [], total: 0 }));
     await expect(apiGet("/api/characters", { fetchImpl: fetch })).resolves.toEqual({ characters: [], total: 0 });
+  });
+
+  it("GETs the filled path with credentials", async () => {
+    const fetch = stubFetch(() => Response.json({ isFavorited: true }));
+    const status = await apiGet("/api/characters/:id/favorite", { params: { id: 3 }, fetchImpl: fetch });
+    expect(fetch.calls[0]!.url).toBe("/api/characters/3/favorite");
+    expect(fetch.calls[0]!.init?.method).toBe("GET");
+    expect(fetch.calls[0]!.init?.credentials).toBe("include");
+    expect(status).toEqual({ isFavorited: true });
+  });
+
+  it("types the answer as the route's handler answers", () => {
+    expectTypeOf(apiGet<"/api/characters/:id/favorite">).returns.resolves.toEqualTypeOf<{ isFavorited: boolean }>();
+    expectTypeOf(apiGet<"/api/profile/hidden-tags">).returns.resolves.toEqualTypeOf<{ tags: string[] }>();
+  });
+});
+
+describe("apiSend", () => {
+  it("sends the JSON body to the filled path and parses the answer", async () => {
+    const fetch = stubFetch(() => Response.json({ tags: ["gore"] }));
+    const saved = await apiSend("put", "/api/profile/hidden-tags", { body: { tags: ["Gore"] }, fetchImpl: fetch });
+    const { url, init } = fetch.calls[0]!;
+    expect(url).toBe("/api/profile/hidden-tags");
+    expect(init?.method).toBe("PUT");
+    expect(init?.credentials).toBe("include");
+    expect(new Headers(init?.headers).get("content-type")).toBe("application/json");
+    expect(init?.body).toBe('{"tags":["Gore"]}');
+    expect(saved.tags).toEqual(["gore"]);
+  });
+
+  it("takes only the body the route validates", () => {
+    const fetch = stubFetch(() => Response.json({}));
+    // @ts-expect-error: the route's body is `{ tags: string[] }`
+    void apiSend("put", "/api/profile/hidden-tags", { body: { tag: "gore" }, fetchImpl: fetch });
+  });
+
+  it("apiSendUnread resolves without reading an answer that is not JSON", async () => {
+    const fetch = stubFetch(() => new Response(null, { status: 204 }));
+    await expect(
+      apiSendUnread("delete", "/api/comments/:id", { params: { id: 12 }, fetchImpl: fetch }),
+    ).resolves.toBeUndefined();
+    expect(fetch.calls[0]!.url).toBe("/api/comments/12");
+    expect(fetch.calls[0]!.init?.method).toBe("DELETE");
+  });
+
+  it("throws the SPEC.md §8 error of a refused write", async () => {
+    const body = '{"error":"Comment not found","code":"not_found"}';
+    const fetch = stubFetch(() => new Response(body, { status: 404 }));
+    await expect(apiSendUnread("delete", "/api/comments/:id", { params: { id: 12 }, fetchImpl: fetch })).rejects.toThrow(
+      `404: ${body}`,
+    );
+  });
+});
+
+describe("apiQueryFn", () => {
+  it("GETs its route and returns null on 401 when asked to", async () => {
+    const fetch = stubFetch(() => new Response("Unauthorized", { status: 401 }));
+    await expect(apiQueryFn("/api/auth/user", { on401: "returnNull" }, fetch)(queryContext(["/api/auth/user"]))).resolves.toBeNull();
+    expect(fetch.calls[0]!.url).toBe("/api/auth/user");
+    expect(fetch.calls[0]!.init?.credentials).toBe("include");
   });
 });
 

@@ -75,7 +75,19 @@ type TargetArgs<P extends string> = [ApiPathParamNames<P>] extends [never]
  * Throws for a `:param` without a value (a typed call cannot leave one out).
  */
 export function apiUrl<P extends ApiPath>(path: P, ...[target]: TargetArgs<P>): string {
-  const params = (target?.params ?? {}) as Record<string, string | number | undefined>;
+  return fillPath(path, target);
+}
+
+/** What every target is at run time, whatever its route. */
+interface AnyTarget {
+  params?: Record<string, string | number>;
+  query?: string;
+  body?: unknown;
+  fetchImpl?: FetchLike;
+}
+
+function fillPath(path: string, target: AnyTarget | undefined): string {
+  const params = target?.params ?? {};
   const filled = path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`No value for :${name} of ${path}`);
@@ -89,7 +101,8 @@ export function apiUrl<P extends ApiPath>(path: P, ...[target]: TargetArgs<P>): 
  * route answers (`ApiResponse`). Throws the SPEC.md §8 error on any non-OK answer.
  */
 export async function apiGet<P extends ApiPathFor<"get">>(path: P, ...args: TargetArgs<P>): Promise<ApiResponse<P>> {
-  const res = await apiRequest("GET", apiUrl(path, ...args), undefined, args[0]?.fetchImpl);
+  const target: AnyTarget | undefined = args[0];
+  const res = await apiRequest("GET", fillPath(path, target), undefined, target?.fetchImpl);
   return (await res.json()) as ApiResponse<P>;
 }
 
@@ -110,10 +123,25 @@ export async function apiSend<M extends Exclude<ApiMethod, "get">, P extends Api
   path: P,
   ...args: SendArgs<P, M>
 ): Promise<ApiResponse<P, M>> {
-  const target = args[0] as ApiSendTarget<P, M> | undefined;
-  const url = apiUrl<ApiPath>(path, target as ApiTarget<ApiPath>);
-  const res = await apiRequest(method.toUpperCase(), url, target?.body, target?.fetchImpl);
+  const res = await send(method, path, args[0]);
   return (await res.json()) as ApiResponse<P, M>;
+}
+
+/**
+ * `apiSend` for a write whose answer the app does not use (a delete, a
+ * toggle the caller refetches after): resolves once the answer is OK, without
+ * reading its body. Throws the SPEC.md §8 error on any non-OK answer.
+ */
+export async function apiSendUnread<M extends Exclude<ApiMethod, "get">, P extends ApiPathFor<M>>(
+  method: M,
+  path: P,
+  ...args: SendArgs<P, M>
+): Promise<void> {
+  await send(method, path, args[0]);
+}
+
+function send(method: ApiMethod, path: string, target: AnyTarget | undefined): Promise<Response> {
+  return apiRequest(method.toUpperCase(), fillPath(path, target), target?.body, target?.fetchImpl);
 }
 
 /**

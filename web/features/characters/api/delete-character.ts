@@ -3,12 +3,12 @@
  * with its favorites, comments and conversations. Success refreshes the lists.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend } from "../../../lib/api-client.ts";
+import { apiSendUnread } from "../../../lib/api-client.ts";
 import { refreshCharacters } from "./refresh-characters.ts";
 
 /** Throws the SPEC.md §8 error (`403: …` for anyone but the creator). */
 export async function deleteCharacter(id: number): Promise<void> {
-  await apiSend("delete", "/api/characters/:id", { params: { id } });
+  await apiSendUnread("delete", "/api/characters/:id", { params: { id } });
 }
 
 export function useDeleteCharacter() {

@@ -5,7 +5,7 @@
 import { queryOptions, useQueries } from "@tanstack/react-query";
 import type { CatalogSort } from "../../../../schema/api.ts";
 import type { TagMode } from "../../../../schema/constants.ts";
-import { apiJson } from "../../../lib/api-client.ts";
+import { apiJson, apiUrl } from "../../../lib/api-client.ts";
 import { CATALOG_PAGE_SIZE } from "../../../lib/catalog-filters.ts";
 import { seedFavoriteStatuses } from "./get-favorite-status.ts";
 
@@ -56,7 +56,7 @@ export function charactersQueryString(params: CharacterPageParams): string {
 
 /** Fetches one page; throws `Error("Failed to fetch characters")` on any non-OK answer (SPEC.md §8). */
 export async function getCharacters(params: CharacterPageParams, signal?: AbortSignal) {
-  const res = await fetch(`/api/characters?${charactersQueryString(params)}`, { credentials: "include", signal });
+  const res = await fetch(apiUrl("/api/characters", { query: charactersQueryString(params) }), { credentials: "include", signal });
   if (!res.ok) throw new Error("Failed to fetch characters");
   return apiJson(res, "get", "/api/characters");
 }

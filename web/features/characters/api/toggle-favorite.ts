@@ -6,14 +6,14 @@
  */
 import { type QueryClient, type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { FavoriteStatus } from "../../../../schema/api.ts";
-import { apiSend } from "../../../lib/api-client.ts";
+import { apiSendUnread } from "../../../lib/api-client.ts";
 import { withToggledFavoriteCount } from "../lib/favorite-count.ts";
 import { isCharacterListKey } from "./get-characters.ts";
 import { favoriteStatusQueryOptions, toggleFavoriteMutationKey } from "./get-favorite-status.ts";
 
 /** Sends the toggle; the answer is not read (SPEC.md §7). Throws the SPEC.md §8 error. */
 export async function toggleFavorite(characterId: number): Promise<void> {
-  await apiSend("post", "/api/characters/:id/favorite", { params: { id: characterId } });
+  await apiSendUnread("post", "/api/characters/:id/favorite", { params: { id: characterId } });
 }
 
 /** Queries whose data holds the character's count: list pages (`["/api/characters", {…}]`) and the character. */

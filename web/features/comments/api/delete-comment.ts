@@ -3,12 +3,12 @@
  * every reply beneath it. Success refreshes the comments.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend } from "../../../lib/api-client.ts";
+import { apiSendUnread } from "../../../lib/api-client.ts";
 import { commentsQueryOptions } from "./get-comments.ts";
 
 /** Throws the SPEC.md §8 error (`403: …` for anyone but the author). */
 export async function deleteComment(commentId: number): Promise<void> {
-  await apiSend("delete", "/api/comments/:id", { params: { id: commentId } });
+  await apiSendUnread("delete", "/api/comments/:id", { params: { id: commentId } });
 }
 
 export function useDeleteComment(characterId: number) {

@@ -4,7 +4,7 @@
  * it). Afterwards the comment list and this comment's vote refresh (§4 "Vote").
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend } from "../../../lib/api-client.ts";
+import { apiSendUnread } from "../../../lib/api-client.ts";
 import { commentVoteQueryOptions } from "./get-comment-vote.ts";
 import { commentsQueryOptions } from "./get-comments.ts";
 
@@ -12,7 +12,7 @@ export type VoteValue = 1 | -1;
 
 /** Throws the SPEC.md §8 error (`401: …` for visitors). */
 export async function voteComment(commentId: number, value: VoteValue): Promise<void> {
-  await apiSend("post", "/api/comments/:id/vote", { params: { id: commentId }, body: { value } });
+  await apiSendUnread("post", "/api/comments/:id/vote", { params: { id: commentId }, body: { value } });
 }
 
 export function useVoteComment(characterId: number, commentId: number) {

@@ -3,12 +3,12 @@
  * leaves none (chats then use the first name). Success refreshes the list.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend } from "../../../lib/api-client.ts";
+import { apiSendUnread } from "../../../lib/api-client.ts";
 import { personasQueryOptions } from "../../../lib/personas-query.ts";
 
 /** Throws the SPEC.md §8 error: `401`, `404` "Persona not found". */
 export async function deletePersona(id: string): Promise<void> {
-  await apiSend("delete", "/api/personas/:id", { params: { id } });
+  await apiSendUnread("delete", "/api/personas/:id", { params: { id } });
 }
 
 export function useDeletePersona() {

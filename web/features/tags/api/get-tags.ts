@@ -1,13 +1,13 @@
 /** `GET /api/tags?popular=true`: popular tags, most used first (SPEC.md §7). */
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiJson } from "../../../lib/api-client.ts";
+import { apiJson, apiUrl } from "../../../lib/api-client.ts";
 import type { ApiResponse } from "../../../lib/api-types.ts";
 
 type Tag = ApiResponse<"/api/tags">[number];
 
 /** Throws `Error("Failed to fetch tags")` on any non-OK answer (SPEC.md §8). */
 export async function getPopularTags(signal?: AbortSignal) {
-  const res = await fetch("/api/tags?popular=true", { credentials: "include", signal });
+  const res = await fetch(apiUrl("/api/tags", { query: "popular=true" }), { credentials: "include", signal });
   if (!res.ok) throw new Error("Failed to fetch tags");
   return apiJson(res, "get", "/api/tags");
 }
