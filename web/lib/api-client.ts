@@ -146,7 +146,8 @@ function send(method: ApiMethod, path: string, target: AnyTarget | undefined): P
 
 /**
  * The JSON body of `res`, an OK answer of `method path` sent some other way
- * (a raw file body), typed as that route answers.
+ * (a raw file body, an abortable read), typed as that route answers;
+ * `method` and `path` only name the route.
  */
 export async function apiJson<P extends ApiPath, M extends ApiMethod>(res: Response, _method: M, _path: P): Promise<ApiResponse<P, M>> {
   return (await res.json()) as ApiResponse<P, M>;
