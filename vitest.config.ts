@@ -55,7 +55,7 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
-          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
+          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts", "ai/**/*.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
           globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts"],
         },

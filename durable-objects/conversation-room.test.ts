@@ -14,9 +14,9 @@ import { deleteConversationStorage } from "../worker/lib/characters.ts";
 import { ChatSocket, connect, eventually, join } from "../worker/test/chat-client.ts";
 import { call, json } from "../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
-import { OpenAIChatModel } from "./chat-models.ts";
+import { OpenAIChatModel } from "../ai/chat-models.ts";
 import type { ConversationRoom } from "./conversation-room.ts";
-import { ROOM_SCHEMA_VERSION } from "./room-storage.ts";
+import { ROOM_SCHEMA_VERSION } from "./room/migrations.ts";
 import { ROOM_HEADERS } from "./room-protocol.ts";
 
 let characterId: number;

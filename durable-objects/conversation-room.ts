@@ -60,19 +60,19 @@ import {
   type ReplyCharacter,
   type ScreeningEntry,
   setLastMessage,
-} from "../worker/lib/chat-store.ts";
+} from "./room/d1-sync.ts";
 import {
   isChildSafetyViolation,
   type ModerationInput,
   type ModerationVerdict,
   type Moderator,
   moderatorFor,
-} from "../worker/lib/moderation.ts";
-import type { ChatModel } from "./chat-model.ts";
-import { chatModelName, createChatModel, withTokenTimeout } from "./chat-models.ts";
+} from "../ai/moderation/moderator.ts";
+import type { ChatModel } from "../ai/chat-model.ts";
+import { chatModelName, createChatModel, withTokenTimeout } from "../ai/chat-models.ts";
 import { buildPrompt, type HistoryMessage, type PromptOptions, summaryPrompt } from "./prompt.ts";
 import { readClientMessage, readRoomVisitor, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
-import { type MessageRow, migrateRoomStorage, type RoomRow } from "./room-storage.ts";
+import { type MessageRow, migrateRoomStorage, type RoomRow } from "./room/migrations.ts";
 import type { PersonSockets } from "./person-sockets.ts";
 import {
   CLOSE_REASONS,

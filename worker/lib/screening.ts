@@ -18,7 +18,7 @@
  * the character is flagged for an operator to read ("too long to screen").
  */
 import type { Character } from "../../schema/api.ts";
-import { logScreening } from "./chat-store.ts";
+import { logScreening } from "../../durable-objects/room/d1-sync.ts";
 import { ApiError } from "./errors.ts";
 import {
   type HazardCategory,
@@ -27,7 +27,7 @@ import {
   type ModerationVerdict,
   type Moderator,
   moderatorFor,
-} from "./moderation.ts";
+} from "../../ai/moderation/moderator.ts";
 import { fileScreeningReport } from "./reports.ts";
 
 /** Characters of text per moderation request (Llama Guard 3 reads 8,192 tokens; ≈ 4 characters a token, leaving room). */

@@ -10,7 +10,7 @@ import {
   PREVIEW_LENGTH,
   readReplyCharacter,
   recordChatActivity,
-} from "../lib/chat-store.ts";
+} from "../../durable-objects/room/d1-sync.ts";
 import { insertCharacter, signIn } from "./fixtures.ts";
 
 async function characterRow(id: number) {

@@ -26,7 +26,7 @@ import {
   OpenAIModerator,
   parseLlamaGuard,
   WorkersAIModerator,
-} from "../lib/moderation.ts";
+} from "./moderator.ts";
 
 const offline = new OfflineModerator();
 const character = (text: string, nsfw: boolean): ModerationInput => ({ text, role: "user", nsfw });
