@@ -67,12 +67,12 @@ import {
   type ModerationVerdict,
   type Moderator,
   moderatorFor,
-} from "../ai/moderation/moderator.ts";
+} from "../ai/moderation/index.ts";
 import type { ChatModel } from "../ai/chat-model.ts";
 import { chatModelName, createChatModel, withTokenTimeout } from "../ai/chat-models.ts";
 import { buildPrompt, type HistoryMessage, type PromptOptions, summaryPrompt } from "./prompt.ts";
 import { readClientMessage, readRoomVisitor, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
-import { type MessageRow, migrateRoomStorage, type RoomRow } from "./room/migrations.ts";
+import { type MessageRow, migrateRoomStorage, type RoomRow } from "./room/store.ts";
 import type { PersonSockets } from "./person-sockets.ts";
 import {
   CLOSE_REASONS,
