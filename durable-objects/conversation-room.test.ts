@@ -16,7 +16,7 @@ import { call, json } from "../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
 import { OpenAIChatModel } from "../ai/chat-models.ts";
 import type { ConversationRoom } from "./conversation-room.ts";
-import { ROOM_SCHEMA_VERSION } from "./room/store.ts";
+import { ROOM_SCHEMA_VERSION } from "./room/migrations.ts";
 import { ROOM_HEADERS } from "./room-protocol.ts";
 
 let characterId: number;
