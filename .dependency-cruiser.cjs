@@ -2,7 +2,9 @@
  * Import-graph rules for `npm run check:imports` (part of `npm test`).
  *
  * dependency-cruiser reads the imports of web/, worker/, durable-objects/,
- * schema/, scripts/ and e2e/ and fails on any rule below. Type-only imports
+ * ai/, schema/, scripts/ and e2e/ and fails on any rule below. The arrows
+ * run one way: web → schema; worker → durable-objects → ai → schema
+ * (DESIGN.md "Folders", docs/decisions/0012-room-modules-and-ai.md). Type-only imports
  * (`import type`, `import { type X }`) count as edges: tsPreCompilationDeps.
  *
  * CommonJS (.cjs) because package.json says "type": "module".
@@ -10,7 +12,7 @@
 
 /** Paths of our own code (anything else is npm, node: or cloudflare:). */
 const OURS = [
-  "^(web|worker|durable-objects|schema|scripts|e2e|migrations)/",
+  "^(web|worker|durable-objects|ai|schema|scripts|e2e|migrations)/",
   "^[^/]+\\.(ts|tsx|js|mjs|cjs|json)$",
 ];
 
@@ -62,29 +64,25 @@ module.exports = {
       to: { path: OURS, pathNot: "^(web|schema|worker)/" },
     },
     {
-      name: "durable-object-imports",
+      name: "durable-objects-not-to-worker",
       severity: "error",
       comment:
-        "The Durable Object (durable-objects/) depends on schema/, its own folder and, of the " +
-        "Worker, only worker/lib/chat-store.ts (the room's D1 data access) and worker/lib/moderation.ts " +
-        "(screening messages and replies). Anything else of " +
-        "worker/ would tie the room to routes and middleware it does not need. Tests are exempt: " +
-        "they may use the Worker's test helpers.",
+        "The Durable Objects (durable-objects/) sit below the Worker: they may import schema/, ai/ " +
+        "and their own folder, never worker/ — the room's own D1 statements live in " +
+        "durable-objects/room/d1-sync.ts, which the Worker may import. Tests are exempt: they " +
+        "drive the room through the Worker and use its test helpers (worker/test/).",
       from: { path: "^durable-objects/", pathNot: "\\.test\\.tsx?$" },
-      to: {
-        path: OURS,
-        pathNot: ["^durable-objects/", "^schema/", "^worker/lib/chat-store\\.ts$", "^worker/lib/moderation\\.ts$"],
-      },
+      to: { path: OURS, pathNot: ["^durable-objects/", "^ai/", "^schema/"] },
     },
     {
-      name: "room-doors-import-only-schema",
+      name: "ai-imports-only-ai-and-schema",
       severity: "error",
       comment:
-        "worker/lib/chat-store.ts (the room's D1 data access) and worker/lib/moderation.ts (the " +
-        "Moderator providers) are the Worker modules the Durable Object imports. They must stay " +
-        "leaves: schema/ and npm packages only, so the room never pulls in the rest of the Worker.",
-      from: { path: "^worker/lib/(chat-store|moderation)\\.ts$" },
-      to: { path: OURS, pathNot: "^schema/" },
+        "ai/ holds the models Fabled calls (chat models, moderation), each behind one interface. " +
+        "It may import ai/, schema/ and npm packages only, so the Worker and the Durable Objects " +
+        "can both use it without pulling in each other.",
+      from: { path: "^ai/" },
+      to: { path: OURS, pathNot: ["^ai/", "^schema/"] },
     },
     {
       name: "no-route-to-route",
@@ -113,7 +111,7 @@ module.exports = {
         "Production code must not import tests or test helpers (*.test.ts, worker/test/, e2e/): " +
         "they would be bundled and deployed, and tests could no longer change freely.",
       from: {
-        path: "^(web|worker|durable-objects|schema)/",
+        path: "^(web|worker|durable-objects|ai|schema)/",
         pathNot: TEST_CODE,
       },
       to: { path: TEST_CODE },

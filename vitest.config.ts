@@ -26,7 +26,7 @@ export default defineConfig({
               bindings: {
                 ENVIRONMENT: "test",
                 AI_PROVIDER: "offline",
-                // The offline screen (worker/lib/moderation.ts): a stand-in, not real moderation.
+                // The offline screen (ai/moderation/): a stand-in, not real moderation.
                 MODERATION_PROVIDER: "offline",
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
                 // The loopback OpenID provider of worker/test/oidc-server.ts.
@@ -55,7 +55,7 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
-          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
+          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts", "ai/**/*.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
           globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts"],
         },

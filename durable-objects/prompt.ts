@@ -36,7 +36,7 @@
  */
 import type { Character } from "../schema/api.ts";
 import { replaceMacros } from "../schema/macros.ts";
-import type { PromptMessage } from "./chat-model.ts";
+import type { PromptMessage } from "../ai/chat-model.ts";
 
 /**
  * The card fields a prompt is built from (creator notes deliberately absent).

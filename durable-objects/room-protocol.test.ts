@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLOSE_CODES, clientFrameSchema, MAX_FRAME_BYTES } from "../schema/chat.ts";
-import { greetingFor, readClientMessage, readRoomVisitor, ROOM_HEADERS, roomUpgradeHeaders } from "./room-protocol.ts";
+import { closeCodeAnswering, greetingFor, readClientMessage, readRoomVisitor, ROOM_HEADERS, roomUpgradeHeaders } from "./room-protocol.ts";
 
 const conversationId = "0b6f1c9e-7a53-4c1e-9d51-3f7f9e2b8a10";
 
@@ -76,5 +76,13 @@ describe("greetingFor", () => {
     expect(greetingFor("\r\n*{{char}} waves at {{user}}.*\r\nHello, <USER>!\r\n", "Orla", "Mira")).toBe("*Orla waves at Mira.*\nHello, Mira!");
     expect(greetingFor("   ", "Orla", "Mira")).toBeNull();
     expect(greetingFor(null, "Orla", "Mira")).toBeNull();
+  });
+});
+
+describe("closeCodeAnswering", () => {
+  it("never sends a reserved code: 1005 becomes 1000; 1006, 1015 and invalid codes become 1011; others pass", () => {
+    expect(closeCodeAnswering(1005)).toBe(CLOSE_CODES.normal);
+    for (const code of [1006, 1015, 999, 0, 5000]) expect(closeCodeAnswering(code)).toBe(CLOSE_CODES.serverError);
+    for (const code of [1000, 1001, 1003, 1008, 1009, 1011, 4000, 4999]) expect(closeCodeAnswering(code)).toBe(code);
   });
 });

@@ -161,3 +161,27 @@ export function readClientMessage(message: string | ArrayBuffer): ClientMessage 
   if (!parsed.ok) return { kind: "answer", frame: { type: "error", code: "invalid_frame", message: parsed.error } };
   return { kind: "frame", frame: parsed.value, text: message };
 }
+
+/**
+ * The code to send in the Close frame that answers — or, in the Worker's
+ * relay of a bare `/ws`, passes on — a close the peer reported with `code`.
+ * Both ends use it: the room's `webSocketClose` and worker/routes/ws.ts.
+ *
+ * RFC 6455 §7.4.1–7.4.2: 1005 (no status received), 1006 (abnormal closure:
+ * the connection dropped without a Close frame) and 1015 (TLS failure) are
+ * reserved to *report* a close and must never be sent in a Close frame;
+ * codes below 1000 are unused and 5000 and up are invalid.
+ *
+ * - 1005: the peer closed cleanly, just without a code → 1000 Normal Closure.
+ * - 1006, 1015 and invalid codes: the connection ended abnormally. The
+ *   purpose it was opened for was not fulfilled, so 1000 ("fulfilled")
+ *   would be untrue — and our web client takes 1000 as "do not reconnect"
+ *   (web/features/chat/lib/reconnect.ts). The answer is 1011 (the server
+ *   met an unexpected condition): a client that reads it reconnects.
+ * - Any other code (1000, 1001, 1003, 1008, 4xxx …) is sent back as it came.
+ */
+export function closeCodeAnswering(code: number): number {
+  if (code === 1005) return CLOSE_CODES.normal;
+  if (code === 1006 || code === 1015 || code < 1000 || code >= 5000) return CLOSE_CODES.serverError;
+  return code;
+}

@@ -412,7 +412,7 @@ export const reports = sqliteTable(
 );
 
 /**
- * What screening found (worker/lib/moderation.ts): refused characters and
+ * What screening found (ai/moderation/): refused characters and
  * messages, flagged characters, replaced replies (with the original reply,
  * which is kept nowhere else) and provider failures. Only the operator reads it.
  */
@@ -466,7 +466,7 @@ export const moderationActions = sqliteTable(
 /**
  * Chat messages an operator hid (an upheld report). The messages live in the
  * conversation's Durable Object; the Worker hands these ids to the room each
- * time it opens it, and the room replaces their text (durable-objects/room-storage.ts).
+ * time it opens it, and the room replaces their text (durable-objects/room/store.ts).
  */
 export const hiddenMessages = sqliteTable(
   "hidden_messages",

@@ -13,7 +13,7 @@
 import type { ChatModelName, Conversation, ConversationCharacter, ConversationSummary } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
 import { greetingFor, type SeedMessage } from "../../durable-objects/room-protocol.ts";
-import { messagePreview } from "./chat-store.ts";
+import { messagePreview } from "../../durable-objects/room/d1-sync.ts";
 import type { SessionUser } from "./sessions.ts";
 import { notFound } from "./errors.ts";
 

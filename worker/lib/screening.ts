@@ -1,7 +1,7 @@
 /**
  * Screening of characters before they are stored (issue "Trust and safety";
  * docs/decisions/0008-trust-and-safety.md), with the provider of
- * `MODERATION_PROVIDER` (worker/lib/moderation.ts).
+ * `MODERATION_PROVIDER` (ai/moderation/).
  *
  * - S4 (sexual content involving minors): refused with 422
  *   `content_refused`, nothing stored, the attempt written to `moderation_log`.
@@ -18,7 +18,7 @@
  * the character is flagged for an operator to read ("too long to screen").
  */
 import type { Character } from "../../schema/api.ts";
-import { logScreening } from "./chat-store.ts";
+import { logScreening } from "../../durable-objects/room/d1-sync.ts";
 import { ApiError } from "./errors.ts";
 import {
   type HazardCategory,
@@ -27,7 +27,7 @@ import {
   type ModerationVerdict,
   type Moderator,
   moderatorFor,
-} from "./moderation.ts";
+} from "../../ai/moderation/index.ts";
 import { fileScreeningReport } from "./reports.ts";
 
 /** Characters of text per moderation request (Llama Guard 3 reads 8,192 tokens; ≈ 4 characters a token, leaving room). */

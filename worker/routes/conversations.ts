@@ -14,7 +14,7 @@
  * is the WebSocket of worker/routes/ws.ts.
  */
 import { Hono } from "hono";
-import { chatModelName } from "../../durable-objects/chat-models.ts";
+import { chatModelName } from "../../ai/chat-models.ts";
 import type { ConversationCharacter, MessageRating } from "../../schema/chat.ts";
 import {
   branchInputSchema,

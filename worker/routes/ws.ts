@@ -19,7 +19,7 @@
  *   frame passes. (docs/decisions/0005-real-time-chat.md)
  */
 import { Hono } from "hono";
-import { readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
+import { closeCodeAnswering, readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
 import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
 import { type ConversationPersona, findOwnConversationPersona, moderatedRoom, roomPerson } from "../lib/conversations.ts";
@@ -33,13 +33,6 @@ const MAX_PENDING_FRAMES = 16;
 
 function frameText(frame: ServerFrame): string {
   return JSON.stringify(frame);
-}
-
-/** A close code one end reported, as the other end may send it (1005/1006 cannot be sent). */
-function relayCode(code: number): number {
-  if (code === 1005) return CLOSE_CODES.normal;
-  if (code === 1006 || code === 1015 || code < 1000 || code >= 5000) return CLOSE_CODES.serverError;
-  return code;
 }
 
 function safeClose(ws: WebSocket, code: number, reason: string): void {
@@ -119,7 +112,7 @@ function lobby(env: Env, user: SessionUser): Response {
       upstream = ws;
       ws.addEventListener("message", (event) => safeSend(server, event.data));
       ws.addEventListener("close", (event) => {
-        if (phase !== "closed") close(relayCode(event.code), event.reason);
+        if (phase !== "closed") close(closeCodeAnswering(event.code), event.reason);
       });
       ws.addEventListener("error", () => {
         if (phase !== "closed") close(CLOSE_CODES.serverError, "Conversation connection failed");
@@ -164,8 +157,8 @@ function lobby(env: Env, user: SessionUser): Response {
     if (phase === "closed") return;
     phase = "closed";
     clearTimeout(timer);
-    if (upstream) safeClose(upstream, relayCode(event.code), event.reason);
-    safeClose(server, relayCode(event.code), event.reason);
+    if (upstream) safeClose(upstream, closeCodeAnswering(event.code), event.reason);
+    safeClose(server, closeCodeAnswering(event.code), event.reason);
   });
   server.addEventListener("error", () => close(CLOSE_CODES.serverError, "WebSocket error"));
 

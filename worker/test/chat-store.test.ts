@@ -1,5 +1,5 @@
 /**
- * The chat's D1 functions (worker/lib/chat-store.ts), called directly on the
+ * The chat's D1 functions (durable-objects/room/d1-sync.ts), called directly on the
  * test database: what the ConversationRoom reads and writes in D1.
  */
 import { env } from "cloudflare:workers";
@@ -10,7 +10,7 @@ import {
   PREVIEW_LENGTH,
   readReplyCharacter,
   recordChatActivity,
-} from "../lib/chat-store.ts";
+} from "../../durable-objects/room/d1-sync.ts";
 import { insertCharacter, signIn } from "./fixtures.ts";
 
 async function characterRow(id: number) {

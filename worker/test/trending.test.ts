@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { recordChatActivity } from "../lib/chat-store.ts";
+import { recordChatActivity } from "../../durable-objects/room/d1-sync.ts";
 import { postComment, toggleFavorite } from "../lib/community.ts";
 import { TRENDING_HALF_LIFE_MS, trendingAdd, trendingEventScore } from "../lib/trending.ts";
 import { insertCharacter, signIn } from "./fixtures.ts";

@@ -2,8 +2,9 @@
  * What every chat model is, apart from any provider (DESIGN.md "Chat
  * models"): the OpenAI-style prompt message it reads and the `ChatModel`
  * interface it implements. Types only, imported by the providers
- * (chat-models.ts, offline-model.ts), by prompt assembly (prompt.ts) and by
- * the room, so none of them imports another for a type.
+ * (chat-models.ts, offline-model.ts), by prompt assembly
+ * (durable-objects/prompt.ts) and by the room (durable-objects/room/), so
+ * none of them imports another for a type.
  */
 import type { ChatModelName } from "../schema/chat.ts";
 

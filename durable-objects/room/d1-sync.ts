@@ -1,7 +1,8 @@
 /**
- * What the chat reads and writes in D1: the ConversationRoom's only door to
- * D1 (docs/decisions/0006-data-access.md). The room keeps its messages in its
- * own SQLite; D1 only learns of them through these functions:
+ * What D1 learns from the room, and what the room reads from D1: the
+ * ConversationRoom's only door to D1 (docs/decisions/0006-data-access.md,
+ * 0012-room-modules-and-ai.md). The room keeps its messages in its own
+ * SQLite; D1 only learns of them through these functions:
  *
  * - the character's card for a reply (`readReplyCharacter`);
  * - each exchange's activity: the conversation's last message time and
@@ -13,8 +14,18 @@
  *   character screening writes through it too).
  *
  * Each takes the `D1Database` and is tested directly (worker/test/chat-store.test.ts).
+ * The Worker imports some of them too (`messagePreview` for imports,
+ * `logScreening` for character screening): worker → durable-objects is the
+ * allowed direction.
+ *
+ * `D1Sync` is the room's side: it notes stored messages and writes them to
+ * D1 once per exchange (`writeCounters`, one batch), and puts the
+ * conversation's last message right after an edit or a delete
+ * (`writeLastMessage`). Its writes are logged on failure, never thrown (the
+ * messages are already stored in the room).
  */
 import type { Character } from "../../schema/api.ts";
+import type { MessageRow, RoomStore } from "./store.ts";
 
 /** Length of `conversations.last_message_preview`, characters. */
 export const PREVIEW_LENGTH = 140;
@@ -198,4 +209,95 @@ export async function logScreening(db: D1Database, entry: ScreeningEntry): Promi
       entry.content.slice(0, MAX_LOGGED_CONTENT),
     )
     .run();
+}
+
+/** Stored messages not yet written to D1 (writeCounters): how many, and the latest one's time (ms) and preview. */
+type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId">;
+
+/** The room's writes to D1: counters and the last message. */
+export class D1Sync {
+  /** Stored messages not yet counted in D1 (written once per exchange, see countMessage). */
+  private uncounted: PendingCounters | null = null;
+  private readonly db: D1Database;
+  private readonly store: RoomStore;
+
+  constructor(db: D1Database, store: RoomStore) {
+    this.db = db;
+    this.store = store;
+  }
+
+  /** Notes a stored message for the D1 counters (written by writeCounters). */
+  countMessage(row: MessageRow): void {
+    const pending = this.notePreview(row);
+    pending.messages += 1;
+    if (row.role === "user") pending.userMessages += 1;
+  }
+
+  /** Notes a message's text for the conversation's preview in D1 (when it is the latest), counting nothing. */
+  notePreview(row: MessageRow): PendingCounters {
+    const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "" });
+    if (row.created_at >= pending.lastAt) {
+      pending.lastAt = row.created_at;
+      pending.preview = messagePreview(row.content);
+    }
+    return pending;
+  }
+
+  /**
+   * Writes the counted messages to D1 (`recordChatActivity`: one batch). One
+   * write per exchange (message and reply) rather than per message: D1 has
+   * one writer for every conversation of the app. With nothing counted (a
+   * swipe) only the conversation's row is written. Failures are logged,
+   * never thrown: the messages are already stored.
+   */
+  async writeCounters(): Promise<void> {
+    const pending = this.uncounted;
+    const room = this.store.room;
+    this.uncounted = null;
+    if (!pending || !room) return;
+    try {
+      await recordChatActivity(this.db, { conversationId: room.conversation_id, characterId: room.character_id, ...pending });
+    } catch (error) {
+      console.error("could not update conversation counters", room.conversation_id, String(error));
+    }
+  }
+
+  /**
+   * After a delete or an edit: D1's preview and `last_message_at` become the
+   * last remaining message's (null when none remain), even if that is older
+   * (setLastMessage). Written after any counters still pending.
+   */
+  async writeLastMessage(): Promise<void> {
+    await this.writeCounters();
+    const room = this.store.room;
+    if (!room) return;
+    const last = this.store.lastVisible();
+    const conversationId = room.conversation_id;
+    try {
+      await setLastMessage(this.db, conversationId, last ? { at: last.created_at, preview: messagePreview(last.content) } : null);
+    } catch (error) {
+      console.error("could not update the conversation's last message", conversationId, String(error));
+    }
+  }
+
+  /** Moves the character's reply ratings (addReplyRating). Throws what D1 throws. */
+  async addRating(change: { up: number; down: number }): Promise<void> {
+    await addReplyRating(this.db, this.store.room!.character_id, change);
+  }
+
+  /** The character's card (readReplyCharacter). Throws what D1 throws. */
+  readCharacter(): Promise<ReplyCharacter | null> {
+    return readReplyCharacter(this.db, this.store.room!.character_id);
+  }
+
+  /** Writes one screening outcome of this conversation to `moderation_log`; never throws (failures are logged). */
+  async logScreening(entry: Omit<ScreeningEntry, "userId" | "characterId" | "conversationId">): Promise<void> {
+    const room = this.store.room;
+    if (!room) return;
+    try {
+      await logScreening(this.db, { ...entry, userId: room.user_id, characterId: room.character_id, conversationId: room.conversation_id });
+    } catch (error) {
+      console.error("moderation log failed", room.conversation_id, String(error));
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The moderation providers (worker/lib/moderation.ts):
+ * The moderation providers (ai/moderation/):
  * - the offline screen's documented rules (S4 from a minor signal with the
  *   NSFW flag or sexual words, S12 on SFW input, the test marker) and what
  *   it must not catch;
@@ -26,7 +26,7 @@ import {
   OpenAIModerator,
   parseLlamaGuard,
   WorkersAIModerator,
-} from "../lib/moderation.ts";
+} from "./index.ts";
 
 const offline = new OfflineModerator();
 const character = (text: string, nsfw: boolean): ModerationInput => ({ text, role: "user", nsfw });

@@ -9,14 +9,14 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChatMessage, Conversation } from "../schema/chat.ts";
-import { conversationRoom } from "../worker/lib/conversations.ts";
-import { eventually, join } from "../worker/test/chat-client.ts";
-import { call, json } from "../worker/test/creator-api.ts";
-import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
-import type { PromptMessage } from "./chat-model.ts";
-import { OpenAIChatModel } from "./chat-models.ts";
-import type { ConversationRoom } from "./conversation-room.ts";
+import type { ChatMessage, Conversation } from "../../schema/chat.ts";
+import { conversationRoom } from "../../worker/lib/conversations.ts";
+import { eventually, join } from "../../worker/test/chat-client.ts";
+import { call, json } from "../../worker/test/creator-api.ts";
+import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
+import type { PromptMessage } from "../../ai/chat-model.ts";
+import { OpenAIChatModel } from "../../ai/chat-models.ts";
+import type { ConversationRoom } from "../conversation-room.ts";
 
 let characterId: number;
 

@@ -9,13 +9,13 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Conversation, MESSAGE_REFUSED_TEXT, REFUSED_REPLY_TEXT } from "../schema/chat.ts";
-import { conversationRoom } from "../worker/lib/conversations.ts";
-import { ModerationError, type ModerationInput, type ModerationVerdict, type Moderator } from "../worker/lib/moderation.ts";
-import { eventually, join } from "../worker/test/chat-client.ts";
-import { call, json } from "../worker/test/creator-api.ts";
-import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
-import type { ConversationRoom } from "./conversation-room.ts";
+import { type Conversation, MESSAGE_REFUSED_TEXT, REFUSED_REPLY_TEXT } from "../../schema/chat.ts";
+import { conversationRoom } from "../../worker/lib/conversations.ts";
+import { ModerationError, type ModerationInput, type ModerationVerdict, type Moderator } from "../../ai/moderation/index.ts";
+import { eventually, join } from "../../worker/test/chat-client.ts";
+import { call, json } from "../../worker/test/creator-api.ts";
+import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
+import type { ConversationRoom } from "../conversation-room.ts";
 
 let nsfwCharacter: number;
 

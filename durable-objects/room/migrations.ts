@@ -1,14 +1,16 @@
 /**
- * The ConversationRoom's own SQLite (`ctx.storage.sql`): its tables, their
- * row shapes, and the versioned migrations applied when the object starts.
- * The schema is versioned by the `_schema` row (cloudflare/agents
- * `_ensureSchema`): never edit a shipped version, append a new one.
+ * The room's SQLite schema: its tables, their row shapes, and the versioned
+ * migrations applied when the object starts (RoomStore.open). The schema is
+ * versioned by the `_schema` row (cloudflare/agents `_ensureSchema`): never
+ * edit a shipped version, append a new one.
  *
  * - `room`: one row, the conversation's facts (owner, character, the name
  *   for `{{user}}`) and what steers its prompts (memory, summary, persona).
  * - `messages`: every message and reply, with a reply's versions (swipes).
  * - `character_card`: the character's card as last read from D1.
  * - `frame_receipts`: answers of steering frames by clientId (applied once).
+ *
+ * Times are ms since the epoch.
  */
 
 /** The room's one `room` row: the conversation's facts and what steers its prompts. */
@@ -124,4 +126,3 @@ export function migrateRoomStorage(storage: DurableObjectStorage): void {
     });
   }
 }
-

@@ -10,12 +10,16 @@
  * - `offline`: deterministic and local (offline-model.ts), for development
  *   and tests; the UI says plainly when it answers.
  *
- * The interface they implement is in chat-model.ts.
+ * The interface they implement is in chat-model.ts; the binding and HTTP
+ * plumbing they share with the moderators is endpoints.ts.
  */
 import type { ChatModelName } from "../schema/chat.ts";
 import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-model.ts";
 import { OfflineChatModel, type OfflineCharacter } from "./offline-model.ts";
+import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "./endpoints.ts";
 import { ChatStreamError, textOfEventStream } from "./stream-parsers.ts";
+
+export type { AiRunner } from "./endpoints.ts";
 
 /** A provider refused or failed the request. The message is for logs, not people. */
 export class ChatModelError extends Error {
@@ -27,16 +31,6 @@ export class ChatModelError extends Error {
     super(message);
     this.status = status;
   }
-}
-
-/**
- * The part of the Workers AI binding the provider uses: `run(model, inputs,
- * options)`, which with `inputs.stream = true` resolves to a ReadableStream of
- * server-sent events (or, for a model that does not stream, an object with
- * `response`). Tests pass a stub of it.
- */
-export interface AiRunner {
-  run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
 }
 
 /** Workers AI through its binding. */
@@ -51,13 +45,13 @@ export class WorkersAIChatModel implements ChatModel {
   }
 
   async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
-    let result: unknown;
-    try {
-      result = await this.ai.run(this.model, { messages: prompt, stream: true, max_tokens: maxTokens }, signal ? { signal } : {});
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new ChatModelError(`Workers AI ${this.model}: ${String(error).slice(0, 300)}`);
-    }
+    const result = await runWorkersAI(
+      this.ai,
+      this.model,
+      { messages: prompt, stream: true, max_tokens: maxTokens },
+      signal,
+      (message, status) => new ChatModelError(message, status),
+    );
     if (result instanceof ReadableStream) {
       yield* textOfEventStream(result as ReadableStream<Uint8Array>);
       return;
@@ -72,13 +66,10 @@ export class WorkersAIChatModel implements ChatModel {
 }
 
 /** Any OpenAI-compatible chat completions endpoint, streamed (SSE). */
-export interface OpenAIConfig {
+export interface OpenAIConfig extends OpenAIEndpoint {
   /** e.g. `https://openrouter.ai/api/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
   baseUrl: string;
-  apiKey?: string;
   model: string;
-  /** The outside world; Workers and tests use the global fetch. */
-  fetch?: typeof fetch;
 }
 
 export class OpenAIChatModel implements ChatModel {
@@ -88,29 +79,18 @@ export class OpenAIChatModel implements ChatModel {
 
   constructor(config: OpenAIConfig) {
     this.config = config;
-    this.url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    this.url = endpointUrl(config.baseUrl, "chat/completions");
   }
 
   async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
-    const doFetch = this.config.fetch ?? fetch;
-    let response: Response;
-    try {
-      response = await doFetch(this.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ model: this.config.model, messages: prompt, stream: true, max_tokens: maxTokens }),
-        signal,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new ChatModelError(`${this.url}: ${String(error).slice(0, 300)}`);
-    }
-    if (!response.ok || !response.body) {
-      const detail = await response.text().catch(() => "");
-      throw new ChatModelError(`${this.url} answered ${response.status}: ${detail.slice(0, 300)}`, response.status);
-    }
+    const response = await postJson(
+      this.config,
+      this.url,
+      { model: this.config.model, messages: prompt, stream: true, max_tokens: maxTokens },
+      { accept: "text/event-stream", signal },
+      (message, status) => new ChatModelError(message, status),
+    );
+    if (!response.body) throw new ChatModelError(`${this.url} answered ${response.status}: `, response.status);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("application/json")) {
       // A server that ignores `stream: true` answers one completion.

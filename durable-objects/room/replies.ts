@@ -1,0 +1,426 @@
+/**
+ * Reply rounds: when a reply starts, how it streams, how it ends (stored,
+ * stopped, failed), and how one interrupted by a restart is recovered.
+ *
+ * - A round starts with a person's message (`receiveMessage`), a
+ *   `regenerate` of the last reply, or a `continue` (steering.ts). One reply
+ *   at a time: while one is written or a message admitted, others get `busy`.
+ *   Each start is rate limited per person (MESSAGE_RATE_LIMITER).
+ * - The reply belongs to the object, not a socket: it runs in
+ *   `ctx.waitUntil` and finishes and is stored even when every client has
+ *   gone; a client that comes back gets it in `history_sync`.
+ * - Deltas go out at most every DELTA_INTERVAL_MS (ms; the first at once);
+ *   the text is saved every FLUSH_EVERY_MS (ms) while streaming; a reply is
+ *   cut at MAX_REPLY_CHARS characters; no token for `tokenTimeoutMs` (ms,
+ *   default TOKEN_TIMEOUT_MS) fails it.
+ * - Every version of a regenerated reply is kept (the swipes).
+ * - D1 learns of the exchange once, when the reply is stored or fails
+ *   (D1Sync). After a stored reply: screening (screening.ts) and, when the
+ *   history overflows, the summary (summary.ts), both off the reply's path.
+ *
+ * A model failure is never thrown: the sockets get an error frame in plain
+ * words (`model_failed`, `stopped_empty`) and the person's message stays.
+ */
+import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
+import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/index.ts";
+import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFrame } from "../../schema/chat.ts";
+import { buildPrompt } from "../prompt.ts";
+import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
+import type { PromptInputs } from "./prompt-inputs.ts";
+import type { RoomScreening } from "./screening.ts";
+import type { RoomSeams } from "./seams.ts";
+import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
+import { type MessageRow, type RoomStore, versionFields } from "./store.ts";
+import type { RoomSummary } from "./summary.ts";
+
+/** A reply being written. */
+export interface ActiveReply {
+  id: string;
+  replaces: string | null;
+  /** A `continue`: the reply's text before it, which the new text extends (and is put back on failure); else null. */
+  continues: string | null;
+  /** The steering frame's clientId that started it (`continue`), for its receipt. */
+  clientId: string | null;
+  alternatives: string[];
+  /** Everything the model wrote so far. */
+  content: string;
+  /** What the sockets have been sent of it (deltas are coalesced, DELTA_INTERVAL_MS). */
+  sent: string;
+  stopped: boolean;
+  /** Its message was refused by screening after the reply began: the reply ends quietly, its rows already gone. */
+  retracted?: boolean;
+  controller: AbortController;
+}
+
+/** No token for this long ends a reply with an error, ms. */
+export const TOKEN_TIMEOUT_MS = 60_000;
+/** A reply is cut at this many characters whatever the model does. */
+const MAX_REPLY_CHARS = 16_000;
+/**
+ * Deltas of a reply go out at most this often, ms: the first piece at once,
+ * then what arrived meanwhile in one frame. Fewer frames for the same text
+ * (a fast model writes a token every few ms), still smooth to read.
+ */
+const DELTA_INTERVAL_MS = 50;
+/**
+ * While streaming, the text so far is saved this often, ms (so a crash loses
+ * at most this much of a reply; the person's message is stored before it
+ * starts). Most replies end sooner and are stored once, at the end: every
+ * save is a storage commit the frames sent after it wait for (output gate).
+ */
+const FLUSH_EVERY_MS = 5_000;
+
+export const RATE_LIMITED_MESSAGE = "You're sending messages too fast. Please wait a moment.";
+
+/** What ReplyRounds works with: the room's other modules. */
+export interface ReplyParts {
+  store: RoomStore;
+  sockets: RoomSockets;
+  d1: D1Sync;
+  inputs: PromptInputs;
+  screening: RoomScreening;
+  summary: RoomSummary;
+  seams: RoomSeams;
+}
+
+export class ReplyRounds {
+  /** The reply being written, if any. */
+  active: ActiveReply | null = null;
+  /** A message is between its checks and its storing (one at a time). */
+  private admitting = false;
+  private readonly ctx: DurableObjectState;
+  private readonly env: Env;
+  private readonly store: RoomStore;
+  private readonly sockets: RoomSockets;
+  private readonly d1: D1Sync;
+  private readonly inputs: PromptInputs;
+  private readonly screening: RoomScreening;
+  private readonly summary: RoomSummary;
+  private readonly seams: RoomSeams;
+
+  constructor(ctx: DurableObjectState, env: Env, parts: ReplyParts) {
+    this.ctx = ctx;
+    this.env = env;
+    ({ store: this.store, sockets: this.sockets, d1: this.d1, inputs: this.inputs, screening: this.screening, summary: this.summary, seams: this.seams } =
+      parts);
+  }
+
+  /** A reply is being written or a message admitted: a new round or a steering frame must wait. */
+  get busy(): boolean {
+    return this.active !== null || this.admitting;
+  }
+
+  /** The `history_sync` frame: every visible message (a reply being written as its sockets have it) and the memory note. */
+  historySync(): ServerFrame {
+    const room = this.store.room!;
+    const active = this.active;
+    return {
+      type: "history_sync",
+      conversationId: room.conversation_id,
+      messages: this.store.visibleRows().map((row) => this.store.toWire(row, active)),
+      chatModel: chatModelName(this.env),
+      memory: room.memory,
+    };
+  }
+
+  /**
+   * A reply that was being written when the object last stopped (a crash, a
+   * deploy) keeps what was saved of it; an empty one is dropped and the
+   * reply it was replacing comes back. Call on construction.
+   */
+  recoverInterrupted(): void {
+    for (const row of this.store.streamingRows()) {
+      if (row.content.trim() !== "") {
+        this.store.keepInterrupted(row.id);
+        // A continued reply (it names itself in `replaces`) was counted when it was first written.
+        if (row.replaces === row.id) this.d1.notePreview(row);
+        else this.d1.countMessage(row);
+        this.ctx.waitUntil(this.d1.writeCounters());
+      } else {
+        this.store.dropReply(row.id, row.replaces);
+      }
+    }
+  }
+
+  /** `stop`, or the conversation is deleted: the reply being written ends (what was written so far is kept unless deleted). */
+  stop(): void {
+    if (this.active) {
+      this.active.stopped = true;
+      this.active.controller.abort();
+    }
+  }
+
+  private busyError(ws: WebSocket, clientId: string | null): void {
+    send(ws, {
+      type: "error",
+      code: "busy",
+      message: "Please wait for the reply before sending another message.",
+      ...(clientId ? { clientId } : {}),
+    });
+  }
+
+  /** True when the person may send another message now (MESSAGE_RATE_LIMITER, keyed by user). */
+  private async withinRateLimit(userId: string): Promise<boolean> {
+    try {
+      return (await this.env.MESSAGE_RATE_LIMITER.limit({ key: userId })).success;
+    } catch (error) {
+      // A limiter outage must not stop conversations.
+      console.warn("message rate limiter failed", String(error));
+      return true;
+    }
+  }
+
+  /**
+   * Runs `start` (which stores and starts a reply) unless the person is over
+   * the message rate limit: then false, and the caller tells the sender. One
+   * admission at a time: others meanwhile get `busy`.
+   */
+  async admit(state: SocketState, start: () => void): Promise<boolean> {
+    this.admitting = true;
+    try {
+      if (!(await this.withinRateLimit(state.userId))) return false;
+      if (!this.store.deleted) start();
+      return true;
+    } finally {
+      this.admitting = false;
+    }
+  }
+
+  /** `chat_message`: stores the person's message (once per clientId) and starts the reply; screening runs beside it. */
+  async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null): Promise<void> {
+    if (clientId) {
+      const existing = this.store.rowByClientId(clientId);
+      if (existing) {
+        // A resend after a reconnect: stored once, answered with the same id.
+        send(ws, { type: "message_saved", clientId, messageId: existing.id, message: this.store.toWire(existing) });
+        return;
+      }
+    }
+    if (this.busy) {
+      this.busyError(ws, clientId);
+      return;
+    }
+    // Screening runs beside the rate limit and the reply, never before the first delta (docs/decisions/0008).
+    let verdict: ModerationVerdict | null | undefined;
+    const screening = this.screening.screen({ text: content, role: "user" }).then((result) => (verdict = result));
+    let stored: MessageRow | null = null;
+    const admitted = await this.admit(state, () => {
+      if (verdict && isChildSafetyViolation(verdict)) {
+        // Known before storing: nothing is kept.
+        this.screening.logRefusedMessage(content, verdict, null);
+        send(ws, refusal("message_refused", MESSAGE_REFUSED_TEXT, clientId ?? undefined));
+        return;
+      }
+      const row = this.store.insertUserMessage(content, clientId);
+      stored = row;
+      this.sockets.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.store.toWire(row) });
+      // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
+      this.d1.countMessage(row);
+      this.start(null);
+    });
+    if (!admitted) {
+      send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
+      return;
+    }
+    const message: MessageRow | null = stored;
+    if (message) {
+      this.ctx.waitUntil(
+        screening.then((result) => {
+          if (result && isChildSafetyViolation(result)) return this.screening.retractMessage(message, result, () => this.retract());
+        }),
+      );
+    }
+  }
+
+  /** Its message was retracted: the reply being written ends quietly (its rows are deleted with the message). */
+  private retract(): void {
+    const reply = this.active;
+    if (reply) {
+      reply.stopped = true;
+      reply.retracted = true;
+      reply.controller.abort();
+    }
+  }
+
+  /** `regenerate`: a new version of the last reply (or a reply to the person's unanswered message). */
+  async regenerate(ws: WebSocket, state: SocketState): Promise<void> {
+    if (this.busy) {
+      this.busyError(ws, null);
+      return;
+    }
+    const [last, previous] = this.store.lastTwo();
+    // The last reply to a message of the person, or a message of theirs still unanswered.
+    const target = last?.role === "character" && previous?.role === "user" ? last : last?.role === "user" ? null : undefined;
+    if (target === undefined) {
+      send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
+      return;
+    }
+    if (!(await this.admit(state, () => this.start(target)))) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE));
+  }
+
+  /**
+   * Starts writing a reply; it runs on its own. A new reply, or one
+   * replacing `replaces` (regenerate), or — `continuing` — more text for an
+   * existing reply: the same message goes back to "streaming" with its text,
+   * marked by naming itself in `replaces` (so a crash recovery does not count
+   * it again), and the deltas extend it.
+   */
+  start(replaces: MessageRow | null, continuing: { row: MessageRow; clientId: string | null } | null = null): void {
+    // Every version of the replaced reply in written order; the new one will be the newest.
+    const alternatives = replaces ? replyVersions(versionFields(replaces)).versions : [];
+    const base = continuing?.row.content ?? "";
+    const reply: ActiveReply = {
+      id: continuing?.row.id ?? crypto.randomUUID(),
+      replaces: replaces?.id ?? null,
+      continues: continuing ? base : null,
+      clientId: continuing?.clientId ?? null,
+      alternatives,
+      content: base,
+      sent: base,
+      stopped: false,
+      controller: new AbortController(),
+    };
+    this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null });
+    this.active = reply;
+    this.sockets.broadcast({
+      type: "reply_started",
+      messageId: reply.id,
+      replaces: reply.replaces,
+      ...(continuing ? { continues: true } : {}),
+    });
+    const running = this.write(reply).finally(() => {
+      if (this.active === reply) this.active = null;
+    });
+    // The reply is the object's, not a socket's: it completes with nobody connected.
+    this.ctx.waitUntil(running);
+  }
+
+  private async write(reply: ActiveReply): Promise<void> {
+    const store = this.store;
+    const room = store.room!;
+    let characterName = "The character";
+    let character: ReplyCharacter | null = null;
+    let lastDeltaAt = 0;
+    let deltaTimer: ReturnType<typeof setTimeout> | undefined;
+    const flushDelta = () => {
+      clearTimeout(deltaTimer);
+      deltaTimer = undefined;
+      if (reply.sent.length === reply.content.length || this.active !== reply) return;
+      const delta = reply.content.slice(reply.sent.length);
+      reply.sent = reply.content;
+      lastDeltaAt = Date.now();
+      this.sockets.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
+    };
+    try {
+      character = await this.inputs.loadCharacter();
+      if (!character) throw new Error(`character ${room.character_id} not found`);
+      characterName = character.name;
+      const history = this.inputs.history();
+      // A continued reply is the last message of its own prompt, with the text it had.
+      if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues });
+      const options = this.inputs.options();
+      const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
+      const model = this.seams.modelFactory(character, room.user_name);
+      const pieces = withTokenTimeout(
+        model.stream(prompt.messages, {
+          maxTokens: options.maxTokens,
+          signal: reply.controller.signal,
+          attempt: reply.alternatives.length,
+          purpose: reply.continues !== null ? "continue" : "reply",
+        }),
+        this.seams.tokenTimeoutMs,
+        () => reply.controller.abort(),
+      );
+      let flushed = Date.now();
+      for await (const text of pieces) {
+        if (reply.stopped || store.deleted) break;
+        const piece = reply.continues !== null && reply.content === reply.continues ? continuationPiece(reply.continues, text) : text;
+        reply.content += piece;
+        const wait = DELTA_INTERVAL_MS - (Date.now() - lastDeltaAt);
+        if (wait <= 0) flushDelta();
+        else deltaTimer ??= setTimeout(flushDelta, wait);
+        if (reply.content.length >= MAX_REPLY_CHARS) break;
+        if (Date.now() - flushed >= FLUSH_EVERY_MS) {
+          store.saveDraft(reply.id, reply.content);
+          flushed = Date.now();
+        }
+      }
+    } catch (error) {
+      clearTimeout(deltaTimer);
+      if (!reply.stopped) {
+        console.warn("reply failed", room.conversation_id, String(error));
+        this.fail(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
+        return;
+      }
+      // A stop aborts the request; what was written so far is kept below.
+    }
+    if (store.deleted || reply.retracted) {
+      clearTimeout(deltaTimer);
+      return;
+    }
+    // Whatever is still buffered goes out before the final frame (a client may build the text from deltas).
+    flushDelta();
+    const content = reply.content.trim();
+    if (content === "" || (reply.continues !== null && content === reply.continues.trim())) {
+      if (reply.stopped) this.fail(reply, "stopped_empty", `The reply was stopped before ${characterName} said anything.`);
+      else this.fail(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
+      return;
+    }
+    const now = Date.now();
+    const row = store.completeReply(reply.id, content, now);
+    // D1 first, so a client that reloads its chat list on this frame sees the new preview.
+    // A continued reply is not a new message: only the preview follows.
+    if (reply.continues !== null) this.d1.notePreview(row);
+    else this.d1.countMessage(row);
+    await this.d1.writeCounters();
+    const answer: ServerFrame = {
+      type: "character_response",
+      content,
+      timestamp: new Date(now).toISOString(),
+      messageId: reply.id,
+      message: store.toWire(row, this.active),
+      stopped: reply.stopped,
+    };
+    this.sockets.broadcast(answer);
+    if (reply.clientId) store.keepReceipt(reply.clientId, answer);
+    this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
+    // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
+    if (character) {
+      const card = character;
+      this.ctx.waitUntil(this.summary.summarizeIfOverflowing(card).catch((error) => console.warn("summary failed", room.conversation_id, String(error))));
+    }
+  }
+
+  /**
+   * Drops a failed reply (the person's message stays), puts back the one it
+   * replaced, and says so. A failed continue puts the reply's text back
+   * (`message_updated`) and says so without naming it (it is not dropped).
+   */
+  private fail(reply: ActiveReply, code: ChatErrorCode, message: string): void {
+    if (this.store.deleted) return;
+    if (reply.continues !== null) {
+      const row = this.store.restoreContinued(reply.id, reply.continues);
+      if (row) this.sockets.broadcast({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active) });
+      this.sockets.broadcast(refusal(code, message, reply.clientId ?? undefined));
+      return;
+    }
+    this.store.dropReply(reply.id, reply.replaces);
+    this.ctx.waitUntil(this.d1.writeCounters());
+    this.sockets.broadcast({ type: "error", code, message, messageId: reply.id });
+    if (reply.replaces) {
+      // The replaced reply is visible again: every tab gets the list as it is.
+      this.sockets.broadcast(this.historySync());
+    }
+  }
+}
+
+/**
+ * The first piece of a continuation, joined to the reply's text: a space
+ * before a word, an action (`*`) or a quote (models often start a
+ * continuation without one), none before closing punctuation or when either
+ * side already has white space.
+ */
+function continuationPiece(base: string, piece: string): string {
+  if (/\s$/.test(base) || /^[\s,.;:!?…)\]}”’-]/.test(piece) || piece === "") return piece;
+  return ` ${piece}`;
+}

@@ -1,0 +1,243 @@
+/**
+ * Steering (docs/decisions/0007): what the owner may change in their
+ * conversation, and when — edit, delete, rewind, continue, the memory note,
+ * swipe (which version of the last reply counts), thumbs on a reply, and the
+ * source of a branch.
+ *
+ * Who may: only the conversation's owner ever reaches the room (the Worker
+ * checks the session and the owner; `fetch` and the RPC methods check
+ * `user_id` again). When: never while a reply is being written or a message
+ * admitted (`busy`, nothing changes). Which message: a visible (complete)
+ * one; swipe and continue only the last reply.
+ *
+ * A steering frame with a `clientId` is applied once: its answer is kept
+ * (FRAME_RECEIPT_TTL_MS, ms) and a resend gets it again, to the sender
+ * alone. Refusals are error frames to the sender, never thrown; the only
+ * thrown error is a D1 failure of a rating (`rateMessage`).
+ */
+import {
+  type ChatErrorCode,
+  chooseVersion,
+  MAX_CHAT_MESSAGE_LENGTH,
+  replyVersions,
+  type ServerFrame,
+} from "../../schema/chat.ts";
+import type { SeedMessage } from "../room-protocol.ts";
+import type { D1Sync } from "./d1-sync.ts";
+import { RATE_LIMITED_MESSAGE, type ReplyRounds } from "./replies.ts";
+import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
+import { type MessageRow, type RoomStore, seedOf, versionFields } from "./store.ts";
+
+function isRow(value: MessageRow | ServerFrame): value is MessageRow {
+  return "seq" in value;
+}
+
+export class Steering {
+  private readonly store: RoomStore;
+  private readonly sockets: RoomSockets;
+  private readonly d1: D1Sync;
+  private readonly replies: ReplyRounds;
+
+  constructor(store: RoomStore, sockets: RoomSockets, d1: D1Sync, replies: ReplyRounds) {
+    this.store = store;
+    this.sockets = sockets;
+    this.d1 = d1;
+    this.replies = replies;
+  }
+
+  /** The room exists and is `userId`'s. */
+  private owns(userId: string): boolean {
+    return !this.store.deleted && this.store.room !== null && this.store.room.user_id === userId;
+  }
+
+  /**
+   * Runs a steering frame. Refused with `busy` while a reply is being
+   * written or a message admitted (nothing changes). With a `clientId`, the
+   * frame is applied once: its answer is kept (FRAME_RECEIPT_TTL_MS) and a
+   * resend gets it again, to the sender alone. `apply` broadcasts its own
+   * success and returns the frame to keep, or returns the error frame for
+   * the sender (a refusal, never kept: a resend tries again), or null when
+   * the answer comes later (continue keeps its receipt when it ends).
+   */
+  async steer(ws: WebSocket, clientId: string | undefined, apply: () => Promise<ServerFrame | null>): Promise<void> {
+    if (clientId) {
+      const receipt = this.store.receipt(clientId);
+      if (receipt) {
+        send(ws, receipt);
+        return;
+      }
+    }
+    if (this.replies.busy) {
+      send(ws, {
+        type: "error",
+        code: "busy",
+        message: "Please wait for the reply to finish first.",
+        ...(clientId ? { clientId } : {}),
+      });
+      return;
+    }
+    const answer = await apply();
+    if (!answer || this.store.deleted) return;
+    if (answer.type === "error") send(ws, answer);
+    else if (clientId) this.store.keepReceipt(clientId, answer);
+  }
+
+  /** A visible stored message by id, or the `message_not_found` error frame. */
+  private findMessage(messageId: string, clientId: string | undefined): MessageRow | ServerFrame {
+    return this.store.visibleRow(messageId) ?? refusal("message_not_found", "That message is not in this conversation.", clientId);
+  }
+
+  /**
+   * `edit_message`: the message's text (a reply's shown version) becomes
+   * `content` and `edited_at` is set; its id, rating and other versions stay.
+   * The person's messages keep their limit (MAX_CHAT_MESSAGE_LENGTH); replies
+   * have MAX_EDITED_REPLY_LENGTH (the frame's own). When it is the last
+   * message, D1's preview follows. Every socket gets `message_updated`.
+   */
+  async editMessage(messageId: string, content: string, clientId: string | undefined): Promise<ServerFrame> {
+    const row = this.findMessage(messageId, clientId);
+    if (!isRow(row)) return row;
+    if (row.role === "user" && content.length > MAX_CHAT_MESSAGE_LENGTH) {
+      return refusal("invalid_frame", `Messages can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString("en-US")} characters`, clientId);
+    }
+    const updated = this.store.editContent(messageId, content);
+    if (this.store.lastVisible()?.id === messageId) await this.d1.writeLastMessage();
+    const answer: ServerFrame = { type: "message_updated", messageId, message: this.store.toWire(updated), ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /**
+   * `delete_message` (`one`): the message, with all its versions. `rewind`
+   * (`from_here`): the message and every message after it. A summary that
+   * covered a deleted message is dropped (it is written again when the
+   * history next overflows). D1's preview and `last_message_at` become the
+   * last remaining message's; `message_count` is not lowered (it counts
+   * messages exchanged with the character, like views: decision 0007).
+   * Every socket gets `messages_deleted`.
+   */
+  async deleteMessages(messageId: string, scope: "one" | "from_here", clientId: string | undefined): Promise<ServerFrame> {
+    const row = this.findMessage(messageId, clientId);
+    if (!isRow(row)) return row;
+    const gone = this.store.deleteMessages(row, scope);
+    await this.d1.writeLastMessage();
+    const visible = new Set(gone);
+    const ordered = [messageId, ...gone.filter((id) => id !== messageId)].filter((id) => visible.has(id));
+    const answer: ServerFrame = { type: "messages_deleted", messageIds: ordered, ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /** `set_memory`: the conversation's memory note (always in the prompt). Every socket gets `memory_updated`. */
+  async setMemory(memory: string, clientId: string | undefined): Promise<ServerFrame> {
+    this.store.setMemory(memory);
+    const answer: ServerFrame = { type: "memory_updated", memory, ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /**
+   * `continue`: the character goes on with its last reply, streamed into the
+   * same message (ReplyRounds.start). Rate limited like a message. Its
+   * receipt is kept when the reply ends.
+   */
+  async continueReply(state: SocketState, clientId: string | undefined): Promise<ServerFrame | null> {
+    const last = this.store.lastVisible();
+    if (!last || last.role !== "character") {
+      return refusal("nothing_to_continue", "Only a reply of the character can be continued, and only the latest one.", clientId);
+    }
+    const admitted = await this.replies.admit(state, () => this.replies.start(null, { row: last, clientId: clientId ?? null }));
+    return admitted ? null : refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId);
+  }
+
+  /**
+   * `swipe`: makes version `index` (0-based, written order) of the last
+   * reply its content, the one the next prompt reads; the others stay its
+   * alternatives in written order, and it keeps its id and rating. Stored,
+   * then D1's preview follows (one write), then every socket gets
+   * `message_updated`. Refusals are error frames to the sender; nothing changes.
+   */
+  async swipe(ws: WebSocket, messageId: string, index: number): Promise<void> {
+    const refuse = (code: ChatErrorCode, message: string) => send(ws, { type: "error", code, message });
+    if (this.replies.busy) {
+      refuse("busy", "Please wait for the reply to finish before choosing another version.");
+      return;
+    }
+    const row = this.store.visibleRow(messageId);
+    if (!row) {
+      refuse("message_not_found", "That message is not in this conversation.");
+      return;
+    }
+    const last = this.store.lastVisible();
+    if (row.role !== "character" || last?.id !== row.id) {
+      refuse("not_last_reply", "Only the latest reply can be switched to another version.");
+      return;
+    }
+    const fields = versionFields(row);
+    const { versions, current } = replyVersions(fields);
+    const chosen = chooseVersion(fields, index);
+    if (!chosen) {
+      refuse(
+        "no_such_version",
+        versions.length === 1 ? "This reply has only one version." : `This reply has ${versions.length} versions; there is no version ${index + 1}.`,
+      );
+      return;
+    }
+    if (index === current) {
+      send(ws, { type: "message_updated", messageId, message: this.store.toWire(row) });
+      return;
+    }
+    const updated = this.store.setVersion(messageId, chosen);
+    // The last message changed: D1's preview follows, like after a reply (nothing is counted).
+    this.d1.notePreview(updated);
+    await this.d1.writeCounters();
+    if (this.store.deleted) return;
+    this.sockets.broadcast({ type: "message_updated", messageId, message: this.store.toWire(updated) });
+  }
+
+  /**
+   * The owner's thumbs on a character reply: 1, -1, or 0 to take it back. One
+   * rating per reply: changing it moves the character's counts
+   * (`addReplyRating`). Throws when D1 cannot be updated (the reply's rating
+   * is then unchanged).
+   */
+  async rateMessage(
+    userId: string,
+    messageId: string,
+    value: 1 | -1 | 0,
+  ): Promise<{ ok: true; rating: 1 | -1 | null } | { ok: false; reason: "not_found" | "not_a_reply" }> {
+    if (!this.owns(userId)) return { ok: false, reason: "not_found" };
+    const row = this.store.visibleRow(messageId);
+    if (!row) return { ok: false, reason: "not_found" };
+    if (row.role !== "character") return { ok: false, reason: "not_a_reply" };
+    const before = row.rating ?? 0;
+    const after = value === 0 ? null : value;
+    if (before === value) return { ok: true, rating: after };
+    this.store.setRating(messageId, after);
+    const up = (value === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
+    const down = (value === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
+    try {
+      await this.d1.addRating({ up, down });
+    } catch (error) {
+      this.store.setRating(messageId, row.rating);
+      throw error;
+    }
+    this.sockets.broadcast({ type: "message_rated", messageId, rating: after });
+    return { ok: true, rating: after };
+  }
+
+  /**
+   * "Branch from here": the visible messages up to and including
+   * `messageId`, oldest first, and the memory note, for a new conversation
+   * to start with (ratings stay behind). Null when the room is not the
+   * owner's or has no such message; "busy" while a reply is being written
+   * (the branch would copy half a reply).
+   */
+  branchSource(userId: string, messageId: string): { messages: SeedMessage[]; memory: string } | "busy" | null {
+    if (!this.owns(userId)) return null;
+    if (this.replies.active) return "busy";
+    const rows = this.store.rowsThrough(messageId);
+    if (!rows) return null;
+    return { messages: rows.map((row) => seedOf(row)), memory: this.store.room!.memory };
+  }
+}

@@ -1,0 +1,402 @@
+/**
+ * The room's store: every statement the ConversationRoom runs on its own
+ * SQLite (`ctx.storage.sql`), and its `room` row kept in memory
+ * (`RoomStore`). No other module of the room writes SQL for its storage;
+ * the tables, row shapes and migrations are migrations.ts.
+ *
+ * Times are ms since the epoch. Statements throw what SQLite throws (a
+ * violated constraint); none is expected in use.
+ */
+import type { ChatMessage, ReplyVersionFields, ServerFrame } from "../../schema/chat.ts";
+import type { RoomFacts, SeedMessage } from "../room-protocol.ts";
+import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
+
+export type { MessageRow, RoomRow } from "./migrations.ts";
+
+/** How long the answer of a steering frame is kept for its clientId (a resend after a reconnect), ms. */
+export const FRAME_RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A version of a reply as `chooseVersion` gives it: the text shown, the others, and its place (null: the newest). */
+export interface ChosenVersion {
+  content: string;
+  alternatives: string[];
+  swipeIndex?: number;
+}
+
+/** The text of a reply being written that sockets have been sent, to show in its row instead of what is saved. */
+export interface StreamingText {
+  id: string;
+  sent: string;
+}
+
+/**
+ * Every statement the room runs on its own SQLite, and the `room` row kept
+ * in memory (`room`, null before `initialize` and after a wipe).
+ */
+export class RoomStore {
+  /** The conversation's facts; null before `initialize` and after the conversation was deleted. */
+  room: RoomRow | null = null;
+  /** The conversation was deleted (`wipe`): the object answers nothing any more. */
+  deleted = false;
+  private readonly storage: DurableObjectStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.storage = storage;
+  }
+
+  private sql<T>(query: string, ...bindings: unknown[]): T[] {
+    return this.storage.sql.exec(query, ...bindings).toArray() as T[];
+  }
+
+  /** Migrates (migrateRoomStorage) and reads the `room` row. Call inside `blockConcurrencyWhile`. */
+  open(): void {
+    migrateRoomStorage(this.storage);
+    this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+  }
+
+  /** The room's facts and its first messages (the seed messages, else the greeting), in one transaction. */
+  create(facts: RoomFacts): void {
+    this.storage.transactionSync(() => {
+      this.sql(
+        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at, memory) VALUES (1, ?, ?, ?, ?, ?, ?)",
+        facts.conversationId,
+        facts.userId,
+        facts.characterId,
+        facts.userName,
+        facts.createdAt,
+        facts.memory ?? "",
+      );
+      if (facts.messages) {
+        for (const message of facts.messages) {
+          // Stored as the wire has it (content shown, the other versions, swipeIndex); a person's message has one version.
+          const alternatives = message.isUser ? [] : message.alternatives;
+          const at = message.swipeIndex;
+          const swipeIndex = at !== undefined && Number.isInteger(at) && at >= 0 && at < alternatives.length ? at : null;
+          this.sql(
+            "INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index) VALUES (?, ?, ?, ?, ?, ?)",
+            crypto.randomUUID(),
+            message.isUser ? "user" : "character",
+            message.content,
+            message.createdAt,
+            JSON.stringify(alternatives),
+            swipeIndex,
+          );
+        }
+      } else if (facts.greeting) {
+        this.sql(
+          "INSERT INTO messages (id, role, content, created_at) VALUES (?, 'character', ?, ?)",
+          crypto.randomUUID(),
+          facts.greeting,
+          facts.createdAt,
+        );
+      }
+    });
+    this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+  }
+
+  /** Forgets everything: the conversation was deleted. */
+  async wipe(): Promise<void> {
+    this.deleted = true;
+    this.room = null;
+    await this.storage.deleteAlarm();
+    await this.storage.deleteAll();
+  }
+
+  // --- the room row ------------------------------------------------------
+
+  /** Keeps who the person is in this conversation (name for `{{user}}`, persona description; null: unchanged), as the Worker last said. */
+  notePerson(userName: string, personaDescription: string | null): void {
+    const room = this.room!;
+    if (userName && userName !== room.user_name) {
+      this.sql("UPDATE room SET user_name = ? WHERE id = 1", userName);
+      room.user_name = userName;
+    }
+    if (personaDescription !== null && personaDescription !== room.persona_description) {
+      this.sql("UPDATE room SET persona_description = ? WHERE id = 1", personaDescription);
+      room.persona_description = personaDescription;
+    }
+  }
+
+  setMemory(memory: string): void {
+    this.sql("UPDATE room SET memory = ? WHERE id = 1", memory);
+    this.room!.memory = memory;
+  }
+
+  /** The running summary now covers the messages up to `through` (a `seq`). */
+  setSummary(summary: string, through: number): void {
+    this.sql("UPDATE room SET summary = ?, summary_through = ? WHERE id = 1", summary, through);
+    this.room!.summary = summary;
+    this.room!.summary_through = through;
+  }
+
+  // --- reading messages --------------------------------------------------
+
+  /** A row as the wire has it; a streaming row shows what its sockets were sent (`streaming`), when that is its text. */
+  toWire(row: MessageRow, streaming: StreamingText | null = null): ChatMessage {
+    const message: ChatMessage = {
+      id: row.id,
+      conversationId: this.room!.conversation_id,
+      content: row.content,
+      isUser: row.role === "user",
+      createdAt: new Date(row.created_at).toISOString(),
+      clientId: row.client_id,
+      rating: row.role === "character" ? row.rating : null,
+      alternatives: JSON.parse(row.alternatives) as string[],
+    };
+    if (row.swipe_index !== null) message.swipeIndex = row.swipe_index;
+    if (row.edited_at !== null) message.editedAt = new Date(row.edited_at).toISOString();
+    if (row.status === "streaming") {
+      message.status = "streaming";
+      // Exactly what this socket's later deltas continue from.
+      if (streaming?.id === row.id) message.content = streaming.sent;
+    }
+    return message;
+  }
+
+  /** Visible messages (and a reply being written), oldest first. */
+  visibleRows(): MessageRow[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status IN ('complete', 'streaming') ORDER BY seq");
+  }
+
+  /** A visible (complete) message by id. */
+  visibleRow(messageId: string): MessageRow | null {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE id = ? AND status = 'complete'", messageId)[0] ?? null;
+  }
+
+  /** Any message by id (a swipe's row after its update). */
+  row(messageId: string): MessageRow | null {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", messageId)[0] ?? null;
+  }
+
+  /** The person's message stored with `clientId`, if any. */
+  rowByClientId(clientId: string): MessageRow | null {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE client_id = ?", clientId)[0] ?? null;
+  }
+
+  /** The last visible message, if any. */
+  lastVisible(): MessageRow | null {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' ORDER BY seq DESC LIMIT 1")[0] ?? null;
+  }
+
+  /** The last two visible messages, newest first. */
+  lastTwo(): MessageRow[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' ORDER BY seq DESC LIMIT 2");
+  }
+
+  /** The visible messages up to and including `messageId`, oldest first; null when it is not a visible message. */
+  rowsThrough(messageId: string): MessageRow[] | null {
+    const at = this.sql<{ seq: number }>("SELECT seq FROM messages WHERE id = ? AND status = 'complete'", messageId)[0];
+    if (!at) return null;
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND seq <= ? ORDER BY seq", at.seq);
+  }
+
+  /** The visible messages after the summary, oldest first: what a prompt's history is made of. */
+  rowsAfterSummary(): MessageRow[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND seq > ? ORDER BY seq", this.room!.summary_through);
+  }
+
+  /** The text of the person's last visible message before `seq` (what a reply answered). */
+  userMessageBefore(seq: number): string | null {
+    return (
+      this.sql<{ content: string }>(
+        "SELECT content FROM messages WHERE status = 'complete' AND role = 'user' AND seq < ? ORDER BY seq DESC LIMIT 1",
+        seq,
+      )[0]?.content ?? null
+    );
+  }
+
+  /** Replies being written when the object last stopped. */
+  streamingRows(): MessageRow[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'streaming'");
+  }
+
+  // --- writing messages --------------------------------------------------
+
+  /** Stores a message of the person. */
+  insertUserMessage(content: string, clientId: string | null): MessageRow {
+    return this.sql<MessageRow>(
+      "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?) RETURNING *",
+      crypto.randomUUID(),
+      content,
+      Date.now(),
+      clientId,
+    )[0]!;
+  }
+
+  /**
+   * A reply begins, in one transaction: a continued reply goes back to
+   * "streaming" and names itself in `replaces`; else the reply it replaces
+   * (if any) becomes "superseded" and a new empty "streaming" row is added.
+   */
+  beginReply(reply: { id: string; replaces: string | null; alternatives: string[]; continuing: boolean }): void {
+    this.storage.transactionSync(() => {
+      if (reply.continuing) {
+        this.sql("UPDATE messages SET status = 'streaming', replaces = id WHERE id = ?", reply.id);
+        return;
+      }
+      if (reply.replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", reply.replaces);
+      this.sql(
+        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces)
+         VALUES (?, 'character', '', ?, 'streaming', ?, ?)`,
+        reply.id,
+        Date.now(),
+        JSON.stringify(reply.alternatives),
+        reply.replaces,
+      );
+    });
+  }
+
+  /** Saves the text of a reply being written so far. */
+  saveDraft(messageId: string, content: string): void {
+    this.sql("UPDATE messages SET content = ? WHERE id = ?", content, messageId);
+  }
+
+  /** A reply is done: its text, "complete", dated `at`. */
+  completeReply(messageId: string, content: string, at: number): MessageRow {
+    return this.sql<MessageRow>(
+      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL WHERE id = ? RETURNING *",
+      content,
+      at,
+      messageId,
+    )[0]!;
+  }
+
+  /** A reply interrupted by a restart keeps what was saved of it. */
+  keepInterrupted(messageId: string): void {
+    this.sql("UPDATE messages SET status = 'complete', replaces = NULL WHERE id = ?", messageId);
+  }
+
+  /** A failed continue: the reply gets back the text it had (null when it is gone). */
+  restoreContinued(messageId: string, content: string): MessageRow | null {
+    return (
+      this.sql<MessageRow>("UPDATE messages SET content = ?, status = 'complete', replaces = NULL WHERE id = ? RETURNING *", content, messageId)[0] ??
+      null
+    );
+  }
+
+  /** Drops a failed reply and puts back the one it replaced, in one transaction. */
+  dropReply(messageId: string, replaces: string | null): void {
+    this.storage.transactionSync(() => {
+      this.sql("DELETE FROM messages WHERE id = ?", messageId);
+      if (replaces) this.sql("UPDATE messages SET status = 'complete' WHERE id = ? AND status = 'superseded'", replaces);
+    });
+  }
+
+  setRating(messageId: string, rating: 1 | -1 | null): void {
+    this.sql("UPDATE messages SET rating = ? WHERE id = ?", rating, messageId);
+  }
+
+  /** Makes `chosen` the reply's shown version (a swipe) and returns the row. */
+  setVersion(messageId: string, chosen: ChosenVersion): MessageRow {
+    this.sql(
+      "UPDATE messages SET content = ?, alternatives = ?, swipe_index = ? WHERE id = ?",
+      chosen.content,
+      JSON.stringify(chosen.alternatives),
+      chosen.swipeIndex ?? null,
+      messageId,
+    );
+    return this.row(messageId)!;
+  }
+
+  /** An edit: the shown text becomes `content`, `edited_at` now. */
+  editContent(messageId: string, content: string): MessageRow {
+    return this.sql<MessageRow>("UPDATE messages SET content = ?, edited_at = ? WHERE id = ? RETURNING *", content, Date.now(), messageId)[0]!;
+  }
+
+  /** Replaces a message's text with `to` if it is still `from` (screening); null when it changed meanwhile. */
+  replaceContent(messageId: string, from: string, to: string): MessageRow | null {
+    return this.sql<MessageRow>("UPDATE messages SET content = ? WHERE id = ? AND content = ? RETURNING *", to, messageId, from)[0] ?? null;
+  }
+
+  /** An operator removed the message: its text becomes `text`, its other versions go. Null when it was already so (or is streaming). */
+  hideMessage(messageId: string, text: string): MessageRow | null {
+    return (
+      this.sql<MessageRow>(
+        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, edited_at = ?
+         WHERE id = ? AND status IN ('complete', 'superseded') AND content != ? RETURNING *`,
+        text,
+        Date.now(),
+        messageId,
+        text,
+      )[0] ?? null
+    );
+  }
+
+  /**
+   * Deletes `row` (`one`) or it and every message after it (`from_here`),
+   * and the summary when it covered `row`, in one transaction. Returns the
+   * ids of the deleted messages that were visible.
+   */
+  deleteMessages(row: MessageRow, scope: "one" | "from_here"): string[] {
+    const room = this.room!;
+    return this.storage.transactionSync(() => {
+      const deleted =
+        scope === "one"
+          ? this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE id = ? RETURNING id, status", row.id)
+          : this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE seq >= ? RETURNING id, status", row.seq);
+      if (row.seq <= room.summary_through) {
+        this.sql("UPDATE room SET summary = '', summary_through = 0 WHERE id = 1");
+        room.summary = "";
+        room.summary_through = 0;
+      }
+      return deleted.filter((d) => d.status === "complete").map((d) => d.id);
+    });
+  }
+
+  /** Deletes message `messageId` and everything after it (screening's retraction); the ids gone that were not superseded. */
+  deleteFrom(messageId: string): string[] {
+    return this.storage.transactionSync(() => {
+      const at = this.sql<{ seq: number }>("SELECT seq FROM messages WHERE id = ?", messageId)[0];
+      if (!at) return [];
+      return this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE seq >= ? RETURNING id, status", at.seq)
+        .filter((row) => row.status !== "superseded")
+        .map((row) => row.id);
+    });
+  }
+
+  // --- the character's card and frame receipts ----------------------------
+
+  /** The card as last read from D1 (JSON) and when, ms. */
+  readCard(): { card: string; read_at: number } | null {
+    return this.sql<{ card: string; read_at: number }>("SELECT card, read_at FROM character_card WHERE id = 1")[0] ?? null;
+  }
+
+  writeCard(card: string, readAt: number): void {
+    this.sql(
+      "INSERT INTO character_card (id, card, read_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at",
+      card,
+      readAt,
+    );
+  }
+
+  /** The kept answer of the steering frame with `clientId`, if any. */
+  receipt(clientId: string): ServerFrame | null {
+    const row = this.sql<{ answer: string }>("SELECT answer FROM frame_receipts WHERE client_id = ?", clientId)[0];
+    return row ? (JSON.parse(row.answer) as ServerFrame) : null;
+  }
+
+  /** Keeps a steering frame's answer for its `clientId` (the first one stays), and forgets those older than FRAME_RECEIPT_TTL_MS. */
+  keepReceipt(clientId: string, answer: ServerFrame): void {
+    const now = Date.now();
+    this.sql("DELETE FROM frame_receipts WHERE created_at < ?", now - FRAME_RECEIPT_TTL_MS);
+    this.sql(
+      "INSERT INTO frame_receipts (client_id, answer, created_at) VALUES (?, ?, ?) ON CONFLICT (client_id) DO NOTHING",
+      clientId,
+      JSON.stringify(answer),
+      now,
+    );
+  }
+}
+
+/** A stored message as a new room's SeedMessage (a branch). */
+export function seedOf(row: MessageRow): SeedMessage {
+  const seed: SeedMessage = { isUser: row.role === "user", content: row.content, createdAt: row.created_at, alternatives: JSON.parse(row.alternatives) as string[] };
+  if (row.swipe_index !== null) seed.swipeIndex = row.swipe_index;
+  return seed;
+}
+
+/** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */
+export function versionFields(row: MessageRow): ReplyVersionFields {
+  const alternatives = JSON.parse(row.alternatives) as string[];
+  return row.swipe_index === null ? { content: row.content, alternatives } : { content: row.content, alternatives, swipeIndex: row.swipe_index };
+}

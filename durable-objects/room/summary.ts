@@ -1,0 +1,80 @@
+/**
+ * The running summary (decision 0007): when the history after the summary
+ * no longer fits the prompt, its oldest part is folded into the summary by
+ * the chat model. Runs after a reply is stored (ReplyRounds), never before
+ * a reply's first token; the next reply reads it. One at a time.
+ *
+ * Units: SUMMARY_MAX_TOKENS is tokens (what the model is asked for),
+ * MAX_SUMMARY_CHARS characters (what is kept). Rejects with what the model
+ * throws (ChatModelError on a silence of `tokenTimeoutMs`); the caller logs.
+ */
+import { withTokenTimeout } from "../../ai/chat-models.ts";
+import { buildPrompt, summaryPrompt } from "../prompt.ts";
+import type { ReplyCharacter } from "./d1-sync.ts";
+import { historyOf, type PromptInputs } from "./prompt-inputs.ts";
+import type { RoomSeams } from "./seams.ts";
+import type { RoomStore } from "./store.ts";
+
+/** The newest messages a summary never takes: the scene at hand stays word for word. */
+const SUMMARY_KEEP_MESSAGES = 4;
+/** Longest summary the model is asked for, tokens; and the longest kept, characters. */
+const SUMMARY_MAX_TOKENS = 400;
+const MAX_SUMMARY_CHARS = 2000;
+
+export class RoomSummary {
+  /** A summary is being written (one at a time). */
+  private summarizing = false;
+  private readonly store: RoomStore;
+  private readonly inputs: PromptInputs;
+  private readonly seams: RoomSeams;
+
+  constructor(store: RoomStore, inputs: PromptInputs, seams: RoomSeams) {
+    this.store = store;
+    this.inputs = inputs;
+    this.seams = seams;
+  }
+
+  /**
+   * When the history after the summary no longer fits the prompt, its
+   * oldest part — every message that fell out and at least the older half,
+   * never the latest SUMMARY_KEEP_MESSAGES — is summarised by the chat model
+   * together with the summary so far, and the summary then covers it. A
+   * delete or rewind meanwhile (the summary was reset) makes the result be
+   * thrown away.
+   */
+  async summarizeIfOverflowing(character: ReplyCharacter): Promise<void> {
+    const store = this.store;
+    if (store.deleted || !store.room || this.summarizing) return;
+    const rows = store.rowsAfterSummary();
+    const options = this.inputs.options();
+    const history = rows.map(historyOf);
+    const fitted = buildPrompt(character, history, options);
+    const dropped = history.length - fitted.historyIncluded;
+    if (dropped <= 0) return;
+    const count = Math.min(Math.max(dropped, Math.ceil(history.length / 2)), Math.max(0, history.length - SUMMARY_KEEP_MESSAGES));
+    if (count <= 0) return;
+    const folded = rows.slice(0, count);
+    const through = folded.at(-1)!.seq;
+    const before = store.room.summary;
+    const userName = store.room.user_name;
+    this.summarizing = true;
+    try {
+      const prompt = summaryPrompt(character.name, userName, before, folded.map((row) => ({ isUser: row.role === "user", content: row.content })));
+      const model = this.seams.modelFactory(character, userName);
+      let summary = "";
+      for await (const piece of withTokenTimeout(
+        model.stream(prompt, { maxTokens: Math.min(options.maxTokens, SUMMARY_MAX_TOKENS), purpose: "summary" }),
+        this.seams.tokenTimeoutMs,
+      )) {
+        summary += piece;
+        if (summary.length >= MAX_SUMMARY_CHARS) break;
+      }
+      summary = summary.trim().slice(0, MAX_SUMMARY_CHARS);
+      const room = store.room;
+      if (!summary || store.deleted || !room || room.summary !== before || room.summary_through >= through) return;
+      store.setSummary(summary, through);
+    } finally {
+      this.summarizing = false;
+    }
+  }
+}
