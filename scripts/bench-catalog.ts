@@ -35,7 +35,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { catalogQuerySchema } from "../schema/inputs.ts";
-import { queryCatalog, type SqlBatch } from "../worker/lib/catalog-sql.ts";
+import { queryCatalog, type SqlBatch } from "../worker/lib/catalog-list.ts";
 import { seedSynthetic } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
 import { devArgs } from "./lib/dev-args.ts";

@@ -1,5 +1,5 @@
 /**
- * Catalog reads and writes on D1: the character list (catalog-sql.ts holds its
+ * Catalog reads and writes on D1: the character list (catalog-list.ts holds its
  * plan), one character by id, popular tags, tag links. Functions take the D1
  * database and are tested directly (worker/test/catalog.test.ts) and through
  * the routes.
@@ -15,7 +15,7 @@ import {
   type SqlBatch,
   selectList,
   toCharacter,
-} from "./catalog-sql.ts";
+} from "./catalog-list.ts";
 
 /** A SqlBatch over a D1 database. */
 export function d1Batch(db: D1Database): SqlBatch {
@@ -28,7 +28,7 @@ export function d1Batch(db: D1Database): SqlBatch {
 
 /**
  * `GET /api/characters`: one page of listable characters and the exact total
- * (catalog-sql.ts queryCatalog on D1); with `options.userId` each character
+ * (catalog-list.ts queryCatalog on D1); with `options.userId` each character
  * carries that person's `isFavorited`, from the same round trip.
  */
 export function listCharacters(

@@ -21,7 +21,7 @@ import {
   toCharacter,
   toModerationStatus,
   toSummary,
-} from "./catalog-sql.ts";
+} from "./catalog-list.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
 
 /** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */

@@ -16,7 +16,7 @@
  */
 import type { CatalogCharacter, CreatorProfile, FollowStatus } from "../../schema/api.ts";
 import type { FavoritesQuery } from "../../schema/inputs.ts";
-import { SUMMARY_COLUMNS, toCatalogCharacter, type Row } from "./catalog-sql.ts";
+import { SUMMARY_COLUMNS, toCatalogCharacter, type Row } from "./catalog-list.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { canonicalUsername } from "./users.ts";
 
