@@ -1,7 +1,10 @@
 /**
- * The catalog list query, independent of the database driver: its SQL plan
- * (planList), its execution over any SqlBatch (queryCatalog) and the row
- * mappers. worker/lib/catalog.ts runs it on D1; the benchmark on node:sqlite.
+ * The catalog list query, independent of the database driver: its orderings
+ * and SQL plans (planList, planForYou, the creator and following scopes) and
+ * its execution over any SqlBatch (queryCatalog). worker/lib/catalog.ts runs
+ * it on D1; the benchmark on node:sqlite. Its parts: the rows and statement
+ * types (catalog-rows.ts), tag filters and totals (catalog-tag-counts.ts),
+ * search (catalog-search.ts); what is listed at all, worker/lib/listable.ts.
  *
  * The list is hand-written SQL because its plan matters at 10^6 characters
  * (see docs/decisions/0002-catalog-queries.md):
@@ -22,44 +25,24 @@
  * - for a signed-in caller each page row carries `isFavorited`, probed after
  *   the page is picked (withFavorites), in the page's own statement.
  */
-import type { CatalogCharacter, CatalogSort, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
-import type { TagMode } from "../../schema/constants.ts";
+import type { CatalogCharacter, CatalogSort } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-
-export type Row = Record<string, unknown>;
-
-/** Columns of a list row as [SQL column, wire name]. */
-const SUMMARY_FIELDS: [string, string][] = [
-  ["id", "id"], ["name", "name"], ["description", "description"],
-  ["long_description", "longDescription"], ["creator", "creator"], ["creator_id", "creatorId"],
-  ["avatar_url", "avatarUrl"], ["tags", "tags"], ["is_nsfw", "isNsfw"], ["is_active", "isActive"],
-  ["view_count", "viewCount"], ["rating", "rating"], ["favorite_count", "favoriteCount"],
-  ["message_count", "messageCount"], ["comment_count", "commentCount"], ["personality", "personality"],
-  ["scenario", "scenario"], ["example_conversation", "exampleConversation"], ["greeting", "greeting"],
-  ["created_at", "createdAt"],
-];
-export const DETAIL_FIELDS: [string, string][] = [
-  ...SUMMARY_FIELDS,
-  ["alternate_greetings", "alternateGreetings"], ["system_prompt", "systemPrompt"],
-  ["post_history_instructions", "postHistoryInstructions"], ["creator_notes", "creatorNotes"],
-  ["character_book", "characterBook"], ["extensions", "extensions"], ["rating_up", "ratingUp"],
-  ["rating_down", "ratingDown"], ["updated_at", "updatedAt"], ["moderation_status", "moderationStatus"],
-];
-/**
- * The select list of `fields` (`prefix` qualifies the columns, e.g. "c.").
- * Lists that carry `creator_id` also carry `creatorUsername`: the owner's
- * username, one primary-key probe of `users` per returned row.
- */
-export const selectList = (fields: [string, string][], prefix: string) =>
-  [
-    ...fields.map(([column, alias]) => `${prefix}${column} AS ${alias}`),
-    ...(fields.some(([column]) => column === "creator_id")
-      ? [`(SELECT u.username FROM users u WHERE u.id = ${prefix}creator_id) AS creatorUsername`]
-      : []),
-  ].join(", ");
-
-export const SUMMARY_COLUMNS = selectList(SUMMARY_FIELDS, "c.");
-export const DETAIL_COLUMNS = selectList(DETAIL_FIELDS, "c.");
+import { favoritedColumn, SUMMARY_COLUMNS, type SqlBatch, type Statement, toCatalogCharacter, withFavorites } from "./catalog-rows.ts";
+import { querySearch, searchExpressions } from "./catalog-search.ts";
+import {
+  estimatedMatching,
+  idList,
+  includedRows,
+  NO_TAGS,
+  planTotal,
+  positional,
+  resolveTags,
+  type TagFacts,
+  type TagFilterNames,
+  tagConditions,
+  tagFilterNames,
+} from "./catalog-tag-counts.ts";
+import { listedSql, listedTagLinksSql } from "./listable.ts";
 
 /** ORDER BY and the partial indexes (all / SFW-only) that serve each tab. */
 const ORDERINGS: Record<CatalogSort, { orderBy: string; index: string; sfwIndex: string }> = {
@@ -115,296 +98,12 @@ export const FOR_YOU_PICKS = 100;
 /** How many of a person's most frequent tags define their interests. */
 export const INTEREST_TAGS = 5;
 
-/**
- * Words too common to narrow a search; dropped when the search has other words.
- * (A search made only of them still runs.)
- */
-const STOPWORDS = new Set(
-  "a an and are as at be but by for from has have he her his i in is it its of on or she so that the their them they this to was we were who with you your".split(" "),
-);
 
-/** Most words of a search that are used. */
-const MAX_SEARCH_TERMS = 12;
 
-/**
- * The words of whatever a person typed: every run of letters or digits, in
- * order, without duplicates and (when others remain) without stopwords.
- * Quotes, stars, parentheses, operators and column filters typed by a person
- * are separators, never FTS5 syntax.
- */
-export function searchTerms(search: string): string[] {
-  const words = [...new Set((search.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase()))];
-  const meaningful = words.filter((w) => !STOPWORDS.has(w));
-  return (meaningful.length > 0 ? meaningful : words).slice(0, MAX_SEARCH_TERMS);
-}
 
-/**
- * FTS5 query for the typed words: each a quoted prefix term, all required,
- * matched in name, description or tags only (never the filter columns).
- * Null when no word is left.
- */
-export function toFtsQuery(search: string): string | null {
-  const terms = searchTerms(search);
-  if (terms.length === 0) return null;
-  return `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
-}
 
-/**
- * The single token under which a tag is indexed in `characters_fts.tag_keys`:
- * the tag name with spaces, dashes, apostrophes, "&" and "+" turned into "_"
- * (the same expression as the triggers of migrations/0004_search_v2.sql).
- * Null for a name no tag can have.
- */
-export function tagKey(name: string): string | null {
-  const key = name.replace(/[-' &+]/g, "_");
-  return /^[\p{L}\p{N}_]+$/u.test(key) ? key : null;
-}
 
-export function toSummary(row: Row): CharacterSummary {
-  return {
-    id: Number(row.id),
-    name: String(row.name),
-    description: String(row.description),
-    longDescription: (row.longDescription as string | null) ?? null,
-    creator: String(row.creator),
-    creatorId: (row.creatorId as string | null) ?? null,
-    creatorUsername: (row.creatorUsername as string | null) ?? null,
-    avatarUrl: (row.avatarUrl as string | null) ?? null,
-    tags: parseJson<string[]>(row.tags, []),
-    isNsfw: Boolean(row.isNsfw),
-    isActive: Boolean(row.isActive),
-    viewCount: Number(row.viewCount),
-    rating: Number(row.rating),
-    favoriteCount: Number(row.favoriteCount),
-    messageCount: Number(row.messageCount),
-    commentCount: Number(row.commentCount),
-    personality: String(row.personality),
-    scenario: (row.scenario as string | null) ?? null,
-    exampleConversation: (row.exampleConversation as string | null) ?? null,
-    greeting: (row.greeting as string | null) ?? null,
-    createdAt: new Date(Number(row.createdAt)).toISOString(),
-  };
-}
 
-/**
- * A list row as the catalog returns it: the summary, plus `isFavorited` when
- * the statement computed it (withFavorites, signed-in callers only).
- */
-export function toCatalogCharacter(row: Row): CatalogCharacter {
-  const summary: CatalogCharacter = toSummary(row);
-  if (row.isFavorited !== undefined) summary.isFavorited = Boolean(row.isFavorited);
-  return summary;
-}
-
-export function toCharacter(row: Row): Character {
-  return {
-    ...toSummary(row),
-    alternateGreetings: parseJson<string[]>(row.alternateGreetings, []),
-    systemPrompt: (row.systemPrompt as string | null) ?? null,
-    postHistoryInstructions: (row.postHistoryInstructions as string | null) ?? null,
-    creatorNotes: (row.creatorNotes as string | null) ?? null,
-    characterBook: parseJson<Record<string, unknown> | null>(row.characterBook, null),
-    extensions: parseJson<Record<string, unknown>>(row.extensions, {}),
-    ratingUp: Number(row.ratingUp),
-    ratingDown: Number(row.ratingDown),
-    updatedAt: new Date(Number(row.updatedAt)).toISOString(),
-    moderationStatus: toModerationStatus(row.moderationStatus),
-  };
-}
-
-/** `characters.moderation_status` as the wire has it (`ok` for anything unexpected). */
-export function toModerationStatus(value: unknown): ModerationStatus {
-  return value === "flagged" || value === "removed" ? value : "ok";
-}
-
-function parseJson<T>(value: unknown, fallback: T): T {
-  if (typeof value !== "string") return fallback;
-  try {
-    return JSON.parse(value) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-interface TagStat {
-  id: number;
-  /** The name as requested (lower case). */
-  name: string;
-  /** Listable characters with the tag under the requested NSFW setting. */
-  count: number;
-}
-
-/** One SQL statement with its positional parameters. */
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
-
-/**
- * Runs statements in order in one round trip and returns each one's rows.
- * D1's `batch()` in the Worker (catalog.ts); node:sqlite in the benchmark,
- * which times the very same SQL directly on the database file
- * (scripts/bench-catalog.ts). This module therefore uses no Workers types.
- */
-export type SqlBatch = (statements: Statement[]) => Promise<Row[][]>;
-
-/**
- * The tag filter of a list once its names are checked against each other
- * (tagFilterNames): the tags to include and how they combine, and the tags
- * to exclude. A tag both included and excluded never reaches here.
- */
-export interface TagFilterNames {
-  include: string[];
-  /** `all`: a character carries every included tag; `any`: at least one. Always `all` below two tags. */
-  mode: TagMode;
-  exclude: string[];
-}
-
-/**
- * The filter a query asks for, or null when nothing can match it: with
- * `tagMode=all`, a tag both included and excluded; with `any`, included tags
- * that are all excluded (excluded ones are dropped from the included).
- */
-export function tagFilterNames(query: CatalogQuery): TagFilterNames | null {
-  const excluded = new Set(query.excludeTags);
-  if (query.tagMode === "all" && query.tags.some((t) => excluded.has(t))) return null;
-  const include = query.tags.filter((t) => !excluded.has(t));
-  if (query.tags.length > 0 && include.length === 0) return null;
-  return { include, mode: include.length > 1 ? query.tagMode : "all", exclude: query.excludeTags };
-}
-
-/** What the first round trip of a tag-filtered list learns. */
-interface TagFacts {
-  /**
-   * The included tags that exist, rarest first; null when nothing can match
-   * (an included tag does not exist under `all`, none exists under `any`).
-   */
-  tags: TagStat[] | null;
-  /** How the included tags combine. */
-  mode: TagMode;
-  /** The excluded tags that exist (one that does not excludes nothing). */
-  excluded: TagStat[];
-  /** Listable characters in the whole catalog (same NSFW setting). */
-  listed: number;
-  /**
-   * Listable characters carrying both tags, when exactly two tags (included
-   * and excluded together) were requested.
-   */
-  pairCount: number | null;
-  /** Rows of the walking plan, when it was run speculatively in the same round trip. */
-  walkedPage?: Row[];
-}
-
-const NO_TAGS: TagFacts = { tags: [], mode: "all", excluded: [], listed: 0, pairCount: null };
-
-const catalogCountStatement = (showNsfw: boolean): Statement => ({
-  sql: "SELECT count AS total FROM catalog_counts WHERE key = ?",
-  params: [showNsfw ? "all" : "sfw"],
-});
-
-/** The `isFavorited` result column for the character id `id`; `user` is the placeholder of the user id. */
-const favoritedColumn = (id: string, user = "?") =>
-  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ${user} AND f.character_id = ${id}) AS isFavorited`;
-
-/**
- * A page statement whose rows also carry `isFavorited` (0/1) for `userId`;
- * the statement itself without a user. The page stays a subquery with its
- * own plan, ORDER BY, LIMIT and OFFSET, so its rows are picked first and
- * only those (at most `limit`) each probe the unique index on favorites
- * (user_id, character_id) — a sort over many candidates never pays for the
- * probe. SQLite runs such a subquery as a co-routine and the outer query,
- * having no ORDER BY of its own, keeps its order. One statement, so no
- * extra round trip.
- */
-export function withFavorites(page: Statement, userId: string | null | undefined): Statement {
-  if (!userId) return page;
-  return {
-    sql: `SELECT page.*${favoritedColumn("page.id")} FROM (${page.sql}) page`,
-    params: [userId, ...page.params],
-  };
-}
-
-/**
- * Looks up the requested tags (included and excluded), the catalog size and
- * (for two tags in all) the pair counter in one round trip.
- */
-async function resolveTags(run: SqlBatch, filter: TagFilterNames, showNsfw: boolean, walk?: Statement): Promise<TagFacts> {
-  const names = [...filter.include, ...filter.exclude];
-  const placeholders = names.map(() => "?").join(", ");
-  const statements: Statement[] = [
-    {
-      sql: `SELECT id, lower(name) AS name, count, sfw_count AS sfwCount FROM tags WHERE lower(name) IN (${placeholders})`,
-      params: names,
-    },
-    catalogCountStatement(showNsfw),
-  ];
-  if (names.length === 2) {
-    statements.push({
-      sql: `SELECT p.count, p.sfw_count AS sfwCount FROM tag_pairs p
-        JOIN tags a ON a.id = p.tag_a JOIN tags b ON b.id = p.tag_b
-        WHERE lower(a.name) IN (?, ?) AND lower(b.name) IN (?, ?)`,
-      params: [...names, ...names],
-    });
-  }
-  if (walk) statements.push(walk);
-  const results = await run(statements);
-  const [rows = [], [catalog] = []] = results;
-  const pairRows = names.length === 2 ? results[2] : undefined;
-  const walkedPage = walk ? results[results.length - 1] : undefined;
-  const listed = Number(catalog?.total ?? 0);
-  const pair = pairRows?.[0];
-  const pairCount = names.length === 2 ? Number((showNsfw ? pair?.count : pair?.sfwCount) ?? 0) : null;
-  const found = new Map(
-    rows.map((t) => [String(t.name), { id: Number(t.id), name: String(t.name), count: Number(showNsfw ? t.count : t.sfwCount) }]),
-  );
-  const pick = (list: string[]) => list.flatMap((n) => found.get(n) ?? []).sort((a, b) => a.count - b.count);
-  const tags = pick(filter.include);
-  const missing = tags.length < filter.include.length;
-  const nothing = filter.include.length > 0 && (filter.mode === "all" ? missing : tags.length === 0);
-  const excluded = pick(filter.exclude);
-  // A pair counter only describes the filter when both of its tags exist.
-  const exact = tags.length + excluded.length === names.length;
-  return {
-    tags: nothing ? null : tags,
-    mode: tags.length > 1 ? filter.mode : "all",
-    excluded,
-    listed,
-    pairCount: exact ? pairCount : null,
-    walkedPage,
-  };
-}
-
-/**
- * The conditions a row (its id is `outer`) must meet for a tag filter, as
- * ` AND …` SQL: each included tag a primary-key probe into `character_tags`
- * (`all`), or one probe for any of them (`any`); then one NOT EXISTS over the
- * character's rows for the excluded tags. `list` renders the inside of an
- * `IN (…)` for some tags (bound ids, or a subquery over names) and binds them.
- * `skip`: `rarest` leaves out the first included tag (the plan starts from
- * its range), `include` all included tags (the plan starts from their union).
- */
-function tagConditions<T>(
-  filter: { include: T[]; mode: TagMode; exclude: T[] },
-  outer: string,
-  list: (tags: T[]) => string,
-  skip: "none" | "rarest" | "include" = "none",
-): string {
-  let sql = "";
-  const probe = (alias: string, tags: T[]) =>
-    `EXISTS (SELECT 1 FROM character_tags ${alias} WHERE ${alias}.character_id = ${outer} AND ${alias}.tag_id IN (${list(tags)}))`;
-  if (skip !== "include" && filter.include.length > 0) {
-    if (filter.mode === "any") sql += ` AND ${probe("ct", filter.include)}`;
-    else for (const tag of filter.include.slice(skip === "rarest" ? 1 : 0)) sql += ` AND ${probe("ct", [tag])}`;
-  }
-  if (filter.exclude.length > 0) sql += ` AND NOT ${probe("cx", filter.exclude)}`;
-  return sql;
-}
-
-/** The bound ids of some tags, as the inside of `IN (…)`; `bind` records each value and returns its placeholder. */
-const idList = (bind: (value: unknown) => string) => (tags: TagStat[]) => tags.map((t) => bind(t.id)).join(", ");
-
-/** Positional placeholders: each call records `value` in `params` and returns "?". */
-const positional = (params: unknown[]) => (value: unknown) => (params.push(value), "?");
 
 /**
  * The walking plan's page with the tags given by name, so it can run in the
@@ -422,19 +121,13 @@ function walkByTagNames(query: CatalogQuery, filter: TagFilterNames, userId: str
   const page = {
     sql: `SELECT ${SUMMARY_COLUMNS}
       FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-      WHERE ${showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0"}${conditions}
+      WHERE ${listedSql("c", { showNsfw })}${conditions}
       ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
     params: [...params, query.limit, query.offset],
   };
   return withFavorites(page, userId);
 }
 
-/** Rows a plan starting from the included tags reads: the rarest tag's (`all`) or all of theirs (`any`). */
-function includedRows(facts: TagFacts): number {
-  const tags = facts.tags ?? [];
-  if (tags.length === 0) return 0;
-  return facts.mode === "any" ? tags.reduce((sum, t) => sum + t.count, 0) : tags[0]!.count;
-}
 
 /**
  * Whether to start from the included tags' index range (and sort) rather
@@ -455,50 +148,6 @@ function startFromTag(query: CatalogQuery, facts: TagFacts, matching: number, op
   return rows < walk;
 }
 
-/**
- * The exact total of a list (no search). O(1) from the trigger-maintained
- * counters whenever at most two tags are involved, by inclusion–exclusion
- * over `tags` and `tag_pairs` (I included, E excluded, L the catalog):
- *   none: L;  I: I;  I ∧ J: pair(I, J);  I ∨ J: I + J − pair(I, J);
- *   ¬E: L − E;  ¬E ∧ ¬F: L − E − F + pair(E, F);  I ∧ ¬E: I − pair(I, E).
- * Otherwise one counting statement that reads only the tags' own index
- * ranges, never the catalog: from the rarest included tag (`all`), from the
- * union of the included tags (`any`), or, with exclusions only, the catalog
- * size minus the distinct characters carrying an excluded tag.
- */
-function planTotal(query: CatalogQuery, facts: TagFacts): Statement | number {
-  const showNsfw = query.showNsfw === "true";
-  const listedRows = `r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}`;
-  const tags = facts.tags ?? [];
-  const excluded = facts.excluded;
-  const pair = facts.pairCount;
-  const [rarest, second] = tags;
-  const [e1, e2] = excluded;
-  if (!rarest && !e1) return catalogCountStatement(showNsfw);
-  if (pair !== null) {
-    if (rarest && second && !e1) return facts.mode === "any" ? rarest.count + second.count - pair : pair;
-    if (e1 && e2 && !rarest) return facts.listed - e1.count - e2.count + pair;
-    if (rarest && e1 && !second && !e2) return rarest.count - pair;
-  }
-  if (!second && !e1) return rarest!.count;
-  if (!rarest && !e2) return facts.listed - e1!.count;
-  const params: unknown[] = [];
-  const bind = positional(params);
-  const ids = idList(bind);
-  if (!rarest) {
-    const sql = `SELECT ${bind(facts.listed)} - count(DISTINCT r.character_id) AS total FROM character_tags r
-      WHERE r.tag_id IN (${ids(excluded)}) AND ${listedRows}`;
-    return { sql, params };
-  }
-  const filter = { include: tags, mode: facts.mode, exclude: excluded };
-  const sql =
-    facts.mode === "any"
-      ? `SELECT count(DISTINCT r.character_id) AS total FROM character_tags r
-        WHERE r.tag_id IN (${ids(tags)}) AND ${listedRows}${tagConditions(filter, "r.character_id", ids, "include")}`
-      : `SELECT count(*) AS total FROM character_tags r
-        WHERE r.tag_id = ${bind(rarest.id)} AND ${listedRows}${tagConditions(filter, "r.character_id", ids, "rarest")}`;
-  return { sql, params };
-}
 
 /**
  * `FROM … WHERE …` of a list's candidate rows (alias `c`), without ORDER BY:
@@ -516,8 +165,8 @@ function candidateRows(
   fromTags: boolean,
   bind: (value: unknown) => string,
 ): string {
-  const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
-  const listedRows = `r.is_listed = 1${showNsfw ? "" : " AND r.is_nsfw = 0"}`;
+  const visible = listedSql("c", { showNsfw });
+  const listedRows = listedTagLinksSql("r", { showNsfw });
   const tags = facts.tags ?? [];
   const filter = { include: tags, mode: facts.mode, exclude: facts.excluded };
   const ids = idList(bind);
@@ -532,12 +181,6 @@ function candidateRows(
   return `characters c INDEXED BY ${index} WHERE ${visible}${tagConditions(filter, "c.id", ids)}`;
 }
 
-/** How many rows a list's filter probably matches, for the cost model when no counter knows it. */
-function estimatedMatching(facts: TagFacts): number {
-  const tags = facts.tags ?? [];
-  if (tags.length === 0) return facts.listed;
-  return Math.min(facts.listed, includedRows(facts));
-}
 
 /**
  * The statements that answer a list query (no search) once its tags are
@@ -568,100 +211,6 @@ export function planList(
   return { page: withFavorites(page, options.userId), total };
 }
 
-/**
- * Up to this many matches a search is ordered purely by bm25 (computing it
- * costs 1–6 µs per match at 10^6 characters, more with tag filters). Broader searches put the
- * characters whose name or tags match first — by bm25 while there are at most
- * this many of them — and the rest newest first.
- */
-export const SEARCH_RANK_LIMIT = 2_000;
-
-/**
- * The FTS5 expressions of a search: all matches, and those matching in name
- * or tags. Included tags are `tag_keys` terms (each required under `all`, one
- * of them under `any`); excluded tags join the hidden flags after `NOT`, so
- * the index alone answers the whole filter. Null when nothing can match.
- */
-export function searchExpressions(query: CatalogQuery): { all: string; nameOrTags: string } | null {
-  const terms = searchTerms(query.search ?? "");
-  const filter = tagFilterNames(query);
-  if (terms.length === 0 || !filter) return null;
-  const keys = filter.include.map(tagKey);
-  const known = keys.filter((k) => k !== null);
-  if (filter.mode === "all" ? known.length < keys.length : keys.length > 0 && known.length === 0) return null;
-  const quoted = (list: string[]) => list.map((k) => `"${k}"`).join(" OR ");
-  const words = `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
-  const tags =
-    filter.mode === "any" ? ` AND (tag_keys : (${quoted(known)}))` : known.map((k) => ` AND (tag_keys : "${k}")`).join("");
-  const excluded = filter.exclude.map(tagKey).filter((k) => k !== null);
-  const flags = query.showNsfw === "true" ? "flags : inactive" : "flags : (nsfw OR inactive)";
-  const hidden = excluded.length > 0 ? `(${flags}) OR (tag_keys : (${quoted(excluded)}))` : flags;
-  return {
-    all: `((${words})${tags}) NOT (${hidden})`,
-    nameOrTags: `{name tags} : (${terms.map((t) => `"${t}"*`).join(" OR ")})`,
-  };
-}
-
-const ftsCount = (match: string): Statement => ({
-  sql: "SELECT count(*) AS total FROM characters_fts WHERE characters_fts MATCH ?",
-  params: [match],
-});
-
-/**
- * A slice of FTS matches joined to their characters, by bm25 or newest
- * first, with `isFavorited` when `userId` is set. The probe sits in this
- * statement's own select list (at most `limit` rows reach it): wrapping it
- * like withFavorites would put its ORDER BY, which has no LIMIT, in a subquery.
- */
-function ftsPage(match: string, by: "rank" | "newest", limit: number, offset: number, userId: string | null | undefined): Statement {
-  const order = by === "rank" ? "rank, rowid DESC" : "rowid DESC";
-  const favorited = userId ? favoritedColumn("c.id") : "";
-  return {
-    sql: `SELECT ${SUMMARY_COLUMNS}${favorited} FROM (
-        SELECT rowid AS id, ${by === "rank" ? "rank" : "0"} AS score FROM characters_fts
-        WHERE characters_fts MATCH ? ORDER BY ${order} LIMIT ? OFFSET ?) m
-      JOIN characters c ON c.id = m.id ORDER BY ${by === "rank" ? "m.score, m.id DESC" : "m.id DESC"}`,
-    params: userId ? [userId, match, limit, offset] : [match, limit, offset],
-  };
-}
-
-/**
- * `search=`: every listable character whose name, description or tags contain
- * all the words (as prefixes), with the tag filters, from the FTS5 index alone.
- * Two round trips: the counts, then the page.
- */
-async function querySearch(
-  run: SqlBatch,
-  query: CatalogQuery,
-  options: ListOptions,
-): Promise<{ characters: CatalogCharacter[]; total: number }> {
-  const rankLimit = options.searchRankLimit ?? SEARCH_RANK_LIMIT;
-  const expressions = searchExpressions(query);
-  if (!expressions) return { characters: [], total: 0 };
-  const nameOrTagsMatch = `(${expressions.all}) AND (${expressions.nameOrTags})`;
-  const restMatch = `(${expressions.all}) NOT (${expressions.nameOrTags})`;
-  const [[all] = [], [first] = []] = await run([ftsCount(expressions.all), ftsCount(nameOrTagsMatch)]);
-  const total = Number(all?.total ?? 0);
-  const { offset, limit } = query;
-  if (total === 0 || offset >= total) return { characters: [], total };
-  if (total <= rankLimit) {
-    const [rows = []] = await run([ftsPage(expressions.all, "rank", limit, offset, options.userId)]);
-    return { characters: rows.map(toCatalogCharacter), total };
-  }
-  // Broad search: name/tag matches first, then the rest newest first.
-  const firstCount = Number(first?.total ?? 0);
-  const statements: Statement[] = [];
-  if (offset < firstCount) {
-    const by = firstCount <= rankLimit ? "rank" : "newest";
-    statements.push(ftsPage(nameOrTagsMatch, by, Math.min(limit, firstCount - offset), offset, options.userId));
-  }
-  if (offset + limit > firstCount) {
-    const restOffset = Math.max(0, offset - firstCount);
-    statements.push(ftsPage(restMatch, "newest", limit - Math.max(0, firstCount - offset), restOffset, options.userId));
-  }
-  const pages = await run(statements);
-  return { characters: pages.flat().map(toCatalogCharacter), total };
-}
 
 /**
  * `GET /api/characters`: one page of listable characters and the exact total.
@@ -731,7 +280,7 @@ export async function queryCatalog(
  */
 function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, options: ListOptions = {}): Statement {
   const showNsfw = query.showNsfw === "true";
-  const visible = showNsfw ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0";
+  const visible = listedSql("c", { showNsfw });
   const tagStats = facts.tags ?? [];
   // The tag filter's ids are ?5, ?6, …: each id gets one number, used wherever the filter appears.
   const tagParams: unknown[] = [];
@@ -764,7 +313,7 @@ function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, option
         GROUP BY ct.tag_id ORDER BY count(*) DESC, ct.tag_id LIMIT ${INTEREST_TAGS}),
       from_tags AS (
         SELECT DISTINCT c.id, c.trending_score FROM character_tags p JOIN characters c ON c.id = p.character_id
-        WHERE p.tag_id IN (SELECT id FROM interest) AND p.is_listed = 1 AND ${visible}${filters}
+        WHERE p.tag_id IN (SELECT id FROM interest) AND ${listedTagLinksSql("p", { showNsfw: true })} AND ${visible}${filters}
         ORDER BY ${orderBy}
         LIMIT (SELECT CASE WHEN total(listed) <= ?2 THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
       walked AS (
@@ -812,7 +361,7 @@ async function queryScoped(
   } else {
     return { characters: [], total: 0 };
   }
-  const conditions = [query.showNsfw === "true" ? "c.is_active = 1" : "c.is_active = 1 AND c.is_nsfw = 0", scope.sql];
+  const conditions = [listedSql("c", { showNsfw: query.showNsfw === "true" }), scope.sql];
   const params: unknown[] = [...scope.params];
   const filter = tagFilterNames(query);
   if (!filter) return { characters: [], total: 0 };

@@ -6,16 +6,9 @@
  */
 import type { CatalogCharacter, Character, Tag } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-import {
-  DETAIL_COLUMNS,
-  DETAIL_FIELDS,
-  type ListOptions,
-  queryCatalog,
-  type Row,
-  type SqlBatch,
-  selectList,
-  toCharacter,
-} from "./catalog-list.ts";
+import { type ListOptions, queryCatalog } from "./catalog-list.ts";
+import { DETAIL_COLUMNS, type Row, type SqlBatch, toCharacter } from "./catalog-rows.ts";
+import { visibleToSql } from "./listable.ts";
 
 /** A SqlBatch over a D1 database. */
 export function d1Batch(db: D1Database): SqlBatch {
@@ -52,7 +45,7 @@ export async function viewCharacter(
   viewerId?: string | null,
 ): Promise<{ character: Character; counted: boolean } | null> {
   const row = await db
-    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?1 AND (c.is_active = 1 OR c.creator_id = ?2)`)
+    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?1 AND ${visibleToSql("c", "?2")}`)
     .bind(id, viewerId ?? null)
     .first<Row>();
   if (!row) return null;

@@ -7,6 +7,7 @@
  * or an atomic pair whose outcome does not depend on interleaving.
  */
 import type { Comment } from "../../schema/api.ts";
+import { visibleToSql } from "./listable.ts";
 
 /**
  * A character the viewer may act on: active, or inactive and their own
@@ -20,7 +21,7 @@ export async function findVisibleCharacter(
   return db
     .prepare(
       `SELECT id, creator_id AS creatorId FROM characters
-       WHERE id = ? AND (is_active = 1 OR creator_id = ?)`,
+       WHERE id = ? AND ${visibleToSql("", "?")}`,
     )
     .bind(id, viewerId)
     .first<{ id: number; creatorId: string | null }>();

@@ -29,6 +29,7 @@ import { createCharacter, defaultCreator } from "../lib/characters.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import { notFound, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
+import { isVisibleTo } from "../lib/listable.ts";
 import { flagCharacter, screenCharacter } from "../lib/screening.ts";
 import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -37,7 +38,7 @@ import { requireUser } from "../middleware/session.ts";
 /** A character `viewerId` may see (DESIGN.md "Inactive characters"), without counting a view. */
 async function findVisible(db: D1Database, id: number, viewerId: string | null): Promise<Character> {
   const character = await getCharacter(db, id);
-  if (!character || (!character.isActive && character.creatorId !== viewerId)) throw notFound("Character not found");
+  if (!character || !isVisibleTo(character, viewerId)) throw notFound("Character not found");
   return character;
 }
 
