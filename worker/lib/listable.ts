@@ -4,12 +4,14 @@
  * docs/decisions/0008-trust-and-safety.md "Enforcement").
  *
  * - **Listed** (catalog, search, tag counts, creator pages, the sitemap, link
- *   previews): `is_active = 1`. A character an operator removed is inactive
- *   too (worker/lib/moderation-actions.ts sets `moderation_status =
- *   'removed'` and `is_active = 0` in one statement; nothing reactivates a
- *   removed one: `toggle-active` and `PATCH … isActive` answer 403), so "not
- *   removed" needs no second test here, and the trigger-kept counters can
- *   stay exact by following `is_active` alone.
+ *   previews): `is_active = 1`. A character an operator removed is inactive,
+ *   always: worker/lib/moderation-actions.ts sets `moderation_status =
+ *   'removed'` and `is_active = 0` in one statement, `toggle-active` and
+ *   `PATCH … isActive` answer 403 for it, and the triggers of
+ *   migrations/0011_removed_is_inactive.sql turn any other write that would
+ *   leave a removed character active into an inactive one. So "not removed"
+ *   needs no second test, and the trigger-kept counters stay exact by
+ *   following `is_active` alone.
  * - **Visible to a viewer** (the character page, its comments, favorites,
  *   cards, reports, starting a chat): listed, or the viewer's own.
  *
