@@ -27,6 +27,15 @@ export async function findVisibleCharacter(
     .first<{ id: number; creatorId: string | null }>();
 }
 
+/** A character's `favorite_count` (kept by the triggers of migrations/0002); 0 when it does not exist. */
+export async function favoriteCount(db: D1Database, characterId: number): Promise<number> {
+  const row = await db
+    .prepare("SELECT favorite_count AS favoriteCount FROM characters WHERE id = ?")
+    .bind(characterId)
+    .first<{ favoriteCount: number }>();
+  return row?.favoriteCount ?? 0;
+}
+
 export async function isFavorited(db: D1Database, characterId: number, userId: string): Promise<boolean> {
   const row = await db
     .prepare("SELECT 1 AS yes FROM favorites WHERE user_id = ? AND character_id = ?")
@@ -149,6 +158,12 @@ export async function deleteCommentThread(db: D1Database, id: number): Promise<n
     db.prepare("DELETE FROM comments WHERE id = ?").bind(id),
   ]);
   return counted?.results[0]?.n ?? 0;
+}
+
+/** A comment's net `votes` (up minus down, kept by the triggers of migrations/0002); 0 when it does not exist. */
+export async function commentVotes(db: D1Database, commentId: number): Promise<number> {
+  const row = await db.prepare("SELECT votes FROM comments WHERE id = ?").bind(commentId).first<{ votes: number }>();
+  return row?.votes ?? 0;
 }
 
 export async function getVote(db: D1Database, commentId: number, userId: string): Promise<1 | -1 | null> {

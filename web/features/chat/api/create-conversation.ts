@@ -4,13 +4,8 @@
  * {character name}" (SPEC.md §3).
  */
 import { useMutation } from "@tanstack/react-query";
-import type { Conversation } from "../../../../schema/chat.ts";
+import { type Conversation, conversationTitle } from "../../../../schema/chat.ts";
 import { apiRequest } from "../../../lib/api-client.ts";
-
-/** The title a new conversation gets (SPEC.md §3 "conversations"). */
-export function conversationTitle(characterName: string): string {
-  return `Chat with ${characterName}`;
-}
 
 /** Creates the conversation; throws the SPEC.md §8 error (`401: …` for visitors, `404: …` for a hidden character). */
 export async function createConversation(character: { id: number; name: string }): Promise<Conversation> {
