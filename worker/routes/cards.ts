@@ -15,16 +15,9 @@ import type { Character } from "../../schema/api.ts";
 import { characterInputSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { getCharacter } from "../lib/catalog.ts";
-import {
-  avatarFromCardPng,
-  cardFileKind,
-  MAX_CARD_BYTES,
-  parseCardJson,
-  readCard,
-  readPngCard,
-  writeCard,
-  writePngCard,
-} from "../lib/character-card.ts";
+import { writeCard } from "../lib/card-export.ts";
+import { avatarFromCardPng, writePngCard } from "../lib/card-png.ts";
+import { cardFileKind, MAX_CARD_BYTES, parseCardJson, readCard, readPngCard } from "../lib/character-card.ts";
 import { createCharacter, defaultCreator } from "../lib/characters.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import { notFound, validationFailed } from "../lib/errors.ts";
