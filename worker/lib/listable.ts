@@ -8,8 +8,9 @@
  *   always: worker/lib/moderation-actions.ts sets `moderation_status =
  *   'removed'` and `is_active = 0` in one statement, `toggle-active` and
  *   `PATCH … isActive` answer 403 for it, and the triggers of
- *   migrations/0011_removed_is_inactive.sql turn any other write that would
- *   leave a removed character active into an inactive one. So "not removed"
+ *   migrations/0011_removed_is_inactive.sql make marking one removed
+ *   deactivate it and refuse (ABORT) any write that would leave a removed
+ *   character active. So "not removed"
  *   needs no second test, and the trigger-kept counters stay exact by
  *   following `is_active` alone.
  * - **Visible to a viewer** (the character page, its comments, favorites,
