@@ -163,7 +163,17 @@ const characterIdSchema = z.union(
   { error: "characterId must be a character id" },
 );
 
-/** `POST /api/conversations` (SPEC.md §7: `{characterId, title}`); the title defaults to "Chat with {name}". */
+/**
+ * The title a conversation with the character named `characterName` gets
+ * unless given one (SPEC.md §3 "conversations", DESIGN.md "Conversation
+ * title"): "Chat with {name}". Also the chat page's title and the name of
+ * an exported chat file.
+ */
+export function conversationTitle(characterName: string): string {
+  return `Chat with ${characterName}`;
+}
+
+/** `POST /api/conversations` (SPEC.md §7: `{characterId, title}`); the title defaults to conversationTitle. */
 export const conversationInputSchema = z.object({
   characterId: characterIdSchema,
   title: z

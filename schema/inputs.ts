@@ -53,7 +53,7 @@ const boolParam = (name: string) =>
  * whole word (run of letters or digits) before the cut, so no word is
  * searched half. A single word longer than the limit is cut at the limit.
  * (Of what is left, the catalog searches the first 12 distinct words,
- * worker/lib/catalog-sql.ts `searchTerms`.) Empty text gives undefined.
+ * worker/lib/catalog-search.ts `searchTerms`.) Empty text gives undefined.
  */
 export function shortenSearch(text: string | undefined): string | undefined {
   let value = text?.trim() ?? "";

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CHARACTERS, DEMO_CREATORS } from "../data/demo-characters.ts";
-import { ratingFromThumbs, seedDemo, seedDemoIfEmpty, seedSynthetic, syntheticGenerator } from "./seed.ts";
+import { ratingFromThumbs } from "../../worker/lib/rating.ts";
+import { seedDemo, seedDemoIfEmpty, seedSynthetic, syntheticGenerator } from "./seed.ts";
 import { ROOT } from "./tools.ts";
 
 /** Applies migrations/*.sql in order, as wrangler does (statements split on drizzle's breakpoints). */

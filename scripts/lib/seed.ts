@@ -20,16 +20,12 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { canonicalUsername } from "../../schema/usernames.ts";
+import { ratingFromThumbs } from "../../worker/lib/rating.ts";
 import { trendingSeedScore } from "../../worker/lib/trending.ts";
 import { DEMO_CHARACTERS, DEMO_CREATORS, demoAvatarUrl } from "../data/demo-characters.ts";
 import * as vocab from "../data/synthetic-vocabulary.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** DESIGN.md "Rating": a Bayesian average with a prior of 80 % (8 of 10 thumbs up). */
-export function ratingFromThumbs(up: number, down: number): number {
-  return Math.round((100 * (up + 8)) / (up + down + 10));
-}
 
 /** Engagement weight fed to the trending score: views count a tenth of a message or favorite. */
 function engagementOf(views: number, favorites: number, messages: number, comments = 0): number {

@@ -1,21 +1,14 @@
 /**
- * Catalog reads and writes on D1: the character list (catalog-sql.ts holds its
+ * Catalog reads and writes on D1: the character list (catalog-list.ts holds its
  * plan), one character by id, popular tags, tag links. Functions take the D1
  * database and are tested directly (worker/test/catalog.test.ts) and through
  * the routes.
  */
 import type { CatalogCharacter, Character, Tag } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-import {
-  DETAIL_COLUMNS,
-  DETAIL_FIELDS,
-  type ListOptions,
-  queryCatalog,
-  type Row,
-  type SqlBatch,
-  selectList,
-  toCharacter,
-} from "./catalog-sql.ts";
+import { type ListOptions, queryCatalog } from "./catalog-list.ts";
+import { DETAIL_COLUMNS, type Row, type SqlBatch, toCharacter } from "./catalog-rows.ts";
+import { visibleToSql } from "./listable.ts";
 
 /** A SqlBatch over a D1 database. */
 export function d1Batch(db: D1Database): SqlBatch {
@@ -28,7 +21,7 @@ export function d1Batch(db: D1Database): SqlBatch {
 
 /**
  * `GET /api/characters`: one page of listable characters and the exact total
- * (catalog-sql.ts queryCatalog on D1); with `options.userId` each character
+ * (catalog-list.ts queryCatalog on D1); with `options.userId` each character
  * carries that person's `isFavorited`, from the same round trip.
  */
 export function listCharacters(
@@ -52,7 +45,7 @@ export async function viewCharacter(
   viewerId?: string | null,
 ): Promise<{ character: Character; counted: boolean } | null> {
   const row = await db
-    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?1 AND (c.is_active = 1 OR c.creator_id = ?2)`)
+    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?1 AND ${visibleToSql("c", "?2")}`)
     .bind(id, viewerId ?? null)
     .first<Row>();
   if (!row) return null;

@@ -21,8 +21,9 @@ import {
   toCharacter,
   toModerationStatus,
   toSummary,
-} from "./catalog-sql.ts";
+} from "./catalog-rows.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
+import { isVisibleTo } from "./listable.ts";
 
 /** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */
 export const defaultCreator = (username: string) => username.replace(/^@+/, "");
@@ -34,7 +35,7 @@ export const defaultCreator = (username: string) => username.replace(/^@+/, "");
  */
 export async function findOwnCharacter(db: D1Database, id: number, userId: string): Promise<Character> {
   const character = await getCharacter(db, id);
-  if (!character || (!character.isActive && character.creatorId !== userId)) throw notFound("Character not found");
+  if (!character || !isVisibleTo(character, userId)) throw notFound("Character not found");
   if (character.creatorId !== userId) throw forbidden("Only the character's creator can change it");
   return character;
 }

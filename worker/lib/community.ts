@@ -7,6 +7,7 @@
  * or an atomic pair whose outcome does not depend on interleaving.
  */
 import type { Comment } from "../../schema/api.ts";
+import { visibleToSql } from "./listable.ts";
 
 /**
  * A character the viewer may act on: active, or inactive and their own
@@ -20,10 +21,19 @@ export async function findVisibleCharacter(
   return db
     .prepare(
       `SELECT id, creator_id AS creatorId FROM characters
-       WHERE id = ? AND (is_active = 1 OR creator_id = ?)`,
+       WHERE id = ? AND ${visibleToSql("", "?")}`,
     )
     .bind(id, viewerId)
     .first<{ id: number; creatorId: string | null }>();
+}
+
+/** A character's `favorite_count` (kept by the triggers of migrations/0002); 0 when it does not exist. */
+export async function favoriteCount(db: D1Database, characterId: number): Promise<number> {
+  const row = await db
+    .prepare("SELECT favorite_count AS favoriteCount FROM characters WHERE id = ?")
+    .bind(characterId)
+    .first<{ favoriteCount: number }>();
+  return row?.favoriteCount ?? 0;
 }
 
 export async function isFavorited(db: D1Database, characterId: number, userId: string): Promise<boolean> {
@@ -148,6 +158,12 @@ export async function deleteCommentThread(db: D1Database, id: number): Promise<n
     db.prepare("DELETE FROM comments WHERE id = ?").bind(id),
   ]);
   return counted?.results[0]?.n ?? 0;
+}
+
+/** A comment's net `votes` (up minus down, kept by the triggers of migrations/0002); 0 when it does not exist. */
+export async function commentVotes(db: D1Database, commentId: number): Promise<number> {
+  const row = await db.prepare("SELECT votes FROM comments WHERE id = ?").bind(commentId).first<{ votes: number }>();
+  return row?.votes ?? 0;
 }
 
 export async function getVote(db: D1Database, commentId: number, userId: string): Promise<1 | -1 | null> {

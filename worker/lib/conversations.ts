@@ -10,12 +10,14 @@
  * either way its room starts with the messages it was given
  * (docs/decisions/0007-steering-a-chat.md).
  */
-import type { ChatModelName, Conversation, ConversationCharacter, ConversationSummary } from "../../schema/chat.ts";
+import { type ChatModelName, type Conversation, type ConversationCharacter, type ConversationSummary, conversationTitle } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
 import { greetingFor, type SeedMessage } from "../../durable-objects/room-protocol.ts";
 import { messagePreview } from "../../durable-objects/room/d1-sync.ts";
+import { creatorUsernameSql } from "./catalog-rows.ts";
 import type { SessionUser } from "./sessions.ts";
 import { notFound } from "./errors.ts";
+import { visibleToSql } from "./listable.ts";
 
 /** Conversation ids are random UUIDs (DESIGN.md "Data"); anything else names nothing. */
 export function isConversationId(raw: string): boolean {
@@ -80,7 +82,7 @@ const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.tit
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
   v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
-  (SELECT u.username FROM users u WHERE u.id = c.creator_id) AS characterCreatorUsername`;
+  ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername`;
 
 /** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
 const FROM_JOINED = `conversations v JOIN characters c ON c.id = v.character_id
@@ -189,6 +191,28 @@ export async function listConversations(
   return results.map((row) => fromJoined(row, chatModel));
 }
 
+/** A character a conversation starts with: what the answer embeds, and its greeting. */
+export type StartingCharacter = ConversationCharacter & { greeting: string | null };
+
+/**
+ * The character `userId` may start a chat with — visible to them
+ * (worker/lib/listable.ts: listed, or inactive and their own) — with what
+ * the conversation needs: its greeting and what the answer embeds. Throws
+ * 404 "Character not found" otherwise. One D1 query.
+ */
+export async function chatCharacter(db: D1Database, characterId: number, userId: string): Promise<StartingCharacter> {
+  const character = await db
+    .prepare(
+      `SELECT c.id, c.name, c.avatar_url AS avatarUrl, c.creator, c.greeting,
+         ${creatorUsernameSql("c.creator_id")} AS creatorUsername
+       FROM characters c WHERE c.id = ? AND ${visibleToSql("c", "?")}`,
+    )
+    .bind(characterId, userId)
+    .first<StartingCharacter>();
+  if (!character) throw notFound("Character not found");
+  return character;
+}
+
 /** How a new conversation starts: with the character's greeting, or with given messages (a branch, an import). */
 export type ConversationStart =
   | { kind: "greeting" }
@@ -196,7 +220,7 @@ export type ConversationStart =
 
 /**
  * Starts a conversation with a character the person may see: the D1 row
- * (title "Chat with {name}" unless given; the person's default persona
+ * (title conversationTitle, "Chat with {name}", unless given; the person's default persona
  * speaks for them), then the room, told its facts and given its first
  * messages — the greeting (macros replaced with the persona's name, else
  * the first name), or the messages of a branch or an import. D1's
@@ -206,7 +230,7 @@ export type ConversationStart =
  */
 export async function createConversation(
   env: Env,
-  input: { user: SessionUser; character: ConversationCharacter & { greeting: string | null }; title: string | null; start?: ConversationStart },
+  input: { user: SessionUser; character: StartingCharacter; title: string | null; start?: ConversationStart },
   chatModel: ChatModelName,
 ): Promise<Conversation> {
   const id = crypto.randomUUID();
@@ -218,7 +242,7 @@ export async function createConversation(
   const start = input.start ?? { kind: "greeting" };
   const greeting = start.kind === "greeting" ? greetingFor(input.character.greeting, input.character.name, userName) : null;
   const last = start.kind === "messages" ? start.messages.at(-1) : greeting ? { content: greeting, createdAt: now } : undefined;
-  const title = input.title ?? `Chat with ${input.character.name}`;
+  const title = input.title ?? conversationTitle(input.character.name);
   await env.DB.prepare(
     `INSERT INTO conversations (id, character_id, user_id, title, branched_from_id, last_message_at, last_message_preview, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -16,8 +16,9 @@
  */
 import type { CatalogCharacter, CreatorProfile, FollowStatus } from "../../schema/api.ts";
 import type { FavoritesQuery } from "../../schema/inputs.ts";
-import { SUMMARY_COLUMNS, toCatalogCharacter, type Row } from "./catalog-sql.ts";
+import { SUMMARY_COLUMNS, toCatalogCharacter, type Row } from "./catalog-rows.ts";
 import { ApiError, notFound } from "./errors.ts";
+import { listedSql, visibleToSql } from "./listable.ts";
 import { canonicalUsername } from "./users.ts";
 
 /** 404 for a username nobody holds. */
@@ -36,10 +37,10 @@ export async function getCreatorProfile(
   const row = await db
     .prepare(
       `SELECT u.id, u.username, u.name, u.profile_image_url AS profileImageUrl, u.created_at AS createdAt,
-         (SELECT count(*) FROM characters c WHERE c.creator_id = u.id AND c.is_active = 1) AS characterCount,
-         (SELECT coalesce(sum(c.favorite_count), 0) FROM characters c WHERE c.creator_id = u.id AND c.is_active = 1) AS favoriteCount,
+         (SELECT count(*) FROM characters c WHERE c.creator_id = u.id AND ${listedSql("c")}) AS characterCount,
+         (SELECT coalesce(sum(c.favorite_count), 0) FROM characters c WHERE c.creator_id = u.id AND ${listedSql("c")}) AS favoriteCount,
          (SELECT count(*) FROM characters c JOIN conversations v ON v.character_id = c.id
-           WHERE c.creator_id = u.id AND c.is_active = 1) AS chatCount,
+           WHERE c.creator_id = u.id AND ${listedSql("c")}) AS chatCount,
          (SELECT count(*) FROM follows f WHERE f.followee_id = u.id) AS followerCount,
          EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ?2 AND f.followee_id = u.id) AS isFollowing
        FROM users u WHERE lower(u.username) = lower(?1)`,
@@ -100,7 +101,7 @@ export async function listFavorites(
   userId: string,
   query: FavoritesQuery,
 ): Promise<{ characters: CatalogCharacter[]; total: number }> {
-  const where = `f.user_id = ?1 AND (c.is_active = 1 OR c.creator_id = ?1)${query.showNsfw === "true" ? "" : " AND c.is_nsfw = 0"}`;
+  const where = `f.user_id = ?1 AND ${visibleToSql("c", "?1")}${query.showNsfw === "true" ? "" : " AND c.is_nsfw = 0"}`;
   const [page, counted] = await db.batch<Row>([
     db
       .prepare(

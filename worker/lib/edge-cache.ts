@@ -61,7 +61,7 @@ type QueryValue = string | number | boolean | null | undefined | readonly (strin
  * empty lists left out (they mean "not given"); lists are sets (a tag filter
  * is "all of these"), so their items are sorted and joined with ","; text is
  * lower-cased with white space collapsed when `caseless` names it (search
- * results do not depend on case or spacing, worker/lib/catalog-sql.ts
+ * results do not depend on case or spacing, worker/lib/catalog-search.ts
  * `searchTerms`). The request's own query string, headers and cookies never
  * enter the key.
  *

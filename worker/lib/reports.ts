@@ -14,6 +14,7 @@ import type { Report } from "../../schema/api.ts";
 import type { ReportInput } from "../../schema/inputs.ts";
 import { isConversationId } from "./conversations.ts";
 import { ApiError, notFound } from "./errors.ts";
+import { isVisibleTo } from "./listable.ts";
 
 /** Longest excerpt kept in a report, characters (a chat reply is at most 5,000; a character's description is cut). */
 export const MAX_REPORT_EXCERPT_LENGTH = 20_000;
@@ -74,7 +75,7 @@ export async function resolveReportTarget(
       .prepare("SELECT id, name, description, creator_id AS creatorId, is_active AS isActive FROM characters WHERE id = ?")
       .bind(Number(input.targetId))
       .first<{ id: number; name: string; description: string; creatorId: string | null; isActive: number }>();
-    if (!row || (!row.isActive && row.creatorId !== reporterId)) throw notFound("Character not found");
+    if (!row || !isVisibleTo({ isActive: Boolean(row.isActive), creatorId: row.creatorId }, reporterId)) throw notFound("Character not found");
     if (row.creatorId === reporterId) throw own("character");
     return {
       targetType: "character",
@@ -94,7 +95,7 @@ export async function resolveReportTarget(
       )
       .bind(Number(input.targetId))
       .first<{ id: number; content: string; userId: string; characterId: number; creatorId: string | null; isActive: number }>();
-    if (!row || (!row.isActive && row.creatorId !== reporterId)) throw notFound("Comment not found");
+    if (!row || !isVisibleTo({ isActive: Boolean(row.isActive), creatorId: row.creatorId }, reporterId)) throw notFound("Comment not found");
     if (row.userId === reporterId) throw own("comment");
     return {
       targetType: "comment",

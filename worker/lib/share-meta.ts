@@ -31,6 +31,7 @@
  * scrapers that do not parse attributes properly.
  */
 import { replaceMacros } from "../../schema/macros.ts";
+import { listedSql } from "./listable.ts";
 
 /** The site's name in titles and `og:site_name`. */
 export const SITE_NAME = "Fabled";
@@ -209,7 +210,7 @@ export async function characterPreview(db: D1Database, rawId: string, origin: st
   const character = await db
     .prepare(
       `SELECT id, name, description, creator, avatar_url AS avatarUrl, is_nsfw AS isNsfw FROM characters
-       WHERE id = ? AND is_active = 1 AND moderation_status != 'removed'`,
+       WHERE id = ? AND ${listedSql("")}`,
     )
     .bind(Number(rawId))
     .first<{ id: number; name: string; description: string; creator: string; avatarUrl: string | null; isNsfw: number }>();
@@ -258,7 +259,7 @@ export async function creatorPreview(db: D1Database, rawName: string, origin: st
     .prepare(
       `SELECT u.username, u.name, u.first_name AS firstName, u.profile_image_url AS profileImageUrl,
          (SELECT count(*) FROM characters c
-          WHERE c.creator_id = u.id AND c.is_active = 1 AND c.moderation_status != 'removed') AS characterCount
+          WHERE c.creator_id = u.id AND ${listedSql("c")}) AS characterCount
        FROM users u WHERE lower(u.username) IN (lower(?1), lower('@' || ?1))
        ORDER BY u.created_at, u.id LIMIT 1`,
     )

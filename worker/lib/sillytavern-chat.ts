@@ -40,7 +40,7 @@
  * (`mes: { message }`, swipes as `{ message }`), which SillyTavern's
  * importer flattens the same way (`flattenChubChat`).
  */
-import { chooseVersion, replyVersions, type ChatMessage } from "../../schema/chat.ts";
+import { chooseVersion, conversationTitle, replyVersions, type ChatMessage } from "../../schema/chat.ts";
 import { ApiError } from "./errors.ts";
 
 /** Largest chat file accepted for import, bytes (5 MiB). The caller checks the bytes; `readSillyTavernJsonl` checks the text. */
@@ -298,7 +298,7 @@ const escapeName = (name: string) => name.replace(/[\\`*_[\]<>#|~]/g, "\\$&");
 export function writeChatMarkdown(chat: ExportChat, exportedAt: number = Date.now()): string {
   const who = names(chat);
   const blocks = [
-    `# Chat with ${escapeName(who.character)}`,
+    `# ${conversationTitle(escapeName(who.character))}`,
     `${escapeName(who.user)} and ${escapeName(who.character)}, started ${readableDate(msOf(chat.createdAt))}, ` +
       `exported ${readableDate(exportedAt)}.`,
   ];

@@ -10,7 +10,7 @@
  *   the index needs only `max(id)` (O(1) on the rowid) and each page is one
  *   rowid range scan. A block whose characters are all gone is an empty
  *   `<urlset>`, which is valid.
- * - Listed: active, not removed by moderation and not NSFW — the characters a
+ * - Listed (worker/lib/listable.ts: active, hence not removed by moderation) and not NSFW — the characters a
  *   visitor sees by default. NSFW pages only ever show crawlers a neutral
  *   preview (worker/lib/share-meta.ts), so they are left out.
  * - `<lastmod>` is the character's `updated_at` (W3C datetime, UTC).
@@ -18,6 +18,7 @@
  * XML values are escaped (escapeXml); the only data in them are the origin,
  * integer ids and ISO dates.
  */
+import { listedSql } from "./listable.ts";
 
 /**
  * Character ids per sitemap page. The protocol allows 50,000 URLs (and 50 MB)
@@ -99,7 +100,7 @@ export async function charactersSitemap(db: D1Database, origin: string, page: nu
   const { results } = await db
     .prepare(
       `SELECT id, updated_at AS updatedAt FROM characters
-       WHERE id > ? AND id <= ? AND is_active = 1 AND is_nsfw = 0 AND moderation_status != 'removed'
+       WHERE id > ? AND id <= ? AND ${listedSql("", { showNsfw: false })}
        ORDER BY id`,
     )
     .bind((page - 1) * SITEMAP_PAGE_SIZE, page * SITEMAP_PAGE_SIZE)

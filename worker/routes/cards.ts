@@ -15,20 +15,14 @@ import type { Character } from "../../schema/api.ts";
 import { characterInputSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { getCharacter } from "../lib/catalog.ts";
-import {
-  avatarFromCardPng,
-  cardFileKind,
-  MAX_CARD_BYTES,
-  parseCardJson,
-  readCard,
-  readPngCard,
-  writeCard,
-  writePngCard,
-} from "../lib/character-card.ts";
+import { writeCard } from "../lib/card-export.ts";
+import { avatarFromCardPng, writePngCard } from "../lib/card-png.ts";
+import { cardFileKind, MAX_CARD_BYTES, parseCardJson, readCard, readPngCard } from "../lib/character-card.ts";
 import { createCharacter, defaultCreator } from "../lib/characters.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import { notFound, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
+import { isVisibleTo } from "../lib/listable.ts";
 import { flagCharacter, screenCharacter } from "../lib/screening.ts";
 import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -37,7 +31,7 @@ import { requireUser } from "../middleware/session.ts";
 /** A character `viewerId` may see (DESIGN.md "Inactive characters"), without counting a view. */
 async function findVisible(db: D1Database, id: number, viewerId: string | null): Promise<Character> {
   const character = await getCharacter(db, id);
-  if (!character || (!character.isActive && character.creatorId !== viewerId)) throw notFound("Character not found");
+  if (!character || !isVisibleTo(character, viewerId)) throw notFound("Character not found");
   return character;
 }
 

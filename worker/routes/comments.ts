@@ -8,6 +8,7 @@ import { commentInputSchema, voteInputSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import {
   castVote,
+  commentVotes,
   deleteCommentThread,
   findComment,
   findVisibleCharacter,
@@ -64,6 +65,5 @@ export const commentsRoutes = new Hono<AppEnv>()
     const id = parseCommentId(c.req.param("id"));
     if (!(await findComment(c.env.DB, id))) throw notFound("Comment not found");
     const vote = await castVote(c.env.DB, id, c.get("user")!.id, c.req.valid("json").value);
-    const row = await c.env.DB.prepare("SELECT votes FROM comments WHERE id = ?").bind(id).first<{ votes: number }>();
-    return c.json({ vote, votes: row?.votes ?? 0 }, 200);
+    return c.json({ vote, votes: await commentVotes(c.env.DB, id) }, 200);
   });

@@ -23,15 +23,16 @@ import {
   conversationInputSchema,
   conversationListQuerySchema,
   conversationPersonaInputSchema,
+  conversationTitle,
   newConversationInputSchema,
   ratingInputSchema,
 } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
-import { findVisibleCharacter } from "../lib/community.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import {
   type ConversationStart,
   conversationRoom,
+  chatCharacter,
   createConversation,
   findOwnConversation,
   findOwnConversationPersona,
@@ -49,27 +50,6 @@ import { requireUser } from "../middleware/session.ts";
 import type { SessionUser } from "../lib/sessions.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
-
-type StartingCharacter = ConversationCharacter & { greeting: string | null };
-
-/**
- * The character a person may start a chat with (active, or inactive and
- * their own), with what the conversation needs: its greeting and what the
- * answer embeds. Throws 404 "Character not found" otherwise.
- */
-async function chatCharacter(db: D1Database, characterId: number, userId: string): Promise<StartingCharacter> {
-  if (!(await findVisibleCharacter(db, characterId, userId))) throw notFound("Character not found");
-  const character = await db
-    .prepare(
-      `SELECT id, name, avatar_url AS avatarUrl, creator, greeting,
-         (SELECT u.username FROM users u WHERE u.id = characters.creator_id) AS creatorUsername
-       FROM characters WHERE id = ?`,
-    )
-    .bind(characterId)
-    .first<StartingCharacter>();
-  if (!character) throw notFound("Character not found");
-  return character;
-}
 
 async function start(env: Env, user: SessionUser, characterId: number, title: string | null, how?: ConversationStart) {
   const character = await chatCharacter(env.DB, characterId, user.id);
@@ -197,7 +177,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
       createdAt: conversation.createdAt,
       messages,
     };
-    const name = conversation.title ?? `Chat with ${conversation.character.name}`;
+    const name = conversation.title ?? conversationTitle(conversation.character.name);
     if (c.req.valid("query").format === "markdown") {
       return c.body(writeChatMarkdown(chat), 200, {
         "Content-Type": "text/markdown; charset=utf-8",

@@ -8,7 +8,7 @@ import { favoritesQuerySchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { listFavorites } from "../lib/creators.ts";
 import { validate } from "../lib/validate.ts";
-import { findVisibleCharacter, isFavorited, toggleFavorite } from "../lib/community.ts";
+import { favoriteCount, findVisibleCharacter, isFavorited, toggleFavorite } from "../lib/community.ts";
 import { notFound } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -26,10 +26,7 @@ export const favoritesRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     if (!(await findVisibleCharacter(c.env.DB, id, user.id))) throw notFound("Character not found");
     const favorited = await toggleFavorite(c.env.DB, id, user.id);
-    const row = await c.env.DB.prepare("SELECT favorite_count AS favoriteCount FROM characters WHERE id = ?")
-      .bind(id)
-      .first<{ favoriteCount: number }>();
-    return c.json({ isFavorited: favorited, favoriteCount: row?.favoriteCount ?? 0 }, 200);
+    return c.json({ isFavorited: favorited, favoriteCount: await favoriteCount(c.env.DB, id) }, 200);
   });
 
 /**

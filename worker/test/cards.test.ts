@@ -15,7 +15,8 @@ import senseiUrl from "../../../shared/cards/default_CodingSensei.png?inline";
 import seraphinaUrl from "../../../shared/cards/default_Seraphina.png?inline";
 import rikaUrl from "../../../shared/cards/risu_rika.png?inline";
 import type { Character } from "../../schema/api.ts";
-import { PRESERVED_KEY, pngTextKeywords, readPngTextJson, shortenDescription } from "../lib/character-card.ts";
+import { PRESERVED_KEY, shortenDescription } from "../lib/card-fields.ts";
+import { pngTextKeywords, readPngTextJson } from "../lib/card-png.ts";
 import { bucketKeys, call, countRows, dataUrlBytes, json, TINY_PNG } from "./creator-api.ts";
 import { clearCatalog, signIn, type TestUser, viewCountOnceCounted } from "./fixtures.ts";
 

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { CharacterListResponse, CharacterSummary, Tag } from "../../schema/api.ts";
 import { catalogQuerySchema } from "../../schema/inputs.ts";
 import { listCharacters } from "../lib/catalog.ts";
-import { toFtsQuery } from "../lib/catalog-sql.ts";
+import { toFtsQuery } from "../lib/catalog-search.ts";
 import { clearCatalog, insertCharacter, viewCountOnceCounted } from "./fixtures.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 /**
  * Screening of characters as a creator meets it, with the offline screen
- * (worker/lib/moderation.ts; tests run MODERATION_PROVIDER=offline): S4 is
+ * (ai/moderation/; tests run MODERATION_PROVIDER=offline): S4 is
  * refused with 422 and nothing is stored (create, update, card import), other
  * categories on a character not marked NSFW are stored but flagged with an
  * automatic report, and a provider that fails answers 503 with nothing

@@ -4,12 +4,8 @@
  * {character name}" (SPEC.md §3).
  */
 import { useMutation } from "@tanstack/react-query";
+import { conversationTitle } from "../../../../schema/chat.ts";
 import { apiSend } from "../../../lib/api-client.ts";
-
-/** The title a new conversation gets (SPEC.md §3 "conversations"). */
-export function conversationTitle(characterName: string): string {
-  return `Chat with ${characterName}`;
-}
 
 /** Creates the conversation; throws the SPEC.md §8 error (`401: …` for visitors, `404: …` for a hidden character). */
 export function createConversation(character: { id: number; name: string }) {

@@ -11,7 +11,7 @@
 import { LoaderCircle, WifiOff } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import type { ChatMessage, Conversation } from "../../../../schema/chat.ts";
+import { type ChatMessage, type Conversation, conversationTitle } from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
@@ -237,9 +237,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
 
   return (
     <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4">
-      <title>{`Chat with ${character.name} — Fabled`}</title>
+      <title>{`${conversationTitle(character.name)} — Fabled`}</title>
       <section
-        aria-label={`Chat with ${character.name}`}
+        aria-label={conversationTitle(character.name)}
         className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border"
       >
         <ChatHeader

@@ -1,0 +1,151 @@
+/**
+ * The rows of character lists, independent of the database driver: the
+ * columns a list or a page selects (SUMMARY_COLUMNS, DETAIL_COLUMNS, with the
+ * creator's username), the mappers from a row to the wire shapes of
+ * schema/api.ts, the statement types every catalog query is written in
+ * (Statement, SqlBatch), and the `isFavorited` column of a signed-in
+ * person's pages (withFavorites).
+ */
+import type { CatalogCharacter, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
+
+export type Row = Record<string, unknown>;
+
+/** Columns of a list row as [SQL column, wire name]. */
+const SUMMARY_FIELDS: [string, string][] = [
+  ["id", "id"], ["name", "name"], ["description", "description"],
+  ["long_description", "longDescription"], ["creator", "creator"], ["creator_id", "creatorId"],
+  ["avatar_url", "avatarUrl"], ["tags", "tags"], ["is_nsfw", "isNsfw"], ["is_active", "isActive"],
+  ["view_count", "viewCount"], ["rating", "rating"], ["favorite_count", "favoriteCount"],
+  ["message_count", "messageCount"], ["comment_count", "commentCount"], ["personality", "personality"],
+  ["scenario", "scenario"], ["example_conversation", "exampleConversation"], ["greeting", "greeting"],
+  ["created_at", "createdAt"],
+];
+export const DETAIL_FIELDS: [string, string][] = [
+  ...SUMMARY_FIELDS,
+  ["alternate_greetings", "alternateGreetings"], ["system_prompt", "systemPrompt"],
+  ["post_history_instructions", "postHistoryInstructions"], ["creator_notes", "creatorNotes"],
+  ["character_book", "characterBook"], ["extensions", "extensions"], ["rating_up", "ratingUp"],
+  ["rating_down", "ratingDown"], ["updated_at", "updatedAt"], ["moderation_status", "moderationStatus"],
+];
+/**
+ * SQL scalar subquery: the username (canonical, with its "@") of the person
+ * whose id is the SQL expression `creatorId` (e.g. "c.creator_id"); NULL for
+ * a character without an account behind it. One primary-key probe of `users`.
+ */
+export const creatorUsernameSql = (creatorId: string) => `(SELECT u.username FROM users u WHERE u.id = ${creatorId})`;
+
+/**
+ * The select list of `fields` (`prefix` qualifies the columns, e.g. "c.").
+ * Lists that carry `creator_id` also carry `creatorUsername`: the owner's
+ * username, one primary-key probe of `users` per returned row.
+ */
+export const selectList = (fields: [string, string][], prefix: string) =>
+  [
+    ...fields.map(([column, alias]) => `${prefix}${column} AS ${alias}`),
+    ...(fields.some(([column]) => column === "creator_id") ? [`${creatorUsernameSql(`${prefix}creator_id`)} AS creatorUsername`] : []),
+  ].join(", ");
+
+export const SUMMARY_COLUMNS = selectList(SUMMARY_FIELDS, "c.");
+export const DETAIL_COLUMNS = selectList(DETAIL_FIELDS, "c.");
+
+export function toSummary(row: Row): CharacterSummary {
+  return {
+    id: Number(row.id),
+    name: String(row.name),
+    description: String(row.description),
+    longDescription: (row.longDescription as string | null) ?? null,
+    creator: String(row.creator),
+    creatorId: (row.creatorId as string | null) ?? null,
+    creatorUsername: (row.creatorUsername as string | null) ?? null,
+    avatarUrl: (row.avatarUrl as string | null) ?? null,
+    tags: parseJson<string[]>(row.tags, []),
+    isNsfw: Boolean(row.isNsfw),
+    isActive: Boolean(row.isActive),
+    viewCount: Number(row.viewCount),
+    rating: Number(row.rating),
+    favoriteCount: Number(row.favoriteCount),
+    messageCount: Number(row.messageCount),
+    commentCount: Number(row.commentCount),
+    personality: String(row.personality),
+    scenario: (row.scenario as string | null) ?? null,
+    exampleConversation: (row.exampleConversation as string | null) ?? null,
+    greeting: (row.greeting as string | null) ?? null,
+    createdAt: new Date(Number(row.createdAt)).toISOString(),
+  };
+}
+
+/**
+ * A list row as the catalog returns it: the summary, plus `isFavorited` when
+ * the statement computed it (withFavorites, signed-in callers only).
+ */
+export function toCatalogCharacter(row: Row): CatalogCharacter {
+  const summary: CatalogCharacter = toSummary(row);
+  if (row.isFavorited !== undefined) summary.isFavorited = Boolean(row.isFavorited);
+  return summary;
+}
+
+export function toCharacter(row: Row): Character {
+  return {
+    ...toSummary(row),
+    alternateGreetings: parseJson<string[]>(row.alternateGreetings, []),
+    systemPrompt: (row.systemPrompt as string | null) ?? null,
+    postHistoryInstructions: (row.postHistoryInstructions as string | null) ?? null,
+    creatorNotes: (row.creatorNotes as string | null) ?? null,
+    characterBook: parseJson<Record<string, unknown> | null>(row.characterBook, null),
+    extensions: parseJson<Record<string, unknown>>(row.extensions, {}),
+    ratingUp: Number(row.ratingUp),
+    ratingDown: Number(row.ratingDown),
+    updatedAt: new Date(Number(row.updatedAt)).toISOString(),
+    moderationStatus: toModerationStatus(row.moderationStatus),
+  };
+}
+
+/** `characters.moderation_status` as the wire has it (`ok` for anything unexpected). */
+export function toModerationStatus(value: unknown): ModerationStatus {
+  return value === "flagged" || value === "removed" ? value : "ok";
+}
+
+function parseJson<T>(value: unknown, fallback: T): T {
+  if (typeof value !== "string") return fallback;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** One SQL statement with its positional parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Runs statements in order in one round trip and returns each one's rows.
+ * D1's `batch()` in the Worker (catalog.ts); node:sqlite in the benchmark,
+ * which times the very same SQL directly on the database file
+ * (scripts/bench-catalog.ts). This module therefore uses no Workers types.
+ */
+export type SqlBatch = (statements: Statement[]) => Promise<Row[][]>;
+
+/** The `isFavorited` result column for the character id `id`; `user` is the placeholder of the user id. */
+export const favoritedColumn = (id: string, user = "?") =>
+  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ${user} AND f.character_id = ${id}) AS isFavorited`;
+
+/**
+ * A page statement whose rows also carry `isFavorited` (0/1) for `userId`;
+ * the statement itself without a user. The page stays a subquery with its
+ * own plan, ORDER BY, LIMIT and OFFSET, so its rows are picked first and
+ * only those (at most `limit`) each probe the unique index on favorites
+ * (user_id, character_id) — a sort over many candidates never pays for the
+ * probe. SQLite runs such a subquery as a co-routine and the outer query,
+ * having no ORDER BY of its own, keeps its order. One statement, so no
+ * extra round trip.
+ */
+export function withFavorites(page: Statement, userId: string | null | undefined): Statement {
+  if (!userId) return page;
+  return {
+    sql: `SELECT page.*${favoritedColumn("page.id")} FROM (${page.sql}) page`,
+    params: [userId, ...page.params],
+  };
+}
