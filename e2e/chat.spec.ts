@@ -221,6 +221,17 @@ test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, t
 test("regenerate adds a version; swiping back to it is what the chat goes on from, in every tab and after a reload; thumbs; Stop", async ({
   page,
 }) => {
+  // The type of every frame this tab sends over its chat sockets: which clicks reach the server.
+  const sentFrames: string[] = [];
+  page.on("websocket", (socket) =>
+    socket.on("framesent", ({ payload }) => {
+      try {
+        sentFrames.push((JSON.parse(String(payload)) as { type: string }).type);
+      } catch {
+        sentFrames.push("(not JSON)");
+      }
+    }),
+  );
   await signIn(page, "Pia");
   const character = await createCharacter(page.request);
   await page.goto(`/character/${character.id}`);
@@ -262,6 +273,8 @@ test("regenerate adds a version; swiping back to it is what the chat goes on fro
   await expect(otherLast.getByText("1/2")).toBeVisible();
   await expect(otherLast.locator("[data-message-text]")).toHaveText(first);
   await expect.poll(async () => asShown((await storedMessages()).at(-1))).toBe(first);
+  // The recorder sees a swipe when one is sent (it is relied on below).
+  expect(sentFrames).toContain("swipe");
   await otherTab.close();
 
   // Forward and back again; the thumbs belong to the reply, whichever version it shows.
@@ -294,10 +307,13 @@ test("regenerate adds a version; swiping back to it is what the chat goes on fro
   expect(asShown(stored[2])).toBe(first);
   expect(stored[2]).toMatchObject({ swipeIndex: 0, alternatives: [expect.any(String)] });
   // An earlier reply's other version can be looked at, not chosen.
+  const framesBefore = sentFrames.length;
   await chosen.getByRole("button", { name: "Next version" }).click();
   await expect(chosen.locator("[data-message-text]")).toHaveText(second);
   await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toBeVisible();
-  await page.waitForTimeout(300);
+  // Looking sent nothing to the server but perhaps the keep-alive (a swipe is sent in the click, before
+  // the page shows its result), and the stored reply is unchanged.
+  expect(sentFrames.slice(framesBefore).filter((type) => type !== "ping")).toEqual([]);
   expect(asShown((await storedMessages())[2])).toBe(first);
   await chosen.getByRole("button", { name: "Previous version" }).click();
   await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toHaveCount(0);
