@@ -120,14 +120,15 @@ try {
     }),
   );
   await Promise.all([waitUntilReady(apps[0]!, baseUrl), waitUntilReady(apps[1]!, oidcBaseUrl)]);
-  console.log(`e2e: both apps ready in ${seconds(started)} s`);
+  const ready = seconds(started);
+  console.log(`e2e: both apps ready in ${ready} s`);
   const testsStarted = performance.now();
   try {
     await run("playwright", ["test", "--config", "e2e/playwright.config.ts", ...process.argv.slice(2)], {
       env: toolEnv({ E2E_BASE_URL: baseUrl, E2E_OIDC_BASE_URL: oidcBaseUrl, E2E_STATE_DIR: apps[0]!.stateDir }),
     });
   } finally {
-    console.log(`e2e: apps started in ${seconds(started)} s before the tests; playwright took ${seconds(testsStarted)} s`);
+    console.log(`e2e: the apps took ${ready} s to start, the tests ${seconds(testsStarted)} s`);
   }
 } catch (error) {
   failed = true;
