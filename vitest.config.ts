@@ -56,6 +56,10 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts", "ai/**/*.test.ts"],
+          // Some tests are heavy by design (50 requests at once, every filter combination, a 4 MB
+          // card): a few seconds alone, more on a busy 2-core machine where `npm test` runs the
+          // browser tests beside them. The timeout is there to catch a hang, not to time them.
+          testTimeout: 30_000,
           setupFiles: ["./worker/test/apply-migrations.ts"],
           globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts"],
         },

@@ -1,13 +1,13 @@
 /**
  * Prompt assembly: the order of DESIGN.md, macros, lorebook insertion, the
  * token budget — on hand-made characters and on every community card of
- * ../shared/cards/ read through the card importer.
+ * test-fixtures/cards/ read through the card importer.
  */
 import { describe, expect, it } from "vitest";
-import sakanaUrl from "../../shared/cards/contest_Assistant_Sakana.png?inline";
-import senseiUrl from "../../shared/cards/default_CodingSensei.png?inline";
-import seraphinaUrl from "../../shared/cards/default_Seraphina.png?inline";
-import rikaUrl from "../../shared/cards/risu_rika.png?inline";
+import sakanaUrl from "../test-fixtures/cards/contest_Assistant_Sakana.png?inline";
+import senseiUrl from "../test-fixtures/cards/default_CodingSensei.png?inline";
+import seraphinaUrl from "../test-fixtures/cards/default_Seraphina.png?inline";
+import rikaUrl from "../test-fixtures/cards/risu_rika.png?inline";
 import { characterInputSchema } from "../schema/inputs.ts";
 import { readCard, readPngCard } from "../worker/lib/character-card.ts";
 import { dataUrlBytes } from "../worker/test/creator-api.ts";
@@ -208,7 +208,7 @@ describe("lorebook keys", () => {
   });
 });
 
-describe("prompts from the community's cards (../shared/cards)", () => {
+describe("prompts from the community's cards (test-fixtures/cards)", () => {
   const cards = { seraphina: seraphinaUrl, sakana: sakanaUrl, sensei: senseiUrl, rika: rikaUrl };
   const load = (url: string) => {
     const card = readCard(readPngCard(dataUrlBytes(url)));

@@ -11,7 +11,15 @@ import { readFile } from "node:fs/promises";
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
 import type { ChatMessage } from "../schema/chat.ts";
-import { expectAccessible, expectSentToSignIn, letters, signInWithApi as signIn, toast } from "./helpers.ts";
+import {
+  expectAccessible,
+  expectChatJoined,
+  expectSentToSignIn,
+  followChatSockets,
+  letters,
+  signInWithApi as signIn,
+  toast,
+} from "./helpers.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
@@ -49,11 +57,13 @@ async function startChat(page: Page, character: Character): Promise<string> {
   await page.getByRole("button", { name: "Start Chat" }).click();
   await expect(page).toHaveURL(CHAT_URL);
   await expect(characterMessages(page, character.name)).toHaveCount(1);
+  await expectChatJoined(page);
   return CHAT_URL.exec(page.url())![1]!;
 }
 
 /** Sends `text` with Enter and waits until the reply is complete; returns the reply's text. */
 async function sendAndAwaitReply(page: Page, name: string, text: string): Promise<string> {
+  await expectChatJoined(page);
   const before = await characterMessages(page, name).count();
   await input(page, name).fill(text);
   await input(page, name).press("Enter");
@@ -88,6 +98,9 @@ async function expectAccessibleAtRest(page: Page): Promise<void> {
 async function storedMessages(page: Page, conversationId: string): Promise<ChatMessage[]> {
   return (await (await page.request.get(`/api/conversations/${conversationId}/messages`)).json()) as ChatMessage[];
 }
+
+// A chat page shows its messages before its socket has joined; sending waits for the join (expectChatJoined).
+test.beforeEach(({ page }) => followChatSockets(page));
 
 test("edit a reply and keep it after a reload; cancel an edit with Escape; rewind and delete through the confirmation", async ({ page }) => {
   await signIn(page, "Edda");

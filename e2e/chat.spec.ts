@@ -9,7 +9,16 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test, type WebSocketRoute } from "@playwright/test";
 import type { Character, CharacterListResponse, CurrentUser } from "../schema/api.ts";
 import type { ChatMessage, Conversation, ConversationSummary } from "../schema/chat.ts";
-import { expectAccessible, expectSentToSignIn, letters, signInWithApi as signIn, toast, unique } from "./helpers.ts";
+import {
+  expectAccessible,
+  expectChatJoined,
+  expectSentToSignIn,
+  followChatSockets,
+  letters,
+  signInWithApi as signIn,
+  toast,
+  unique,
+} from "./helpers.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
@@ -84,6 +93,7 @@ async function recorded(page: Page): Promise<{ typing: boolean; partial: string[
 
 /** Sends `text` with Enter and waits until the reply is complete; returns the reply's text. */
 async function sendAndAwaitReply(page: Page, name: string, text: string): Promise<string> {
+  await expectChatJoined(page);
   const before = await characterMessages(page, name).count();
   await input(page, name).fill(text);
   await input(page, name).press("Enter");
@@ -91,6 +101,9 @@ async function sendAndAwaitReply(page: Page, name: string, text: string): Promis
   await expect(reply).toHaveAttribute("aria-busy", "false");
   return shownText(reply);
 }
+
+// A chat page shows its messages before its socket has joined; sending waits for the join (expectChatJoined).
+test.beforeEach(({ page }) => followChatSockets(page));
 
 test("start a chat, watch the reply stream in, reload, start a new conversation, find both in My Chats", async ({ page }) => {
   const me = await signIn(page, "Nora");
@@ -206,6 +219,7 @@ test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, t
   for (let i = 0; i < 8; i++) await box.press("Shift+Enter");
   expect(await height()).toBeCloseTo(120, 0);
 
+  await expectChatJoined(page);
   await box.fill("Tell me a long story about the mountains and the road north");
   await sendButton(page).click();
   await expect(box).toHaveValue("");
@@ -221,6 +235,17 @@ test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, t
 test("regenerate adds a version; swiping back to it is what the chat goes on from, in every tab and after a reload; thumbs; Stop", async ({
   page,
 }) => {
+  // The type of every frame this tab sends over its chat sockets: which clicks reach the server.
+  const sentFrames: string[] = [];
+  page.on("websocket", (socket) =>
+    socket.on("framesent", ({ payload }) => {
+      try {
+        sentFrames.push((JSON.parse(String(payload)) as { type: string }).type);
+      } catch {
+        sentFrames.push("(not JSON)");
+      }
+    }),
+  );
   await signIn(page, "Pia");
   const character = await createCharacter(page.request);
   await page.goto(`/character/${character.id}`);
@@ -262,6 +287,8 @@ test("regenerate adds a version; swiping back to it is what the chat goes on fro
   await expect(otherLast.getByText("1/2")).toBeVisible();
   await expect(otherLast.locator("[data-message-text]")).toHaveText(first);
   await expect.poll(async () => asShown((await storedMessages()).at(-1))).toBe(first);
+  // The recorder sees a swipe when one is sent (it is relied on below).
+  expect(sentFrames).toContain("swipe");
   await otherTab.close();
 
   // Forward and back again; the thumbs belong to the reply, whichever version it shows.
@@ -294,10 +321,13 @@ test("regenerate adds a version; swiping back to it is what the chat goes on fro
   expect(asShown(stored[2])).toBe(first);
   expect(stored[2]).toMatchObject({ swipeIndex: 0, alternatives: [expect.any(String)] });
   // An earlier reply's other version can be looked at, not chosen.
+  const framesBefore = sentFrames.length;
   await chosen.getByRole("button", { name: "Next version" }).click();
   await expect(chosen.locator("[data-message-text]")).toHaveText(second);
   await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toBeVisible();
-  await page.waitForTimeout(300);
+  // Looking sent nothing to the server but perhaps the keep-alive (a swipe is sent in the click, before
+  // the page shows its result), and the stored reply is unchanged.
+  expect(sentFrames.slice(framesBefore).filter((type) => type !== "ping")).toEqual([]);
   expect(asShown((await storedMessages())[2])).toBe(first);
   await chosen.getByRole("button", { name: "Previous version" }).click();
   await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toHaveCount(0);
@@ -321,9 +351,16 @@ test("a dropped connection reconnects, loses nothing and doubles nothing; a mess
   const character = await createCharacter(page.request);
   // Every chat socket goes through here (to the real server), so the test can drop one.
   const sockets: WebSocketRoute[] = [];
+  /** Per socket: whether the server has answered its join (history_sync); until then a send is dropped. */
+  const joined: boolean[] = [];
   await page.routeWebSocket(/\/ws\?conversationId=/, (ws) => {
-    ws.connectToServer();
-    sockets.push(ws);
+    const index = sockets.push(ws) - 1;
+    joined[index] = false;
+    // The server's frames are passed on as they are; the join's answer is noted.
+    ws.connectToServer().onMessage((message) => {
+      if (typeof message === "string" && message.includes('"type":"history_sync"')) joined[index] = true;
+      ws.send(message);
+    });
   });
 
   await page.goto(`/character/${character.id}`);
@@ -332,6 +369,7 @@ test("a dropped connection reconnects, loses nothing and doubles nothing; a mess
   const id = CHAT_URL.exec(page.url())![1]!;
   await expect(characterMessages(page, character.name)).toHaveCount(1);
   await expect.poll(() => sockets.length).toBe(1);
+  await expect.poll(() => joined[0]).toBe(true);
 
   // Drop the socket while the reply is being written (an unclean close: 4001).
   const box = input(page, character.name);

@@ -11,8 +11,8 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import type { Character, CharacterSummary, CurrentUser } from "../schema/api.ts";
 import { expectAccessible, letters, signInWithApi as signIn, toast, unique } from "./helpers.ts";
 
-/** A demo card from the shared card collection (outside the project). */
-const SERAPHINA_CARD = fileURLToPath(new URL("../../shared/cards/default_Seraphina.png", import.meta.url));
+/** SillyTavern's default card (test-fixtures/cards/README.md). */
+const SERAPHINA_CARD = fileURLToPath(new URL("../test-fixtures/cards/default_Seraphina.png", import.meta.url));
 
 /** A 1×1 PNG (a single opaque violet pixel), generated here rather than read from disk. */
 const PIXEL_PNG = Buffer.from(

@@ -110,3 +110,38 @@ export async function expectSentToSignIn(page: Page, trigger: () => Promise<unkn
   // toaster arrives (toasts wait in the store until then).
   await expect.poll(async () => (await recordedToasts(page)).slice(before)).toContain(`Unauthorized${description}`);
 }
+
+/** Per page: for each chat socket it opened, in order, whether the server has answered its join. */
+const chatSockets = new WeakMap<Page, { joined: boolean }[]>();
+
+/**
+ * Starts following the chat sockets `page` opens from now on (call it before
+ * the page opens a chat): a socket has joined once the server's
+ * `history_sync` arrived on it.
+ */
+export function followChatSockets(page: Page): void {
+  if (chatSockets.has(page)) return;
+  const sockets: { joined: boolean }[] = [];
+  chatSockets.set(page, sockets);
+  page.on("websocket", (ws) => {
+    const socket = { joined: false };
+    sockets.push(socket);
+    ws.on("framereceived", ({ payload }) => {
+      if (typeof payload === "string" && payload.startsWith("{") && (JSON.parse(payload) as { type?: string }).type === "history_sync") {
+        socket.joined = true;
+      }
+    });
+  });
+}
+
+/**
+ * Waits until the chat socket `page` opened last has joined its conversation
+ * (followChatSockets): until then the chat page shows the messages it fetched,
+ * but drops what is sent (SPEC.md §4: the text stays in the input).
+ */
+export async function expectChatJoined(page: Page): Promise<void> {
+  if (!chatSockets.has(page)) throw new Error("expectChatJoined: call followChatSockets(page) before the page opens a chat");
+  await expect
+    .poll(() => chatSockets.get(page)!.at(-1)?.joined ?? false, { message: "the chat socket has joined (history_sync)" })
+    .toBe(true);
+}

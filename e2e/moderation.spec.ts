@@ -15,6 +15,13 @@ import { MODERATED_MESSAGE_TEXT } from "../schema/chat.ts";
 import { expectAccessible, expectSentToSignIn, letters, toast, unique } from "./helpers.ts";
 
 const run = promisify(execFile);
+
+/**
+ * Budget of a test that runs the operator's CLI `calls` times: each run starts
+ * `wrangler d1 execute` (its own Miniflare) once per query, a few per command,
+ * which takes 10-20 s on a busy 2-core machine. It catches a hang; it does not time the test.
+ */
+const withCliCalls = (calls: number) => 60_000 + calls * 40_000;
 const STATE_DIR = process.env.E2E_STATE_DIR;
 
 /** Runs `npm run moderation -- <args>` on the e2e app's local database; returns what it printed. */
@@ -66,7 +73,7 @@ async function sendReport(page: Page, reason: string, details: string): Promise<
 }
 
 test("report a character and a comment, then `npm run moderation -- uphold` removes it from Home", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(withCliCalls(4));
   // The owner makes a character and comments on it: neither shows them a Report action.
   const ownerEmail = `owner-${unique()}@example.com`;
   await signInAs(page.request, ownerEmail, "Owen");
@@ -197,7 +204,7 @@ test("the report dialog on a phone: reachable by keyboard, counts the details, f
 });
 
 test("report a character's reply in the chat; once upheld, the chat shows it was removed", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(withCliCalls(1));
   await signInAs(page.request, `chat-${unique()}@example.com`, "Cleo");
   const character = await createCharacter(page.request);
   await page.goto(`/character/${character.id}`);
@@ -220,7 +227,7 @@ test("report a character's reply in the chat; once upheld, the chat shows it was
 });
 
 test("a suspended person browses as a visitor and is told why", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(withCliCalls(1));
   const email = `suspended-${unique()}@example.com`;
   await signInAs(page.request, email, "Sid");
   const me = (await (await page.request.get("/api/auth/user")).json()) as { username: string };

@@ -94,7 +94,7 @@ describe("offline screen (a stand-in)", () => {
   });
 
   it("weak terms count in the sexual term's own sentence, and not after a possessive", () => {
-    // From a real community card (shared/cards/risu_rika.png): an adult's daydream of pregnancy.
+    // From a real community card (test-fixtures/cards/risu_rika.png): an adult's daydream of pregnancy.
     expect(offlineScreen("She often has romantic fantasies about making love to him and having his child.", true)).toEqual([]);
     expect(offlineScreen("Her kids are at school.\nTonight she wants sex.", true)).toEqual([]);
     expect(offlineScreen("A kid at the fair.\nLater, naked in the lake, the adults swim.", true)).toEqual([]);

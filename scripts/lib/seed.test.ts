@@ -7,7 +7,10 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CHARACTERS, DEMO_CREATORS } from "../data/demo-characters.ts";
+<<<<<<< HEAD
 import { ratingFromThumbs } from "../../worker/lib/rating.ts";
+=======
+>>>>>>> tests
 import { seedDemo, seedDemoIfEmpty, seedSynthetic, syntheticGenerator } from "./seed.ts";
 import { ROOT } from "./tools.ts";
 
@@ -120,7 +123,15 @@ describe("seedDemo", () => {
       .get("Kestrel (Unit K-7)") as Record<string, unknown>;
     const stats = DEMO_CHARACTERS.find((c) => c.slug === "kestrel-k7")!.stats;
     expect(kestrel.avatar_url).toBe("/avatars/demo/kestrel-k7.svg");
-    expect(kestrel.rating).toBe(ratingFromThumbs(stats.ratingUp, stats.ratingDown));
+    // DESIGN.md "Rating", worked by hand for Kestrel's thumbs: 100 × (4,810 + 8) / (4,810 + 150 + 10) = 96.9…, shown as 97.
+    expect([stats.ratingUp, stats.ratingDown]).toEqual([4810, 150]);
+    expect([kestrel.rating_up, kestrel.rating_down, kestrel.rating]).toEqual([4810, 150, 97]);
+    // Every other character's rating agrees with its stored thumbs by the same formula, computed here in SQL.
+    expect(
+      db
+        .prepare("SELECT name FROM characters WHERE rating != CAST(round(100.0 * (rating_up + 8) / (rating_up + rating_down + 10)) AS INTEGER)")
+        .all(),
+    ).toEqual([]);
     expect(kestrel.comment_count).toBe(0);
     expect(kestrel.greeting).toMatch(/\*/);
     db.close();

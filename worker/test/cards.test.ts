@@ -1,6 +1,6 @@
 /**
  * Character cards in and out, with the community's own cards
- * (../shared/cards/: SillyTavern's defaults, a contest winner with a large
+ * (test-fixtures/cards/: SillyTavern's defaults, a contest winner with a large
  * lorebook, and RisuAI's V1 sample with its 3.5 MB `risuai` chunk): every
  * card imports right, exports as V3 (JSON and PNG), round-trips with every
  * field, and broken input creates nothing.
@@ -10,10 +10,10 @@ import encodeChunks from "png-chunks-encode";
 import extractChunks from "png-chunks-extract";
 import { encode as encodeText } from "png-chunk-text";
 import { beforeEach, describe, expect, it } from "vitest";
-import sakanaUrl from "../../../shared/cards/contest_Assistant_Sakana.png?inline";
-import senseiUrl from "../../../shared/cards/default_CodingSensei.png?inline";
-import seraphinaUrl from "../../../shared/cards/default_Seraphina.png?inline";
-import rikaUrl from "../../../shared/cards/risu_rika.png?inline";
+import sakanaUrl from "../../test-fixtures/cards/contest_Assistant_Sakana.png?inline";
+import senseiUrl from "../../test-fixtures/cards/default_CodingSensei.png?inline";
+import seraphinaUrl from "../../test-fixtures/cards/default_Seraphina.png?inline";
+import rikaUrl from "../../test-fixtures/cards/risu_rika.png?inline";
 import type { Character } from "../../schema/api.ts";
 import { PRESERVED_KEY, shortenDescription } from "../lib/card-fields.ts";
 import { pngTextKeywords, readPngTextJson } from "../lib/card-png.ts";

@@ -2,8 +2,10 @@
  * Requests as a browser or client sends them, for the creator studio tests
  * (characters, uploads, cards): through the Worker's own `fetch`.
  */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import app from "../app.ts";
 import type { TestUser } from "./fixtures.ts";
 
 export interface Call {
@@ -14,7 +16,7 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-export async function call(path: string, { method = "GET", user = null, body, headers = {} }: Call = {}): Promise<Response> {
+function request(path: string, { method = "GET", user = null, body, headers = {} }: Call): Request {
   const all: Record<string, string> = { ...headers };
   if (user) all.cookie = user.cookie;
   let payload: BodyInit | undefined;
@@ -24,7 +26,23 @@ export async function call(path: string, { method = "GET", user = null, body, he
     all["content-type"] ??= "application/json";
   }
   const url = path.startsWith("http") ? path : `http://localhost${path}`;
-  return exports.default.fetch(url, { method, headers: all, body: payload });
+  return new Request(url, { method, headers: all, body: payload });
+}
+
+export async function call(path: string, options: Call = {}): Promise<Response> {
+  return exports.default.fetch(request(path, options));
+}
+
+/**
+ * `call`, answered once the work the Worker left for after its answer
+ * (`ctx.waitUntil`, worker/lib/after-response.ts: R2 clean-up) has finished
+ * too, so a test can look at what that work did — or did not do — right away.
+ */
+export async function callSettled(path: string, options: Call = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(request(path, options), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
 /** The JSON body of a response that must have `status`. */

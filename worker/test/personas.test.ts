@@ -6,7 +6,7 @@
  * the worker/lib/personas.ts functions directly.
  */
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Persona } from "../../schema/api.ts";
 import { MAX_PERSONAS } from "../../schema/constants.ts";
 import {
@@ -18,7 +18,7 @@ import {
   parsePersonaId,
   updatePersona,
 } from "../lib/personas.ts";
-import { bucketKeys, call, countRows, json, TINY_PNG } from "./creator-api.ts";
+import { bucketKeys, call, callSettled, countRows, json, TINY_PNG } from "./creator-api.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 
 const UNAUTHORIZED = { error: "Unauthorized", code: "unauthorized" };
@@ -27,9 +27,11 @@ const NOT_FOUND = { error: "Persona not found", code: "not_found" };
 const create = async (user: TestUser, body: Record<string, unknown>) =>
   json<Persona>(await call("/api/personas", { method: "POST", user, body }), 201);
 
-const update = (user: TestUser | null, id: string, body: unknown) => call(`/api/personas/${id}`, { method: "PUT", user, body });
+// Updates and deletions answer once their avatar clean-up after the response is done (callSettled),
+// so a test sees at once what it deleted and what it kept.
+const update = (user: TestUser | null, id: string, body: unknown) => callSettled(`/api/personas/${id}`, { method: "PUT", user, body });
 
-const remove = (user: TestUser | null, id: string) => call(`/api/personas/${id}`, { method: "DELETE", user });
+const remove = (user: TestUser | null, id: string) => callSettled(`/api/personas/${id}`, { method: "DELETE", user });
 
 const list = async (user: TestUser) => json<Persona[]>(await call("/api/personas", { user }), 200);
 
@@ -182,10 +184,11 @@ describe("PUT /api/personas/:id", () => {
   it("changes only the fields sent and moves updatedAt", async () => {
     const mira = await signIn();
     const wren = await create(mira, { name: "Wren", description: "Archivist.", avatarUrl: "https://example.com/w.png" });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Last changed an hour ago, so the update must move it (no waiting for the clock to tick).
+    await env.DB.prepare("UPDATE personas SET updated_at = updated_at - 3600000 WHERE id = ?").bind(wren.id).run();
     const renamed = await json<Persona>(await update(mira, wren.id, { name: " Wren Ashdown " }), 200);
     expect(renamed).toEqual({ ...wren, name: "Wren Ashdown", updatedAt: expect.any(String) });
-    expect(Date.parse(renamed.updatedAt)).toBeGreaterThan(Date.parse(wren.updatedAt));
+    expect(Date.parse(renamed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(wren.updatedAt));
     const cleared = await json<Persona>(await update(mira, wren.id, { description: "", avatarUrl: null }), 200);
     expect(cleared).toMatchObject({ name: "Wren Ashdown", description: "", avatarUrl: null, isDefault: true });
     expect(await list(mira)).toEqual([cleared]);
@@ -350,20 +353,16 @@ describe("persona avatars in R2", () => {
     const registered = await call("/api/character-avatars", { method: "PUT", user, body: { avatarURL: uploadURL } });
     return (await json<{ objectPath: string }>(registered, 200)).objectPath;
   }
-  /** Status of GET `path` once the deletion after the response had its chance (waitUntil). */
-  const settledStatus = async (path: string, expected: number) => {
-    await vi.waitFor(async () => expect((await call(path)).status).toBe(expected), { timeout: 2000 });
-    return (await call(path)).status;
-  };
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
+  /** Status of GET `path` (an avatar as a browser fetches it). */
+  const status = async (path: string) => (await call(path)).status;
 
   it("deleting a persona deletes its uploaded avatar", async () => {
     const mira = await signIn();
     const path = await avatar(mira);
     const wren = await create(mira, { name: "Wren", avatarUrl: path });
-    expect((await call(path)).status).toBe(200);
+    expect(await status(path)).toBe(200);
     await json(await remove(mira, wren.id), 200);
-    expect(await settledStatus(path, 404)).toBe(404);
+    expect(await status(path)).toBe(404);
     expect(await bucketKeys()).toEqual([]);
   });
 
@@ -372,12 +371,11 @@ describe("persona avatars in R2", () => {
     const [first, second] = [await avatar(mira), await avatar(mira)];
     const wren = await create(mira, { name: "Wren", avatarUrl: first });
     await json(await update(mira, wren.id, { avatarUrl: second }), 200);
-    expect(await settledStatus(first, 404)).toBe(404);
+    expect(await status(first)).toBe(404);
     await json(await update(mira, wren.id, { name: "Renamed", isDefault: false }), 200);
-    await pause();
-    expect((await call(second)).status).toBe(200);
+    expect(await status(second)).toBe(200);
     await json(await update(mira, wren.id, { avatarUrl: null }), 200);
-    expect(await settledStatus(second, 404)).toBe(404);
+    expect(await status(second)).toBe(404);
   });
 
   it("keeps an avatar another persona or a character still shows, in both directions", async () => {
@@ -386,8 +384,7 @@ describe("persona avatars in R2", () => {
     const wren = await create(mira, { name: "Wren", avatarUrl: path });
     const kit = await create(mira, { name: "Kit", avatarUrl: path });
     await json(await remove(mira, wren.id), 200);
-    await pause();
-    expect((await call(path)).status).toBe(200);
+    expect(await status(path)).toBe(200);
 
     const character = await json<{ id: number }>(
       await call("/api/characters", {
@@ -398,16 +395,14 @@ describe("persona avatars in R2", () => {
       201,
     );
     await json(await remove(mira, kit.id), 200);
-    await pause();
-    expect((await call(path)).status).toBe(200);
+    expect(await status(path)).toBe(200);
 
     // A persona still showing it keeps it when the character goes.
     const ash = await create(mira, { name: "Ash", avatarUrl: path });
-    await json(await call(`/api/characters/${character.id}`, { method: "DELETE", user: mira }), 200);
-    await pause();
-    expect((await call(path)).status).toBe(200);
+    await json(await callSettled(`/api/characters/${character.id}`, { method: "DELETE", user: mira }), 200);
+    expect(await status(path)).toBe(200);
     await json(await remove(mira, ash.id), 200);
-    expect(await settledStatus(path, 404)).toBe(404);
+    expect(await status(path)).toBe(404);
   });
 
   it("never deletes someone else's upload, and a refused delete deletes nothing", async () => {
@@ -422,8 +417,7 @@ describe("persona avatars in R2", () => {
     await json(await remove(theo, theos.id), 200);
     expect(await json(await remove(theo, wren.id), 404)).toEqual(NOT_FOUND);
     expect(await json(await update(theo, wren.id, { avatarUrl: null }), 404)).toEqual(NOT_FOUND);
-    await pause();
-    expect((await call(miras)).status).toBe(200);
+    expect(await status(miras)).toBe(200);
   });
 });
 

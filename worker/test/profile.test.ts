@@ -59,8 +59,9 @@ describe("visitors", () => {
 describe("PUT /api/profile", () => {
   it("saves the profile, returns it in the /api/auth/user shape and updates updated_at", async () => {
     const user = await signIn();
-    const before = await env.DB.prepare("SELECT updated_at FROM users WHERE id = ?").bind(user.id).first<number>("updated_at");
-    await new Promise((r) => setTimeout(r, 5));
+    // Last changed an hour ago, so the save must move it (no waiting for the clock to tick).
+    const anHourAgo = Date.now() - 3_600_000;
+    await env.DB.prepare("UPDATE users SET updated_at = ? WHERE id = ?").bind(anHourAgo, user.id).run();
     const input = valid();
     const res = await putProfile(user, { ...input, name: "  Mira Kowalski  " });
     expect(res.status).toBe(200);
@@ -77,7 +78,7 @@ describe("PUT /api/profile", () => {
     const me = await exports.default.fetch("http://localhost/api/auth/user", { headers: { Cookie: user.cookie } });
     expect(await me.json()).toEqual(saved);
     const after = await env.DB.prepare("SELECT updated_at FROM users WHERE id = ?").bind(user.id).first<number>("updated_at");
-    expect(after!).toBeGreaterThan(before!);
+    expect(after!).toBeGreaterThan(Date.now() - 60_000);
   });
 
   describe("SPEC.md §5 boundaries", () => {

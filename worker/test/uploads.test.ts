@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../app.ts";
 import { MAX_AVATAR_BYTES, signUploadToken, sniffImageType } from "../lib/uploads.ts";
-import { bucketKeys, call, json, TINY_PNG } from "./creator-api.ts";
+import { bucketKeys, call, callSettled, json, TINY_PNG } from "./creator-api.ts";
 import { signIn, type TestUser } from "./fixtures.ts";
 
 const ascii = (text: string) => new TextEncoder().encode(text);
@@ -403,18 +403,17 @@ describe("avatars nobody uses any more", () => {
         201,
       )
     ).id;
-  /** Status of GET `path` once the deletion after the response had its chance (waitUntil). */
-  const settledStatus = async (path: string, expected: number) => {
-    await vi.waitFor(async () => expect((await call(path)).status).toBe(expected), { timeout: 2000 });
-    return (await call(path)).status;
-  };
+  /** Status of GET `path` (an avatar as a browser fetches it). */
+  const status = async (path: string) => (await call(path)).status;
+  // Updates and deletions go through callSettled: they answer once their avatar clean-up after
+  // the response is done, so a test sees at once what was deleted and what was kept.
 
   it("deleting a character deletes its uploaded avatar", async () => {
     const mira = await signIn();
     const path = await avatar(mira);
     const id = await createWith(mira, path);
-    expect(await json(await call(`/api/characters/${id}`, { method: "DELETE", user: mira }), 200)).toEqual({ deleted: true });
-    expect(await settledStatus(path, 404)).toBe(404);
+    expect(await json(await callSettled(`/api/characters/${id}`, { method: "DELETE", user: mira }), 200)).toEqual({ deleted: true });
+    expect(await status(path)).toBe(404);
     expect(await bucketKeys()).toEqual([]);
   });
 
@@ -422,13 +421,13 @@ describe("avatars nobody uses any more", () => {
     const mira = await signIn();
     const [first, second] = [await avatar(mira), await avatar(mira)];
     const id = await createWith(mira, first);
-    const updated = await json(await call(`/api/characters/${id}`, { method: "PUT", user: mira, body: { avatarUrl: second } }), 200);
+    const updated = await json(await callSettled(`/api/characters/${id}`, { method: "PUT", user: mira, body: { avatarUrl: second } }), 200);
     expect(updated.avatarUrl).toBe(second);
-    expect(await settledStatus(first, 404)).toBe(404);
-    expect((await call(second)).status).toBe(200);
+    expect(await status(first)).toBe(404);
+    expect(await status(second)).toBe(200);
     // An update that leaves the avatar alone deletes nothing.
-    await json(await call(`/api/characters/${id}`, { method: "PUT", user: mira, body: { name: "Renamed" } }), 200);
-    expect((await call(second)).status).toBe(200);
+    await json(await callSettled(`/api/characters/${id}`, { method: "PUT", user: mira, body: { name: "Renamed" } }), 200);
+    expect(await status(second)).toBe(200);
   });
 
   it("keeps an avatar another of the creator's characters still shows", async () => {
@@ -436,10 +435,8 @@ describe("avatars nobody uses any more", () => {
     const path = await avatar(mira);
     const first = await createWith(mira, path);
     await createWith(mira, path);
-    await json(await call(`/api/characters/${first}`, { method: "DELETE", user: mira }), 200);
-    // Give the deletion after the response its chance, then look.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await call(path)).status).toBe(200);
+    await json(await callSettled(`/api/characters/${first}`, { method: "DELETE", user: mira }), 200);
+    expect(await status(path)).toBe(200);
   });
 
   it("never deletes someone else's upload that a character points at", async () => {
@@ -454,18 +451,16 @@ describe("avatars nobody uses any more", () => {
     expect(await json(res, 400)).toMatchObject({ code: "validation_failed", issues: [{ path: "avatarUrl" }] });
     const id = await createWith(theo, "https://images.example.test/a.png");
     await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind(miras, id).run();
-    await json(await call(`/api/characters/${id}`, { method: "DELETE", user: theo }), 200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await call(miras)).status).toBe(200);
+    await json(await callSettled(`/api/characters/${id}`, { method: "DELETE", user: theo }), 200);
+    expect(await status(miras)).toBe(200);
   });
 
   it("a failed delete by the wrong user deletes nothing", async () => {
     const [mira, theo] = [await signIn(), await signIn()];
     const path = await avatar(mira);
     const id = await createWith(mira, path);
-    expect((await call(`/api/characters/${id}`, { method: "DELETE", user: theo })).status).toBe(403);
-    expect((await call(`/api/characters/${id}`, { method: "PUT", user: theo, body: { avatarUrl: null } })).status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await call(path)).status).toBe(200);
+    expect((await callSettled(`/api/characters/${id}`, { method: "DELETE", user: theo })).status).toBe(403);
+    expect((await callSettled(`/api/characters/${id}`, { method: "PUT", user: theo, body: { avatarUrl: null } })).status).toBe(403);
+    expect(await status(path)).toBe(200);
   });
 });
