@@ -7,10 +7,6 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CHARACTERS, DEMO_CREATORS } from "../data/demo-characters.ts";
-<<<<<<< HEAD
-import { ratingFromThumbs } from "../../worker/lib/rating.ts";
-=======
->>>>>>> tests
 import { seedDemo, seedDemoIfEmpty, seedSynthetic, syntheticGenerator } from "./seed.ts";
 import { ROOT } from "./tools.ts";
 
