@@ -76,6 +76,44 @@ export function characterText(character: ScreenedCharacter | Record<string, unkn
   return screenedText(picked);
 }
 
+/**
+ * The text each write screens, by the route that stores it. Every function
+ * takes the write as validated (the zod output) and keeps every string but
+ * NOT_TEXT's fields (worker/test/screening-coverage.test.ts walks the
+ * schemas against these).
+ */
+export const TEXT_OF = {
+  /** `POST`/`PUT /api/characters`, `POST /api/characters/import` (with the card's `extensions`). */
+  character: characterText,
+  /** `POST /api/characters/:id/comments` (public). */
+  comment: (input: unknown) => screenedText(input, NOT_TEXT.comment),
+  /** `POST`/`PUT /api/personas` (in every prompt of the person's chats). */
+  persona: (input: unknown) => screenedText(input, NOT_TEXT.persona),
+  /** `PUT /api/profile` (public: the person's page, their comments). */
+  profile: (input: unknown) => screenedText(input, NOT_TEXT.profile),
+  /** `POST /api/conversations` (its title). */
+  conversation: (input: unknown) => screenedText(input, NOT_TEXT.conversation),
+  /** `POST /api/conversations/import`: every message and swipe of the file. */
+  chatImport: (messages: readonly { content: string; alternatives: readonly string[] }[]) =>
+    screenedText(messages.map((message) => [message.content, ...message.alternatives])),
+};
+
+/**
+ * Longest text one write may have screened, characters: 200 windows
+ * (ai/moderation/whole-text.ts), about ten seconds of Llama Guard at six
+ * requests at a time, well inside a Worker's subrequest limit. A maximal
+ * character of the form is about 1.8 million; longer writes (a card's huge
+ * `extensions`, a long chat file) are refused with 413 — what cannot be
+ * screened is not stored.
+ */
+export const MAX_SCREENED_CHARS = 2_000_000;
+
+/** Whether the character is marked NSFW (the context its comments and chats are judged in); false when it is gone. */
+export async function characterIsNsfw(db: D1Database, characterId: number): Promise<boolean> {
+  const row = await db.prepare("SELECT is_nsfw AS isNsfw FROM characters WHERE id = ?").bind(characterId).first<{ isNsfw: number }>();
+  return row?.isNsfw === 1;
+}
+
 /** Who wrote a screened text, for the log. */
 export interface ScreenedBy {
   userId: string;
@@ -108,6 +146,9 @@ export interface ScreenRequest {
 export async function screenWrite(env: Env, request: ScreenRequest, moderator: Moderator = moderatorFor(env)): Promise<ModerationVerdict> {
   const { text, who } = request;
   if (text.trim() === "") return { safe: true, categories: [], provider: moderator.name };
+  if (text.length > MAX_SCREENED_CHARS) {
+    throw new ApiError("payload_too_large", "This is too long for us to check. Please shorten it and try again.");
+  }
   const entry = {
     subjectType: request.subjectType,
     subjectId: who.subjectId ?? null,
