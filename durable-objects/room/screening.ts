@@ -7,6 +7,10 @@
  * - A message refused (S4) before it is stored is not kept; one refused
  *   after it was stored is retracted with everything after it
  *   (`retractMessage`: `messages_deleted`, then `message_refused`).
+ * - An `edit_message` or `set_memory` whose text is S4 is not applied
+ *   (`refuses`; the steering frame gets `message_refused`), issue 21.
+ * - Every text is screened whole, in overlapping windows
+ *   (ai/moderation/whole-text.ts; docs/decisions/0014).
  * - A reply refused (S4) has its text replaced by REFUSED_REPLY_TEXT
  *   (`screenReply`: `message_updated`); the original stays only in the log.
  * - Messages an operator removed are hidden (`hideMessages`).
