@@ -91,7 +91,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       summary,
       seams: this,
     });
-    this.steering = new Steering(this.store, this.sockets, this.d1, this.replies);
+    this.steering = new Steering(this.store, this.sockets, this.d1, this.replies, this.screening);
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
@@ -277,7 +277,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         await steering.swipe(ws, data.messageId, data.index);
         return;
       case "edit_message":
-        await steering.steer(ws, data.clientId, () => steering.editMessage(data.messageId, data.content, data.clientId));
+        await steering.steer(ws, data.clientId, () => steering.editMessage(data));
         return;
       case "delete_message":
         await steering.steer(ws, data.clientId, () => steering.deleteMessages(data.messageId, "one", data.clientId));
@@ -289,7 +289,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         await steering.steer(ws, data.clientId, () => steering.continueReply(state, data.clientId));
         return;
       case "set_memory":
-        await steering.steer(ws, data.clientId, () => steering.setMemory(data.memory, data.clientId));
+        await steering.steer(ws, data.clientId, () => steering.setMemory(data));
         return;
     }
   }

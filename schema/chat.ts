@@ -40,6 +40,14 @@ export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
 export const MESSAGE_REFUSED_TEXT =
   "That message was not sent: Fabled does not allow sexual content involving minors, in any form.";
 
+/** The sentence of a `message_refused` error frame answering an `edit_message` (issue 21): the message keeps its text. */
+export const EDIT_REFUSED_TEXT =
+  "That edit was not saved: Fabled does not allow sexual content involving minors, in any form.";
+
+/** The sentence of a `message_refused` error frame answering a `set_memory` (issue 21): the memory note keeps its text. */
+export const MEMORY_REFUSED_TEXT =
+  "That memory note was not saved: Fabled does not allow sexual content involving minors, in any form.";
+
 /**
  * What a generated reply becomes when screening finds sexual content
  * involving minors in it (the original is kept only in the operator's log).
@@ -417,7 +425,10 @@ export const CHAT_ERROR_CODES = [
   "not_last_reply",
   "no_such_version",
   "nothing_to_continue",
-  /** Screening refused the person's message (sexual content involving minors); it was not kept. */
+  /**
+   * Screening refused the person's text (sexual content involving minors):
+   * a `chat_message` not kept, an `edit_message` or `set_memory` not applied.
+   */
   "message_refused",
   "model_failed",
   "stopped_empty",

@@ -171,7 +171,12 @@ export async function addReplyRating(db: D1Database, characterId: number, change
 
 /** One screening outcome for the operator (`moderation_log`, migrations/0007_moderation.sql). */
 export interface ScreeningEntry {
-  subjectType: "character" | "message" | "reply";
+  /**
+   * What was screened: a character, a person's chat `message` (sent or
+   * edited), a generated `reply`, the room's `memory` note, a `comment`, a
+   * `persona`, the `profile`, a `conversation` (its title, or an imported chat).
+   */
+  subjectType: "character" | "message" | "reply" | "memory" | "comment" | "persona" | "profile" | "conversation";
   /** Character id or message id; null when nothing was stored. */
   subjectId: string | null;
   userId: string | null;

@@ -7,6 +7,10 @@
  * - A message refused (S4) before it is stored is not kept; one refused
  *   after it was stored is retracted with everything after it
  *   (`retractMessage`: `messages_deleted`, then `message_refused`).
+ * - An `edit_message` or `set_memory` whose text is S4 is not applied
+ *   (`refuses`; the steering frame gets `message_refused`), issue 21.
+ * - Every text is screened whole, in overlapping windows
+ *   (ai/moderation/whole-text.ts; docs/decisions/0014).
  * - A reply refused (S4) has its text replaced by REFUSED_REPLY_TEXT
  *   (`screenReply`: `message_updated`); the original stays only in the log.
  * - Messages an operator removed are hidden (`hideMessages`).
@@ -16,6 +20,8 @@
  * `screen` resolves to null, never rejects.
  */
 import { isChildSafetyViolation, type ModerationInput, type ModerationVerdict } from "../../ai/moderation/index.ts";
+import { screenWholeText } from "../../ai/moderation/whole-text.ts";
+import { NOT_TEXT, screenedText } from "../../schema/screened-text.ts";
 import { MESSAGE_REFUSED_TEXT, MODERATED_MESSAGE_TEXT, REFUSED_REPLY_TEXT } from "../../schema/chat.ts";
 import type { D1Sync } from "./d1-sync.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
@@ -52,7 +58,7 @@ export class RoomScreening {
   async screen(input: Omit<ModerationInput, "nsfw">): Promise<ModerationVerdict | null> {
     try {
       const character = await this.inputs.loadCharacter().catch(() => null);
-      return await this.seams.moderatorFactory().screen({ ...input, nsfw: character?.isNsfw ?? false });
+      return await screenWholeText(this.seams.moderatorFactory(), { ...input, nsfw: character?.isNsfw ?? false });
     } catch (error) {
       console.warn("screening failed", this.store.room?.conversation_id, String(error));
       this.ctx.waitUntil(
@@ -67,6 +73,24 @@ export class RoomScreening {
       );
       return null;
     }
+  }
+
+  /**
+   * Screens the text a person's frame would store (`chat_message`,
+   * `edit_message`, `set_memory`: every string of the frame but its type and
+   * ids, frameText) and, when it is S4, logs the attempt under
+   * `subjectType` and returns the verdict; null when it may be stored
+   * (safe, another category, or the provider failed: fail open, logged).
+   */
+  async refuses(frame: object, subjectType: "message" | "memory", subjectId: string | null): Promise<ModerationVerdict | null> {
+    const text = frameText(frame);
+    if (text.trim() === "") return null;
+    const verdict = await this.screen({ text, role: "user" });
+    if (!verdict || !isChildSafetyViolation(verdict)) return null;
+    this.ctx.waitUntil(
+      this.d1.logScreening({ subjectType, subjectId, outcome: "refused", categories: verdict.categories, provider: verdict.provider, content: text }),
+    );
+    return verdict;
   }
 
   /** Logs a refused message of the person (`messageId` null: it was never stored). */
@@ -137,4 +161,9 @@ export class RoomScreening {
     }
     return changed.length;
   }
+}
+
+/** The text of a client frame that screening reads: every string but its type and ids (NOT_TEXT.frame). */
+export function frameText(frame: object): string {
+  return screenedText(frame, NOT_TEXT.frame);
 }

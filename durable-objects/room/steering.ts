@@ -18,13 +18,17 @@
 import {
   type ChatErrorCode,
   chooseVersion,
+  type ClientFrame,
+  EDIT_REFUSED_TEXT,
   MAX_CHAT_MESSAGE_LENGTH,
+  MEMORY_REFUSED_TEXT,
   replyVersions,
   type ServerFrame,
 } from "../../schema/chat.ts";
 import type { SeedMessage } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
 import { RATE_LIMITED_MESSAGE, type ReplyRounds } from "./replies.ts";
+import type { RoomScreening } from "./screening.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
 import { type MessageRow, type RoomStore, seedOf, versionFields } from "./store.ts";
 
@@ -37,12 +41,32 @@ export class Steering {
   private readonly sockets: RoomSockets;
   private readonly d1: D1Sync;
   private readonly replies: ReplyRounds;
+  private readonly screening: RoomScreening;
 
-  constructor(store: RoomStore, sockets: RoomSockets, d1: D1Sync, replies: ReplyRounds) {
+  constructor(store: RoomStore, sockets: RoomSockets, d1: D1Sync, replies: ReplyRounds, screening: RoomScreening) {
     this.store = store;
     this.sockets = sockets;
     this.d1 = d1;
     this.replies = replies;
+    this.screening = screening;
+  }
+
+  /**
+   * Screens a steering frame's text before it is applied (issue 21): S4 is
+   * the `message_refused` error frame with `sentence` (nothing changes,
+   * logged); null otherwise. The screen is awaited, so a reply may have
+   * started meanwhile: then `busy`, as if it had come first.
+   */
+  private async screenFrame(
+    frame: object,
+    subjectType: "message" | "memory",
+    subjectId: string | null,
+    sentence: string,
+    clientId: string | undefined,
+  ): Promise<ServerFrame | null> {
+    if (await this.screening.refuses(frame, subjectType, subjectId)) return refusal("message_refused", sentence, clientId);
+    if (this.replies.busy) return refusal("busy", "Please wait for the reply to finish first.", clientId);
+    return null;
   }
 
   /** The room exists and is `userId`'s. */
@@ -93,13 +117,20 @@ export class Steering {
    * The person's messages keep their limit (MAX_CHAT_MESSAGE_LENGTH); replies
    * have MAX_EDITED_REPLY_LENGTH (the frame's own). When it is the last
    * message, D1's preview follows. Every socket gets `message_updated`.
+   * Screened first (screenFrame): S4 is refused with `message_refused`
+   * (EDIT_REFUSED_TEXT) and the message keeps its text.
    */
-  async editMessage(messageId: string, content: string, clientId: string | undefined): Promise<ServerFrame> {
+  async editMessage(frame: Extract<ClientFrame, { type: "edit_message" }>): Promise<ServerFrame> {
+    const { messageId, content, clientId } = frame;
     const row = this.findMessage(messageId, clientId);
     if (!isRow(row)) return row;
     if (row.role === "user" && content.length > MAX_CHAT_MESSAGE_LENGTH) {
       return refusal("invalid_frame", `Messages can be at most ${MAX_CHAT_MESSAGE_LENGTH.toLocaleString("en-US")} characters`, clientId);
     }
+    const refused = await this.screenFrame(frame, "message", messageId, EDIT_REFUSED_TEXT, clientId);
+    if (refused) return refused;
+    // Deleted while it was screened: nothing to edit.
+    if (!this.store.visibleRow(messageId)) return this.findMessage(messageId, clientId) as ServerFrame;
     const updated = this.store.editContent(messageId, content);
     if (this.store.lastVisible()?.id === messageId) await this.d1.writeLastMessage();
     const answer: ServerFrame = { type: "message_updated", messageId, message: this.store.toWire(updated), ...(clientId ? { clientId } : {}) };
@@ -128,8 +159,15 @@ export class Steering {
     return answer;
   }
 
-  /** `set_memory`: the conversation's memory note (always in the prompt). Every socket gets `memory_updated`. */
-  async setMemory(memory: string, clientId: string | undefined): Promise<ServerFrame> {
+  /**
+   * `set_memory`: the conversation's memory note (always in the prompt).
+   * Every socket gets `memory_updated`. Screened first (screenFrame): S4 is
+   * refused with `message_refused` (MEMORY_REFUSED_TEXT), the note unchanged.
+   */
+  async setMemory(frame: Extract<ClientFrame, { type: "set_memory" }>): Promise<ServerFrame> {
+    const { memory, clientId } = frame;
+    const refused = await this.screenFrame(frame, "memory", null, MEMORY_REFUSED_TEXT, clientId);
+    if (refused) return refused;
     this.store.setMemory(memory);
     const answer: ServerFrame = { type: "memory_updated", memory, ...(clientId ? { clientId } : {}) };
     this.sockets.broadcast(answer);

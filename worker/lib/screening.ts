@@ -1,24 +1,29 @@
 /**
- * Screening of characters before they are stored (issue "Trust and safety";
- * docs/decisions/0008-trust-and-safety.md), with the provider of
- * `MODERATION_PROVIDER` (ai/moderation/).
+ * Screening of every write of text before it is stored (issue "Trust and
+ * safety", issue 21 "Safety on every path"; docs/decisions/0008 and 0014),
+ * with the provider of `MODERATION_PROVIDER` (ai/moderation/). One path:
+ * `screenWrite` — characters (create, update, card import), comments,
+ * personas, the profile, conversation titles and chat imports all go
+ * through it; the room screens its frames itself (durable-objects/room/screening.ts).
  *
+ * - What is screened: every string of the write but the fields NOT_TEXT
+ *   names (schema/screened-text.ts), the whole text in overlapping windows
+ *   (ai/moderation/whole-text.ts): no tail is left unscreened.
  * - S4 (sexual content involving minors): refused with 422
  *   `content_refused`, nothing stored, the attempt written to `moderation_log`.
  * - Any other category on a character not marked NSFW: stored, but
  *   `moderation_status = 'flagged'` with an automatic report for the
- *   operator (`npm run moderation -- reports`), and logged.
+ *   operator (`npm run moderation -- reports`), and logged. On the other
+ *   writes other categories are allowed (adult roleplay), as in chat.
  * - The provider fails (down, malformed answer): refused with 503 and
- *   `Retry-After` — a character is not time-critical and its creator still
- *   has it (the form, the card file), while publishing it unscreened could
- *   publish S4 (fail closed; chat fails open, see the decision record).
- *
- * Long characters are screened in chunks of SCREEN_CHUNK_CHARS, at most
- * MAX_SCREEN_CHUNKS of them in parallel; text beyond that is not sent, and
- * the character is flagged for an operator to read ("too long to screen").
+ *   `Retry-After` — the writer still has the text (the form, the file),
+ *   while storing it unscreened could publish S4 (fail closed; chat frames
+ *   fail open, see decision 0008).
  */
 import type { Character } from "../../schema/api.ts";
-import { logScreening } from "../../durable-objects/room/d1-sync.ts";
+import { characterUpdateSchema } from "../../schema/inputs.ts";
+import { NOT_TEXT, screenedText } from "../../schema/screened-text.ts";
+import { logScreening, type ScreeningEntry } from "../../durable-objects/room/d1-sync.ts";
 import { ApiError } from "./errors.ts";
 import {
   type HazardCategory,
@@ -28,61 +33,145 @@ import {
   type Moderator,
   moderatorFor,
 } from "../../ai/moderation/index.ts";
+import { screenWholeText } from "../../ai/moderation/whole-text.ts";
 import { fileScreeningReport } from "./reports.ts";
-
-/** Characters of text per moderation request (Llama Guard 3 reads 8,192 tokens; ≈ 4 characters a token, leaving room). */
-export const SCREEN_CHUNK_CHARS = 12_000;
-/** Most moderation requests for one character. */
-export const MAX_SCREEN_CHUNKS = 8;
 
 /** The sentence a refused character gets (422). */
 export const CHARACTER_REFUSED_MESSAGE =
   "This character can't be saved: Fabled does not allow sexual content involving minors, in any form.";
 
-/** The fields of a character that are screened, as stored. */
-export type ScreenedCharacter = Pick<
-  Character,
-  | "name"
-  | "description"
-  | "longDescription"
-  | "personality"
-  | "scenario"
-  | "exampleConversation"
-  | "greeting"
-  | "alternateGreetings"
-  | "systemPrompt"
-  | "postHistoryInstructions"
-  | "creatorNotes"
-  | "characterBook"
-  | "tags"
-  | "isNsfw"
+/** The sentence any other refused write gets (422 `content_refused`). */
+export const CONTENT_REFUSED_MESSAGE =
+  "This can't be saved: Fabled does not allow sexual content involving minors, in any form.";
+
+/** The sentence of a 503 when the provider failed. */
+export const SCREENING_UNAVAILABLE_MESSAGE = "We couldn't check this just now. Please try again in a minute.";
+
+/**
+ * A character as screening reads it: any of the fields a person writes
+ * (characterUpdateSchema), its card `extensions`, and the NSFW flag it is
+ * judged with. A stored `Character` is one.
+ */
+export type ScreenedCharacter = { isNsfw: boolean; extensions?: Record<string, unknown> } & Partial<
+  Omit<Character, "isNsfw" | "extensions">
 >;
 
-/** Every text a person or a model will read of the character, one per line group. */
-export function characterText(character: Partial<ScreenedCharacter>): string {
-  const book = character.characterBook as { entries?: unknown } | null | undefined;
-  const entries = Array.isArray(book?.entries) ? book.entries : [];
-  const lore = entries.map((entry) => {
-    const content = (entry as { content?: unknown } | null)?.content;
-    return typeof content === "string" ? content : "";
-  });
-  return [
-    character.name,
-    character.description,
-    character.longDescription,
-    (character.tags ?? []).join(", "),
-    character.personality,
-    character.scenario,
-    character.greeting,
-    ...(character.alternateGreetings ?? []),
-    character.exampleConversation,
-    character.systemPrompt,
-    character.postHistoryInstructions,
-    character.creatorNotes,
-    ...lore,
-  ]
-    .filter((part): part is string => typeof part === "string" && part.trim() !== "")
-    .join("\n\n");
+/** The top-level keys of a character that hold text: every field of the update schema and `extensions`, less NOT_TEXT. */
+const CHARACTER_TEXT_KEYS = [...Object.keys(characterUpdateSchema.shape), "extensions"].filter(
+  (key) => !(NOT_TEXT.character as readonly string[]).includes(key),
+);
+
+/**
+ * Every text a person or a model will read of the character: each field of
+ * the update schema (derived from `characterUpdateSchema.shape`, so a new
+ * field is screened without a change here) but NOT_TEXT's, the lorebook
+ * whole (entries' keys, comments and content, its name and description,
+ * extensions), alternate greetings, tags, the shown creator name, and the
+ * card's `extensions` (e.g. `depth_prompt`, and the preserved card fields
+ * that export gives back).
+ */
+export function characterText(character: ScreenedCharacter | Record<string, unknown>): string {
+  const picked: Record<string, unknown> = {};
+  for (const key of CHARACTER_TEXT_KEYS) picked[key] = (character as Record<string, unknown>)[key];
+  return screenedText(picked);
+}
+
+/**
+ * The text each write screens, by the route that stores it. Every function
+ * takes the write as validated (the zod output) and keeps every string but
+ * NOT_TEXT's fields (worker/test/screening-coverage.test.ts walks the
+ * schemas against these).
+ */
+export const TEXT_OF = {
+  /** `POST`/`PUT /api/characters`, `POST /api/characters/import` (with the card's `extensions`). */
+  character: characterText,
+  /** `POST /api/characters/:id/comments` (public). */
+  comment: (input: unknown) => screenedText(input, NOT_TEXT.comment),
+  /** `POST`/`PUT /api/personas` (in every prompt of the person's chats). */
+  persona: (input: unknown) => screenedText(input, NOT_TEXT.persona),
+  /** `PUT /api/profile` (public: the person's page, their comments). */
+  profile: (input: unknown) => screenedText(input, NOT_TEXT.profile),
+  /** `POST /api/conversations` (its title). */
+  conversation: (input: unknown) => screenedText(input, NOT_TEXT.conversation),
+  /** `POST /api/conversations/import`: every message and swipe of the file. */
+  chatImport: (messages: readonly { content: string; alternatives: readonly string[] }[]) =>
+    screenedText(messages.map((message) => [message.content, ...message.alternatives])),
+};
+
+/**
+ * Longest text one write may have screened, characters: 200 windows
+ * (ai/moderation/whole-text.ts), about ten seconds of Llama Guard at six
+ * requests at a time, well inside a Worker's subrequest limit. A maximal
+ * character of the form is about 1.8 million; longer writes (a card's huge
+ * `extensions`, a long chat file) are refused with 413 — what cannot be
+ * screened is not stored.
+ */
+export const MAX_SCREENED_CHARS = 2_000_000;
+
+/** Whether the character is marked NSFW (the context its comments and chats are judged in); false when it is gone. */
+export async function characterIsNsfw(db: D1Database, characterId: number): Promise<boolean> {
+  const row = await db.prepare("SELECT is_nsfw AS isNsfw FROM characters WHERE id = ?").bind(characterId).first<{ isNsfw: number }>();
+  return row?.isNsfw === 1;
+}
+
+/** Who wrote a screened text, for the log. */
+export interface ScreenedBy {
+  userId: string;
+  characterId?: number | null;
+  conversationId?: string | null;
+  /** The stored thing's id, when it exists already. */
+  subjectId?: string | null;
+}
+
+/** What one write asks of screening. */
+export interface ScreenRequest {
+  subjectType: ScreeningEntry["subjectType"];
+  text: string;
+  /** The NSFW flag of the character the text belongs to (a comment's, a chat's); false for text of the person alone. */
+  nsfw: boolean;
+  who: ScreenedBy;
+  /** The sentence of the 422 (default CONTENT_REFUSED_MESSAGE). */
+  refusedMessage?: string;
+  /** The turn Llama Guard judges (ModerationInput.role); "user" unless said. Characters keep "assistant", as before issue 21. */
+  role?: "user" | "assistant";
+}
+
+/**
+ * Screens a write of text as it would be stored — the whole text, in
+ * windows — and returns the verdict when it may be stored. Throws ApiError
+ * 422 `content_refused` for S4 (logged first) and 503 `unavailable` with
+ * Retry-After 60 when the provider fails (logged). Blank text is safe
+ * without a call.
+ */
+export async function screenWrite(env: Env, request: ScreenRequest, moderator: Moderator = moderatorFor(env)): Promise<ModerationVerdict> {
+  const { text, who } = request;
+  if (text.trim() === "") return { safe: true, categories: [], provider: moderator.name };
+  if (text.length > MAX_SCREENED_CHARS) {
+    throw new ApiError("payload_too_large", "This is too long for us to check. Please shorten it and try again.");
+  }
+  const entry = {
+    subjectType: request.subjectType,
+    subjectId: who.subjectId ?? null,
+    userId: who.userId,
+    characterId: who.characterId ?? null,
+    conversationId: who.conversationId ?? null,
+    provider: moderator.name,
+    content: text,
+  };
+  let verdict: ModerationVerdict;
+  try {
+    verdict = await screenWholeText(moderator, { text, role: request.role ?? "user", nsfw: request.nsfw });
+  } catch (error) {
+    if (!(error instanceof ModerationError)) throw error;
+    console.error("screening failed", request.subjectType, error.message);
+    await logScreening(env.DB, { ...entry, outcome: "error", categories: [] });
+    throw new ApiError("unavailable", SCREENING_UNAVAILABLE_MESSAGE, { retryAfter: 60 });
+  }
+  if (isChildSafetyViolation(verdict)) {
+    await logScreening(env.DB, { ...entry, outcome: "refused", categories: verdict.categories });
+    throw new ApiError("content_refused", request.refusedMessage ?? CONTENT_REFUSED_MESSAGE);
+  }
+  return verdict;
 }
 
 /** What screening decided for a character that may be stored. */
@@ -96,10 +185,11 @@ export interface CharacterVerdict {
 }
 
 /**
- * Screens a character as it would be stored. Returns the verdict when it may
- * be stored (flagged or not). Throws ApiError 422 `content_refused` for S4
- * (logged first) and 503 `unavailable` when the provider fails (logged).
- * `who` says whose attempt it was, for the log.
+ * Screens a character as it would be stored (screenWrite with
+ * characterText). Returns the verdict when it may be stored (flagged or
+ * not). Throws ApiError 422 `content_refused` for S4 (logged first) and 503
+ * `unavailable` when the provider fails (logged). `who` says whose attempt
+ * it was, for the log.
  */
 export async function screenCharacter(
   env: Env,
@@ -108,38 +198,19 @@ export async function screenCharacter(
   moderator: Moderator = moderatorFor(env),
 ): Promise<CharacterVerdict> {
   const text = characterText(character);
-  const chunks: string[] = [];
-  for (let at = 0; at < text.length && chunks.length < MAX_SCREEN_CHUNKS; at += SCREEN_CHUNK_CHARS) {
-    chunks.push(text.slice(at, at + SCREEN_CHUNK_CHARS));
-  }
-  const truncated = text.length > SCREEN_CHUNK_CHARS * MAX_SCREEN_CHUNKS;
-  const entry = {
-    subjectType: "character" as const,
-    subjectId: who.characterId === null ? null : String(who.characterId),
-    userId: who.userId,
-    characterId: who.characterId,
-    conversationId: null,
-    provider: moderator.name,
-    content: text,
-  };
-  let verdicts: ModerationVerdict[];
-  try {
-    verdicts = await Promise.all(chunks.map((chunk) => moderator.screen({ text: chunk, role: "assistant", nsfw: character.isNsfw })));
-  } catch (error) {
-    if (!(error instanceof ModerationError)) throw error;
-    console.error("character screening failed", error.message);
-    await logScreening(env.DB, { ...entry, outcome: "error", categories: [] });
-    throw new ApiError("unavailable", "We couldn't check this character just now. Please try again in a minute.", {
-      retryAfter: 60,
-    });
-  }
-  const categories = [...new Set(verdicts.flatMap((verdict) => verdict.categories))].sort();
-  if (verdicts.some(isChildSafetyViolation)) {
-    await logScreening(env.DB, { ...entry, outcome: "refused", categories });
-    throw new ApiError("content_refused", CHARACTER_REFUSED_MESSAGE);
-  }
-  const unsafe = verdicts.some((verdict) => !verdict.safe);
-  return { flagged: (unsafe && !character.isNsfw) || truncated, categories, provider: moderator.name, text };
+  const verdict = await screenWrite(
+    env,
+    {
+      subjectType: "character",
+      text,
+      nsfw: character.isNsfw,
+      who: { ...who, subjectId: who.characterId === null ? null : String(who.characterId) },
+      refusedMessage: CHARACTER_REFUSED_MESSAGE,
+      role: "assistant",
+    },
+    moderator,
+  );
+  return { flagged: !verdict.safe && !character.isNsfw, categories: verdict.categories, provider: moderator.name, text };
 }
 
 /** Whether an update changes anything screening reads (the text, or the NSFW flag it is judged with). */
@@ -156,7 +227,7 @@ export async function flagCharacter(
   character: { id: number; creatorId: string | null; name: string; description: string },
   verdict: CharacterVerdict,
 ): Promise<void> {
-  const categories = verdict.categories.length > 0 ? verdict.categories : ["too long to screen fully"];
+  const categories = verdict.categories.length > 0 ? verdict.categories : ["unsafe, no category named"];
   await db
     .prepare("UPDATE characters SET moderation_status = 'flagged' WHERE id = ? AND moderation_status = 'ok'")
     .bind(character.id)

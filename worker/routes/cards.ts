@@ -56,7 +56,8 @@ export const cardsRoutes = new Hono<AppEnv>()
     const card = readCard(kind === "png" ? readPngCard(bytes) : parseCardJson(bytes));
     const parsed = characterInputSchema.safeParse(card.input);
     if (!parsed.success) throw validationFailed(parsed.error);
-    const verdict = await screenCharacter(c.env, { ...parsed.data, characterBook: parsed.data.characterBook ?? null }, {
+    // The card's extensions too: they are stored and given back by card.json (issue 21).
+    const verdict = await screenCharacter(c.env, { ...parsed.data, characterBook: parsed.data.characterBook ?? null, extensions: card.extensions }, {
       userId: user.id,
       characterId: null,
     });

@@ -43,6 +43,7 @@ import {
 } from "../lib/conversations.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { MAX_CHAT_IMPORT_BYTES, readSillyTavernJsonl, writeChatMarkdown, writeSillyTavernJsonl } from "../lib/sillytavern-chat.ts";
+import { characterIsNsfw, screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -90,7 +91,12 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .post("/", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationInputSchema), async (c) => {
     const { characterId, title } = c.req.valid("json");
-    return c.json(await start(c.env, c.get("user")!, characterId, title), 201);
+    const user = c.get("user")!;
+    await chatCharacter(c.env.DB, characterId, user.id);
+    // The title is shown in My Chats and exports (issue 21).
+    const nsfw = await characterIsNsfw(c.env.DB, characterId);
+    await screenWrite(c.env, { subjectType: "conversation", text: TEXT_OF.conversation(c.req.valid("json")), nsfw, who: { userId: user.id, characterId } });
+    return c.json(await start(c.env, user, characterId, title), 201);
   })
   .post("/new", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", newConversationInputSchema), async (c) => {
     return c.json(await start(c.env, c.get("user")!, c.req.valid("json").characterId, null), 201);
@@ -107,6 +113,9 @@ export const conversationsRoutes = new Hono<AppEnv>()
       if (error instanceof ApiError && error.code === "payload_too_large") throw new ApiError("validation_failed", error.message);
       throw error;
     }
+    // Every message and swipe of the file, as a chat message would be (issue 21); nothing is stored on a refusal.
+    const nsfw = await characterIsNsfw(c.env.DB, characterId);
+    await screenWrite(c.env, { subjectType: "conversation", text: TEXT_OF.chatImport(chat.messages), nsfw, who: { userId: user.id, characterId } });
     return c.json(await start(c.env, user, characterId, null, { kind: "messages", messages: chat.messages }), 201);
   })
   .get("/:id", requireUser, async (c) => {

@@ -28,6 +28,7 @@ import {
   parsePersonaId,
   updatePersona,
 } from "../lib/personas.ts";
+import { screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -48,6 +49,8 @@ export const personasRoutes = new Hono<AppEnv>()
   .post("/", limitWrites("WRITE_RATE_LIMITER"), personaBodyLimit, validate("json", personaInputSchema), async (c) => {
     const input = c.req.valid("json");
     assertOwnPicture(input.avatarUrl, c.var.user.id, "avatarUrl");
+    // A persona's name and description enter every prompt of the person's chats (issue 21).
+    await screenWrite(c.env, { subjectType: "persona", text: TEXT_OF.persona(input), nsfw: false, who: { userId: c.var.user.id } });
     const persona = await createPersona(c.env.DB, c.var.user.id, input);
     return c.json(persona satisfies Persona, 201);
   })
@@ -57,6 +60,7 @@ export const personasRoutes = new Hono<AppEnv>()
     const current = await findOwnPersona(c.env.DB, user.id, id);
     const patch = c.req.valid("json");
     if (patch.avatarUrl !== undefined && patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
+    await screenWrite(c.env, { subjectType: "persona", text: TEXT_OF.persona(patch), nsfw: false, who: { userId: user.id, subjectId: id } });
     const updated = await updatePersona(c.env.DB, user.id, id, patch);
     if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
     return c.json(updated satisfies Persona, 200);

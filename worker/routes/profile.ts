@@ -16,6 +16,7 @@ import type { CurrentUser, HiddenTags } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { getHiddenTags, setHiddenTags } from "../lib/hidden-tags.ts";
+import { screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { assertOwnPicture } from "../lib/uploads.ts";
 import { canonicalUsername, isUsernameAvailable, updateProfile } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
@@ -46,6 +47,8 @@ export const profileRoutes = new Hono<AppEnv>()
     const user = c.var.user;
     const input = c.req.valid("json");
     if (input.profileImageUrl !== user.profileImageUrl) assertOwnPicture(input.profileImageUrl, user.id, "profileImageUrl");
+    // Shown on the person's page and beside their comments (issue 21).
+    await screenWrite(c.env, { subjectType: "profile", text: TEXT_OF.profile(input), nsfw: false, who: { userId: user.id } });
     const result = await updateProfile(c.env.DB, user.id, input);
     if (result === "username_taken") throw new ApiError("conflict", USERNAME_TAKEN);
     c.header("Cache-Control", "no-store");
