@@ -22,6 +22,8 @@
  *   removed and their rooms asked to close them (1008,
  *   CLOSE_REASONS.personCap). Calls are handled one at a time.
  * - `closed(socketId)` when a socket closed (idempotent).
+ * - `closeAll(reason)` when the person was suspended (room/suspension.ts):
+ *   every listed socket is asked to close and the list is emptied.
  * So the list can only over-count between a room's restart and the next
  * time the cap is reached, and it never grows beyond the cap plus the
  * sockets being opened at that moment.
@@ -55,6 +57,17 @@ export class PersonSockets extends DurableObject<Env> {
     return run;
   }
 
+  /**
+   * The person was suspended: every socket on the list is asked to close
+   * (1008, `reason`) and the list is emptied. Resolves with how many were
+   * asked; a room that cannot be reached is logged.
+   */
+  async closeAll(reason: string): Promise<number> {
+    const run = this.queue.then(() => this.closeEvery(reason));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   /** `socketId` closed (or never reached the list): it no longer counts. */
   async closed(socketId: string): Promise<void> {
     this.ctx.storage.sql.exec("DELETE FROM sockets WHERE id = ?", socketId);
@@ -83,6 +96,21 @@ export class PersonSockets extends DurableObject<Env> {
         console.warn("could not close a socket over the per-person cap", row.conversation_id, String(error));
       }
     }
+  }
+
+  private async closeEvery(reason: string): Promise<number> {
+    const rows = this.rows();
+    this.ctx.storage.sql.exec("DELETE FROM sockets");
+    await Promise.all(
+      rows.map(async (row) => {
+        try {
+          await this.room(row.conversation_id).closeSocket(row.id, reason);
+        } catch (error) {
+          console.warn("could not close a suspended person's socket", row.conversation_id, String(error));
+        }
+      }),
+    );
+    return rows.length;
   }
 
   /** Removes entries whose room no longer has them open; a room that cannot be asked keeps its entries. */

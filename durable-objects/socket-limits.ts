@@ -32,6 +32,8 @@ export const CLOSE_REASONS = {
   conversationCap: `Too many connections to this conversation (at most ${MAX_SOCKETS_PER_CONVERSATION}): closed the oldest`,
   personCap: `Too many chat connections open (at most ${MAX_SOCKETS_PER_PERSON}): closed the oldest`,
   idle: `Closed after ${IDLE_TIMEOUT_MS / 60_000} minutes without activity`,
+  /** The person was suspended (room/suspension.ts): every socket of theirs, in every conversation. */
+  suspended: "Account suspended",
 } as const;
 
 /** A socket as the limits see it. */
