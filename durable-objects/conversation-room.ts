@@ -81,6 +81,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     super(ctx, env);
     this.store = new RoomStore(ctx.storage);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
+    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
     this.inputs = new PromptInputs(env, this.store, this.d1, this);
     this.screening = new RoomScreening(ctx, this.store, this.sockets, this.d1, this.inputs, this);
@@ -95,7 +96,6 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       seams: this,
     });
     this.steering = new Steering(this.store, this.sockets, this.d1, this.replies);
-    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now());
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();

@@ -36,13 +36,6 @@ export const MAX_EDITED_REPLY_LENGTH = 5000;
  */
 export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
 
-/**
- * What a suspended person is told: every write and signed-in read (403), and
- * the error frame before their chat sockets close (docs/decisions/0008).
- */
-export const SUSPENDED_MESSAGE =
-  "Your account has been suspended for breaking Fabled's rules. You can no longer post, chat or create characters.";
-
 /** The sentence of a `message_refused` error frame (docs/decisions/0008-trust-and-safety.md). */
 export const MESSAGE_REFUSED_TEXT =
   "That message was not sent: Fabled does not allow sexual content involving minors, in any form.";
@@ -75,6 +68,13 @@ export const CLOSE_CODES = {
   tooBig: 1009,
   serverError: 1011,
 } as const;
+
+/**
+ * What a suspended person is told: every write and signed-in read (403), and
+ * the error frame before their chat sockets close (docs/decisions/0008).
+ */
+export const SUSPENDED_MESSAGE =
+  "Your account has been suspended for breaking Fabled's rules. You can no longer post, chat or create characters.";
 
 // ---------------------------------------------------------------------------
 // HTTP: conversations and messages.
