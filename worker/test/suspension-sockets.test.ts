@@ -119,3 +119,25 @@ describe("a person suspended while their sockets are open", () => {
     expect(socket.closeEvent).toBeNull();
   });
 });
+
+describe("POST /api/enforcement/suspensions/:userId (what `moderation suspend --site` calls)", () => {
+  it("closes every open socket of a suspended person at once, without waiting for a frame", async () => {
+    const mira = await signIn();
+    const [a, b] = [await startConversation(mira), await startConversation(mira)];
+    const sockets = [(await join(mira, a)).socket, (await join(mira, b)).socket, await connect(mira, b)];
+    await suspendUser(operatorDb, mira.username, OPERATOR);
+    expect(await json(await call(`/api/enforcement/suspensions/${mira.id}`, { method: "POST" }), 200)).toEqual({ closedSockets: 3 });
+    for (const socket of sockets) expect(await socket.closed()).toEqual({ code: 1008, reason: CLOSE_REASONS.suspended });
+  });
+
+  it("does nothing to anyone who is not suspended: 404, their sockets stay open", async () => {
+    const theo = await signIn();
+    const { socket } = await join(theo, await startConversation(theo));
+    for (const caller of [null, theo]) {
+      expect(await json(await call(`/api/enforcement/suspensions/${theo.id}`, { method: "POST", user: caller }), 404)).toMatchObject({ code: "not_found" });
+    }
+    expect(await json(await call(`/api/enforcement/suspensions/${crypto.randomUUID()}`, { method: "POST" }), 404)).toMatchObject({ code: "not_found" });
+    await socket.ping();
+    expect(socket.closeEvent).toBeNull();
+  });
+});
