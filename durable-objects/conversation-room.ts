@@ -18,6 +18,7 @@
  * | the card, history and settings a prompt is made of | room/prompt-inputs.ts (assembly: prompt.ts) |
  * | steering: edit, delete, rewind, continue, memory, swipe, rating, branch | room/steering.ts |
  * | screening messages and replies, operator removals | room/screening.ts |
+ * | refusing a suspended person's frames, closing their sockets | room/suspension.ts |
  * | what D1 learns from the room (counters, last message, log) and reads | room/d1-sync.ts |
  * | what a test may replace | room/seams.ts |
  *
@@ -44,6 +45,7 @@ import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
 import { Steering } from "./room/steering.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
+import { RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import type { SocketHolder } from "./socket-limits.ts";
 
@@ -55,6 +57,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   private readonly screening: RoomScreening;
   private readonly replies: ReplyRounds;
   private readonly steering: Steering;
+  private readonly suspension: RoomSuspension;
 
   /**
    * The model for a reply. A seam for tests that need a failing or silent
@@ -78,6 +81,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     super(ctx, env);
     this.store = new RoomStore(ctx.storage);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
+    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
     this.inputs = new PromptInputs(env, this.store, this.d1, this);
     this.screening = new RoomScreening(ctx, this.store, this.sockets, this.d1, this.inputs, this);
@@ -251,6 +255,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       send(ws, read.frame);
       return;
     }
+    // A suspension written only to D1 (the operator's CLI) still stops every frame (room/suspension.ts).
+    if (await this.suspension.refuses(ws, state.userId)) return;
     const data = read.frame;
     if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
       send(ws, { type: "error", code: "forbidden", message: "This connection belongs to another conversation" });

@@ -22,12 +22,24 @@
  *   removed and their rooms asked to close them (1008,
  *   CLOSE_REASONS.personCap). Calls are handled one at a time.
  * - `closed(socketId)` when a socket closed (idempotent).
+ * - `waiting(socketId)` / `doneWaiting(socketId)` (called by the Worker's
+ *   `/ws`): bare sockets waiting for `join` live in a Worker, not a room,
+ *   and are counted apart: at most MAX_WAITING_SOCKETS_PER_PERSON at once,
+ *   each for JOIN_TIMEOUT_MS at most; beyond it the new one is refused.
+ * - `closeAll(reason)` when the person was suspended (room/suspension.ts):
+ *   every listed socket is asked to close and the list is emptied.
  * So the list can only over-count between a room's restart and the next
  * time the cap is reached, and it never grows beyond the cap plus the
  * sockets being opened at that moment.
  */
 import { DurableObject } from "cloudflare:workers";
-import { CLOSE_REASONS, MAX_SOCKETS_PER_PERSON, type SocketHolder } from "./socket-limits.ts";
+import {
+  CLOSE_REASONS,
+  JOIN_TIMEOUT_MS,
+  MAX_SOCKETS_PER_PERSON,
+  MAX_WAITING_SOCKETS_PER_PERSON,
+  type SocketHolder,
+} from "./socket-limits.ts";
 
 interface SocketRow extends Record<string, SqlStorageValue> {
   id: string;
@@ -42,6 +54,8 @@ export class PersonSockets extends DurableObject<Env> {
     super(ctx, env);
     // Insertion order (rowid) is the age order.
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL)");
+    // Bare /ws sockets waiting for join (in a Worker, not a room), until when they may wait (ms since the epoch).
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS waiting (id TEXT PRIMARY KEY, until INTEGER NOT NULL)");
   }
 
   /**
@@ -53,6 +67,37 @@ export class PersonSockets extends DurableObject<Env> {
     const run = this.queue.then(() => this.admit(socket));
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * The person was suspended: every socket on the list is asked to close
+   * (1008, `reason`) and the list is emptied. Resolves with how many were
+   * asked; a room that cannot be reached is logged.
+   */
+  async closeAll(reason: string): Promise<number> {
+    const run = this.queue.then(() => this.closeEvery(reason));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * A bare `/ws` socket `socketId` is about to wait for `join`: true when it
+   * may (it is counted until `joined`/closed, or JOIN_TIMEOUT_MS plus a
+   * second at most, so a lost call cannot keep a place), false when the
+   * person already has MAX_WAITING_SOCKETS_PER_PERSON waiting.
+   */
+  async waiting(socketId: string): Promise<boolean> {
+    const now = Date.now();
+    this.ctx.storage.sql.exec("DELETE FROM waiting WHERE until <= ?", now);
+    const count = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n;
+    if (count >= MAX_WAITING_SOCKETS_PER_PERSON) return false;
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO waiting (id, until) VALUES (?, ?)", socketId, now + JOIN_TIMEOUT_MS + 1_000);
+    return true;
+  }
+
+  /** Bare `/ws` socket `socketId` joined or closed: it no longer waits (idempotent). */
+  async doneWaiting(socketId: string): Promise<void> {
+    this.ctx.storage.sql.exec("DELETE FROM waiting WHERE id = ?", socketId);
   }
 
   /** `socketId` closed (or never reached the list): it no longer counts. */
@@ -83,6 +128,21 @@ export class PersonSockets extends DurableObject<Env> {
         console.warn("could not close a socket over the per-person cap", row.conversation_id, String(error));
       }
     }
+  }
+
+  private async closeEvery(reason: string): Promise<number> {
+    const rows = this.rows();
+    this.ctx.storage.sql.exec("DELETE FROM sockets");
+    await Promise.all(
+      rows.map(async (row) => {
+        try {
+          await this.room(row.conversation_id).closeSocket(row.id, reason);
+        } catch (error) {
+          console.warn("could not close a suspended person's socket", row.conversation_id, String(error));
+        }
+      }),
+    );
+    return rows.length;
   }
 
   /** Removes entries whose room no longer has them open; a room that cannot be asked keeps its entries. */

@@ -9,6 +9,9 @@
  *   MAX_SOCKETS_PER_PERSON across all of a person's conversations. A new
  *   socket over either cap is accepted and the oldest one is closed with
  *   1008 and a reason: the tab opened last is the one the person is using.
+ * - At most MAX_WAITING_SOCKETS_PER_PERSON bare `/ws` sockets waiting for
+ *   `join` (JOIN_TIMEOUT_MS) per person, counted by PersonSockets too; the
+ *   one beyond it is closed with 1008 and a reason.
  * - A socket with no traffic for IDLE_TIMEOUT_MS — no frame and no
  *   keep-alive ping (our web client pings every 30 s, also from a background
  *   tab) — is closed with 1008 and a reason.
@@ -18,6 +21,16 @@
 export const MAX_SOCKETS_PER_CONVERSATION = 8;
 /** Open chat sockets one person keeps across all their conversations; the oldest beyond it is closed. */
 export const MAX_SOCKETS_PER_PERSON = 16;
+/** A bare `/ws` (SPEC.md's join-first socket, relayed by the Worker) must send `join` within this long, ms. */
+export const JOIN_TIMEOUT_MS = 10_000;
+/**
+ * Bare `/ws` sockets one person may have waiting for `join` at once; one
+ * more is closed at once with 1008 and CLOSE_REASONS.waitingCap. (The
+ * waiting socket lives in a Worker that no object can reach, so the newest
+ * is refused rather than the oldest closed.) A client joins within one
+ * round trip, so a few tabs opening together stay well within it.
+ */
+export const MAX_WAITING_SOCKETS_PER_PERSON = 4;
 /** A socket with no frame and no ping for this long is closed, ms (10 minutes). */
 export const IDLE_TIMEOUT_MS = 10 * 60_000;
 /**
@@ -32,6 +45,9 @@ export const CLOSE_REASONS = {
   conversationCap: `Too many connections to this conversation (at most ${MAX_SOCKETS_PER_CONVERSATION}): closed the oldest`,
   personCap: `Too many chat connections open (at most ${MAX_SOCKETS_PER_PERSON}): closed the oldest`,
   idle: `Closed after ${IDLE_TIMEOUT_MS / 60_000} minutes without activity`,
+  waitingCap: `Too many connections waiting for join (at most ${MAX_WAITING_SOCKETS_PER_PERSON}): send join first`,
+  /** The person was suspended (room/suspension.ts): every socket of theirs, in every conversation. */
+  suspended: "Account suspended",
 } as const;
 
 /** A socket as the limits see it. */

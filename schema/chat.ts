@@ -77,6 +77,13 @@ export const CLOSE_CODES = {
   serverError: 1011,
 } as const;
 
+/**
+ * What a suspended person is told: every write and signed-in read (403), and
+ * the error frame before their chat sockets close (docs/decisions/0008).
+ */
+export const SUSPENDED_MESSAGE =
+  "Your account has been suspended for breaking Fabled's rules. You can no longer post, chat or create characters.";
+
 // ---------------------------------------------------------------------------
 // HTTP: conversations and messages.
 

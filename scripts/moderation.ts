@@ -21,6 +21,7 @@ import {
   type Actor,
   describeTarget,
   dismissReport,
+  findUser,
   getReport,
   listOpenReports,
   listScreening,
@@ -53,6 +54,9 @@ Options:
   --as NAME                 who is acting (default: the OS user)
   --remote                  the deployed database (through wrangler) instead of the local one
   --persist-to DIR          local state directory (default .wrangler/state)
+  --site URL                the running site (default: $FABLED_SITE_URL): after
+                            suspend, its open chat sockets are closed at once
+                            (without it they close at their next frame)
   -h, --help                show this help
 `;
 
@@ -70,6 +74,7 @@ function parse() {
       as: { type: "string" },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
+      site: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -108,6 +113,25 @@ function printReportLine(report: ReportLine): void {
     `#${report.id}  ${when(report.createdAt)}  ${target}${extra}  ${report.reason}  by ${report.reporter ?? "automatic screening"}`,
   );
   console.log(`      "${oneLine(report.excerpt, 100)}"`);
+}
+
+/**
+ * Asks the running site to close a just-suspended person's chat sockets now
+ * (worker/routes/enforcement.ts). The suspension itself is already in D1
+ * and the rooms refuse the person's frames whatever happens here, so a
+ * failure is reported, not fatal.
+ */
+async function closeSuspendedSockets(userId: string): Promise<string> {
+  const site = values.site?.trim() || process.env.FABLED_SITE_URL?.trim();
+  if (!site) return "Their open chat sockets close at their next frame (pass --site URL to close them now).";
+  try {
+    const res = await fetch(new URL(`/api/enforcement/suspensions/${encodeURIComponent(userId)}`, site), { method: "POST" });
+    if (!res.ok) return `Could not close their open chat sockets now (${site} answered ${res.status}); they close at their next frame.`;
+    const { closedSockets } = (await res.json()) as { closedSockets: number };
+    return `Closed ${closedSockets} open chat socket(s) of theirs.`;
+  } catch (error) {
+    return `Could not reach ${site} (${(error as Error).message}); their open chat sockets close at their next frame.`;
+  }
 }
 
 try {
@@ -149,6 +173,7 @@ try {
     case "suspend":
       if (!rest[0]) fail(`Name the person: suspend @username.\n\n${USAGE}`);
       console.log(await suspendUser(db, rest[0], who));
+      console.log(await closeSuspendedSockets((await findUser(db, rest[0])).id));
       break;
     case "restore":
       if (rest[0] === "character") console.log(await restoreCharacter(db, reportId(rest[1]), who));

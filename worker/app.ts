@@ -17,6 +17,7 @@ import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { conversationsRoutes } from "./routes/conversations.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
+import { enforcementRoutes } from "./routes/enforcement.ts";
 import { favoritesListRoutes, favoritesRoutes } from "./routes/favorites.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
@@ -64,7 +65,8 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/reports", reportsRoutes)
   .route("/conversations", conversationsRoutes)
   .route("/favorites", favoritesListRoutes)
-  .route("/users", usersRoutes);
+  .route("/users", usersRoutes)
+  .route("/enforcement", enforcementRoutes);
 
 // Avatars (R2) are served outside /api: no session, immutable caching.
 app.route("/objects", objectsRoutes);

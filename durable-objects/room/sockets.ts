@@ -153,6 +153,11 @@ export class RoomSockets {
     this.forget(ws);
   }
 
+  /** Closes every socket of `userId` here with 1008 and `reason` (they were suspended). */
+  closeUser(userId: string, reason: string): void {
+    for (const { ws, state } of this.openSockets()) if (state.userId === userId) this.closeForPolicy(ws, reason);
+  }
+
   /** Closes every socket with 1008 and `reason` (the conversation was deleted). */
   closeAll(reason: string): void {
     for (const ws of this.ctx.getWebSockets()) this.closeForPolicy(ws, reason);

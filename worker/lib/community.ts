@@ -135,10 +135,24 @@ export async function postComment(
   return { ok: true, comment: toComment(row!) };
 }
 
-export async function findComment(db: D1Database, id: number): Promise<{ id: number; userId: string; characterId: number } | null> {
+/**
+ * A comment the viewer may see: its character is active, or inactive (or
+ * removed by moderation, which makes it inactive) and the viewer's own
+ * (DESIGN.md "Inactive characters": everything hanging off a hidden
+ * character is 404 to everyone but its owner). Null otherwise.
+ */
+export async function findVisibleComment(
+  db: D1Database,
+  id: number,
+  viewerId: string | null,
+): Promise<{ id: number; userId: string; characterId: number } | null> {
   return db
-    .prepare("SELECT id, user_id AS userId, character_id AS characterId FROM comments WHERE id = ?")
-    .bind(id)
+    .prepare(
+      `SELECT m.id, m.user_id AS userId, m.character_id AS characterId
+       FROM comments m JOIN characters c ON c.id = m.character_id
+       WHERE m.id = ? AND (c.is_active = 1 OR c.creator_id = ?)`,
+    )
+    .bind(id, viewerId)
     .first();
 }
 

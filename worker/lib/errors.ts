@@ -6,6 +6,7 @@
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiErrorBody, ApiErrorCode } from "../../schema/api.ts";
+import { SUSPENDED_MESSAGE } from "../../schema/chat.ts";
 
 const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   unauthorized: 401,
@@ -51,9 +52,8 @@ export class ApiError extends Error {
 
 export const unauthorized = () => new ApiError("unauthorized", "Unauthorized");
 export const notFound = (what = "Not found") => new ApiError("not_found", what);
-/** The sentence a suspended person gets on every write and signed-in read (403). */
-export const SUSPENDED_MESSAGE =
-  "Your account has been suspended for breaking Fabled's rules. You can no longer post, chat or create characters.";
+/** The sentence a suspended person gets on every write and signed-in read (403); shared with the chat room. */
+export { SUSPENDED_MESSAGE };
 export const suspended = () => new ApiError("forbidden", SUSPENDED_MESSAGE);
 export const forbidden = (why = "You are not allowed to do that") => new ApiError("forbidden", why);
 

@@ -222,8 +222,8 @@ export async function dismissReport(db: OperatorDb, id: number, who: Actor): Pro
   return `Report ${id} dismissed${report.openOnTarget > 1 ? ` with ${report.openOnTarget - 1} other open report(s) on the same ${report.targetType}` : ""}.`;
 }
 
-/** A person by username as the operator types it ("@name" or "name", any case): the canonical lookup. */
-async function findUser(db: OperatorDb, username: string): Promise<{ id: string; username: string; suspendedAt: number | null }> {
+/** A person by username as the operator types it ("@name" or "name", any case): the canonical lookup. Throws OperatorError when unknown. */
+export async function findUser(db: OperatorDb, username: string): Promise<{ id: string; username: string; suspendedAt: number | null }> {
   const name = canonicalUsername(username);
   if (name === "@") throw new OperatorError("Name the person as @username.");
   const [user] = await db.all<{ id: string; username: string; suspendedAt: number | null }>(

@@ -20,12 +20,20 @@
  * The served Content-Type therefore always comes from our allow-list.
  */
 import { AwsClient } from "aws4fetch";
+import { imageSize } from "image-size";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { ApiError, forbidden, notFound } from "./errors.ts";
 import { isLoopbackUrl } from "./loopback.ts";
 
 /** Largest avatar, bytes (SPEC.md §5, §9: 10 MB). */
 export const MAX_AVATAR_BYTES = 10_485_760;
+/**
+ * Largest picture side, pixels: an avatar, a profile image or a card's
+ * picture is at most 4096 × 4096. Pictures are shown at most a few hundred
+ * pixels wide; a small file can declare a huge canvas (a 50,000 × 50,000
+ * PNG compresses to kilobytes) that a browser would have to decode.
+ */
+export const MAX_IMAGE_SIDE = 4096;
 /** Lifetime of an upload URL, seconds. */
 export const UPLOAD_URL_TTL_SECONDS = 600;
 
@@ -54,6 +62,31 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
   if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
   return null;
+}
+
+/**
+ * Checks an image's pixel dimensions from its header (image-size: PNG IHDR,
+ * JPEG SOF, GIF screen, WebP VP8/VP8L/VP8X; the largest frame of a
+ * multi-image file). Throws 400 `validation_failed` with one issue at
+ * `field` when the header cannot be read or a side exceeds MAX_IMAGE_SIDE.
+ */
+export function assertImageDimensions(bytes: Uint8Array, field: string): { width: number; height: number } {
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    size = {};
+  }
+  const { width, height } = size;
+  if (!width || !height) {
+    const message = "The picture's size could not be read; the file may be damaged";
+    throw new ApiError("validation_failed", message, { issues: [{ path: field, message }] });
+  }
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+    const message = `Pictures can be at most ${MAX_IMAGE_SIDE} × ${MAX_IMAGE_SIDE} pixels (this one is ${width} × ${height})`;
+    throw new ApiError("validation_failed", message, { issues: [{ path: field, message }] });
+  }
+  return { width, height };
 }
 
 /** A new avatar key for `userId`. */
@@ -317,8 +350,10 @@ export async function putAvatar(bucket: R2Bucket, key: string, bytes: Uint8Array
 /**
  * `PUT /api/character-avatars`: registers this person's upload at `key` and
  * returns its `/objects/<key>` path. The object must exist, be under
- * `avatars/<userId>/`, be at most MAX_AVATAR_BYTES and start with PNG, JPEG,
- * WebP or GIF magic bytes; a refused object is deleted. An object already
+ * `avatars/<userId>/`, be at most MAX_AVATAR_BYTES, start with PNG, JPEG,
+ * WebP or GIF magic bytes and be at most MAX_IMAGE_SIDE pixels a side (its
+ * header, read from the bytes registration reads anyway: the browser
+ * uploaded straight to R2); a refused object is deleted. An object already
  * registered (and not overwritten since: an upload clears the mark) is
  * answered from its metadata alone, without reading or rewriting it.
  * Throws 400 (not an avatar key, not an image), 403 (someone else's upload),
@@ -357,6 +392,12 @@ export async function registerAvatar(bucket: R2Bucket, key: string, userId: stri
     await bucket.delete(key);
     const message = "Avatars must be PNG, JPEG, WebP or GIF images";
     throw new ApiError("validation_failed", message, { issues: [{ path: "avatarURL", message }] });
+  }
+  try {
+    assertImageDimensions(bytes, "avatarURL");
+  } catch (error) {
+    await bucket.delete(key);
+    throw error;
   }
   await putAvatar(bucket, key, bytes, type, userId);
   return objectPath(key);

@@ -318,7 +318,10 @@ export const authRoutes = new Hono<AppEnv>()
         throw new ApiError("validation_failed", "Malformed request body");
       });
     } else if (/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType)) {
-      body = await c.req.parseBody();
+      // A multipart body without its boundary, or a broken one, makes the runtime throw a TypeError: the client's fault.
+      body = await c.req.parseBody().catch(() => {
+        throw new ApiError("validation_failed", "Malformed form data");
+      });
     } else {
       throw new ApiError("unsupported_media_type", "Send the sign-in as a form or as JSON");
     }

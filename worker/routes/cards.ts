@@ -24,7 +24,7 @@ import { notFound, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { isVisibleTo } from "../lib/listable.ts";
 import { flagCharacter, screenCharacter } from "../lib/screening.ts";
-import { newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
+import { assertImageDimensions, newAvatarKey, objectPath, putAvatar, readBodyLimited } from "../lib/uploads.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 
@@ -54,6 +54,8 @@ export const cardsRoutes = new Hono<AppEnv>()
     const bytes = await readBodyLimited(c.req.raw, MAX_CARD_BYTES, "The card file");
     const kind = cardFileKind(c.req.header("content-type"), bytes);
     const card = readCard(kind === "png" ? readPngCard(bytes) : parseCardJson(bytes));
+    // The card's PNG becomes the character's avatar: the same pixel limit as an upload.
+    if (kind === "png") assertImageDimensions(bytes, "card");
     const parsed = characterInputSchema.safeParse(card.input);
     if (!parsed.success) throw validationFailed(parsed.error);
     // The card's extensions too: they are stored and given back by card.json (issue 21).

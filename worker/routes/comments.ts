@@ -1,6 +1,11 @@
 /**
  * Comments and comment votes (SPEC.md §7, DESIGN.md "Votes"):
  * `/api/characters/:id/comments` and `/api/comments/:id[/vote]`.
+ *
+ * A comment of a hidden character (inactive, or removed by moderation) is
+ * 404 to everyone but the character's owner, for every verb: reading,
+ * voting, replying and deleting (its author included, so a 403 never tells
+ * that it exists). docs/decisions/0008-trust-and-safety.md "Enforcement".
  */
 import { Hono } from "hono";
 import type { VoteStatus } from "../../schema/api.ts";
@@ -10,7 +15,7 @@ import {
   castVote,
   commentVotes,
   deleteCommentThread,
-  findComment,
+  findVisibleComment,
   findVisibleCharacter,
   getVote,
   listComments,
@@ -53,7 +58,7 @@ export const characterCommentsRoutes = new Hono<AppEnv>()
 export const commentsRoutes = new Hono<AppEnv>()
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const id = parseCommentId(c.req.param("id"));
-    const comment = await findComment(c.env.DB, id);
+    const comment = await findVisibleComment(c.env.DB, id, c.get("user")!.id);
     if (!comment) throw notFound("Comment not found");
     if (comment.userId !== c.get("user")!.id) throw forbidden("Only the author can delete this comment");
     const deleted = await deleteCommentThread(c.env.DB, id);
@@ -62,12 +67,12 @@ export const commentsRoutes = new Hono<AppEnv>()
   })
   .get("/:id/vote", requireUser, async (c) => {
     const id = parseCommentId(c.req.param("id"));
-    if (!(await findComment(c.env.DB, id))) throw notFound("Comment not found");
+    if (!(await findVisibleComment(c.env.DB, id, c.get("user")!.id))) throw notFound("Comment not found");
     return c.json({ vote: await getVote(c.env.DB, id, c.get("user")!.id) } satisfies VoteStatus, 200);
   })
   .post("/:id/vote", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", voteInputSchema), async (c) => {
     const id = parseCommentId(c.req.param("id"));
-    if (!(await findComment(c.env.DB, id))) throw notFound("Comment not found");
+    if (!(await findVisibleComment(c.env.DB, id, c.get("user")!.id))) throw notFound("Comment not found");
     const vote = await castVote(c.env.DB, id, c.get("user")!.id, c.req.valid("json").value);
     return c.json({ vote, votes: await commentVotes(c.env.DB, id) }, 200);
   });

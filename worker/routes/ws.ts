@@ -14,20 +14,25 @@
  *   been answered, and a WebSocket cannot be handed from the Worker to an
  *   object. So the Worker accepts this socket itself, waits for `join`
  *   (JOIN_TIMEOUT_MS), checks ownership, opens a socket to the object and
- *   relays frames both ways, closes included. The object's end still
+ *   relays frames both ways, closes included. At most
+ *   MAX_WAITING_SOCKETS_PER_PERSON such sockets of one person wait for
+ *   `join` at once (counted by PersonSockets); one more is closed at once
+ *   with 1008 and a reason. The object's end still
  *   hibernates; only this relay stays in the Worker, costing CPU only when a
  *   frame passes. (docs/decisions/0005-real-time-chat.md)
  */
 import { Hono } from "hono";
+import type { PersonSockets } from "../../durable-objects/person-sockets.ts";
 import { closeCodeAnswering, readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
+import { CLOSE_REASONS, JOIN_TIMEOUT_MS } from "../../durable-objects/socket-limits.ts";
 import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
 import { type ConversationPersona, findOwnConversationPersona, moderatedRoom, roomPerson } from "../lib/conversations.ts";
 import { forbidden, suspended, unauthorized } from "../lib/errors.ts";
 import { readSessionCookie, type SessionUser, validateSessionToken } from "../lib/sessions.ts";
 
-/** A bare `/ws` must send `join` within this long, ms. */
-export const JOIN_TIMEOUT_MS = 10_000;
+/** A bare `/ws` must send `join` within this long, ms (durable-objects/socket-limits.ts). */
+export { JOIN_TIMEOUT_MS };
 /** Frames a bare `/ws` may send while its conversation is being connected. */
 const MAX_PENDING_FRAMES = 16;
 
@@ -52,10 +57,10 @@ function safeSend(ws: WebSocket, data: string | ArrayBuffer): void {
 }
 
 /** A socket that only says why it cannot be used, then closes with 1008. */
-function refusedSocket(reason: string): Response {
+function refusedSocket(reason: string, code: "forbidden" | "rate_limited" = "forbidden"): Response {
   const { 0: client, 1: server } = new WebSocketPair();
   server.accept();
-  server.send(frameText({ type: "error", code: "forbidden", message: reason }));
+  server.send(frameText({ type: "error", code, message: reason }));
   server.close(CLOSE_CODES.policyViolation, reason);
   return new Response(null, { status: 101, webSocket: client });
 }
@@ -72,8 +77,34 @@ async function openRoomSocket(
   });
 }
 
-/** Bare `/ws`: the relay described above. */
-function lobby(env: Env, user: SessionUser): Response {
+/** The person's PersonSockets object (durable-objects/person-sockets.ts). */
+function personSockets(env: Env, userId: string): DurableObjectStub<PersonSockets> {
+  const namespace = env.PERSON_SOCKETS as unknown as DurableObjectNamespace<PersonSockets>;
+  return namespace.get(namespace.idFromName(userId));
+}
+
+/**
+ * Bare `/ws`: counts the socket as waiting for `join` with the person's
+ * PersonSockets (at most MAX_WAITING_SOCKETS_PER_PERSON; one more is closed
+ * with 1008 and CLOSE_REASONS.waitingCap), then the relay described above.
+ * Counting is a safeguard: when PersonSockets cannot be reached, the
+ * socket is kept and the failure logged.
+ */
+async function lobby(env: Env, user: SessionUser, waitUntil: (promise: Promise<unknown>) => void): Promise<Response> {
+  const socketId = crypto.randomUUID();
+  const ledger = personSockets(env, user.id);
+  try {
+    if (!(await ledger.waiting(socketId))) return refusedSocket(CLOSE_REASONS.waitingCap, "rate_limited");
+  } catch (error) {
+    console.warn("could not count a socket waiting for join", String(error));
+  }
+  let counted = true;
+  const doneWaiting = () => {
+    if (!counted) return;
+    counted = false;
+    // waitUntil: the request ends with its socket, and the call must outlive it.
+    waitUntil(ledger.doneWaiting(socketId).catch((error: unknown) => console.warn("could not uncount a socket waiting for join", String(error))));
+  };
   const { 0: client, 1: server } = new WebSocketPair();
   server.accept();
   let phase: "waiting" | "connecting" | "open" | "closed" = "waiting";
@@ -85,6 +116,7 @@ function lobby(env: Env, user: SessionUser): Response {
   const close = (code: number, reason: string) => {
     phase = "closed";
     clearTimeout(timer);
+    doneWaiting();
     safeClose(server, code, reason);
     if (upstream) safeClose(upstream, CLOSE_CODES.normal, "Client left");
   };
@@ -151,12 +183,15 @@ function lobby(env: Env, user: SessionUser): Response {
     }
     phase = "connecting";
     clearTimeout(timer);
+    // From here the room counts it (or it closes).
+    doneWaiting();
     void connect(read.frame.conversationId, read.text);
   });
   server.addEventListener("close", (event) => {
     if (phase === "closed") return;
     phase = "closed";
     clearTimeout(timer);
+    doneWaiting();
     if (upstream) safeClose(upstream, closeCodeAnswering(event.code), event.reason);
     safeClose(server, closeCodeAnswering(event.code), event.reason);
   });
@@ -178,7 +213,7 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const user = session.user;
 
   const conversationId = c.req.query("conversationId");
-  if (conversationId === undefined || conversationId === "") return lobby(c.env, user);
+  if (conversationId === undefined || conversationId === "") return await lobby(c.env, user, (promise) => c.executionCtx.waitUntil(promise));
   const own = await findOwnConversationPersona(c.env.DB, conversationId, user.id);
   if (!own) return refusedSocket("Conversation not found");
   const response = await openRoomSocket(c.env, user, own);

@@ -230,6 +230,19 @@ describe("configuration", () => {
       expect(res.status).toBe(403);
     });
 
+    it.each([
+      ["no boundary", "multipart/form-data", "--x\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\na@example.test\r\n--x--\r\n"],
+      ["a wrong boundary", "multipart/form-data; boundary=nope", "--x\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\na@example.test\r\n--x--\r\n"],
+      ["a body that is not multipart", "multipart/form-data; boundary=x", "email=a@example.test"],
+    ])("answers a multipart form with %s with 400, not 500, and signs nobody in", async (_, contentType, body) => {
+      const users = await count("users");
+      const res = await withEnv(development, "/api/login/dev", { method: "POST", headers: { "Content-Type": contentType }, body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "Malformed form data", code: "validation_failed" });
+      expect(setCookie(res, SESSION_COOKIE)).toBeUndefined();
+      expect(await count("users")).toBe(users);
+    });
+
     it("refuses other body types", async () => {
       const res = await withEnv(development, "/api/login/dev", {
         method: "POST",

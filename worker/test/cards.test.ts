@@ -62,6 +62,15 @@ function pngWith(base: Uint8Array, ...text: { name: string; data: Uint8Array }[]
   chunks.splice(chunks.length - 1, 0, ...text);
   return encodeChunks(chunks);
 }
+/** `base` declaring `width` × `height` pixels in its IHDR (CRC recomputed; the picture data unchanged). */
+function pngSized(base: Uint8Array, width: number, height: number): Uint8Array {
+  const chunks = extractChunks(base);
+  const ihdr = chunks.find((c) => c.name === "IHDR")!;
+  const view = new DataView(ihdr.data.buffer, ihdr.data.byteOffset, ihdr.data.byteLength);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  return encodeChunks(chunks);
+}
 const b64 = (text: string) => {
   const bytes = new TextEncoder().encode(text);
   let binary = "";
@@ -544,6 +553,8 @@ describe("broken input creates nothing", () => {
     ["an empty body", 400, () => "", "application/json", "The character card is not valid JSON"],
     ["neither PNG nor JSON", 415, () => "GIF89a....", "image/gif", "Import a character card: a PNG image or a JSON file"],
     ["plain text", 415, () => "Name: Bob", "text/plain", "Import a character card: a PNG image or a JSON file"],
+    ["a card whose picture claims 50,000 × 50,000 pixels", 400, () => pngSized(sensei(), 50_000, 50_000), "image/png", "Pictures can be at most 4096 × 4096 pixels (this one is 50000 × 50000)"],
+    ["a card whose picture is 4,097 pixels high", 400, () => pngSized(sensei(), 400, 4097), "image/png", "Pictures can be at most 4096 × 4096 pixels (this one is 400 × 4097)"],
     ["a lorebook over the limit", 400, () => pngWith(sensei(), cardChunk("chara", { ...validV2, data: { ...validV2.data, character_book: { entries: ["x".repeat(600_000)] } } })), "image/png", "The lorebook is too large"],
   ];
   it.each(cases)("%s → %i", async (_, status, body, type, message) => {

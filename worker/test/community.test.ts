@@ -423,3 +423,71 @@ describe("GET /api/characters — isFavorited", () => {
     }
   });
 });
+
+describe("everything hanging off a hidden character is 404 to everyone but its owner", () => {
+  /** An active character of `owner` with a comment by `author` that `voter` voted up, then hidden as `how`. */
+  async function hiddenDiscussion(how: "deactivated" | "removed") {
+    const owner = await signIn();
+    const author = await signIn();
+    const voter = await signIn();
+    const id = await insertCharacter({ creatorId: owner.id });
+    const comment = await json<Comment>(await call(`/api/characters/${id}/comments`, { method: "POST", user: author, body: { content: "hello" } }), 201);
+    await json(await call(`/api/comments/${comment.id}/vote`, { method: "POST", user: voter, body: { value: 1 } }), 200);
+    await call(`/api/characters/${id}/favorite`, { method: "POST", user: voter });
+    await env.DB.prepare(
+      how === "removed"
+        ? "UPDATE characters SET is_active = 0, moderation_status = 'removed' WHERE id = ?"
+        : "UPDATE characters SET is_active = 0 WHERE id = ?",
+    )
+      .bind(id)
+      .run();
+    return { owner, author, voter, id, commentId: comment.id };
+  }
+
+  const rows = async (commentId: number) => ({
+    comments: (await env.DB.prepare("SELECT count(*) AS n FROM comments WHERE id = ?").bind(commentId).first<{ n: number }>())!.n,
+    votes: (await env.DB.prepare("SELECT votes FROM comments WHERE id = ?").bind(commentId).first<{ votes: number }>())?.votes,
+    voteRows: (await env.DB.prepare("SELECT count(*) AS n FROM comment_votes WHERE comment_id = ?").bind(commentId).first<{ n: number }>())!.n,
+  });
+
+  it.each(["deactivated", "removed"] as const)("a %s character: votes, deletes, replies, favorites, cards and reports by others are 404; nothing changes", async (how) => {
+    const { author, voter, id, commentId } = await hiddenDiscussion(how);
+    const before = await rows(commentId);
+    const stranger = await signIn();
+    for (const user of [author, voter, stranger]) {
+      const expect404 = async (path: string, init: Omit<Call, "user"> = {}) => {
+        const res = await call(path, { ...init, user });
+        expect(res.status, `${init.method ?? "GET"} ${path}`).toBe(404);
+        expect(((await res.json()) as { code: string }).code).toBe("not_found");
+      };
+      await expect404(`/api/comments/${commentId}/vote`);
+      await expect404(`/api/comments/${commentId}/vote`, { method: "POST", body: { value: -1 } });
+      // The author of the comment too: 404 like everything else, not 403.
+      await expect404(`/api/comments/${commentId}`, { method: "DELETE" });
+      await expect404(`/api/characters/${id}/comments`);
+      await expect404(`/api/characters/${id}/comments`, { method: "POST", body: { content: "reply", parentId: commentId } });
+      await expect404(`/api/characters/${id}/favorite`);
+      await expect404(`/api/characters/${id}/favorite`, { method: "POST" });
+      await expect404(`/api/characters/${id}/card.json`);
+      await expect404(`/api/characters/${id}/card.png`);
+      await expect404(`/api/characters/${id}`);
+      await expect404(`/api/characters/${id}`, { method: "PUT", body: { name: "Taken" } });
+      await expect404(`/api/characters/${id}`, { method: "DELETE" });
+      await expect404(`/api/characters/${id}/toggle-active`, { method: "PATCH" });
+      await expect404("/api/reports", { method: "POST", body: { targetType: "comment", targetId: commentId, reason: "spam" } });
+      await expect404("/api/reports", { method: "POST", body: { targetType: "character", targetId: id, reason: "spam" } });
+    }
+    expect(await rows(commentId)).toEqual(before);
+    expect(before).toEqual({ comments: 1, votes: 1, voteRows: 1 });
+    const favorites = await env.DB.prepare("SELECT count(*) AS n FROM favorites WHERE character_id = ?").bind(id).first<{ n: number }>();
+    expect(favorites!.n).toBe(1);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM reports").first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it("its owner still reads the discussion and votes", async () => {
+    const { owner, commentId, id } = await hiddenDiscussion("deactivated");
+    expect(await json(await call(`/api/comments/${commentId}/vote`, { user: owner }), 200)).toEqual({ vote: null });
+    expect(await json(await call(`/api/comments/${commentId}/vote`, { method: "POST", user: owner, body: { value: 1 } }), 200)).toEqual({ vote: 1, votes: 2 });
+    expect((await json<Comment[]>(await call(`/api/characters/${id}/comments`, { user: owner }), 200)).map((c) => c.id)).toEqual([commentId]);
+  });
+});

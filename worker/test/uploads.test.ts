@@ -5,9 +5,11 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import encodeChunks from "png-chunks-encode";
+import extractChunks from "png-chunks-extract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import app from "../app.ts";
-import { MAX_AVATAR_BYTES, signUploadToken, sniffImageType } from "../lib/uploads.ts";
+import { MAX_AVATAR_BYTES, MAX_IMAGE_SIDE, signUploadToken, sniffImageType } from "../lib/uploads.ts";
 import { bucketKeys, call, callSettled, json, TINY_PNG } from "./creator-api.ts";
 import { signIn, type TestUser } from "./fixtures.ts";
 
@@ -17,9 +19,26 @@ const withHeader = (header: number[], size = 64) => {
   bytes.set(header);
   return bytes;
 };
-const JPEG = withHeader([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);
-const GIF = withHeader([...ascii("GIF89a"), 1, 0, 1, 0]);
-const WEBP = withHeader([...ascii("RIFF"), 0x24, 0, 0, 0, ...ascii("WEBPVP8 ")]);
+/** JPEG headers up to a baseline SOF0 of `width` × `height` (the pixel-size check reads it). */
+const jpegOf = (width: number, height: number) =>
+  withHeader([
+    ...[0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0],
+    ...[0xff, 0xc0, 0x00, 0x0b, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00, 0xff, 0xd9],
+  ]);
+/** GIF header of `width` × `height` (little-endian logical screen). */
+const gifOf = (width: number, height: number) => withHeader([...ascii("GIF89a"), width & 0xff, width >> 8, height & 0xff, height >> 8]);
+const JPEG = jpegOf(1, 1);
+const GIF = gifOf(1, 1);
+const WEBP = withHeader([...ascii("RIFF"), 0x24, 0, 0, 0, ...ascii("WEBPVP8 "), 0x18, 0, 0, 0, 0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, 1, 0, 1, 0]);
+/** TINY_PNG declaring `width` × `height` in its IHDR (CRC recomputed): a few bytes that claim a huge canvas. */
+const pngOf = (width: number, height: number) => {
+  const chunks = extractChunks(TINY_PNG);
+  const ihdr = chunks.find((chunk) => chunk.name === "IHDR")!;
+  const view = new DataView(ihdr.data.buffer, ihdr.data.byteOffset, ihdr.data.byteLength);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  return encodeChunks(chunks);
+};
 const SVG = ascii('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><circle r="4"/></svg>');
 const HTML = ascii("<!doctype html><script>alert(document.cookie)</script>");
 const TEXT = ascii("just some text, renamed to avatar.png");
@@ -164,6 +183,45 @@ describe("refusals", () => {
     });
     expect(await env.AVATARS.head(keyOf(url))).toBeNull();
     expect((await call(`/objects/${keyOf(url)}`)).status).toBe(404);
+  });
+
+  it.each([
+    ["a 50,000 × 50,000 PNG", pngOf(50_000, 50_000), "50000 × 50000"],
+    ["a 4,097 × 1 PNG", pngOf(4097, 1), "4097 × 1"],
+    ["a 10 × 5,000 JPEG", jpegOf(10, 5000), "10 × 5000"],
+    ["a 65,535 × 65,535 GIF", gifOf(65_535, 65_535), "65535 × 65535"],
+  ])("%s (a few bytes claiming a huge canvas) is refused at registration with 400 and deleted", async (_, bytes, size) => {
+    const mira = await signIn();
+    const url = await upload(mira, bytes, "image/png");
+    expect(await json(await register(mira, url), 400)).toEqual({
+      code: "validation_failed",
+      error: `Pictures can be at most ${MAX_IMAGE_SIDE} × ${MAX_IMAGE_SIDE} pixels (this one is ${size})`,
+      issues: [{ path: "avatarURL", message: `Pictures can be at most ${MAX_IMAGE_SIDE} × ${MAX_IMAGE_SIDE} pixels (this one is ${size})` }],
+    });
+    expect(await env.AVATARS.head(keyOf(url))).toBeNull();
+    expect((await call(`/objects/${keyOf(url)}`)).status).toBe(404);
+  });
+
+  it("a huge PNG put straight into R2 (presigned PUT) is refused the same way; 4,096 × 4,096 is accepted", async () => {
+    const mira = await signIn();
+    const key = `avatars/${mira.id}/${crypto.randomUUID()}`;
+    await env.AVATARS.put(key, pngOf(50_000, 50_000));
+    expect(await json(await register(mira, `/objects/${key}`), 400)).toMatchObject({ code: "validation_failed" });
+    expect(await env.AVATARS.head(key)).toBeNull();
+
+    const url = await upload(mira, pngOf(MAX_IMAGE_SIDE, MAX_IMAGE_SIDE));
+    expect(await json(await register(mira, url), 200)).toHaveProperty("objectPath");
+  });
+
+  it("an image whose size cannot be read is refused with 400 and deleted", async () => {
+    const mira = await signIn();
+    // JPEG magic bytes without any frame header.
+    const url = await upload(mira, withHeader([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]));
+    expect(await json(await register(mira, url), 400)).toMatchObject({
+      code: "validation_failed",
+      error: "The picture's size could not be read; the file may be damaged",
+    });
+    expect(await env.AVATARS.head(keyOf(url))).toBeNull();
   });
 
   it("registering an already registered object answers at once, without reading or rewriting it", async () => {

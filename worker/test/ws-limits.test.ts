@@ -18,6 +18,7 @@ import {
   IDLE_TIMEOUT_MS,
   MAX_SOCKETS_PER_CONVERSATION,
   MAX_SOCKETS_PER_PERSON,
+  MAX_WAITING_SOCKETS_PER_PERSON,
 } from "../../durable-objects/socket-limits.ts";
 import { conversationRoom } from "../lib/conversations.ts";
 import { type ChatSocket, connect, join } from "./chat-client.ts";
@@ -171,5 +172,83 @@ describe(`sockets silent for ${IDLE_TIMEOUT_MS / 60_000} minutes`, () => {
     expect(await lurker.closed()).toEqual({ code: 1008, reason: CLOSE_REASONS.idle });
     // Nothing left to watch: no alarm until the next socket.
     expect(await runInDurableObject(stub, (_room: ConversationRoom, state) => state.storage.getAlarm())).toBeNull();
+  });
+});
+
+describe("sockets opened in quick succession (issue 21)", () => {
+  /** Waits until every socket is either closed or answers a ping; returns the closed ones' close events. */
+  async function settle(sockets: ChatSocket[]): Promise<{ code: number; reason: string }[]> {
+    await Promise.all(sockets.map((socket) => socket.ping().catch(() => undefined)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return sockets.flatMap((socket) => (socket.closeEvent ? [socket.closeEvent] : []));
+  }
+
+  it(`${MAX_SOCKETS_PER_CONVERSATION + 4} at once to one conversation: exactly 4 are closed with 1008 and a reason, 8 work`, async () => {
+    const mira = await signIn();
+    const id = await startConversation(mira);
+    const sockets = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_CONVERSATION + 4 }, () => connect(mira, id)));
+    const closed = await settle(sockets);
+    expect(closed).toEqual(Array(4).fill({ code: 1008, reason: CLOSE_REASONS.conversationCap }));
+    const open = sockets.filter((socket) => socket.closeEvent === null);
+    for (const socket of open) await expectAlive(socket);
+  });
+
+  it(`${MAX_SOCKETS_PER_PERSON + 8} at once across conversations: exactly 8 are closed with 1008 and a reason`, async () => {
+    const mira = await signIn();
+    const ids = [await startConversation(mira), await startConversation(mira), await startConversation(mira), await startConversation(mira)];
+    const sockets = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_PERSON + 8 }, (_, i) => connect(mira, ids[i % ids.length]!)));
+    const closed = await settle(sockets);
+    expect(closed).toHaveLength(8);
+    for (const event of closed) expect(event.code).toBe(1008);
+    expect(await personSockets(mira).list()).toHaveLength(MAX_SOCKETS_PER_PERSON);
+  });
+});
+
+describe(`at most ${MAX_WAITING_SOCKETS_PER_PERSON} bare /ws sockets waiting for join per person (issue 21)`, () => {
+  it("150 bare sockets at once: all but 4 are closed at once with 1008 and a reason; the 4 still join; then there is room again", async () => {
+    const mira = await signIn();
+    const theo = await signIn();
+    const id = await startConversation(mira);
+    const sockets = await Promise.all(Array.from({ length: 150 }, () => connect(mira)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = sockets.filter((socket) => socket.closeEvent !== null);
+    expect(refused).toHaveLength(150 - MAX_WAITING_SOCKETS_PER_PERSON);
+    for (const socket of refused) {
+      expect(socket.closeEvent).toEqual({ code: 1008, reason: CLOSE_REASONS.waitingCap });
+      expect(socket.frames).toEqual([{ type: "error", code: "rate_limited", message: CLOSE_REASONS.waitingCap }]);
+    }
+    // Someone else is not affected.
+    const theos = await connect(theo);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(theos.closeEvent).toBeNull();
+
+    const waiting = sockets.filter((socket) => socket.closeEvent === null);
+    // One more is refused while four wait...
+    const extra = await connect(mira);
+    expect(await extra.closed()).toEqual({ code: 1008, reason: CLOSE_REASONS.waitingCap });
+    // ...and a waiting socket that joins makes room, as does one that closes.
+    waiting[0]!.send({ type: "join", conversationId: id });
+    await waiting[0]!.next("history_sync");
+    waiting[1]!.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = [await connect(mira), await connect(mira)];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const socket of again) expect(socket.closeEvent).toBeNull();
+    const over = await connect(mira);
+    expect(await over.closed()).toEqual({ code: 1008, reason: CLOSE_REASONS.waitingCap });
+  }, 30_000);
+
+  it("a place is freed when a waiting socket is closed for not joining in time", async () => {
+    const mira = await signIn();
+    const stub = personSockets(mira);
+    // Places taken by sockets whose Worker never said they stopped waiting expire on their own.
+    await runInDurableObject(stub, (_ledger: PersonSockets, state) => {
+      for (let i = 0; i < MAX_WAITING_SOCKETS_PER_PERSON; i++) {
+        state.storage.sql.exec("INSERT INTO waiting (id, until) VALUES (?, ?)", crypto.randomUUID(), Date.now() - 1);
+      }
+    });
+    const socket = await connect(mira);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(socket.closeEvent).toBeNull();
   });
 });

@@ -1,0 +1,36 @@
+/**
+ * `/api/enforcement` — makes an operator's decision, already written to D1,
+ * take effect at once where only D1 was told (docs/decisions/0008
+ * "Enforcement"; `npm run moderation -- suspend @name --site URL` calls it).
+ *
+ * - `POST /suspensions/:userId` → 200 `{closedSockets}`: when the person is
+ *   suspended in D1, every chat socket of theirs closes now (1008,
+ *   CLOSE_REASONS.suspended) through their PersonSockets, instead of at
+ *   their next frame. 404 when there is no such suspended person.
+ *
+ * It needs no credentials on purpose: it only enforces what D1 already
+ * says (anyone may ask for a suspended person's sockets to be closed; that
+ * is what must happen anyway) and can do nothing to anyone else, so the
+ * operator's tool needs no secret shared with the Worker. Counted per
+ * client address against WRITE_RATE_LIMITER (429 beyond it).
+ */
+import { Hono } from "hono";
+import type { PersonSockets } from "../../durable-objects/person-sockets.ts";
+import { CLOSE_REASONS } from "../../durable-objects/socket-limits.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError, notFound } from "../lib/errors.ts";
+
+export const enforcementRoutes = new Hono<AppEnv>().post("/suspensions/:userId", async (c) => {
+  const address = c.req.header("cf-connecting-ip") ?? "unknown";
+  if (!(await c.env.WRITE_RATE_LIMITER.limit({ key: `enforcement:${address}` })).success) {
+    throw new ApiError("rate_limited", "You're doing that too often. Please wait a minute and try again.", { retryAfter: 60 });
+  }
+  const userId = c.req.param("userId");
+  const row = await c.env.DB.prepare("SELECT suspended_at AS suspendedAt FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ suspendedAt: number | null }>();
+  if (!row || row.suspendedAt === null) throw notFound("No suspended person with this id");
+  const namespace = c.env.PERSON_SOCKETS as unknown as DurableObjectNamespace<PersonSockets>;
+  const closedSockets = await namespace.get(namespace.idFromName(userId)).closeAll(CLOSE_REASONS.suspended);
+  return c.json({ closedSockets }, 200);
+});
