@@ -55,7 +55,8 @@ export const MORE_SEXUAL_TERMS: readonly string[] = [
   "horny", "hentai", "smut", "smutty", "nsfw", "breed", "breeding", "grope", "groped", "groping", "orgy", "slutty",
   "slut", "whore", "lust", "lusts", "lustful", "aroused", "undress", "undresses", "undressing", "strip naked",
   "moan", "moans", "moaning", "spread her legs", "spread his legs", "in bed with", "sleep with", "sleeps with",
-  "have sex", "has sex", "having sex", "virgin", "virginity", "deflower", "deflowered",
+  "have sex", "has sex", "having sex", "nudist", "nudity", "rape", "rapes", "raped", "raping", "molest", "molests",
+  "molested", "molesting", "virgin", "virginity", "deflower", "deflowered",
   // Spanish (accents folded)
   "sexo", "desnuda", "desnudo", "desnudas", "desnudos", "follar", "coger", "cachonda", "cachondo", "erotico",
   "erotica", "tetas", "polla", "excitada",
@@ -66,7 +67,7 @@ export const MORE_SEXUAL_TERMS: readonly string[] = [
 ];
 
 /** Sexual terms in Japanese, Chinese and Russian, read in the native view (no word boundaries in Japanese and Chinese). */
-const NATIVE_SEXUAL = /セックス|エッチ|えっち|エロ|裸|性交|犯す|おっぱい|まんこ|ちんこ|做爱|做愛|性爱|性愛|裸体|裸體|色情|淫|乳房|(?<!\p{L})(?:секс\p{L}*|голая|голый|голые|трах\p{L}*|порно\p{L}*|эротич\p{L}*|сиськи|возбужд\p{L}*)(?!\p{L})/u;
+const NATIVE_SEXUAL = /セックス|エッチ|えっち|エロ|裸|性交|犯す|おっぱい|まんこ|ちんこ|做爱|做愛|性爱|性愛|裸体|裸體|色情|淫|乳房|(?<!\p{L})(?:секс\p{L}*|голая|голый|голые|трах\p{L}*|порно\p{L}*|эроти\p{L}*|сиськи|возбужд\p{L}*)(?!\p{L})/u;
 
 const START = String.raw`(?<![\p{L}\p{N}])`;
 const END = String.raw`(?![\p{L}\p{N}])`;
@@ -147,9 +148,11 @@ const BACKSTORY =
 /** Right after a marker: it is about time, not a person ("12 years ago", "for 12 years", "12 лет назад", "12歳の時"). */
 const TIME_AFTER = /^(?:\s*(?:ago|later|earlier|before|prior|back|since|before that|atras|despues|antes|plus tot|plus tard|auparavant|spater|zuvor|назад|спустя|тому назад)|の(?:時|とき|頃|ころ)|から|まで|で|时|時|的时候|的時候|那年|起|开始|開始|когда)/u;
 /** Right after a school term: a school's staff or a memory, not a pupil. */
-const STAFF_AFTER = /^\s*(?:teacher|teachers|teaching|principal|coach|counsell?or|nurse|librarian|janitor|staff|faculty|reunion|sweetheart|days|years|memories|diploma|dropout|graduate|friend|friends|crush|bully|bullies|教師|教师|先生|老师|老師|учитель\p{L}*|profesor\p{L}*|professeur\p{L}*|lehrer\p{L}*)(?!\p{L})/u;
+const STAFF_AFTER = /^\s*(?:teacher|teachers|teaching|principal|coach|team|class|classroom|cafeteria|canteen|cook|bus|building|gym|library|office|secretary|soccer|football|basketball|volleyball|band|choir|counsell?or|nurse|librarian|janitor|staff|faculty|reunion|sweetheart|days|years|memories|diploma|dropout|graduate|friend|friends|crush|bully|bullies|教師|教师|先生|老师|老師|учитель\p{L}*|profesor\p{L}*|professeur\p{L}*|lehrer\p{L}*)(?!\p{L})/u;
+/** Right before a school term: someone who works there ("works at a middle school", "coaches the 8th grade …"). */
+const STAFF_BEFORE = /(?<![\p{L}\p{N}])(?:works?|working|worked|teach(?:es|ing)?|taught|coach(?:es|ing)?|employed|substitute|volunteers?)\s+(?:\p{L}+\s+){0,2}?(?:at|in|for)?\s*(?:a|an|the|local)?\s*$/u;
 /** Before a marker in its sentence: someone's child or sibling ("her son is 12"): counted only with a sexual term in that sentence. */
-const RELATIVE_BEFORE = /(?<![\p{L}\p{N}])(?:her|his|my|their|your|our|whose)\s+(?:[\p{L}-]+\s+){0,2}(?:son|sons|daughter|daughters|kid|kids|child|children|brother|brothers|sister|sisters|nephew|niece|cousin|sibling|siblings|stepson|stepdaughter|grandson|granddaughter|grandchild|grandkids|students?|pupils?)(?:,)?\s+(?:[\p{L}-]+\s+){0,3}$/u;
+const RELATIVE_BEFORE = /(?<![\p{L}\p{N}])(?:(?:mother|father|mom|mum|dad|parent|aunt|uncle|guardian|stepmother|stepfather|stepmom|stepdad)\s+(?:of|to)\s+(?:a|an|one|two|three|four|twin)?\s*$|(?:her|his|my|their|your|our|whose)\s+(?:[\p{L}-]+\s+){0,2}(?:son|sons|daughter|daughters|kid|kids|child|children|brother|brothers|sister|sisters|nephew|niece|cousin|sibling|siblings|stepson|stepdaughter|grandson|granddaughter|grandchild|grandkids|students?|pupils?)(?:,)?\s+(?:[\p{L}-]+\s+){0,3}$)/u;
 
 // ---- rules -----------------------------------------------------------------------------------
 
@@ -200,7 +203,7 @@ const RULES: Rule[] = [
   { name: "stated age", view: "latin", pattern: r(String.raw`(?<n>${NUM_EN})[\s-]*(?:years?|yrs?|yr)[\s-]*(?:old|of age)${END}`) },
   { name: "stated age", view: "latin", pattern: r(String.raw`(?<n>${NUM_EN})\s*(?:yo|y\s*[/.]\s*[o0]\.?|y)(?![\p{L}\p{N}/])`) },
   // "age 13", "aged 13", "age: 13", Age("13")
-  { name: "stated age", view: "latin", pattern: r(String.raw`${START}age[ds]?${END}\s*[:=]?\s*[("'“]*\s*(?<n>${NUM_EN})`) },
+  { name: "stated age", view: "latin", pattern: r(String.raw`${START}age[ds]?${END}\s*[:=\-–]?\s*[("'“]*\s*(?<n>${NUM_EN})`) },
   // "she is 13", "I'm 13", "just turned 15", "only 14", "barely 16"
   {
     name: "stated age",
@@ -221,11 +224,13 @@ const RULES: Rule[] = [
   // School grades below university: "7th grader", "seventh grade", "grade 7", "year 8 student"
   { name: "school grade", view: "latin", staff: true, range: [1, 12], pattern: r(String.raw`${START}(?:(?<n>\d{1,2})(?:st|nd|rd|th)|(?<w>${GRADE_WORDS}))[\s-]*grade(?:rs?)?${END}`) },
   { name: "school grade", view: "latin", staff: true, range: [1, 12], pattern: r(String.raw`${START}(?:grade|year)\s+(?<n>\d{1,2})\s+(?:student|pupil|girl|boy|kid)s?${END}`) },
+  { name: "school grade", view: "latin", staff: true, range: [1, 11], pattern: r(String.raw`${START}in\s+year\s+(?<n>\d{1,2})${END}`) },
   { name: "school grade", view: "latin", staff: true, range: [1, 12], pattern: r(String.raw`${START}(?:is|in|she's|he's|i'm)\s+(?:the\s+)?grade\s+(?<n>\d{1,2})${END}`) },
   // School levels below university
   { name: "school", view: "latin", staff: true, pattern: r(String.raw`${START}(?:${alternatives(SCHOOL_TERMS)})${END}`) },
   { name: "school", view: "latin", staff: true, pattern: r(String.raw`${START}high\s+school\s+(?:girl|boy|student|kid|freshman|sophomore|junior|cheerleader|pupil)s?${END}`) },
   { name: "school", view: "latin", pattern: r(String.raw`${START}(?:is|am|are|she's|he's|i'm|still|currently)\s+(?:still\s+)?(?:in|attends|attending|goes\s+to)\s+(?:high|middle|elementary|grade)\s+school${END}`) },
+  { name: "school", view: "latin", pattern: r(String.raw`${START}(?:freshman|sophomore|junior|senior|student|pupil|girl|boy)\s+(?:in|at)\s+(?:a\s+|the\s+)?(?:high|middle|elementary|grade|junior\s+high)\s+school${END}`) },
   { name: "school", view: "latin", pattern: r(String.raw`${START}(?:attends|attending|goes\s+to)\s+(?:high|middle|elementary|grade|junior\s+high)\s+school${END}`) },
   // Words and slang for minors; "a minor" at the end of a clause (not "a minor injury")
   { name: "minor term", view: "latin", pattern: r(String.raw`${START}(?:${alternatives(MINOR_TERMS)})${END}`) },
@@ -248,7 +253,7 @@ const RULES: Rule[] = [
   {
     name: "stated age (fr)",
     view: "latin",
-    pattern: r(String.raw`${START}(?:(?<!(?:il\s+y|y)\s)a|avait|aura|agee?s?\s+de|(?<!(?:plus|moins|pres|pendant|depuis|apres|avant|environ|bout|cours)\s)de|seulement|juste)\s+(?:seulement\s+|juste\s+|a\s+peine\s+)?(?<n>${NUM_FR})\s+ans${END}`),
+    pattern: r(String.raw`${START}(?:(?<!(?:il\s+y|y)\s)a|avait|aura|agee?s?\s+de|(?<!(?:plus|moins|pres|pendant|depuis|apres|avant|environ|bout|cours)\s)de|seulement|juste)\s+(?:seulement\s+|juste\s+|que\s+|a\s+peine\s+)?(?<n>${NUM_FR})\s+ans${END}`),
   },
   // German: "13 Jahre alt", "13-jährige", "dreizehnjährige"
   { name: "stated age (de)", view: "latin", pattern: r(String.raw`(?<n>${NUM_DE})[\s-]*jahre?\s+alt${END}`) },
@@ -300,7 +305,7 @@ function counts(rule: Rule, text: string, m: RegExpMatchArray, year: number): bo
   const after = text.slice(index + m[0].length, index + m[0].length + 40);
   if (NEGATED.test(before)) return false;
   if (rule.backstory !== false && (BACKSTORY.test(before) || TIME_AFTER.test(after))) return false;
-  if (rule.staff && STAFF_AFTER.test(after)) return false;
+  if (rule.staff && (STAFF_AFTER.test(after) || STAFF_BEFORE.test(before))) return false;
   const [start, end] = sentenceBounds(text, index);
   if (RELATIVE_BEFORE.test(text.slice(start, index))) {
     const sentence = text.slice(start, Math.max(end, index + m[0].length));
