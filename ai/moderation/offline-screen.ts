@@ -45,6 +45,8 @@
  * Known limits (it is a stand-in): no misspellings ("s3x"), no other
  * languages, no meaning — "a 1000-year-old vampire who looks 16" passes,
  * "she has two kids" next to a sexual word in an adult's backstory is refused.
+ * The pre-screen in front of every provider (pre-screen.ts, decision 0014)
+ * normalises first and catches many of the disguises it misses.
  */
 import {
   type HazardCategory,

@@ -27,7 +27,8 @@
  * - school grades and levels below university: "7th grader", "in seventh
  *   grade", "grade 7", "middle schooler", "junior high", "elementary
  *   school", "high schooler", "a high school girl", 中学生, 小学生, 高校生,
- *   初中生, "en cuarta"… (`SCHOOL_TERMS`);
+ *   初中生, "estudiante de secundaria", "collégienne", "Grundschülerin",
+ *   "в 7 классе", "7. Klasse" (`SCHOOL_TERMS` and the grade rules);
  * - a birth year that makes someone under 18 this year ("born in 2013",
  *   "nacida en 2013", "née en 2013", "geboren 2013", "2013年生まれ",
  *   "родилась в 2013");
