@@ -71,6 +71,18 @@ describe("usernames", () => {
     expect(await usernameOf(attacker.id)).toBe(attacker.username);
   });
 
+  it("the requests of the report: @nightowI and @fabIed beside the seeded @nightowl and @fabled are refused", async () => {
+    for (const seeded of ["@nightowl", "@fabled"]) {
+      const taken = await env.DB.prepare("SELECT 1 AS found FROM users WHERE lower(username) = ?").bind(seeded).first();
+      if (!taken) await signIn({ username: seeded });
+    }
+    const attacker = await signIn();
+    for (const counterfeit of ["@nightowI", "@fabIed", "@nightowl_", "@fabled_"]) {
+      expect(await json(await putProfile(attacker, counterfeit), 409), counterfeit).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    }
+    expect(await usernameOf(attacker.id)).toBe(attacker.username);
+  });
+
   it("lets a person take any spelling of their own name, and a name nobody's resembles", async () => {
     const owner = await victim();
     const mine = `@${owner.bare.replace("l", "I")}_`;
