@@ -176,8 +176,8 @@ interface Rule {
 const r = (source: string) => new RegExp(source, "gu");
 
 const GRADE_WORDS = EN_ORDINALS.filter(Boolean).join("|");
-/** Present-tense "is N" and the like; only 10–17 (so "she is one of us" is not an age). */
-const IS_AGE_AFTER = String.raw`(?=\s*(?:$|[.,!?;:)\]"'~-]|\s(?:and|but|now|today|tonight|this|so|yet|with|or|already|herself|himself|years?|yrs?|yo)${END}))`;
+/** After a present-tense "is N": not a unit or a count ("is 15 minutes late", "I'm 16 hours into"); only 10–17, so "she is one of us" is not an age. */
+const IS_AGE_AFTER = String.raw`(?![\p{N}]|[.,:/]\d|\s*(?:%|percent|feet|foot|ft|inch|inches|in|cm|mm|m|km|miles?|kg|kilos?|lbs?|pounds?|stone|dollars?|euros?|bucks|cents?|minutes?|mins?|hours?|hrs?|seconds?|secs?|days?|weeks?|months?|times?|pages?|o'clock|am|pm|degrees?|points?|stories|floors?|people|men|women|girls|boys|guys|of|out|th|st|nd|rd|x|on|in|at|to|for|from|more|less|other|others|different|ways?|things?|items?|cards?|chapters?|rounds?|laps?|shots?|drinks?|beers?|cats?|dogs?|kids?|children)${END})`;
 
 /** School terms read in the `latin` view (English, Spanish, French, German), pupils below university. */
 export const SCHOOL_TERMS: readonly string[] = [
@@ -213,7 +213,7 @@ const RULES: Rule[] = [
     pattern: r(String.raw`${START}(?:is|am|are|i'm|im|she's|he's|shes|hes|you're|they're|turned|turns|turning|just|only|barely|merely|still)\s+(?:just\s+|only\s+|barely\s+|about\s+|like\s+)?(?<n>${NUM_EN})${IS_AGE_AFTER}`),
   },
   // "Emma, fifteen, is…", "Emma (15)"
-  { name: "stated age", view: "latin", range: [10, 17], pattern: r(String.raw`(?<=\p{L}\s{0,3})[,(]\s*(?<n>${NUM_EN})\s*[,)]`) },
+  { name: "stated age", view: "latin", range: [10, 17], pattern: r(String.raw`(?<=\p{L}\s{0,3})(?<!${START}(?:size|room|chapter|page|track|episode|part|level|number|no|vol|volume|act|scene|step|item|rank|floor|table|seat|score|hp|mp|lvl|day|night|year|week|round|stage|season|issue|apartment|suite|gate|row|line|verse|book|tier)\s{0,3})[,(]\s*(?<n>${NUM_EN})\s*[,)]`) },
   // "looks 12", "looks like she's 12", "could pass for 12", "appears to be 12", "the body of a 12"
   {
     name: "looks young",
@@ -250,6 +250,9 @@ const RULES: Rule[] = [
     pattern: r(String.raw`${START}(?:tiene|tenia|tengo|tienes|cumplio|cumple|cumplir|(?<!(?:despues|antes|mas|menos|cerca|alrededor|luego|lejos|largo)\s)de|con|edad:?|solo|apenas)\s+(?:solo\s+|apenas\s+)?(?<n>${NUM_ES})\s+an(?:o|ito)s?${END}`),
   },
   { name: "stated age (es)", view: "latin", pattern: r(String.raw`(?<n>${NUM_ES})\s+anos\s+de\s+edad${END}`) },
+  // "16 años, desnuda": an age opening the text or a clause
+  { name: "stated age (es)", view: "latin", pattern: r(String.raw`(?<=(?:^|[,(:;.!?*\-–]\s{0,3}))(?<n>${NUM_ES})\s+an(?:o|ito)s(?=\s*(?:$|[,.;:!?)]))`) },
+  { name: "stated age (fr)", view: "latin", pattern: r(String.raw`(?<=(?:^|[,(:;.!?*\-–]\s{0,3}))(?<n>${NUM_FR})\s+ans(?=\s*(?:$|[,.;:!?)]))`) },
   // French: "elle a 13 ans", "une fille de treize ans", "agee de 13 ans"
   {
     name: "stated age (fr)",
@@ -279,12 +282,12 @@ export interface AgeMarker {
   match: string;
 }
 
-/** Where the sentence holding `index` starts and ends in `text` (split at . ! ? line breaks and the CJK full stop). */
+/** Where the clause holding `index` starts and ends in `text` (split at . ! ? ; line breaks and their CJK forms). */
 function sentenceBounds(text: string, index: number): [number, number] {
   let start = index;
-  while (start > 0 && !/[.!?。！？\n]/u.test(text[start - 1]!)) start--;
+  while (start > 0 && !/[.!?;。！？；\n]/u.test(text[start - 1]!)) start--;
   let end = index;
-  while (end < text.length && !/[.!?。！？\n]/u.test(text[end]!)) end++;
+  while (end < text.length && !/[.!?;。！？；\n]/u.test(text[end]!)) end++;
   return [start, end];
 }
 
