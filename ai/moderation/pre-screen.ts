@@ -51,18 +51,19 @@ import { SEXUAL_TERMS } from "./offline-screen.ts";
 
 /** Sexual terms the pre-screen reads besides the offline screen's SEXUAL_TERMS, in the languages it reads. */
 export const MORE_SEXUAL_TERMS: readonly string[] = [
-  // English
+  // English ("moan", "lust", "breeding", "sleeps with", "in bed with" are left out: "moans about homework",
+  // "a lust for adventure", "horse breeding", "sleeps with her teddy bear", "in bed with the flu")
   "cum", "cums", "cumming", "blowjob", "blowjobs", "handjob", "boobs", "tits", "titties", "pussy", "cock", "cocks",
-  "horny", "hentai", "smut", "smutty", "nsfw", "breed", "breeding", "grope", "groped", "groping", "orgy", "slutty",
-  "slut", "whore", "lust", "lusts", "lustful", "aroused", "undress", "undresses", "undressing", "strip naked",
-  "moan", "moans", "moaning", "spread her legs", "spread his legs", "in bed with", "sleep with", "sleeps with",
-  "have sex", "has sex", "having sex", "nudist", "nudity", "rape", "rapes", "raped", "raping", "molest", "molests",
-  "molested", "molesting", "virgin", "virginity", "deflower", "deflowered",
-  // Spanish (accents folded)
-  "sexo", "desnuda", "desnudo", "desnudas", "desnudos", "follar", "coger", "cachonda", "cachondo", "erotico",
-  "erotica", "tetas", "polla", "excitada",
-  // French
-  "sexe", "sexuel", "sexuelle", "nue", "nues", "baiser", "erotique", "seins", "bite", "chatte", "excitee", "coquine",
+  "hentai", "smut", "smutty", "nsfw", "grope", "groped", "groping", "orgy", "slutty", "slut", "whore", "lustful",
+  "strip naked", "spread her legs", "spread his legs", "have sex", "has sex", "having sex", "virgin", "virginity",
+  "deflower", "deflowered", "nudist", "nudity", "rape", "rapes", "raped", "raping", "molest", "molests", "molested",
+  "molesting", "sleep with you", "sleep with me", "sleeps with you", "sleeping with you", "undresses slowly",
+  "undresses for you", "undress for me", "undresses in front of you",
+  // Spanish, accents folded ("coger" is "to take" in Spain)
+  "sexo", "desnuda", "desnudo", "desnudas", "desnudos", "follar", "cachonda", "cachondo", "erotico", "erotica",
+  "tetas", "polla",
+  // French ("bite" is an English word, "baiser" also a kiss)
+  "sexe", "sexuel", "sexuelle", "nue", "nues", "erotique", "seins", "chatte", "coquine",
   // German
   "nackt", "ficken", "fickt", "erotisch", "geil", "titten", "muschi", "sexuell",
 ];
