@@ -6,7 +6,7 @@
 -- skeleton itself as a generated column: every row has it, whichever path
 -- wrote it (sign-in, profile, seed, operator). The expression is
 -- schema/skeleton.ts `usernameSkeletonSql` (kept in step with `asciiSkeleton`
--- by worker/test/usernames.test.ts). The index is not unique: existing rows
+-- by worker/test/counterfeit-names.test.ts). The index is not unique: existing rows
 -- may already collide, and the first holder keeps the name; writes check
 -- before they save (users.ts `updateProfile`: one conditional UPDATE).
 -- Numbered 0012 because another branch adds 0011_removed_is_inactive.sql.

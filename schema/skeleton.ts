@@ -53,8 +53,8 @@ export function foldConfusables(text: string): string {
  *
  * migrations/0012_name_skeletons.sql computes `users.username_skeleton` with
  * the same steps in SQL (usernames are ASCII letters, digits and "_" after
- * one "@", schema/inputs.ts): `USERNAME_SKELETON_SQL` must stay in step with
- * this function (worker/test/usernames.test.ts compares them).
+ * one "@", schema/inputs.ts): `usernameSkeletonSql` must stay in step with
+ * this function (worker/test/counterfeit-names.test.ts compares them).
  */
 export function asciiSkeleton(ascii: string): string {
   return ascii
