@@ -19,6 +19,7 @@
  * answer again (docs/decisions/0007-steering-a-chat.md).
  */
 import { z } from "zod";
+import { visibleName } from "./names.ts";
 
 /** Longest chat message a person may send, in characters (after trimming); also the longest edit of one. */
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
@@ -195,6 +196,7 @@ export const conversationInputSchema = z.object({
     .string({ error: "title must be text" })
     .trim()
     .max(MAX_CONVERSATION_TITLE_LENGTH, `Titles can be at most ${MAX_CONVERSATION_TITLE_LENGTH} characters`)
+    .refine(...visibleName)
     .nullish()
     .transform((v) => v || null),
 });

@@ -25,6 +25,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { usernameSkeletonSql } from "./skeleton.ts";
 
 /** Milliseconds since the epoch, filled by SQLite when the row is written. */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
@@ -38,6 +39,13 @@ export const users = sqliteTable(
     lastName: text("last_name"),
     name: text("name"),
     username: text("username").notNull(),
+    /**
+     * The username's confusable skeleton (schema/skeleton.ts `nameSkeleton`,
+     * computed by SQLite: usernames are ASCII), so "@nightowI" and
+     * "@nightowl_" are found as counterfeits of "@nightowl"
+     * (docs/decisions/0016-normalising-pre-screen.md "Names").
+     */
+    usernameSkeleton: text("username_skeleton").generatedAlwaysAs(sql.raw(usernameSkeletonSql("username")), { mode: "virtual" }),
     profileImageUrl: text("profile_image_url"),
     /** `iss` + " " + `sub` of the identity provider's ID token (issue: Accounts). */
     authSubject: text("auth_subject"),
@@ -60,6 +68,7 @@ export const users = sqliteTable(
     uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
     uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
     uniqueIndex("users_auth_subject_unique").on(t.authSubject),
+    index("users_username_skeleton_idx").on(t.usernameSkeleton),
   ],
 );
 

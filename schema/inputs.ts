@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CATALOG_SORTS } from "./api.ts";
+import { visibleName } from "./names.ts";
 import { canonicalUsername } from "./usernames.ts";
 import {
   CATALOG_MAX_OFFSET,
@@ -150,7 +151,8 @@ export const tagNameSchema = z
   .toLowerCase()
   .min(2, "Tags must be at least 2 characters")
   .max(24, "Tags must be at most 24 characters")
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} '&+-]*$/u, "Tags may contain only letters, numbers, spaces and dashes");
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} '&+-]*$/u, "Tags may contain only letters, numbers, spaces and dashes")
+  .refine(...visibleName);
 
 const optionalText = (max: number, message: string) =>
   z
@@ -218,7 +220,7 @@ const avatarUrlSchema = z
 
 /** The fields of a character a person writes; defaults are added by characterInputSchema. */
 const characterFields = {
-  name: requiredText("Name", 1, "Character name is required", CHARACTER_LIMITS.name, "Name is too long"),
+  name: requiredText("Name", 1, "Character name is required", CHARACTER_LIMITS.name, "Name is too long").refine(...visibleName),
   description: requiredText(
     "Description",
     10,
@@ -276,6 +278,7 @@ export const characterUpdateSchema = z.object(characterFields).partial().extend(
   creator: z
     .string({ error: "Creator must be text" })
     .trim()
+    .refine(...visibleName)
     .transform((v) => v.replace(/^@+/, ""))
     .pipe(z.string().min(1, "Creator is required").max(CHARACTER_LIMITS.creator, "Creator is too long"))
     .optional(),
@@ -306,7 +309,7 @@ const profileImageUrlSchema = z
 
 /** Edit Profile form and `PUT /api/profile` (SPEC.md §5). */
 export const profileInputSchema = z.object({
-  name: z.string().trim().min(1, "Name is required").max(100, "Name is too long"),
+  name: z.string().trim().min(1, "Name is required").max(100, "Name is too long").refine(...visibleName),
   username: z
     .string()
     .min(2, "Username must be at least 2 characters")
@@ -341,7 +344,7 @@ const personaFields = {
     "Persona name is required",
     MAX_PERSONA_NAME_LENGTH,
     `Name is too long (at most ${MAX_PERSONA_NAME_LENGTH} characters)`,
-  ),
+  ).refine(...visibleName),
   description: z
     .string({ error: "Description must be text" })
     .trim()

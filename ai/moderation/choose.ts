@@ -9,6 +9,7 @@ import { LLAMA_GUARD_MODEL, WorkersAIModerator } from "./llama-guard.ts";
 import { ModerationError, type Moderator, type ModeratorName, MODERATORS } from "./moderator.ts";
 import { OfflineModerator } from "./offline-screen.ts";
 import { OPENAI_MODERATION_MODEL, OpenAIModerator } from "./openai-moderations.ts";
+import { PreScreenedModerator } from "./pre-screen.ts";
 
 /** The bindings and variables the providers read (a subset of the Worker's and the Durable Object's `Env`). */
 export interface ModeratorEnv {
@@ -64,12 +65,19 @@ export function moderatorName(env: ModeratorEnv): ModeratorName {
 }
 
 /**
- * The moderator of this deployment (moderatorName). Cheap: call it per
- * request.
+ * The moderator of this deployment (moderatorName) behind the pre-screen
+ * (pre-screen.ts: the clearest cases of minors in sexual content are refused
+ * as S4 before any provider is asked; docs/decisions/0014). Cheap: call it
+ * per request.
  *
  * @throws ModerationError when the configuration cannot work (moderatorName).
  */
-export function moderatorFor(env: ModeratorEnv): Moderator {
+export function moderatorFor(env: ModeratorEnv): PreScreenedModerator {
+  return new PreScreenedModerator(providerFor(env));
+}
+
+/** The provider moderatorName picks, without the pre-screen. */
+function providerFor(env: ModeratorEnv): Moderator {
   switch (moderatorName(env)) {
     case "workers-ai":
       return new WorkersAIModerator(env.AI as AiRunner, env.MODERATION_MODEL || LLAMA_GUARD_MODEL);

@@ -25,6 +25,7 @@ import {
   offlineScreen,
   OpenAIModerator,
   parseLlamaGuard,
+  PreScreenedModerator,
   WorkersAIModerator,
 } from "./index.ts";
 
@@ -327,9 +328,10 @@ describe("provider choice (MODERATION_PROVIDER, else AI_PROVIDER)", () => {
     expect(() => moderatorFor({ MODERATION_PROVIDER: "llama-guard" })).toThrow(/not one of workers-ai, openai, offline/);
   });
 
-  it("builds the chosen provider: the test environment gets the offline screen", async () => {
-    expect(moderatorFor(env)).toBeInstanceOf(OfflineModerator);
-    expect(moderatorFor({ MODERATION_PROVIDER: "workers-ai", AI: stubAi(() => null).ai })).toBeInstanceOf(WorkersAIModerator);
+  it("builds the chosen provider behind the pre-screen: the test environment gets the offline screen", async () => {
+    expect(moderatorFor(env)).toBeInstanceOf(PreScreenedModerator);
+    expect(moderatorFor(env).inner).toBeInstanceOf(OfflineModerator);
+    expect(moderatorFor({ MODERATION_PROVIDER: "workers-ai", AI: stubAi(() => null).ai }).inner).toBeInstanceOf(WorkersAIModerator);
     const viaModerationVars = moderatorFor({
       MODERATION_PROVIDER: "openai",
       MODERATION_BASE_URL: env.OPENAI_BASE_URL,

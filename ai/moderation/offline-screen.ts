@@ -23,7 +23,8 @@
  *    - Strong minor signals: a stated age from 1 to 17 (digits or the words
  *      "one" … "seventeen") written as "N years old", "N-year-old",
  *      "N yrs old", "Nyo", "N y/o", "N years of age", "age N", "aged N",
- *      "age: N", `Age("N")` — but not "at age N" (a backstory) — and
+ *      "age: N", `Age("N")` — but not "at age N", "since age N" (nor
+ *      from, by, until, till, before, after: a backstory) — and
  *      the terms `MINOR_TERMS_STRONG` ("underage", "preteen", "loli",
  *      "shota", "minors", "a minor" at the end of a clause …).
  *    - Weak minor signals: `MINOR_TERMS_WEAK` ("child", "kid", "toddler",
@@ -45,6 +46,8 @@
  * Known limits (it is a stand-in): no misspellings ("s3x"), no other
  * languages, no meaning — "a 1000-year-old vampire who looks 16" passes,
  * "she has two kids" next to a sexual word in an adult's backstory is refused.
+ * The pre-screen in front of every provider (pre-screen.ts, decision 0016)
+ * normalises first and catches many of the disguises it misses.
  */
 import {
   type HazardCategory,
@@ -115,8 +118,8 @@ const STATED_AGES = [
   String.raw`${NOT_NEGATED}${MINOR_AGE}\s*(?:yo|y\/o|y\.o\.?)${END}`,
   // "14 years of age"
   String.raw`${NOT_NEGATED}${MINOR_AGE}\s+years?\s+of\s+age${END}`,
-  // "age 12", "aged 16", "age: 15", Age("15") — not "at age 12"
-  String.raw`(?<!${START}at\s+)${START}${NOT_NEGATED}age[ds]?${END}\s*[:=]?\s*[("'“]*\s*${MINOR_AGE}`,
+  // "age 12", "aged 16", "age: 15", Age("15") — not "at age 12", "since age 12" (a backstory)
+  String.raw`(?<!${START}(?:at|since|from|by|until|till|before|after)\s+)${START}${NOT_NEGATED}age[ds]?${END}\s*[:=]?\s*[("'“]*\s*${MINOR_AGE}`,
 ].map((source) => new RegExp(source, "u"));
 const MARKER = /\[\[moderation:s(\d{1,2})\]\]/giu;
 

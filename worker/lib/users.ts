@@ -7,7 +7,15 @@
  * `lower(username)` and `auth_subject` each have a unique index, so two
  * requests racing for the same name cannot both win; the loser sees a UNIQUE
  * constraint error, which the functions here turn into a retry or a "taken".
+ *
+ * A name is also taken when it only *looks like* someone else's: every
+ * username has its confusable skeleton (`users.username_skeleton`,
+ * migrations/0012_name_skeletons.sql; schema/skeleton.ts `nameSkeleton`),
+ * and a username or pen name whose skeleton is another person's is refused
+ * ("@nightowI", "@nightowl_", "nightоwl" with a Cyrillic о). A person's own
+ * handle, in any spelling, stays theirs.
  */
+import { nameSkeleton } from "../../schema/skeleton.ts";
 import { canonicalUsername } from "../../schema/usernames.ts";
 import type { IdTokenClaims } from "./oidc.ts";
 import type { SessionUser } from "./sessions.ts";
@@ -90,12 +98,14 @@ export async function pickUsername(db: D1Database, stem: string | null): Promise
       ...(stem && digits === 2 ? [canonicalUsername(stem)] : []),
       ...Array.from({ length: 5 }, () => canonicalUsername(`${base}_${randomDigits(digits)}`)),
     ];
+    const marks = candidates.map(() => "?").join(", ");
     const { results } = await db
-      .prepare(`SELECT lower(username) AS taken FROM users WHERE lower(username) IN (${candidates.map(() => "?").join(", ")})`)
-      .bind(...candidates.map((c) => c.toLowerCase()))
-      .all<{ taken: string }>();
-    const taken = new Set(results.map((r) => r.taken));
-    const free = candidates.find((c) => !taken.has(c.toLowerCase()));
+      .prepare(`SELECT lower(username) AS taken, username_skeleton AS skeleton FROM users
+        WHERE lower(username) IN (${marks}) OR username_skeleton IN (${marks})`)
+      .bind(...candidates.map((c) => c.toLowerCase()), ...candidates.map(nameSkeleton))
+      .all<{ taken: string; skeleton: string }>();
+    const taken = new Set(results.flatMap((r) => [r.taken, r.skeleton]));
+    const free = candidates.find((c) => !taken.has(c.toLowerCase()) && !taken.has(nameSkeleton(c)));
     if (free) return free;
   }
   throw new Error(`No free username found for stem ${base}`);
@@ -233,13 +243,16 @@ export async function findOrCreateDevUser(db: D1Database, person: { email: strin
 
 /**
  * True when nobody but `userId` holds `username` in its canonical form,
- * compared case-insensitively: "nightowl", "@nightowl" and "@NightOwl" are
- * one name.
+ * compared case-insensitively ("nightowl", "@nightowl" and "@NightOwl" are
+ * one name), nor a name that looks like it: the same confusable skeleton
+ * ("@nightowI", "@night0wl", "@nightowl_", "nightоwl" with a Cyrillic о).
+ * Also the check of a pen name (a character's `creator`) against everyone
+ * else's username.
  */
 export async function isUsernameAvailable(db: D1Database, username: string, userId: string): Promise<boolean> {
   const row = await db
-    .prepare("SELECT 1 AS taken FROM users WHERE lower(username) = lower(?) AND id != ?")
-    .bind(canonicalUsername(username), userId)
+    .prepare("SELECT 1 AS taken FROM users WHERE (lower(username) = lower(?) OR username_skeleton = ?) AND id != ?")
+    .bind(canonicalUsername(username), nameSkeleton(username), userId)
     .first();
   return row === null;
 }
@@ -248,7 +261,9 @@ export async function isUsernameAvailable(db: D1Database, username: string, user
  * Saves the profile (SPEC.md §5 fields, already validated) and `updated_at`;
  * the username is stored in its canonical form. Returns the updated user, or
  * "username_taken" when another user holds the username in any letter case
- * — also when they took it a moment ago.
+ * or one with the same confusable skeleton — also when they took it a moment
+ * ago (one statement: the skeleton check and the write cannot be split by
+ * another write).
  */
 export async function updateProfile(
   db: D1Database,
@@ -259,11 +274,16 @@ export async function updateProfile(
     const user = await db
       .prepare(
         `UPDATE users SET name = ?, username = ?, profile_image_url = ?, updated_at = ${NOW_MS}
-         WHERE id = ? RETURNING ${USER_FIELDS}`,
+         WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users other WHERE other.username_skeleton = ? AND other.id != ?)
+         RETURNING ${USER_FIELDS}`,
       )
-      .bind(profile.name, canonicalUsername(profile.username), profile.profileImageUrl, userId)
+      .bind(profile.name, canonicalUsername(profile.username), profile.profileImageUrl, userId, nameSkeleton(profile.username), userId)
       .first<SessionUser>();
-    if (!user) throw new Error(`User ${userId} vanished while saving the profile`);
+    if (!user) {
+      const exists = await db.prepare("SELECT 1 AS found FROM users WHERE id = ?").bind(userId).first();
+      if (!exists) throw new Error(`User ${userId} vanished while saving the profile`);
+      return "username_taken";
+    }
     return user;
   } catch (err) {
     if (isUniqueViolation(err)) return "username_taken";
