@@ -10,9 +10,11 @@
  *   `PATCH … isActive` answer 403 for it, and the triggers of
  *   migrations/0011_removed_is_inactive.sql make marking one removed
  *   deactivate it and refuse (ABORT) any write that would leave a removed
- *   character active. So "not removed"
- *   needs no second test, and the trigger-kept counters stay exact by
- *   following `is_active` alone.
+ *   character active. A suspended owner's characters are inactive too:
+ *   `suspendUser` deactivates every listed one and records which, and
+ *   `unsuspendUser` lists exactly those again. So "not removed" and "owner
+ *   not suspended" need no second test, and the trigger-kept counters stay
+ *   exact by following `is_active` alone.
  * - **Visible to a viewer** (the character page, its comments, favorites,
  *   cards, reports, starting a chat): listed, or the viewer's own.
  *

@@ -235,32 +235,60 @@ export async function findUser(db: OperatorDb, username: string): Promise<{ id: 
 }
 
 /**
- * Suspends a person: `suspended_at` set, every session of theirs deleted.
- * Throws OperatorError for an unknown or already suspended person.
+ * Suspends a person: `suspended_at` set, every session of theirs deleted, and
+ * every listed character of theirs taken out of every list (inactive), so
+ * "listed" stays the one definition of worker/lib/listable.ts (`is_active = 1`)
+ * that the triggers' counters and the search flags follow. The characters it
+ * hid are recorded in the audit row's `details.hiddenCharacters`, computed in
+ * the same batch, so `unsuspendUser` lists exactly those again and leaves the
+ * ones the owner had deactivated themselves as they were. Throws
+ * OperatorError for an unknown or already suspended person.
  */
 export async function suspendUser(db: OperatorDb, username: string, who: Actor): Promise<string> {
   const user = await findUser(db, username);
   if (user.suspendedAt !== null) throw new OperatorError(`${user.username} is already suspended.`);
+  const [listed] = await db.all<{ n: number }>("SELECT count(*) AS n FROM characters WHERE creator_id = ? AND is_active = 1", user.id);
   await db.run([
     {
       sql: "UPDATE users SET suspended_at = cast(unixepoch('subsec') * 1000 as integer) WHERE id = ? AND suspended_at IS NULL",
       params: [user.id],
     },
     { sql: "DELETE FROM sessions WHERE json_extract(sess, '$.userId') = ?", params: [user.id] },
-    auditStatement(who, "suspend", { type: "user", id: user.id }, null, { username: user.username }),
+    // The audit row first: its details name the characters the next statement hides.
+    {
+      sql: `INSERT INTO moderation_actions (actor, action, target_type, target_id, report_id, reason, details)
+            VALUES (?, 'suspend', 'user', ?, NULL, ?,
+              json_object('username', ?, 'hiddenCharacters',
+                (SELECT json_group_array(id) FROM characters WHERE creator_id = ? AND is_active = 1)))`,
+      params: [who.actor, user.id, who.reason, user.username, user.id],
+    },
+    { sql: "UPDATE characters SET is_active = 0 WHERE creator_id = ? AND is_active = 1", params: [user.id] },
   ]);
-  return `${user.username} is suspended: signed out everywhere; every write of theirs is refused.`;
+  const hidden = listed?.n ?? 0;
+  return `${user.username} is suspended: signed out everywhere; every write of theirs is refused; ${hidden} ${hidden === 1 ? "character" : "characters"} of theirs hidden from every list.`;
 }
 
-/** Lifts a suspension. Throws OperatorError for an unknown or not suspended person. */
+/**
+ * Lifts a suspension and lists again the characters the suspension hid (the
+ * last `suspend` audit row's `details.hiddenCharacters`) unless removed by
+ * moderation since. Throws OperatorError for an unknown or not suspended person.
+ */
 export async function unsuspendUser(db: OperatorDb, username: string, who: Actor): Promise<string> {
   const user = await findUser(db, username);
   if (user.suspendedAt === null) throw new OperatorError(`${user.username} is not suspended.`);
   await db.run([
     { sql: "UPDATE users SET suspended_at = NULL WHERE id = ?", params: [user.id] },
+    {
+      sql: `UPDATE characters SET is_active = 1
+            WHERE creator_id = ? AND is_active = 0 AND moderation_status != 'removed'
+              AND id IN (SELECT value FROM json_each(
+                (SELECT details FROM moderation_actions WHERE target_type = 'user' AND target_id = ? AND action = 'suspend'
+                 ORDER BY created_at DESC, id DESC LIMIT 1), '$.hiddenCharacters'))`,
+      params: [user.id, user.id],
+    },
     auditStatement(who, "unsuspend", { type: "user", id: user.id }, null, { username: user.username }),
   ]);
-  return `${user.username} may post, chat and create again.`;
+  return `${user.username} may post, chat and create again; the characters the suspension hid are listed again.`;
 }
 
 /**

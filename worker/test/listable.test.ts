@@ -1,8 +1,8 @@
 /**
  * One definition of what is listed (worker/lib/listable.ts): every surface
  * that lists characters — the catalog, search, tag counts, creator pages,
- * the sitemap — leaves out a removed character, and starting a chat with one
- * is refused; the counters and search flags the SQL triggers keep
+ * the sitemap — leaves out a removed character and a suspended owner's
+ * characters, and starting a chat with one is refused; the counters and search flags the SQL triggers keep
  * (migrations/0001, 0004, 0011) agree with listedSql.
  */
 import { env, exports } from "cloudflare:workers";
@@ -11,8 +11,10 @@ import type { CharacterListResponse, CreatorProfile, Tag } from "../../schema/ap
 import { commentVotes, castVote, favoriteCount, postComment, toggleFavorite } from "../lib/community.ts";
 import { chatCharacter } from "../lib/conversations.ts";
 import { isVisibleTo, listedSql, listedTagLinksSql, visibleToSql } from "../lib/listable.ts";
+import { suspendUser, unsuspendUser } from "../lib/moderation-actions.ts";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
+import { OPERATOR, operatorDb } from "./operator-db.ts";
 
 function call(path: string, init: { method?: string; user?: TestUser | null; body?: unknown } = {}): Promise<Response> {
   const headers: Record<string, string> = init.user ? { Cookie: init.user.cookie } : {};
@@ -122,10 +124,62 @@ describe("a removed character is absent from every list", () => {
     }
   });
 
-  // Today a suspended person's characters stay listed everywhere: suspension ends
-  // their sessions and refuses their writes (docs/decisions/0008-trust-and-safety.md),
-  // nothing more. Hiding them is a product decision, not part of "one definition".
-  it.todo("catalog, search, tag counts, creator page, sitemap, chat start: a suspended owner's characters");
+});
+
+describe("a suspended owner's characters are absent from every list until the suspension is lifted", () => {
+  /** A creator with a listed character and one they had deactivated themselves, sharing a fresh tag and word; then suspended. */
+  async function suspendedCreator() {
+    const owner = await signIn({ username: `@${fresh("maker")}` });
+    const tag = fresh("tag");
+    const word = fresh("word");
+    const make = (name: string) =>
+      insertCharacter({ name: `${name} ${word}`, tags: [tag], creatorId: owner.id, creator: owner.username.slice(1) });
+    const listed = await make("Listed");
+    const ownInactive = await make("Shelved");
+    await env.DB.prepare("UPDATE characters SET is_active = 0 WHERE id = ?").bind(ownInactive).run();
+    expect(await suspendUser(operatorDb, owner.username, OPERATOR)).toMatch(/1 character of theirs hidden from every list\.$/);
+    return { owner, tag, word, listed, ownInactive, handle: owner.username.slice(1) };
+  }
+
+  it("catalog, search, tag counts, creator page, sitemap: absent", async () => {
+    const { tag, word, listed, handle } = await suspendedCreator();
+    for (const sort of ["new", "popular", "trending"]) {
+      const list = await json<CharacterListResponse>(await call(`/api/characters?tags=${tag}&sort=${sort}`));
+      expect(ids(list)).toEqual([]);
+      expect(list.total).toBe(0);
+    }
+    expect(ids(await json<CharacterListResponse>(await call(`/api/characters?search=${word}`)))).toEqual([]);
+    const tags = await json<Tag[]>(await call("/api/tags?popular=true"));
+    expect(tags.map((t) => t.name)).not.toContain(tag);
+    expect((await json<CreatorProfile>(await call(`/api/users/${handle}`))).characterCount).toBe(0);
+    expect(ids(await json<CharacterListResponse>(await call(`/api/characters?creator=${handle}`)))).toEqual([]);
+    const sitemap = await call(`/sitemaps/characters-${Math.ceil(listed / SITEMAP_PAGE_SIZE)}.xml`);
+    expect(await sitemap.text()).not.toContain(`/character/${listed}<`);
+  });
+
+  it("chat start and the character page: 404 to everyone else", async () => {
+    const { listed } = await suspendedCreator();
+    const someone = await signIn();
+    expect((await call("/api/conversations", { method: "POST", user: someone, body: { characterId: listed } })).status).toBe(404);
+    expect((await call(`/api/characters/${listed}`, { user: someone })).status).toBe(404);
+    expect((await call(`/api/characters/${listed}`)).status).toBe(404);
+  });
+
+  it("lifting the suspension lists again what it hid, and only that", async () => {
+    const { owner, tag, listed } = await suspendedCreator();
+    await unsuspendUser(operatorDb, owner.username, OPERATOR);
+    const list = await json<CharacterListResponse>(await call(`/api/characters?tags=${tag}&sort=new`));
+    expect(ids(list)).toEqual([listed]);
+    expect((await json<Tag[]>(await call("/api/tags?popular=true"))).find((t) => t.name === tag)).toMatchObject({ count: 1 });
+  });
+
+  it("a character removed by moderation while its owner was suspended stays removed", async () => {
+    const { owner, listed } = await suspendedCreator();
+    await env.DB.prepare("UPDATE characters SET moderation_status = 'removed' WHERE id = ?").bind(listed).run();
+    await unsuspendUser(operatorDb, owner.username, OPERATOR);
+    const row = await env.DB.prepare("SELECT is_active AS a FROM characters WHERE id = ?").bind(listed).first<{ a: number }>();
+    expect(row?.a).toBe(0);
+  });
 });
 
 describe("chatCharacter (the character a chat starts with)", () => {

@@ -183,9 +183,11 @@ describe("a seeded creator in every spelling", () => {
 
   it.each(["nightowl", "@NightOwl"])("is found by the operator's suspend/restore as %s", async (spelling) => {
     await seeded();
-    expect(await suspendUser(operatorDb, spelling, OPERATOR)).toBe(
-      "@nightowl is suspended: signed out everywhere; every write of theirs is refused.",
+    expect(await suspendUser(operatorDb, spelling, OPERATOR)).toMatch(
+      /^@nightowl is suspended: signed out everywhere; every write of theirs is refused; \d+ characters? of theirs hidden from every list\.$/,
     );
-    expect(await unsuspendUser(operatorDb, spelling, OPERATOR)).toBe("@nightowl may post, chat and create again.");
+    expect(await unsuspendUser(operatorDb, spelling, OPERATOR)).toBe(
+      "@nightowl may post, chat and create again; the characters the suspension hid are listed again.",
+    );
   });
 });
