@@ -5,7 +5,7 @@
  * only asks); visitors kept off /profile.
  * Every test signs in as a new person.
  */
-import { type APIRequestContext, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, request as playwrightRequest, type Route, test } from "@playwright/test";
 import type { CurrentUser } from "../schema/api.ts";
 import { expectAccessible, signInWithForm as signIn, toast, unique } from "./helpers.ts";
 
@@ -120,7 +120,11 @@ test("edit profile: validation, live username availability, a taken name blocks 
   await expect(page.getByTestId(/^username-/)).toHaveCount(0);
   await expectAccessible(page);
 
-  // The shared schema's messages.
+  // The shared schema's messages. The availability checks of "@q" and "@" are held unanswered
+  // meanwhile: the server calls a malformed name unavailable, which blocks saving (SPEC.md §4) as
+  // soon as its answer lands, and the click must not race it on a slow machine.
+  const heldChecks: Route[] = [];
+  await page.route("**/api/profile/check-username/**", (route) => void heldChecks.push(route));
   await name.fill("");
   await usernameField(page).fill("q");
   await expect(usernameField(page)).toHaveValue("@q");
@@ -130,6 +134,8 @@ test("edit profile: validation, live username availability, a taken name blocks 
   await expect(page.getByText("Name is required")).toBeVisible();
   await expect(page.getByText("Username must be at least 2 characters")).toBeVisible();
   await expect(page.getByText("Must be a valid URL")).toBeVisible();
+  await page.unroute("**/api/profile/check-username/**");
+  await Promise.all(heldChecks.map((route) => route.abort()));
   await usernameField(page).fill("@bad-name");
   await expect(page.getByText("Username must start with @ and contain only letters, numbers, and underscores")).toBeVisible();
   await image.fill("");
