@@ -111,7 +111,11 @@ let failed = false;
 try {
   stateDirs.push(await seededState());
   stateDirs.push(copyOfState(stateDirs[0]!));
+  // One after the other: two `wrangler dev` starting at the same moment can pick the same free
+  // port for an internal socket (miniflare's "direct" entrypoint socket), and one of them then
+  // dies with "Address already in use". Once the first answers, its ports are taken.
   apps.push(startApp(stateDirs[0]!, port));
+  await waitUntilReady(apps[0]!, baseUrl);
   apps.push(
     startApp(stateDirs[1]!, port + 1, {
       AUTH_ISSUER: issuer,
@@ -119,7 +123,7 @@ try {
       AUTH_CLIENT_SECRET: "e2e-client-secret",
     }),
   );
-  await Promise.all([waitUntilReady(apps[0]!, baseUrl), waitUntilReady(apps[1]!, oidcBaseUrl)]);
+  await waitUntilReady(apps[1]!, oidcBaseUrl);
   const ready = seconds(started);
   console.log(`e2e: both apps ready in ${ready} s`);
   const testsStarted = performance.now();
