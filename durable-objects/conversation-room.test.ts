@@ -7,13 +7,13 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ChatMessage, type Conversation, replyVersions } from "../schema/chat.ts";
+import { type Conversation, replyVersions } from "../schema/chat.ts";
 import { conversationRoom } from "../worker/lib/conversations.ts";
 import { deleteConversationStorage } from "../worker/lib/characters.ts";
 import { ChatSocket, connect, eventually, join } from "../worker/test/chat-client.ts";
-import { call, json } from "../worker/test/creator-api.ts";
+import { json } from "../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../worker/test/fixtures.ts";
-import { OpenAIChatModel } from "../ai/chat-models.ts";
+import { startChat, storedMessages, useTestServerModel } from "../worker/test/room-chat.ts";
 import type { ConversationRoom } from "./conversation-room.ts";
 import { ROOM_HEADERS } from "./room-protocol.ts";
 
@@ -23,21 +23,10 @@ beforeAll(async () => {
   characterId = await insertCharacter({ name: "Ash" });
 });
 
-async function start(user: TestUser): Promise<Conversation> {
-  return json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId } }), 201);
-}
+const start = (user: TestUser) => startChat(user, characterId);
 
-async function messages(user: TestUser, id: string): Promise<ChatMessage[]> {
-  return json<ChatMessage[]>(await call(`/api/conversations/${id}/messages`, { user }), 200);
-}
+const messages = storedMessages;
 
-/** Makes the room answer with the OpenAI-compatible test server's `model` (worker/test/openai-server.ts). */
-async function useTestServerModel(conversationId: string, model: string, tokenTimeoutMs?: number) {
-  await runInDurableObject(conversationRoom(env, conversationId), (room: ConversationRoom) => {
-    room.modelFactory = () => new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model });
-    if (tokenTimeoutMs !== undefined) room.tokenTimeoutMs = tokenTimeoutMs;
-  });
-}
 
 describe("frames", () => {
   it("trims messages and refuses empty, too long and malformed ones without storing them", async () => {

@@ -7,12 +7,12 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ChatMessage, type Conversation, type ServerFrame } from "../../schema/chat.ts";
+import { type Conversation, type ServerFrame } from "../../schema/chat.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
-import { OpenAIChatModel } from "../../ai/chat-models.ts";
+import { startChat, storedMessages, useTestServerModel } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
 
 let characterId: number;
@@ -21,21 +21,10 @@ beforeAll(async () => {
   characterId = await insertCharacter({ name: "Ash" });
 });
 
-async function start(user: TestUser): Promise<Conversation> {
-  return json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId } }), 201);
-}
+const start = (user: TestUser) => startChat(user, characterId);
 
-async function messages(user: TestUser, id: string): Promise<ChatMessage[]> {
-  return json<ChatMessage[]>(await call(`/api/conversations/${id}/messages`, { user }), 200);
-}
+const messages = storedMessages;
 
-/** Makes the room answer with the OpenAI-compatible test server's `model` (worker/test/openai-server.ts). */
-async function useTestServerModel(conversationId: string, model: string, tokenTimeoutMs?: number) {
-  await runInDurableObject(conversationRoom(env, conversationId), (room: ConversationRoom) => {
-    room.modelFactory = () => new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model });
-    if (tokenTimeoutMs !== undefined) room.tokenTimeoutMs = tokenTimeoutMs;
-  });
-}
 
 const isReplyEnd = (f: ServerFrame) => f.type === "character_response" || (f.type === "error" && f.messageId !== undefined);
 

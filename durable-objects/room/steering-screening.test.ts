@@ -11,12 +11,12 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ChatMessage, type Conversation, EDIT_REFUSED_TEXT, MEMORY_REFUSED_TEXT } from "../../schema/chat.ts";
+import { EDIT_REFUSED_TEXT, MEMORY_REFUSED_TEXT } from "../../schema/chat.ts";
 import { ModerationError, type Moderator } from "../../ai/moderation/index.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
-import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
+import { startChat, storedMessages } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
 
 /** Offline-screen S4 on any character (a stated age under 18 and a sexual term). */
@@ -32,13 +32,9 @@ beforeEach(async () => {
   await env.DB.prepare("DELETE FROM moderation_log").run();
 });
 
-async function start(user: TestUser): Promise<Conversation> {
-  return json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId } }), 201);
-}
+const start = (user: TestUser) => startChat(user, characterId);
 
-async function messages(user: TestUser, id: string): Promise<ChatMessage[]> {
-  return json<ChatMessage[]>(await call(`/api/conversations/${id}/messages`, { user }), 200);
-}
+const messages = storedMessages;
 
 const logRows = () =>
   env.DB.prepare("SELECT subject_type AS subjectType, subject_id AS subjectId, outcome, content FROM moderation_log ORDER BY id")

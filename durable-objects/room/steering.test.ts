@@ -9,11 +9,12 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChatMessage, Conversation } from "../../schema/chat.ts";
+import type { Conversation } from "../../schema/chat.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
+import { startChat, storedMessages } from "../../worker/test/room-chat.ts";
 import type { PromptMessage } from "../../ai/chat-model.ts";
 import { OpenAIChatModel } from "../../ai/chat-models.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
@@ -25,13 +26,9 @@ beforeAll(async () => {
   await env.DB.prepare("UPDATE characters SET scenario = 'A lighthouse in a storm.' WHERE id = ?").bind(characterId).run();
 });
 
-async function start(user: TestUser): Promise<Conversation> {
-  return json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId } }), 201);
-}
+const start = (user: TestUser) => startChat(user, characterId);
 
-async function messages(user: TestUser, id: string): Promise<ChatMessage[]> {
-  return json<ChatMessage[]>(await call(`/api/conversations/${id}/messages`, { user }), 200);
-}
+const messages = storedMessages;
 
 async function conversationRow(id: string) {
   return (await env.DB.prepare("SELECT last_message_at AS lastAt, last_message_preview AS preview FROM conversations WHERE id = ?")

@@ -6,11 +6,10 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChatMessage, Conversation } from "../../schema/chat.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { join } from "../../worker/test/chat-client.ts";
-import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
+import { startChat, storedMessages } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
 import { ROOM_SCHEMA_VERSION } from "./migrations.ts";
 
@@ -20,13 +19,9 @@ beforeAll(async () => {
   characterId = await insertCharacter({ name: "Ash" });
 });
 
-async function start(user: TestUser): Promise<Conversation> {
-  return json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId } }), 201);
-}
+const start = (user: TestUser) => startChat(user, characterId);
 
-async function messages(user: TestUser, id: string): Promise<ChatMessage[]> {
-  return json<ChatMessage[]>(await call(`/api/conversations/${id}/messages`, { user }), 200);
-}
+const messages = storedMessages;
 
 describe("storage", () => {
   it("keeps messages in its versioned SQLite across evictions, oldest first", async () => {

@@ -40,17 +40,23 @@ async function removeByOperator(id: number): Promise<void> {
   await env.DB.prepare("UPDATE characters SET moderation_status = 'removed', is_active = 0 WHERE id = ?").bind(id).run();
 }
 
+/** A new creator, a fresh tag and word, and `make(name)`: a character of theirs with both. */
+async function freshCreator() {
+  const owner = await signIn({ username: `@${fresh("maker")}` });
+  const tag = fresh("tag");
+  const word = fresh("word");
+  const make = (name: string) =>
+    insertCharacter({ name: `${name} ${word}`, tags: [tag], creatorId: owner.id, creator: owner.username.slice(1) });
+  return { owner, tag, word, make };
+}
+
 /**
  * A creator with three characters sharing a fresh tag and a fresh word:
  * one listed, one removed by the operator, one only marked removed (any
  * other writer: migration 0011 makes it inactive).
  */
 async function creatorWithRemoved() {
-  const owner = await signIn({ username: `@${fresh("maker")}` });
-  const tag = fresh("tag");
-  const word = fresh("word");
-  const make = (name: string) =>
-    insertCharacter({ name: `${name} ${word}`, tags: [tag], creatorId: owner.id, creator: owner.username.slice(1) });
+  const { owner, tag, word, make } = await freshCreator();
   const listed = await make("Listed");
   const removed = await make("Removed");
   const marked = await make("Marked");
@@ -123,17 +129,12 @@ describe("a removed character is absent from every list", () => {
       });
     }
   });
-
 });
 
 describe("a suspended owner's characters are absent from every list until the suspension is lifted", () => {
   /** A creator with a listed character and one they had deactivated themselves, sharing a fresh tag and word; then suspended. */
   async function suspendedCreator() {
-    const owner = await signIn({ username: `@${fresh("maker")}` });
-    const tag = fresh("tag");
-    const word = fresh("word");
-    const make = (name: string) =>
-      insertCharacter({ name: `${name} ${word}`, tags: [tag], creatorId: owner.id, creator: owner.username.slice(1) });
+    const { owner, tag, word, make } = await freshCreator();
     const listed = await make("Listed");
     const ownInactive = await make("Shelved");
     await env.DB.prepare("UPDATE characters SET is_active = 0 WHERE id = ?").bind(ownInactive).run();
