@@ -34,7 +34,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
-import { type Moderator, moderatorFor } from "../ai/moderation/index.ts";
+import { moderatorFor } from "../ai/moderation/choose.ts";
+import { type Moderator } from "../ai/moderation/moderator.ts";
 import { type ChatMessage, CLOSE_CODES, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";

@@ -13,21 +13,13 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  type AiRunner,
-  HAZARD_CATEGORIES,
-  isChildSafetyViolation,
-  type ModerationInput,
-  ModerationError,
-  moderatorFor,
-  moderatorName,
-  OfflineModerator,
-  offlineScreen,
-  OpenAIModerator,
-  parseLlamaGuard,
-  PreScreenedModerator,
-  WorkersAIModerator,
-} from "./index.ts";
+import { type AiRunner } from "../endpoints.ts";
+import { moderatorFor, moderatorName } from "./choose.ts";
+import { parseLlamaGuard, WorkersAIModerator } from "./llama-guard.ts";
+import { HAZARD_CATEGORIES, isChildSafetyViolation, type ModerationInput, ModerationError } from "./moderator.ts";
+import { OfflineModerator, offlineScreen } from "./offline-screen.ts";
+import { OpenAIModerator } from "./openai-moderations.ts";
+import { PreScreenedModerator } from "./pre-screen.ts";
 
 const offline = new OfflineModerator();
 const character = (text: string, nsfw: boolean): ModerationInput => ({ text, role: "user", nsfw });

@@ -6,18 +6,13 @@
  * never reaches the provider, anything else is the provider's verdict.
  */
 import { describe, expect, it } from "vitest";
-import {
-  type AiRunner,
-  minorMarker,
-  type ModerationInput,
-  moderatorFor,
-  numberValue,
-  OfflineModerator,
-  preScreen,
-  PreScreenedModerator,
-  textViews,
-  WorkersAIModerator,
-} from "./index.ts";
+import { type AiRunner } from "../endpoints.ts";
+import { moderatorFor } from "./choose.ts";
+import { WorkersAIModerator } from "./llama-guard.ts";
+import { type ModerationInput } from "./moderator.ts";
+import { textViews } from "./normalise.ts";
+import { OfflineModerator } from "./offline-screen.ts";
+import { minorMarker, numberValue, preScreen, PreScreenedModerator } from "./pre-screen.ts";
 import { preScreenCases } from "./pre-screen-cases.ts";
 
 const YEAR = 2026;

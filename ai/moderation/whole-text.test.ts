@@ -5,7 +5,8 @@
  * failed window fails the text.
  */
 import { describe, expect, it } from "vitest";
-import { ModerationError, type ModerationInput, type Moderator, OfflineModerator } from "./index.ts";
+import { ModerationError, type ModerationInput, type Moderator } from "./moderator.ts";
+import { OfflineModerator } from "./offline-screen.ts";
 import { SCREEN_WINDOW_CHARS, SCREEN_WINDOW_OVERLAP, screeningWindows, screenWholeText } from "./whole-text.ts";
 
 /** A text of `n` distinct-looking characters (digits of the position), so windows can be located. */

@@ -22,7 +22,7 @@
  * words (`model_failed`, `stopped_empty`) and the person's message stays.
  */
 import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
-import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/index.ts";
+import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
 import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import { buildPrompt } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";

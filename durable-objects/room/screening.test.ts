@@ -11,7 +11,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Conversation, MESSAGE_REFUSED_TEXT, REFUSED_REPLY_TEXT } from "../../schema/chat.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
-import { ModerationError, type ModerationInput, type ModerationVerdict, type Moderator } from "../../ai/moderation/index.ts";
+import { ModerationError, type ModerationInput, type ModerationVerdict, type Moderator } from "../../ai/moderation/moderator.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";

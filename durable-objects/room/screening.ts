@@ -19,7 +19,7 @@
  * A provider that fails is logged and lets the text through (fail-open):
  * `screen` resolves to null, never rejects.
  */
-import { isChildSafetyViolation, type ModerationInput, type ModerationVerdict } from "../../ai/moderation/index.ts";
+import { isChildSafetyViolation, type ModerationInput, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
 import { screenWholeText } from "../../ai/moderation/whole-text.ts";
 import { NOT_TEXT, screenedText } from "../../schema/screened-text.ts";
 import { MESSAGE_REFUSED_TEXT, MODERATED_MESSAGE_TEXT, REFUSED_REPLY_TEXT } from "../../schema/chat.ts";

@@ -5,7 +5,7 @@
  * a test that sets `room.modelFactory` changes the next reply.
  */
 import type { ChatModel } from "../../ai/chat-model.ts";
-import type { Moderator } from "../../ai/moderation/index.ts";
+import type { Moderator } from "../../ai/moderation/moderator.ts";
 import type { ReplyCharacter } from "./d1-sync.ts";
 
 export interface RoomSeams {

@@ -12,7 +12,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EDIT_REFUSED_TEXT, MEMORY_REFUSED_TEXT } from "../../schema/chat.ts";
-import { ModerationError, type Moderator } from "../../ai/moderation/index.ts";
+import { ModerationError, type Moderator } from "../../ai/moderation/moderator.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";

@@ -25,14 +25,8 @@ import { characterUpdateSchema } from "../../schema/inputs.ts";
 import { NOT_TEXT, screenedText } from "../../schema/screened-text.ts";
 import { logScreening, type ScreeningEntry } from "../../durable-objects/room/d1-sync.ts";
 import { ApiError } from "./errors.ts";
-import {
-  type HazardCategory,
-  isChildSafetyViolation,
-  ModerationError,
-  type ModerationVerdict,
-  type Moderator,
-  moderatorFor,
-} from "../../ai/moderation/index.ts";
+import { moderatorFor } from "../../ai/moderation/choose.ts";
+import { type HazardCategory, isChildSafetyViolation, ModerationError, type ModerationVerdict, type Moderator } from "../../ai/moderation/moderator.ts";
 import { screenWholeText } from "../../ai/moderation/whole-text.ts";
 import { fileScreeningReport } from "./reports.ts";
 

@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type Conversation, MESSAGE_REFUSED_TEXT } from "../../schema/chat.ts";
-import { offlineScreen } from "../../ai/moderation/index.ts";
+import { offlineScreen } from "../../ai/moderation/offline-screen.ts";
 import { CHARACTER_REFUSED_MESSAGE } from "../lib/screening.ts";
 import { join } from "./chat-client.ts";
 import { call, countRows, json } from "./creator-api.ts";

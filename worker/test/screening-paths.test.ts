@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Character } from "../../schema/api.ts";
 import { SCREEN_WINDOW_CHARS } from "../../ai/moderation/whole-text.ts";
-import { OpenAIModerator } from "../../ai/moderation/index.ts";
+import { OpenAIModerator } from "../../ai/moderation/openai-moderations.ts";
 import { ApiError } from "../lib/errors.ts";
 import { CHARACTER_REFUSED_MESSAGE, CONTENT_REFUSED_MESSAGE, characterText, MAX_SCREENED_CHARS, screenWrite } from "../lib/screening.ts";
 import { call, countRows, json } from "./creator-api.ts";

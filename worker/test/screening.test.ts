@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Character, CharacterListResponse } from "../../schema/api.ts";
 import { ApiError } from "../lib/errors.ts";
-import { OpenAIModerator } from "../../ai/moderation/index.ts";
+import { OpenAIModerator } from "../../ai/moderation/openai-moderations.ts";
 import { CHARACTER_REFUSED_MESSAGE, screenCharacter } from "../lib/screening.ts";
 import { bucketKeys, call, countRows, json } from "./creator-api.ts";
 import { clearCatalog, signIn, type TestUser } from "./fixtures.ts";
