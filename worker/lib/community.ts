@@ -11,20 +11,22 @@ import { visibleToSql } from "./listable.ts";
 
 /**
  * A character the viewer may act on: active, or inactive and their own
- * (DESIGN.md "Inactive characters"). Null when it does not exist for them.
+ * (DESIGN.md "Inactive characters"), with its NSFW flag (what screening a
+ * comment on it needs). Null when it does not exist for them.
  */
 export async function findVisibleCharacter(
   db: D1Database,
   id: number,
   viewerId: string | null,
-): Promise<{ id: number; creatorId: string | null } | null> {
-  return db
+): Promise<{ id: number; creatorId: string | null; isNsfw: boolean } | null> {
+  const row = await db
     .prepare(
-      `SELECT id, creator_id AS creatorId FROM characters
+      `SELECT id, creator_id AS creatorId, is_nsfw AS isNsfw FROM characters
        WHERE id = ? AND ${visibleToSql("", "?")}`,
     )
     .bind(id, viewerId)
-    .first<{ id: number; creatorId: string | null }>();
+    .first<{ id: number; creatorId: string | null; isNsfw: number }>();
+  return row && { ...row, isNsfw: row.isNsfw === 1 };
 }
 
 /** A character's `favorite_count` (kept by the triggers of migrations/0002); 0 when it does not exist. */
@@ -150,7 +152,7 @@ export async function findVisibleComment(
     .prepare(
       `SELECT m.id, m.user_id AS userId, m.character_id AS characterId
        FROM comments m JOIN characters c ON c.id = m.character_id
-       WHERE m.id = ? AND (c.is_active = 1 OR c.creator_id = ?)`,
+       WHERE m.id = ? AND ${visibleToSql("c", "?")}`,
     )
     .bind(id, viewerId)
     .first();

@@ -22,6 +22,7 @@
  */
 import { MODERATED_MESSAGE_TEXT } from "../../schema/chat.ts";
 import { canonicalUsername } from "../../schema/usernames.ts";
+import { listedSql } from "./listable.ts";
 
 /**
  * Where the operator's SQL runs: D1 in tests (worker/test/operator-db.ts), wrangler's
@@ -247,7 +248,7 @@ export async function findUser(db: OperatorDb, username: string): Promise<{ id: 
 export async function suspendUser(db: OperatorDb, username: string, who: Actor): Promise<string> {
   const user = await findUser(db, username);
   if (user.suspendedAt !== null) throw new OperatorError(`${user.username} is already suspended.`);
-  const [listed] = await db.all<{ n: number }>("SELECT count(*) AS n FROM characters WHERE creator_id = ? AND is_active = 1", user.id);
+  const [listed] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM characters WHERE creator_id = ? AND ${listedSql("")}`, user.id);
   await db.run([
     {
       sql: "UPDATE users SET suspended_at = cast(unixepoch('subsec') * 1000 as integer) WHERE id = ? AND suspended_at IS NULL",
@@ -259,10 +260,10 @@ export async function suspendUser(db: OperatorDb, username: string, who: Actor):
       sql: `INSERT INTO moderation_actions (actor, action, target_type, target_id, report_id, reason, details)
             VALUES (?, 'suspend', 'user', ?, NULL, ?,
               json_object('username', ?, 'hiddenCharacters',
-                (SELECT json_group_array(id) FROM characters WHERE creator_id = ? AND is_active = 1)))`,
+                (SELECT json_group_array(id) FROM characters WHERE creator_id = ? AND ${listedSql("")})))`,
       params: [who.actor, user.id, who.reason, user.username, user.id],
     },
-    { sql: "UPDATE characters SET is_active = 0 WHERE creator_id = ? AND is_active = 1", params: [user.id] },
+    { sql: `UPDATE characters SET is_active = 0 WHERE creator_id = ? AND ${listedSql("")}`, params: [user.id] },
   ]);
   const hidden = listed?.n ?? 0;
   return `${user.username} is suspended: signed out everywhere; every write of theirs is refused; ${hidden} ${hidden === 1 ? "character" : "characters"} of theirs hidden from every list.`;

@@ -23,7 +23,7 @@ import {
 } from "../lib/community.ts";
 import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import { parseCharacterId, parseCommentId } from "../lib/ids.ts";
-import { characterIsNsfw, screenWrite, TEXT_OF } from "../lib/screening.ts";
+import { screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
@@ -39,11 +39,16 @@ export const characterCommentsRoutes = new Hono<AppEnv>()
   .post("/:id/comments", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", commentInputSchema), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
     const user = c.get("user")!;
-    if (!(await findVisibleCharacter(c.env.DB, id, user.id))) throw notFound("Character not found");
+    const character = await findVisibleCharacter(c.env.DB, id, user.id);
+    if (!character) throw notFound("Character not found");
     const { content, parentId } = c.req.valid("json");
     // Public text: screened whole before it is stored (issue 21); 422 / 503 store nothing.
-    const nsfw = await characterIsNsfw(c.env.DB, id);
-    await screenWrite(c.env, { subjectType: "comment", text: TEXT_OF.comment(c.req.valid("json")), nsfw, who: { userId: user.id, characterId: id } });
+    await screenWrite(c.env, {
+      subjectType: "comment",
+      text: TEXT_OF.comment(c.req.valid("json")),
+      nsfw: character.isNsfw,
+      who: { userId: user.id, characterId: id },
+    });
     const result = await postComment(c.env.DB, { characterId: id, userId: user.id, content, parentId: parentId ?? null });
     if (!result.ok) {
       throw new ApiError("validation_failed", "You can only reply to a comment on this character", {
