@@ -222,7 +222,23 @@ test("add a character from the chat, hide a message from context, keep an author
   await pick(page, bo.name, `Add ${bo.name}`);
   await expect(toast(page, `Character added${bo.name} joined the chat.`)).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${ana.name} and ${bo.name}`);
+  await expect(page.getByRole("dialog", { name: "Cast" })).toBeVisible();
+
+  // Bo speaks, then leaves the cast (after a confirmation): his reply stays, still under his name.
+  await page.getByRole("button", { name: `Let ${bo.name} speak` }).click();
+  await expect(characterMessages(page, bo.name)).toHaveCount(1);
+  await expect(characterMessages(page, bo.name)).toHaveAttribute("aria-busy", "false");
+  const cast = await openCast(page);
+  await cast.getByRole("button", { name: `Remove ${bo.name}` }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Remove ${bo.name}?` });
+  await confirm.getByRole("button", { name: "Remove" }).click();
+  await expect(toast(page, `Character removed${bo.name} left the chat. Their replies stay.`)).toBeVisible();
+  await expect(cast.getByRole("listitem")).toHaveCount(1);
+  await expect(cast.getByRole("button", { name: `Remove ${ana.name}` })).toBeDisabled();
   await page.keyboard.press("Escape");
+  await expect(cast).toBeHidden();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(ana.name);
+  await expect(characterMessages(page, bo.name).locator("[data-speaker]")).toHaveText(bo.name);
 
   // Hide the greeting from context: dimmed, labelled, and Unhide brings it back.
   const greeting = characterMessages(page, ana.name).first();

@@ -108,6 +108,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const known = useRef(new Map<number, ConversationCharacter>());
   for (const member of cast) known.current.set(member.id, member);
   const speakerFor = (characterId: number | undefined) => speakerOf(characterId, cast, known.current, character);
+  // In the manual order, or with everyone muted, nobody answers until asked ("Let … speak").
+  const replyExpected = (conversation.replyOrder ?? "natural") !== "manual" && cast.some((m) => !m.muted);
 
   useEffect(() => {
     if (initialMessages) dispatch({ type: "loaded", messages: initialMessages });
@@ -168,7 +170,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     // Disconnected: dropped with a console warning (SPEC.md §4); the text stays in the input.
     if (!socket.send({ type: "chat_message", conversationId, content, isUser: true, clientId })) return false;
     stickToBottom.current = true;
-    dispatch({ type: "send", clientId, content, createdAt: new Date().toISOString() });
+    dispatch({ type: "send", clientId, content, createdAt: new Date().toISOString(), awaitReply: replyExpected });
     return true;
   };
 
@@ -176,7 +178,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     if (!item.clientId || isBusy(stateRef.current)) return;
     if (!socket.send({ type: "chat_message", conversationId, content: item.content, isUser: true, clientId: item.clientId })) return;
     stickToBottom.current = true;
-    dispatch({ type: "retry", clientId: item.clientId });
+    dispatch({ type: "retry", clientId: item.clientId, awaitReply: replyExpected });
   };
 
   const onRegenerate = () => {

@@ -601,6 +601,15 @@ describe("group chats", () => {
     expect(state.messages.map((m) => m.status)).toEqual(["saved", "saved"]);
   });
 
+  it("a message nobody answers on their own (manual order, everyone muted) does not keep the page busy", () => {
+    let state = run([...opening, { type: "send", clientId: "c2", content: "Hm.", createdAt: "2026-01-01T00:01:00.000Z", awaitReply: false }]);
+    expect(isBusy(state)).toBe(false);
+    expect(state.messages.at(-1)).toMatchObject({ status: "pending", content: "Hm." });
+    state = run([saved("c2", "u2", "Hm.")], state);
+    expect(isBusy(state)).toBe(false);
+    expect(state.messages.at(-1)).toMatchObject({ id: "u2", status: "saved" });
+  });
+
   it("hide from context waits for message_updated naming it, then shows the message hidden; unhide brings it back", () => {
     let state = run([...opening, steer({ type: "hide_message", messageId: "u1", hidden: true, clientId: "h1" })]);
     expect(isSteerPending(state, "h1")).toBe(true);

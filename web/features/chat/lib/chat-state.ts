@@ -129,10 +129,14 @@ export interface PendingSteer {
 export type ChatAction =
   /** `GET /api/conversations/:id/messages` answered (ignored once the socket synced). */
   | { type: "loaded"; messages: ChatMessage[] }
-  /** The person sent `content` with `clientId`; `createdAt` is the local time (ISO). */
-  | { type: "send"; clientId: string; content: string; createdAt: string }
+  /**
+   * The person sent `content` with `clientId`; `createdAt` is the local time (ISO).
+   * `awaitReply: false` when nobody will answer on their own (a group chat in
+   * the manual order, or every member muted): the page is not busy then.
+   */
+  | { type: "send"; clientId: string; content: string; createdAt: string; awaitReply?: boolean }
   /** A failed message is sent again (same clientId, so it is stored once). */
-  | { type: "retry"; clientId: string }
+  | { type: "retry"; clientId: string; awaitReply?: boolean }
   /** `regenerate` was sent. */
   | { type: "regenerate" }
   /** `generate` was sent: member `characterId` is asked to reply now ("Let … speak"). */
@@ -432,14 +436,14 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
             stopped: false,
           },
         ],
-        waiting: true,
+        waiting: action.awaitReply ?? true,
         error: null,
       };
     case "retry":
       return {
         ...state,
         messages: state.messages.map((m) => (m.clientId === action.clientId && m.status === "failed" ? { ...m, status: "pending" } : m)),
-        waiting: true,
+        waiting: action.awaitReply ?? true,
         error: null,
       };
     case "regenerate":
