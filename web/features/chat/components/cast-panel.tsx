@@ -13,7 +13,7 @@ import { type CastMember, type Conversation, MAX_CAST_SIZE, type ReplyOrder } fr
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../../components/ui/dialog.tsx";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../../../components/ui/dialog.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
@@ -121,6 +121,11 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
                 </section>
                 <ReplyOrderChoice conversation={conversation} />
               </div>
+              <DialogFooter>
+                <DialogClose asChild>
+                  <Button variant="outline">Done</Button>
+                </DialogClose>
+              </DialogFooter>
             </>
           ) : (
             <>

@@ -103,13 +103,13 @@ function ConversationRow({ conversation }: { conversation: ConversationSummary }
         className="flex items-center gap-4 p-4 after:absolute after:inset-0 after:content-[''] focus-visible:outline-offset-[-2px]"
       >
         {cast.length > 1 ? (
-          <CastAvatars cast={cast} className="size-12" fallbackClassName="text-lg" max={2} />
+          <CastAvatars cast={cast} className="size-10 sm:size-12" fallbackClassName="text-base sm:text-lg" max={2} />
         ) : (
           <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
         )}
         <div className="min-w-0 flex-1">
           <div className="flex items-baseline justify-between gap-3">
-            <p className="truncate font-semibold">{castNames(cast.map((m) => m.name))}</p>
+            <p className="line-clamp-2 font-semibold break-words">{castNames(cast.map((m) => m.name))}</p>
             <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
               {formatDistanceToNow(new Date(at), { addSuffix: true })}
             </time>

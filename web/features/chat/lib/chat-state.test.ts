@@ -652,6 +652,13 @@ describe("group chats", () => {
     expect(isSteerPending(state, "a1")).toBe(false);
   });
 
+  it("every member's greeting opens the chat: none of them is rateable, the replies after the person's message are", () => {
+    const state = run([
+      sync([greeting, wire("g2", "*nods*", false, { characterId: BO }), wire("u1", "Hi", true), wire("r1", "Hello.", false, { characterId: BO })]),
+    ]);
+    expect(state.messages.map((m) => isRateable(state, m))).toEqual([false, false, false, true]);
+  });
+
   it("cast_updated leaves the messages alone", () => {
     const base = run(opening);
     expect(run([frame({ type: "cast_updated", characters: [{ id: ANA, name: "Ana", muted: true, talkativeness: 0.5 }], replyOrder: "list" })], base)).toEqual(base);

@@ -552,12 +552,17 @@ export function swipeableReplyId(state: ChatState): string | null {
 }
 
 /**
- * Replies that may be rated: stored character messages, except a greeting
- * that opens the conversation (it answers nothing).
+ * Replies that may be rated: stored character messages, except the
+ * greetings that open the conversation (they answer nothing): the first
+ * message, and every reply before the person's first message.
  */
 export function isRateable(state: ChatState, item: ChatItem): boolean {
   if (item.isUser || item.status !== "saved") return false;
-  return state.messages[0]?.id !== item.id;
+  if (state.messages[0]?.id === item.id) return false;
+  // A group chat opens with every member's greeting: the replies before the person's first message answer nothing.
+  const firstUser = state.messages.findIndex((m) => m.isUser);
+  const index = state.messages.findIndex((m) => m.id === item.id);
+  return firstUser >= 0 && index > firstUser;
 }
 
 /**
