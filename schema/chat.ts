@@ -51,6 +51,10 @@ export const EDIT_REFUSED_TEXT =
 export const MEMORY_REFUSED_TEXT =
   "That memory note was not saved: Fabled does not allow sexual content involving minors, in any form.";
 
+/** The sentence of a `message_refused` error frame answering a `set_author_note`: the note keeps its text. */
+export const AUTHOR_NOTE_REFUSED_TEXT =
+  "That author's note was not saved: Fabled does not allow sexual content involving minors, in any form.";
+
 /**
  * What a generated reply becomes when screening finds sexual content
  * involving minors in it (the original is kept only in the operator's log).
@@ -352,9 +356,15 @@ export const chatImportQuerySchema = z
     characterId: characterIdSchema.optional(),
     characterIds: z
       .string({ error: "characterIds must be a comma-separated list of character ids" })
-      .max(200)
+      .max(200, "characterIds must be a comma-separated list of character ids")
       .transform((text) => text.split(",").map((part) => part.trim()))
-      .pipe(castIdsSchema)
+      .pipe(
+        z
+          .array(z.string().regex(/^[1-9]\d{0,15}$/, "characterIds must be a comma-separated list of character ids").transform(Number))
+          .min(1, "Choose at least one character")
+          .max(MAX_CAST_SIZE, `A chat can have at most ${MAX_CAST_SIZE} characters`)
+          .refine((ids) => new Set(ids).size === ids.length, "Each character can be in a chat only once"),
+      )
       .optional(),
   })
   .superRefine((input, ctx) => {
