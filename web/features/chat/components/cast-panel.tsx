@@ -81,86 +81,85 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
   };
 
   return (
-    <>
-      <Dialog open onOpenChange={(open) => !open && onClose()}>
-        <DialogContent className="flex max-h-[calc(100dvh-2rem)] max-w-lg flex-col gap-4 overflow-hidden p-4 sm:p-6">
-          {view === "cast" ? (
-            <>
-              <DialogHeader>
-                <DialogTitle>Cast</DialogTitle>
-                <DialogDescription>
-                  Who is in this chat and how they take part. Up to {MAX_CAST_SIZE} characters.
-                </DialogDescription>
-              </DialogHeader>
-              <div className="-mx-4 flex min-h-0 flex-col gap-5 overflow-y-auto px-4 sm:-mx-6 sm:px-6">
-                <section aria-labelledby="cast-members-heading" className="space-y-2">
-                  <div className="flex items-center justify-between gap-2">
-                    <h3 id="cast-members-heading" className="text-sm font-semibold">
-                      Members <span className="font-normal text-muted-foreground">({cast.length}/{MAX_CAST_SIZE})</span>
-                    </h3>
-                    <Button variant="outline" size="sm" disabled={full} onClick={() => setView("add")}>
-                      <UserPlus aria-hidden="true" /> Add character
-                    </Button>
-                  </div>
-                  <ul className="flex flex-col gap-2">
-                    {cast.map((member) => (
-                      <MemberRow
-                        key={member.id}
-                        conversationId={conversation.id}
-                        member={member}
-                        last={cast.length === 1}
-                        busy={busy}
-                        onLetSpeak={() => {
-                          if (onLetSpeak(member)) onClose();
-                        }}
-                        onRemove={() => setRemoving(member)}
-                      />
-                    ))}
-                  </ul>
-                  {full && <p className="text-xs text-muted-foreground">This chat has the most characters it can have.</p>}
-                </section>
-                <ReplyOrderChoice conversation={conversation} />
-              </div>
-              <DialogFooter>
-                <DialogClose asChild>
-                  <Button variant="outline">Done</Button>
-                </DialogClose>
-              </DialogFooter>
-            </>
-          ) : (
-            <>
-              <DialogHeader>
-                <div className="flex items-center gap-2">
-                  <Button variant="ghost" size="icon" aria-label="Back to the cast" className="-ml-2 size-8" onClick={() => setView("cast")}>
-                    <ArrowLeft aria-hidden="true" />
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="flex max-h-[calc(100dvh-2rem)] max-w-lg flex-col gap-4 overflow-hidden p-4 sm:p-6">
+        {view === "cast" ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>Cast</DialogTitle>
+              <DialogDescription>
+                Who is in this chat and how they take part. Up to {MAX_CAST_SIZE} characters.
+              </DialogDescription>
+            </DialogHeader>
+            <div className="-mx-4 flex min-h-0 flex-col gap-5 overflow-y-auto px-4 sm:-mx-6 sm:px-6">
+              <section aria-labelledby="cast-members-heading" className="space-y-2">
+                <div className="flex items-center justify-between gap-2">
+                  <h3 id="cast-members-heading" className="text-sm font-semibold">
+                    Members <span className="font-normal text-muted-foreground">({cast.length}/{MAX_CAST_SIZE})</span>
+                  </h3>
+                  <Button variant="outline" size="sm" disabled={full} onClick={() => setView("add")}>
+                    <UserPlus aria-hidden="true" /> Add character
                   </Button>
-                  <DialogTitle>Add character</DialogTitle>
                 </div>
-                <DialogDescription>
-                  Bring another character into this chat ({cast.length}/{MAX_CAST_SIZE}). Your favorites come first.
-                </DialogDescription>
-              </DialogHeader>
-              <CharacterPicker
-                unavailable={new Map(cast.map((m) => [m.id, "Already in this chat"]))}
-                full={full}
-                busy={add.isPending}
-                actionLabel={(c) => `Add ${c.name}`}
-                onPick={(c) => onAdd(c.id, c.name)}
-              />
-            </>
-          )}
-        </DialogContent>
-      </Dialog>
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
-        title={`Remove ${removing?.name ?? ""}?`}
-        description="They stop replying in this chat. What they already said stays, and you can add them again later."
-        confirmLabel="Remove"
-        pending={remove.isPending}
-        onConfirm={onConfirmRemove}
-      />
-    </>
+                <ul className="flex flex-col gap-2">
+                  {cast.map((member) => (
+                    <MemberRow
+                      key={member.id}
+                      conversationId={conversation.id}
+                      member={member}
+                      last={cast.length === 1}
+                      busy={busy}
+                      onLetSpeak={() => {
+                        if (onLetSpeak(member)) onClose();
+                      }}
+                      onRemove={() => setRemoving(member)}
+                    />
+                  ))}
+                </ul>
+                {full && <p className="text-xs text-muted-foreground">This chat has the most characters it can have.</p>}
+              </section>
+              <ReplyOrderChoice conversation={conversation} />
+            </div>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline">Done</Button>
+              </DialogClose>
+            </DialogFooter>
+          </>
+        ) : (
+          <>
+            <DialogHeader>
+              <div className="flex items-center gap-2">
+                <Button variant="ghost" size="icon" aria-label="Back to the cast" className="-ml-2 size-8" onClick={() => setView("cast")}>
+                  <ArrowLeft aria-hidden="true" />
+                </Button>
+                <DialogTitle>Add character</DialogTitle>
+              </div>
+              <DialogDescription>
+                Bring another character into this chat ({cast.length}/{MAX_CAST_SIZE}). Your favorites come first.
+              </DialogDescription>
+            </DialogHeader>
+            <CharacterPicker
+              unavailable={new Map(cast.map((m) => [m.id, "Already in this chat"]))}
+              full={full}
+              busy={add.isPending}
+              actionLabel={(c) => `Add ${c.name}`}
+              onPick={(c) => onAdd(c.id, c.name)}
+            />
+          </>
+        )}
+        {/* Inside the cast's dialog, so Radix stacks the two (focus, Escape, outside clicks). */}
+        <ConfirmDialog
+          open={removing !== null}
+          onOpenChange={(open) => !open && setRemoving(null)}
+          title={`Remove ${removing?.name ?? ""}?`}
+          description="They stop replying in this chat. What they already said stays, and you can add them again later."
+          confirmLabel="Remove"
+          pending={remove.isPending}
+          onConfirm={onConfirmRemove}
+        />
+      </DialogContent>
+    </Dialog>
   );
 }
 
@@ -201,7 +200,7 @@ function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }:
   return (
     <li aria-label={member.name} className="rounded-xl border border-border bg-surface/40 p-3">
       <div className="flex items-center gap-3">
-        <Avatar src={member.avatarUrl} fallback={characterInitial(member.name)} className={cn("size-10", member.muted && "opacity-60")} />
+        <Avatar src={member.avatarUrl} fallback={characterInitial(member.name)} className={cn("size-10", member.muted && "grayscale")} />
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium">{member.name}</p>
           {member.muted && <p className="text-xs text-muted-foreground">Muted: replies only when asked</p>}
@@ -265,16 +264,25 @@ function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }:
 function ReplyOrderChoice({ conversation }: { conversation: Conversation }) {
   const id = useId();
   const update = useUpdateConversation(conversation.id);
-  const current = conversation.replyOrder ?? "natural";
+  // The choice shows at once; the server's answer (or a refusal) settles it.
+  const [chosen, setChosen] = useState<ReplyOrder | null>(null);
+  const current = chosen ?? conversation.replyOrder ?? "natural";
   const choose = (replyOrder: ReplyOrder) => {
     if (replyOrder === current) return;
-    update.mutate({ replyOrder }, { onError: failed("view this conversation", "Failed to change who replies. Please try again.") });
+    setChosen(replyOrder);
+    update.mutate(
+      { replyOrder },
+      {
+        onSettled: () => setChosen(null),
+        onError: failed("view this conversation", "Failed to change who replies. Please try again."),
+      },
+    );
   };
   return (
     <fieldset className="space-y-2" aria-busy={update.isPending}>
       <legend className="mb-2 text-sm font-semibold">Who replies after your message</legend>
       {REPLY_ORDER_CHOICES.map((choice) => {
-        const checked = (update.isPending ? update.variables.replyOrder : current) === choice.value;
+        const checked = current === choice.value;
         return (
           <label
             key={choice.value}
@@ -290,7 +298,6 @@ function ReplyOrderChoice({ conversation }: { conversation: Conversation }) {
               name={`${id}-reply-order`}
               value={choice.value}
               checked={checked}
-              disabled={update.isPending}
               onChange={() => choose(choice.value)}
               aria-describedby={`${id}-${choice.value}-hint`}
               className="mt-1 accent-accent-pink"

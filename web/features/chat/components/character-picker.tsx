@@ -89,7 +89,7 @@ export function CharacterPicker({ chosen, unavailable, full = false, onPick, act
                   </span>
                   <span className="block truncate text-xs text-muted-foreground">{reason ?? `@${character.creator}`}</span>
                 </span>
-                <span aria-hidden="true" className={cn("shrink-0 text-xs font-medium", isChosen ? "text-accent-pink" : "text-muted-foreground")}>
+                <span aria-hidden="true" className={cn("shrink-0 text-xs font-medium", isChosen ? "text-pink-300" : "text-muted-foreground")}>
                   {reason ? "" : isChosen ? "Chosen" : chosen ? "Choose" : "Add"}
                 </span>
               </button>

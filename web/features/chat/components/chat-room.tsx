@@ -20,7 +20,6 @@ import {
   type CastMember,
   type ChatMessage,
   type Conversation,
-  type ConversationCharacter,
   castTitle,
 } from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
@@ -35,7 +34,8 @@ import { conversationQueryOptions } from "../api/get-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
-import { castNames, castOf, speakerOf } from "../lib/cast.ts";
+import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
+import { castNames, castOf, type KnownCharacter, speakerOf, unknownSpeakers } from "../lib/cast.ts";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import { newClientId } from "../lib/chat-socket.ts";
 import {
@@ -104,9 +104,12 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const group = cast.length > 1;
   const names = castNames(cast.map((m) => m.name));
   const title = castTitle(cast.map((m) => m.name));
-  // Every character this page has seen in the cast: a reply of one removed since still shows its name.
-  const known = useRef(new Map<number, ConversationCharacter>());
+  // Every character this page has seen in the cast: a reply of one removed since still shows its name;
+  // speakers removed before the page opened are read from the catalog.
+  const known = useRef(new Map<number, KnownCharacter>());
   for (const member of cast) known.current.set(member.id, member);
+  const former = useFormerSpeakers(unknownSpeakers(state.messages, cast, known.current));
+  for (const [id, found] of former) known.current.set(id, found);
   const speakerFor = (characterId: number | undefined) => speakerOf(characterId, cast, known.current, character);
   // In the manual order, or with everyone muted, nobody answers until asked ("Let … speak").
   const replyExpected = (conversation.replyOrder ?? "natural") !== "manual" && cast.some((m) => !m.muted);

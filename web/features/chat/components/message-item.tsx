@@ -118,10 +118,12 @@ export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry:
               data-message-text
               className={cn(
                 BUBBLE,
-                "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
+                // Hidden from context: an outline instead of the filled bubble (dimming would fail contrast).
+                item.hidden
+                  ? "rounded-br-sm border border-dashed border-violet-400/60 text-foreground"
+                  : "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
                 item.status === "pending" && "opacity-80",
                 failed && "ring-2 ring-red-500/70",
-                item.hidden && "opacity-50",
               )}
             >
               <MessageContent content={item.content} tone="user" />
@@ -194,7 +196,7 @@ export function CharacterMessage({
   const stored = item.status === "saved";
   return (
     <li className="group/message flex items-start gap-2.5" data-message-id={item.id}>
-      <Avatar src={speaker.avatarUrl} fallback={characterInitial(speaker.name)} className={cn("mt-0.5 size-8", item.hidden && "opacity-50")} />
+      <Avatar src={speaker.avatarUrl} fallback={characterInitial(speaker.name)} className={cn("mt-0.5 size-8", item.hidden && "grayscale")} />
       <article
         aria-label={speaker.name}
         aria-busy={streaming}
@@ -225,7 +227,7 @@ export function CharacterMessage({
               BUBBLE,
               "rounded-tl-sm border border-transparent bg-surface text-foreground",
               other && "border-dashed border-muted-foreground/60",
-              item.hidden && "opacity-50",
+              item.hidden && "border-dashed border-muted-foreground/60 bg-transparent",
             )}
           >
             <MessageContent content={versions[index]!} tone="character" streaming={streaming} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CastMember, ConversationCharacter } from "../../../../schema/chat.ts";
-import { castNames, castOf, FORMER_MEMBER_NAME, speakerOf, talkativenessText } from "./cast.ts";
+import { castNames, castOf, FORMER_MEMBER_NAME, speakerOf, talkativenessText, unknownSpeakers } from "./cast.ts";
 
 const character = (id: number, name: string): ConversationCharacter => ({
   id,
@@ -58,5 +58,12 @@ describe("talkativenessText", () => {
     expect(talkativenessText(0)).toBe("0%");
     expect(talkativenessText(0.5)).toBe("50%");
     expect(talkativenessText(1)).toBe("100%");
+  });
+});
+
+describe("unknownSpeakers", () => {
+  it("lists the speakers neither in the cast nor known, once each, in order", () => {
+    const messages = [{ characterId: 1 }, {}, { characterId: 7 }, { characterId: 3 }, { characterId: 7 }, { characterId: 5 }];
+    expect(unknownSpeakers(messages, [member(1, "Ana")], new Map([[3, character(3, "Cy")]]))).toEqual([7, 5]);
   });
 });

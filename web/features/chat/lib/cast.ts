@@ -8,6 +8,9 @@ import type { CastMember, ConversationCharacter, ReplyOrder } from "../../../../
 /** Shown for the speaker of a reply whose character left the cast before this page knew its name. */
 export const FORMER_MEMBER_NAME = "Former member";
 
+/** What a bubble needs of a character that spoke. */
+export type KnownCharacter = Pick<ConversationCharacter, "id" | "name" | "avatarUrl">;
+
 /** A reply's speaker as a bubble shows it: a member, one that left, or (unknown) "Former member". */
 export interface Speaker {
   /** The character's id; null when not known. */
@@ -27,7 +30,7 @@ export interface Speaker {
 export function speakerOf(
   characterId: number | undefined,
   cast: readonly CastMember[],
-  known: ReadonlyMap<number, ConversationCharacter>,
+  known: ReadonlyMap<number, KnownCharacter>,
   fallback: ConversationCharacter,
 ): Speaker {
   const id = characterId ?? fallback.id;
@@ -42,6 +45,20 @@ export function speakerOf(
 export function castNames(names: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? "";
   return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/** Speakers of `messages` (their `characterId`s) neither in `cast` nor in `known`, each once, in order of first reply. */
+export function unknownSpeakers(
+  messages: readonly { characterId?: number }[],
+  cast: readonly { id: number }[],
+  known: ReadonlyMap<number, unknown>,
+): number[] {
+  const inCast = new Set(cast.map((m) => m.id));
+  const ids = new Set<number>();
+  for (const { characterId } of messages) {
+    if (characterId !== undefined && !inCast.has(characterId) && !known.has(characterId)) ids.add(characterId);
+  }
+  return [...ids];
 }
 
 /** The cast of a conversation, with the first member alone when the answer predates casts. */
