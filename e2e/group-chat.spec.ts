@@ -109,7 +109,7 @@ test("a group of three from the character page: cast in the header, mute one, le
 
   // The header names the whole cast; every member greeted, in member order, each under its own name.
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${ana.name}, ${bo.name} and ${cy.name}`);
-  await expect(page.getByText("Group chat · 3 characters")).toBeVisible();
+  await expect(page.locator("header").filter({ hasText: "Group chat · 3 characters" })).toBeVisible();
   expect(await speakers(page)).toEqual([ana, bo, cy].map((c) => ({ article: c.name, shown: c.name })));
 
   // Mute Cy; the list order makes every unmuted member answer, in member order.

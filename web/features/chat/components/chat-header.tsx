@@ -36,6 +36,7 @@ import {
 } from "../../../components/ui/dropdown-menu.tsx";
 import { IconTooltip, Tooltip, TooltipContent, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { useUser } from "../../../lib/auth.ts";
+import { cn } from "../../../lib/utils.ts";
 import { usePersonas } from "../../../lib/personas-query.ts";
 import { conversationExportUrl } from "../api/export-conversation.ts";
 import { castNames } from "../lib/cast.ts";
@@ -111,11 +112,17 @@ export function ChatHeader({
           <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-10" fallbackClassName="text-base" />
         )}
         <div className="min-w-0 flex-1">
-          <h1 className="truncate text-base leading-tight font-semibold sm:text-lg" title={group ? names : undefined}>
+          <h1
+            className={cn("text-base leading-tight font-semibold sm:truncate sm:text-lg", group ? "line-clamp-2 break-words" : "truncate")}
+            title={group ? names : undefined}
+          >
             {group ? names : character.name}
           </h1>
           {group ? (
-            <p className="truncate text-xs text-muted-foreground sm:text-sm">Group chat · {cast.length} characters</p>
+            <p className="truncate text-xs text-muted-foreground sm:text-sm">
+              <span className="max-sm:hidden">Group chat · </span>
+              {cast.length} characters
+            </p>
           ) : (
             character.creator && (
               <p className="truncate text-xs text-muted-foreground sm:text-sm">
