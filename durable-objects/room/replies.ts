@@ -354,9 +354,10 @@ export class ReplyRounds {
       this.busyError(ws, null);
       return;
     }
-    const [last, previous] = this.store.lastTwo();
-    // The last reply to a message of the person, or a message of theirs still unanswered.
-    const target = last?.role === "character" && previous?.role === "user" ? last : last?.role === "user" ? null : undefined;
+    const [last] = this.store.lastTwo();
+    // The last reply (in a group chat, whoever spoke last) after a message of the person, or a message of theirs still unanswered.
+    const target =
+      last?.role === "character" && this.store.userMessageBefore(last.seq) !== null ? last : last?.role === "user" ? null : undefined;
     if (target === undefined) {
       send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
       return;
