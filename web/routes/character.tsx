@@ -12,6 +12,7 @@ import { isCharacterListKey } from "../features/characters/api/get-characters.ts
 import { CharacterProfile, CharacterProfileSkeleton } from "../features/characters/components/character-profile.tsx";
 import { useCreateConversation } from "../features/chat/api/create-conversation.ts";
 import { ImportChatButton } from "../features/chat/components/import-chat-button.tsx";
+import { StartGroupChatButton } from "../features/chat/components/start-group-chat.tsx";
 import { CommentsSection } from "../features/comments/components/comments-section.tsx";
 
 const COMMENTS_ID = "comments";
@@ -58,7 +59,12 @@ export function CharacterPage() {
         character={query.data}
         onStartChat={startChat}
         startingChat={createConversation.isPending}
-        chatActions={<ImportChatButton characterId={query.data.id} className="w-full sm:w-auto" />}
+        chatActions={
+          <>
+            <StartGroupChatButton character={query.data} className="w-full sm:w-auto" />
+            <ImportChatButton characterId={query.data.id} className="w-full sm:w-auto" />
+          </>
+        }
         commentsId={COMMENTS_ID}
       >
         <CommentsSection

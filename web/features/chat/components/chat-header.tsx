@@ -2,13 +2,29 @@
  * The chat page's header (SPEC.md §2 "Chat"): a back link to the
  * character's page, its avatar (or initial), name and @creator, "Branched
  * from …" for a branch, and the "Conversation options" menu: Start a New
- * Conversation, Persona, Memory, and the exports (SillyTavern JSONL,
- * Markdown) as plain download links.
+ * Conversation, Add character, Persona, Memory, Author's note, and the
+ * exports (SillyTavern JSONL, Markdown) as plain download links. A group
+ * chat (DESIGN.md "Group chats") shows its cast instead: stacked avatars
+ * and every name, and its back link goes to My Chats. "Cast" opens the
+ * cast panel.
  */
-import { ArrowLeft, BookMarked, Cpu, EllipsisVertical, FileDown, FileText, LoaderCircle, MessageSquarePlus, UserRound } from "lucide-react";
+import {
+  ArrowLeft,
+  BookMarked,
+  Cpu,
+  EllipsisVertical,
+  FileDown,
+  FileText,
+  LoaderCircle,
+  MessageSquarePlus,
+  NotebookPen,
+  UserPlus,
+  UserRound,
+  Users,
+} from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
-import type { Conversation } from "../../../../schema/chat.ts";
+import { type CastMember, type Conversation, MAX_CAST_SIZE } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import {
@@ -20,10 +36,14 @@ import {
 } from "../../../components/ui/dropdown-menu.tsx";
 import { IconTooltip, Tooltip, TooltipContent, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { useUser } from "../../../lib/auth.ts";
+import { cn } from "../../../lib/utils.ts";
 import { usePersonas } from "../../../lib/personas-query.ts";
 import { conversationExportUrl } from "../api/export-conversation.ts";
+import { castNames } from "../lib/cast.ts";
 import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
 import { BranchedFrom } from "./branched-from.tsx";
+import type { CastPanelView } from "./cast-panel.tsx";
+import { CastAvatars } from "./cast-avatars.tsx";
 import { CreatorLink } from "../../creators/components/creator-link.tsx";
 
 interface ChatHeaderProps {
@@ -36,6 +56,10 @@ interface ChatHeaderProps {
   offlineModel: boolean;
   onOpenPersona: () => void;
   onOpenMemory: () => void;
+  /** The conversation's cast in member order (the character alone in a one-to-one chat). */
+  cast: CastMember[];
+  onOpenCast: (view: CastPanelView) => void;
+  onOpenAuthorNote: () => void;
 }
 
 export function ChatHeader({
@@ -46,7 +70,12 @@ export function ChatHeader({
   offlineModel,
   onOpenPersona,
   onOpenMemory,
+  cast,
+  onOpenCast,
+  onOpenAuthorNote,
 }: ChatHeaderProps) {
+  const group = cast.length > 1;
+  const names = castNames(cast.map((m) => m.name));
   const { branchedFrom } = conversation;
   const { user } = useUser();
   const personas = usePersonas(user !== null);
@@ -60,23 +89,55 @@ export function ChatHeader({
   return (
     <header className="border-b border-border bg-card/60 px-2 py-2.5 sm:px-4">
       <div className="flex items-center gap-2 sm:gap-3">
-        <IconTooltip label={`Back to ${character.name}`}>
-          <Button asChild variant="ghost" size="icon" className="shrink-0 text-muted-foreground hover:text-foreground">
-            <Link to={`/character/${character.id}`} aria-label={`Back to ${character.name}`}>
-              <ArrowLeft aria-hidden="true" className="!size-5" />
-            </Link>
-          </Button>
-        </IconTooltip>
-        <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-10" fallbackClassName="text-base" />
+        {group ? (
+          <IconTooltip label="Back to My Chats">
+            <Button asChild variant="ghost" size="icon" className="shrink-0 text-muted-foreground hover:text-foreground">
+              <Link to="/chats" aria-label="Back to My Chats">
+                <ArrowLeft aria-hidden="true" className="!size-5" />
+              </Link>
+            </Button>
+          </IconTooltip>
+        ) : (
+          <IconTooltip label={`Back to ${character.name}`}>
+            <Button asChild variant="ghost" size="icon" className="shrink-0 text-muted-foreground hover:text-foreground">
+              <Link to={`/character/${character.id}`} aria-label={`Back to ${character.name}`}>
+                <ArrowLeft aria-hidden="true" className="!size-5" />
+              </Link>
+            </Button>
+          </IconTooltip>
+        )}
+        {group ? (
+          <CastAvatars cast={cast} className="size-9 sm:size-10" />
+        ) : (
+          <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-10" fallbackClassName="text-base" />
+        )}
         <div className="min-w-0 flex-1">
-          <h1 className="truncate text-base leading-tight font-semibold sm:text-lg">{character.name}</h1>
-          {character.creator && (
+          <h1
+            className={cn("text-base leading-tight font-semibold sm:truncate sm:text-lg", group ? "line-clamp-2 break-words" : "truncate")}
+            title={group ? names : undefined}
+          >
+            {group ? names : character.name}
+          </h1>
+          {group ? (
             <p className="truncate text-xs text-muted-foreground sm:text-sm">
-              <CreatorLink creator={character.creator} username={character.creatorUsername} />
+              <span className="max-sm:hidden">Group chat · </span>
+              {cast.length} characters
             </p>
+          ) : (
+            character.creator && (
+              <p className="truncate text-xs text-muted-foreground sm:text-sm">
+                <CreatorLink creator={character.creator} username={character.creatorUsername} />
+              </p>
+            )
           )}
           {branchedFrom && <BranchedFrom from={branchedFrom} />}
         </div>
+        <IconTooltip label="Cast: who is in this chat">
+          <Button variant="ghost" size={group ? "sm" : "icon"} aria-label="Cast" className="shrink-0 text-muted-foreground hover:text-foreground" onClick={() => onOpenCast("cast")}>
+            <Users aria-hidden="true" className="!size-5" />
+            {group && <span className="hidden sm:inline">Cast</span>}
+          </Button>
+        </IconTooltip>
         <DropdownMenu modal={false}>
           <Tooltip>
             <TooltipTrigger asChild>
@@ -103,6 +164,9 @@ export function ChatHeader({
             <DropdownMenuItem disabled={startingNew} onSelect={onNewConversation}>
               <MessageSquarePlus aria-hidden="true" /> Start a New Conversation
             </DropdownMenuItem>
+            <DropdownMenuItem disabled={cast.length >= MAX_CAST_SIZE} onSelect={openDialog(() => onOpenCast("add"))}>
+              <UserPlus aria-hidden="true" /> Add character
+            </DropdownMenuItem>
             <DropdownMenuSeparator />
             <DropdownMenuItem onSelect={openDialog(onOpenPersona)}>
               <UserRound aria-hidden="true" /> Persona
@@ -110,6 +174,9 @@ export function ChatHeader({
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={openDialog(onOpenMemory)}>
               <BookMarked aria-hidden="true" /> Memory
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={openDialog(onOpenAuthorNote)}>
+              <NotebookPen aria-hidden="true" /> Author's note
             </DropdownMenuItem>
             <DropdownMenuSeparator />
             <DropdownMenuItem asChild>

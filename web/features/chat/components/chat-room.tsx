@@ -6,12 +6,22 @@
  * (docs/decisions/0007-steering-a-chat.md): edit, delete and rewind
  * (after a confirmation), continue and memory go over the socket with a
  * clientId each; branch and the persona go over HTTP. A character's reply
- * can be reported (issue "Trust and safety").
+ * can be reported (issue "Trust and safety"). Group chats (DESIGN.md "Group
+ * chats"): the cast panel, "Let … speak" (`generate`), each reply's
+ * speaker, hide from context and the author's note; `cast_updated` from
+ * another tab refetches the conversation.
  */
 import { LoaderCircle, WifiOff } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { type ChatMessage, type Conversation, conversationTitle } from "../../../../schema/chat.ts";
+import {
+  type AuthorNote,
+  type CastMember,
+  type ChatMessage,
+  type Conversation,
+  castTitle,
+} from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
@@ -19,9 +29,13 @@ import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts
 import { copyText } from "../../../lib/clipboard.ts";
 import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
 import { useBranchConversation } from "../api/branch-conversation.ts";
+import { useCreateGroupConversation } from "../api/create-group-conversation.ts";
+import { conversationQueryOptions } from "../api/get-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
+import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
+import { castNames, castOf, type KnownCharacter, speakerOf, unknownSpeakers } from "../lib/cast.ts";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import { newClientId } from "../lib/chat-socket.ts";
 import {
@@ -38,6 +52,8 @@ import {
   unansweredSteering,
   unsentMessages,
 } from "../lib/chat-state.ts";
+import { AuthorNoteDialog } from "./author-note-dialog.tsx";
+import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
 import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dialog.tsx";
@@ -78,6 +94,25 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const [memorySave, setMemorySave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
   // The same clientId for the frame handler, which may run twice before a render.
   const memoryClientId = useRef<string | null>(null);
+  const [castView, setCastView] = useState<CastPanelView | null>(null);
+  const [authorNoteOpen, setAuthorNoteOpen] = useState(false);
+  const [authorNoteSave, setAuthorNoteSave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
+  const authorNoteClientId = useRef<string | null>(null);
+  const queryClient = useQueryClient();
+
+  const cast = castOf(conversation);
+  const group = cast.length > 1;
+  const names = castNames(cast.map((m) => m.name));
+  const title = castTitle(cast.map((m) => m.name));
+  // Every character this page has seen in the cast: a reply of one removed since still shows its name;
+  // speakers removed before the page opened are read from the catalog.
+  const known = useRef(new Map<number, KnownCharacter>());
+  for (const member of cast) known.current.set(member.id, member);
+  const former = useFormerSpeakers(unknownSpeakers(state.messages, cast, known.current));
+  for (const [id, found] of former) known.current.set(id, found);
+  const speakerFor = (characterId: number | undefined) => speakerOf(characterId, cast, known.current, character);
+  // In the manual order, or with everyone muted, nobody answers until asked ("Let … speak").
+  const replyExpected = (conversation.replyOrder ?? "natural") !== "manual" && cast.some((m) => !m.muted);
 
   useEffect(() => {
     if (initialMessages) dispatch({ type: "loaded", messages: initialMessages });
@@ -92,7 +127,21 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         memoryClientId.current = null;
         setMemorySave({ clientId: null, error: null });
         setMemoryOpen(false);
-        toast({ title: "Memory saved", description: `${character.name} will keep it in mind from the next reply on.` });
+        toast({ title: "Memory saved", description: `${names} will keep it in mind from the next reply on.` });
+      }
+      if (frame.type === "author_note_updated" && frame.clientId !== undefined && frame.clientId === authorNoteClientId.current) {
+        authorNoteClientId.current = null;
+        setAuthorNoteSave({ clientId: null, error: null });
+        setAuthorNoteOpen(false);
+        toast({ title: "Author's note saved", description: "It steers the story from the next reply on." });
+      }
+      if (frame.type === "error" && frame.clientId !== undefined && frame.clientId === authorNoteClientId.current) {
+        authorNoteClientId.current = null;
+        setAuthorNoteSave({ clientId: null, error: frame.message });
+      }
+      // Another tab (or this one's HTTP call) changed the cast or the reply order: names and avatars come with the conversation.
+      if (frame.type === "cast_updated") {
+        void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
       if (frame.type === "error" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
         memoryClientId.current = null;
@@ -124,7 +173,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     // Disconnected: dropped with a console warning (SPEC.md §4); the text stays in the input.
     if (!socket.send({ type: "chat_message", conversationId, content, isUser: true, clientId })) return false;
     stickToBottom.current = true;
-    dispatch({ type: "send", clientId, content, createdAt: new Date().toISOString() });
+    dispatch({ type: "send", clientId, content, createdAt: new Date().toISOString(), awaitReply: replyExpected });
     return true;
   };
 
@@ -132,7 +181,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     if (!item.clientId || isBusy(stateRef.current)) return;
     if (!socket.send({ type: "chat_message", conversationId, content: item.content, isUser: true, clientId: item.clientId })) return;
     stickToBottom.current = true;
-    dispatch({ type: "retry", clientId: item.clientId });
+    dispatch({ type: "retry", clientId: item.clientId, awaitReply: replyExpected });
   };
 
   const onRegenerate = () => {
@@ -173,6 +222,26 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     return true;
   };
 
+  const onSaveAuthorNote = (note: AuthorNote): boolean => {
+    const clientId = newClientId();
+    if (!steer({ type: "set_author_note", ...note, clientId })) return false;
+    authorNoteClientId.current = clientId;
+    setAuthorNoteSave({ clientId, error: null });
+    return true;
+  };
+
+  /** "Let … speak": the member replies now. False when the socket is down or a reply is on its way. */
+  const onLetSpeak = (member: CastMember): boolean => {
+    if (isBusy(stateRef.current)) return false;
+    if (!socket.send({ type: "generate", conversationId, characterId: member.id, clientId: newClientId() })) {
+      notConnected();
+      return false;
+    }
+    stickToBottom.current = true;
+    dispatch({ type: "generate", characterId: member.id });
+    return true;
+  };
+
   const branch = useBranchConversation(conversationId);
   const { openReport, reportDialog } = useReportDialog();
   const actions: MessageActionHandlers = {
@@ -198,8 +267,12 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     },
     onDelete: (item) => setDeleteRequest({ kind: "delete", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
     onRewind: (item) => setDeleteRequest({ kind: "rewind", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
+    onHide: (item, hidden) => void steer({ type: "hide_message", messageId: item.id, hidden, clientId: newClientId() }),
     onReport: (item, opener) =>
-      openReport({ target: { targetType: "message", targetId: item.id, conversationId }, subject: `this reply from ${character.name}` }, opener),
+      openReport(
+        { target: { targetType: "message", targetId: item.id, conversationId }, subject: `this reply from ${speakerFor(item.characterId).name}` },
+        opener,
+      ),
   };
 
   const rate = useRateMessage(conversationId);
@@ -220,43 +293,56 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   };
 
   const startNew = useStartNewConversation();
-  const onNewConversation = () =>
-    startNew.mutate(conversation.characterId, {
-      onSuccess: (fresh) => {
+  const startNewGroup = useCreateGroupConversation();
+  const onNewConversation = () => {
+    const handlers = {
+      onSuccess: (fresh: { id: string }) => {
         navigate(`/chat/${fresh.id}`);
         toast({ title: "New conversation started", description: "You're now in a fresh conversation. Previous history is preserved." });
       },
-      onError: (error) => {
+      onError: (error: Error) => {
         if (isUnauthorizedError(error)) notifyUnauthorized("start a chat");
         else toast({ title: "Error", description: "Failed to start a new conversation. Please try again.", variant: "destructive" });
       },
-    });
+    };
+    // A group starts afresh with the same cast, in the same order.
+    if (group) startNewGroup.mutate(cast.map((m) => m.id), handlers);
+    else startNew.mutate(conversation.characterId, handlers);
+  };
 
   const chatModel = state.chatModel ?? conversation.chatModel;
   const loading = !state.synced && initialMessages === undefined;
 
   return (
     <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4">
-      <title>{`${conversationTitle(character.name)} — Fabled`}</title>
+      <title>{`${title} — Fabled`}</title>
       <section
-        aria-label={conversationTitle(character.name)}
+        aria-label={title}
         className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border"
       >
         <ChatHeader
           conversation={conversation}
           character={character}
           onNewConversation={onNewConversation}
-          startingNew={startNew.isPending}
+          startingNew={startNew.isPending || startNewGroup.isPending}
           offlineModel={chatModel === "offline"}
           onOpenPersona={() => setPersonaOpen(true)}
           onOpenMemory={() => {
             setMemorySave({ clientId: null, error: null });
             setMemoryOpen(true);
           }}
+          cast={cast}
+          onOpenCast={setCastView}
+          onOpenAuthorNote={() => {
+            setAuthorNoteSave({ clientId: null, error: null });
+            setAuthorNoteOpen(true);
+          }}
         />
         <MessageList
           state={state}
-          character={character}
+          names={names}
+          speakerOf={speakerFor}
+          group={group}
           loading={loading}
           stickToBottom={stickToBottom}
           onRate={onRate}
@@ -274,7 +360,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           <div className="mx-auto max-w-3xl">
             <ConnectionNotice status={socket.status} onReconnect={socket.reconnect} />
             <ChatComposer
-              characterName={character.name}
+              characterName={names}
               busy={isBusy(state)}
               streaming={state.streamingId !== null}
               onSend={onSend}
@@ -286,10 +372,31 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       </section>
       {reportDialog}
       <DeleteMessagesDialog request={deleteRequest} onCancel={() => setDeleteRequest(null)} onConfirm={onConfirmDelete} />
+      {castView && (
+        <CastPanel
+          conversation={conversation}
+          initialView={castView}
+          busy={isBusy(state)}
+          onLetSpeak={onLetSpeak}
+          onClose={() => setCastView(null)}
+        />
+      )}
+      {authorNoteOpen && (
+        <AuthorNoteDialog
+          note={state.authorNote}
+          saving={isSteerPending(state, authorNoteSave.clientId)}
+          error={authorNoteSave.error}
+          onSave={onSaveAuthorNote}
+          onClose={() => {
+            authorNoteClientId.current = null;
+            setAuthorNoteOpen(false);
+          }}
+        />
+      )}
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
       {memoryOpen && (
         <MemoryDialog
-          characterName={character.name}
+          characterName={names}
           memory={state.memory}
           saving={isSteerPending(state, memorySave.clientId)}
           error={memorySave.error}

@@ -2,7 +2,8 @@
  * "My Chats": the person's conversations, latest activity first, each with
  * the character's avatar and name, the title, a preview of the last message
  * and how long ago it was, linking to the chat; a branch also links to the
- * chat it was branched from.
+ * chat it was branched from. A group chat shows its cast's avatars stacked
+ * and every name (DESIGN.md "Group chats").
  */
 import { formatDistanceToNow } from "date-fns";
 import { CloudOff, MessagesSquare, Search } from "lucide-react";
@@ -13,8 +14,10 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useConversations } from "../api/get-conversations.ts";
 import { plainText } from "../../../lib/action-segments.ts";
+import { castNames, castOf } from "../lib/cast.ts";
 import { characterInitial } from "../lib/chat-character.ts";
 import { BranchedFrom } from "./branched-from.tsx";
+import { CastAvatars } from "./cast-avatars.tsx";
 
 const SKELETON_ROWS = 4;
 
@@ -89,6 +92,7 @@ export function ConversationList() {
 
 function ConversationRow({ conversation }: { conversation: ConversationSummary }) {
   const { character, branchedFrom } = conversation;
+  const cast = castOf(conversation);
   const at = conversation.lastMessageAt ?? conversation.updatedAt;
   const preview = conversation.lastMessagePreview ? plainText(conversation.lastMessagePreview) : "";
   return (
@@ -98,10 +102,14 @@ function ConversationRow({ conversation }: { conversation: ConversationSummary }
         to={`/chat/${conversation.id}`}
         className="flex items-center gap-4 p-4 after:absolute after:inset-0 after:content-[''] focus-visible:outline-offset-[-2px]"
       >
-        <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
+        {cast.length > 1 ? (
+          <CastAvatars cast={cast} className="size-10 sm:size-12" fallbackClassName="text-base sm:text-lg" max={2} />
+        ) : (
+          <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
+        )}
         <div className="min-w-0 flex-1">
           <div className="flex items-baseline justify-between gap-3">
-            <p className="truncate font-semibold">{character.name}</p>
+            <p className="line-clamp-2 font-semibold break-words">{castNames(cast.map((m) => m.name))}</p>
             <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
               {formatDistanceToNow(new Date(at), { addSuffix: true })}
             </time>

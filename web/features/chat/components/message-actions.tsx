@@ -1,12 +1,14 @@
 /**
  * What a person can do with a stored message (docs/decisions/0007-steering-a-chat.md):
  * Edit, Copy, Branch from here, Rewind to here (when messages follow it),
- * Report (the character's replies; issue "Trust and safety") and Delete. A
+ * Hide from context / Unhide (DESIGN.md "Group chats": kept and shown, left
+ * out of every prompt), Report (the character's replies; issue "Trust and
+ * safety") and Delete. A
  * "More actions" menu beside the bubble holds them all; wide screens
  * also get Edit and Copy as buttons. The toolbar shows while the message is
  * hovered or focused, and always on touch screens and phones, where nothing hovers.
  */
-import { Copy, Ellipsis, Flag, GitBranch, History, Pencil, Trash2 } from "lucide-react";
+import { Copy, Ellipsis, Eye, EyeOff, Flag, GitBranch, History, Pencil, Trash2 } from "lucide-react";
 import { type ReactNode, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import {
@@ -27,6 +29,8 @@ export interface MessageActionHandlers {
   onBranch: (item: ChatItem) => void;
   onDelete: (item: ChatItem) => void;
   onRewind: (item: ChatItem) => void;
+  /** Hide the message from the prompt (true) or bring it back (false). */
+  onHide: (item: ChatItem, hidden: boolean) => void;
   /**
    * Opens the Report dialog; offered on the character's replies only (a
    * person does not report their own words). `opener` (the "More actions"
@@ -114,6 +118,9 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
               <History aria-hidden="true" /> Rewind to here
             </DropdownMenuItem>
           )}
+          <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onHide(item, !item.hidden)}>
+            {item.hidden ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />} {item.hidden ? "Unhide" : "Hide from context"}
+          </DropdownMenuItem>
           <DropdownMenuSeparator />
           {!item.isUser && (
             // Open while a reply is written: a report changes nothing in the chat.

@@ -6,16 +6,20 @@
  * the last reply the arrows choose the version the conversation goes on
  * from (as SillyTavern's swipes do); on earlier replies they only show the
  * others. Beside every stored message, its actions (message-actions.tsx);
- * Edit turns the bubble into an editor. An edited message says so.
+ * Edit turns the bubble into an editor. An edited message says so. In a
+ * group chat each reply shows its speaker's avatar and name (DESIGN.md
+ * "Group chats"); a message hidden from context is dimmed, says so and
+ * offers Unhide.
  */
-import { ChevronLeft, ChevronRight, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
+import { ChevronLeft, ChevronRight, EyeOff, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type ComponentProps, type ReactNode, useState } from "react";
 import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, replyVersions } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TooltipContent, TooltipGroupItem, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
-import { type ChatCharacter, characterInitial } from "../lib/chat-character.ts";
+import type { Speaker } from "../lib/cast.ts";
+import { characterInitial } from "../lib/chat-character.ts";
 import type { ChatItem } from "../lib/chat-state.ts";
 import { type MessageActionHandlers, MessageActions } from "./message-actions.tsx";
 import { MessageContent } from "../../../components/message-content.tsx";
@@ -32,6 +36,8 @@ export interface SteerProps {
   after: number;
   /** This message is being edited. */
   editing: boolean;
+  /** A hide or unhide of this message is sent and not answered yet. */
+  hiding: boolean;
   handlers: MessageActionHandlers;
   /** Sends the edit; false when it could not be sent (the editor stays open). */
   onSaveEdit: (item: ChatItem, content: string) => boolean;
@@ -55,6 +61,24 @@ function IconButton({
       </TooltipTrigger>
       <TooltipContent>{tooltip}</TooltipContent>
     </TooltipGroupItem>
+  );
+}
+
+/** "Hidden from context" under a hidden message, with Unhide (open when steering is). */
+function HiddenNote({ item, steer }: { item: ChatItem; steer: SteerProps }) {
+  return (
+    <p className="flex items-center gap-1.5 px-1 text-xs text-muted-foreground">
+      <EyeOff aria-hidden="true" className="size-3.5" /> Hidden from context
+      <Button
+        variant="ghost"
+        size="sm"
+        disabled={!steer.enabled || steer.hiding}
+        onClick={() => steer.handlers.onHide(item, false)}
+        className="h-7 px-2 text-xs text-muted-foreground hover:text-foreground"
+      >
+        Unhide
+      </Button>
+    </p>
   );
 }
 
@@ -94,7 +118,10 @@ export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry:
               data-message-text
               className={cn(
                 BUBBLE,
-                "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
+                // Hidden from context: an outline instead of the filled bubble (dimming would fail contrast).
+                item.hidden
+                  ? "rounded-br-sm border border-dashed border-violet-400/60 text-foreground"
+                  : "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
                 item.status === "pending" && "opacity-80",
                 failed && "ring-2 ring-red-500/70",
               )}
@@ -103,6 +130,7 @@ export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry:
             </div>
             {stored && <MessageActions item={item} side="left" disabled={!steer.enabled} after={steer.after} handlers={steer.handlers} />}
             {item.editedAt && <EditedMark at={item.editedAt} />}
+            {item.hidden && stored && <HiddenNote item={item} steer={steer} />}
           </>
         )}
         {failed && (
@@ -120,7 +148,10 @@ export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry:
 
 interface CharacterMessageProps {
   item: ChatItem;
-  character: ChatCharacter;
+  /** Who spoke it (lib/cast.ts speakerOf). */
+  speaker: Speaker;
+  /** The speaker's name is written above the bubble (a group chat, or a speaker other than the chat's character). */
+  showName: boolean;
   /** Thumbs are shown (stored replies; not the opening greeting). */
   rateable: boolean;
   /** Regenerate is offered (the last reply, nothing in progress). */
@@ -139,7 +170,8 @@ interface CharacterMessageProps {
 
 export function CharacterMessage({
   item,
-  character,
+  speaker,
+  showName,
   rateable,
   regeneratable,
   continuable,
@@ -164,20 +196,25 @@ export function CharacterMessage({
   const stored = item.status === "saved";
   return (
     <li className="group/message flex items-start gap-2.5" data-message-id={item.id}>
-      <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="mt-0.5 size-8" />
+      <Avatar src={speaker.avatarUrl} fallback={characterInitial(speaker.name)} className={cn("mt-0.5 size-8", item.hidden && "grayscale")} />
       <article
-        aria-label={character.name}
+        aria-label={speaker.name}
         aria-busy={streaming}
         className={cn(
           "relative flex min-w-0 max-w-[calc(100%-5.25rem)] flex-col items-start gap-1 sm:max-w-[75%]",
           steer.editing && "w-full max-w-full sm:max-w-[85%]",
         )}
       >
+        {showName && (
+          <p data-speaker className="-mb-0.5 px-1 text-xs font-semibold text-violet-200">
+            {speaker.name}
+          </p>
+        )}
         {steer.editing ? (
           <MessageEditor
             initial={item.content}
             max={MAX_EDITED_REPLY_LENGTH}
-            label={`Edit ${character.name}'s reply`}
+            label={`Edit ${speaker.name}'s reply`}
             busy={!steer.enabled}
             tone="character"
             onSave={(content) => steer.onSaveEdit(item, content)}
@@ -186,7 +223,12 @@ export function CharacterMessage({
         ) : (
           <div
             data-message-text
-            className={cn(BUBBLE, "rounded-tl-sm border border-transparent bg-surface text-foreground", other && "border-dashed border-muted-foreground/60")}
+            className={cn(
+              BUBBLE,
+              "rounded-tl-sm border border-transparent bg-surface text-foreground",
+              other && "border-dashed border-muted-foreground/60",
+              item.hidden && "border-dashed border-muted-foreground/60 bg-transparent",
+            )}
           >
             <MessageContent content={versions[index]!} tone="character" streaming={streaming} />
             {streaming && <span aria-hidden="true" className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse rounded-sm bg-pink-400" />}
@@ -201,6 +243,7 @@ export function CharacterMessage({
             {item.editedAt && <EditedMark at={item.editedAt} />}
           </p>
         )}
+        {item.hidden && stored && !steer.editing && <HiddenNote item={item} steer={steer} />}
         {other && (
           <p className="px-1 text-xs text-muted-foreground">
             Not the version the chat went on from ({current + 1}/{versions.length})

@@ -1,7 +1,8 @@
 /**
  * The scrolling list of messages (SPEC.md §2 "Chat"): the greeting first,
  * the person's messages right, the character's left, the typing indicator
- * while a reply is awaited, and an inline note when something failed. It
+ * while a reply is awaited (beside its speaker, in a group chat), and an
+ * inline note when something failed. It
  * follows the newest message while the reader is at the bottom, and leaves
  * the scroll alone while they read further up.
  */
@@ -10,7 +11,7 @@ import { type RefObject, useLayoutEffect, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
-import type { ChatCharacter } from "../lib/chat-character.ts";
+import type { Speaker } from "../lib/cast.ts";
 import {
   type ChatItem,
   type ChatState,
@@ -33,7 +34,12 @@ const STICK_THRESHOLD_PX = 80;
 
 interface MessageListProps {
   state: ChatState;
-  character: ChatCharacter;
+  /** The cast's names in a sentence ("Ana, Bo and Cy"; the character's name in a one-to-one chat). */
+  names: string;
+  /** Who spoke a reply (lib/cast.ts speakerOf); `undefined`: the chat's first member. */
+  speakerOf: (characterId: number | undefined) => Speaker;
+  /** A group chat: each reply names its speaker, and the typing indicator waits to know who replies. */
+  group: boolean;
   /** Neither the HTTP list nor the socket's history has arrived yet. */
   loading: boolean;
   /** True while the list should follow the newest message; set by the page when the person sends. */
@@ -54,7 +60,9 @@ interface MessageListProps {
 
 export function MessageList({
   state,
-  character,
+  names,
+  speakerOf,
+  group,
   loading,
   stickToBottom,
   onRate,
@@ -75,10 +83,14 @@ export function MessageList({
   const swipeable = swipeableReplyId(state);
   const continuable = continuableReplyId(state);
   const steerable = canSteer(state);
+  // The reply on its way: its speaker once reply_started named one (a group chat), else the chat's character.
+  const coming = state.messages.find((m) => m.status === "streaming");
+  const typingSpeaker = coming?.characterId !== undefined || !group ? speakerOf(coming?.characterId) : null;
   const steerProps = (item: ChatItem): SteerProps => ({
     enabled: steerable,
     after: messagesAfter(state, item.id),
     editing: editingId === item.id,
+    hiding: state.steering.some((s) => s.frame.type === "hide_message" && s.frame.messageId === item.id),
     handlers: actions,
     onSaveEdit,
     onCancelEdit,
@@ -99,7 +111,7 @@ export function MessageList({
       ref={scrollRef}
       onScroll={onScroll}
       role="log"
-      aria-label={`Conversation with ${character.name}`}
+      aria-label={`Conversation with ${names}`}
       // Scrollable by keyboard even before any button is inside it.
       tabIndex={0}
       className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-5 focus-visible:outline-offset-[-2px] sm:px-5"
@@ -114,7 +126,7 @@ export function MessageList({
         <>
           {messages.length === 0 && !typing && (
             <p className="mx-auto max-w-sm py-10 text-center text-sm text-muted-foreground">
-              Say hello to {character.name} to start the story.
+              Say hello to {names} to start the story.
             </p>
           )}
           <TooltipProvider>
@@ -126,7 +138,8 @@ export function MessageList({
                   <CharacterMessage
                     key={item.id}
                     item={item}
-                    character={character}
+                    speaker={speakerOf(item.characterId)}
+                    showName={group || (item.characterId !== undefined && speakerOf(item.characterId).id !== speakerOf(undefined).id)}
                     rateable={isRateable(state, item)}
                     regeneratable={regeneratable === item.id}
                     continuable={continuable === item.id}
@@ -139,7 +152,7 @@ export function MessageList({
                   />
                 ),
               )}
-              {typing && <TypingIndicator character={character} />}
+              {typing && <TypingIndicator speaker={typingSpeaker} />}
             </ol>
           </TooltipProvider>
           {state.error && (

@@ -555,6 +555,116 @@ describe("memory", () => {
   });
 });
 
+describe("group chats", () => {
+  const ANA = 1;
+  const BO = 2;
+  const started = (id: string, characterId: number, replaces: string | null = null): ChatAction =>
+    frame({ type: "reply_started", messageId: id, replaces, characterId });
+  const opening = [sync([greeting, wire("u1", "Hi, both of you", true, { authorName: "Mira" })])];
+
+  it("each reply carries its speaker from reply_started on, and keeps it once stored", () => {
+    let state = run([...opening, started("r1", ANA)]);
+    expect(state.messages.at(-1)).toMatchObject({ id: "r1", characterId: ANA, status: "streaming" });
+    state = run([delta("r1", "Hello"), response("r1", "Hello.", { characterId: ANA }), started("r2", BO), delta("r2", "Hey")], state);
+    expect(state.messages.slice(2).map((m) => [m.id, m.characterId, m.content])).toEqual([
+      ["r1", ANA, "Hello."],
+      ["r2", BO, "Hey"],
+    ]);
+    expect(state.messages[1]).toMatchObject({ isUser: true, authorName: "Mira" });
+  });
+
+  it("a round of several replies keeps the page busy while each one streams and ends with the last", () => {
+    let state = run([...opening, send("c2", "And now?"), saved("c2", "u2", "And now?"), started("r1", ANA)]);
+    expect(isBusy(state)).toBe(true);
+    state = run([response("r1", "Me first.", { characterId: ANA }), started("r2", BO)], state);
+    expect(isBusy(state)).toBe(true);
+    expect(state.streamingId).toBe("r2");
+    state = run([response("r2", "Then me.", { characterId: BO })], state);
+    expect(isBusy(state)).toBe(false);
+  });
+
+  it("regenerate keeps the speaker of the reply it replaces, even when the frame does not name one", () => {
+    const base = run([...opening, started("r1", BO), response("r1", "First try.", { characterId: BO })]);
+    const state = run([{ type: "regenerate" }, started("r2", BO, "r1")], base);
+    expect(state.messages.at(-1)).toMatchObject({ id: "r2", characterId: BO, alternatives: ["First try."] });
+    const unnamed = run([{ type: "regenerate" }, frame({ type: "reply_started", messageId: "r2", replaces: "r1" })], base);
+    expect(unnamed.messages.at(-1)).toMatchObject({ id: "r2", characterId: BO });
+  });
+
+  it("generate awaits a reply like regenerate; a refusal (not_a_member) ends the waiting and says why", () => {
+    const base = run(opening);
+    let state = run([{ type: "generate", characterId: BO }], base);
+    expect(isBusy(state)).toBe(true);
+    state = run([frame({ type: "error", code: "not_a_member", message: "That character is not in this chat." })], state);
+    expect(isBusy(state)).toBe(false);
+    expect(state.error).toMatchObject({ code: "not_a_member", retryable: false });
+    expect(state.messages.map((m) => m.status)).toEqual(["saved", "saved"]);
+  });
+
+  it("a message nobody answers on their own (manual order, everyone muted) does not keep the page busy", () => {
+    let state = run([...opening, { type: "send", clientId: "c2", content: "Hm.", createdAt: "2026-01-01T00:01:00.000Z", awaitReply: false }]);
+    expect(isBusy(state)).toBe(false);
+    expect(state.messages.at(-1)).toMatchObject({ status: "pending", content: "Hm." });
+    state = run([saved("c2", "u2", "Hm.")], state);
+    expect(isBusy(state)).toBe(false);
+    expect(state.messages.at(-1)).toMatchObject({ id: "u2", status: "saved" });
+  });
+
+  it("hide from context waits for message_updated naming it, then shows the message hidden; unhide brings it back", () => {
+    let state = run([...opening, steer({ type: "hide_message", messageId: "u1", hidden: true, clientId: "h1" })]);
+    expect(isSteerPending(state, "h1")).toBe(true);
+    expect(state.messages[1]!.hidden).toBeUndefined();
+    state = run([frame({ type: "message_updated", messageId: "u1", message: wire("u1", "Hi, both of you", true, { hidden: true }), clientId: "h1" })], state);
+    expect(isSteerPending(state, "h1")).toBe(false);
+    expect(state.messages[1]!.hidden).toBe(true);
+    state = run([frame({ type: "message_updated", messageId: "u1", message: wire("u1", "Hi, both of you", true) })], state);
+    expect(state.messages[1]!.hidden).toBeUndefined();
+  });
+
+  it("a refused hide leaves the message as it was and says why", () => {
+    const state = run([
+      ...opening,
+      steer({ type: "hide_message", messageId: "u1", hidden: true, clientId: "h1" }),
+      frame({ type: "error", code: "busy", message: "Wait for the reply to finish.", clientId: "h1" }),
+    ]);
+    expect(state.messages[1]!.hidden).toBeUndefined();
+    expect(state.error?.message).toBe("Wait for the reply to finish.");
+    expect(state.steering).toEqual([]);
+  });
+
+  it("the author's note comes with history_sync and follows author_note_updated; ours is pending until its answer", () => {
+    expect(initialChatState.authorNote).toEqual({ text: "", depth: 4, interval: 1 });
+    let state = run([
+      frame({
+        type: "history_sync",
+        conversationId: CONVERSATION,
+        messages: [greeting],
+        chatModel: "offline",
+        authorNote: { text: "Keep it short.", depth: 2, interval: 3 },
+      }),
+    ]);
+    expect(state.authorNote).toEqual({ text: "Keep it short.", depth: 2, interval: 3 });
+    state = run([steer({ type: "set_author_note", text: "Rain falls.", depth: 0, interval: 1, clientId: "a1" })], state);
+    expect(isSteerPending(state, "a1")).toBe(true);
+    expect(state.authorNote.text).toBe("Keep it short.");
+    state = run([frame({ type: "author_note_updated", authorNote: { text: "Rain falls.", depth: 0, interval: 1 }, clientId: "a1" })], state);
+    expect(state.authorNote).toEqual({ text: "Rain falls.", depth: 0, interval: 1 });
+    expect(isSteerPending(state, "a1")).toBe(false);
+  });
+
+  it("every member's greeting opens the chat: none of them is rateable, the replies after the person's message are", () => {
+    const state = run([
+      sync([greeting, wire("g2", "*nods*", false, { characterId: BO }), wire("u1", "Hi", true), wire("r1", "Hello.", false, { characterId: BO })]),
+    ]);
+    expect(state.messages.map((m) => isRateable(state, m))).toEqual([false, false, false, true]);
+  });
+
+  it("cast_updated leaves the messages alone", () => {
+    const base = run(opening);
+    expect(run([frame({ type: "cast_updated", characters: [{ id: ANA, name: "Ana", muted: true, talkativeness: 0.5 }], replyOrder: "list" })], base)).toEqual(base);
+  });
+});
+
 describe("chatFooterText", () => {
   it("is SPEC.md §2's line with the count", () => {
     expect(chatFooterText(3)).toBe("All stories and characters are fictional • 3 messages in this conversation");

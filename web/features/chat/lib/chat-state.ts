@@ -27,12 +27,20 @@
  *   failure puts the text back with `message_updated`, then an `error` with
  *   the continue's clientId and no messageId). After a reconnect the page
  *   sends them again with the same clientId: the server applies each once.
+ * - Group chats (DESIGN.md "Group chats"): every reply carries its speaker
+ *   (`characterId`, from `reply_started` while it streams; a regenerate keeps
+ *   the replaced reply's speaker). `generate` ("Let … speak") awaits a reply
+ *   like `regenerate`. "Hide from context" (`hide_message`) and the author's
+ *   note (`set_author_note`) are steering frames: answered by
+ *   `message_updated` / `author_note_updated` naming their clientId.
  */
 import {
+  type AuthorNote,
   type ChatErrorCode,
   type ChatMessage,
   type ChatModelName,
   chooseVersion,
+  DEFAULT_AUTHOR_NOTE,
   replyVersions,
   type ServerFrame,
 } from "../../../../schema/chat.ts";
@@ -62,6 +70,12 @@ export interface ChatItem {
   stopped: boolean;
   /** ISO 8601: when the person last edited it (ChatMessage.editedAt). */
   editedAt?: string;
+  /** A reply's speaker (ChatMessage.characterId); absent on the person's messages and on replies of unknown speaker. */
+  characterId?: number;
+  /** The name a person's message was written under (ChatMessage.authorName). */
+  authorName?: string;
+  /** Left out of every prompt, shown dimmed (ChatMessage.hidden). */
+  hidden?: boolean;
 }
 
 export interface ChatError {
@@ -92,6 +106,8 @@ export interface ChatState {
   memory: string;
   /** Steering frames sent and not answered yet, oldest first. */
   steering: PendingSteer[];
+  /** The conversation's author's note, as the server last said. */
+  authorNote: AuthorNote;
 }
 
 /** A steering frame as the page sends it: always with a `clientId`, so it is applied once. */
@@ -100,7 +116,9 @@ export type SteeringFrame =
   | { type: "delete_message"; messageId: string; clientId: string }
   | { type: "rewind"; messageId: string; clientId: string }
   | { type: "continue"; clientId: string }
-  | { type: "set_memory"; memory: string; clientId: string };
+  | { type: "set_memory"; memory: string; clientId: string }
+  | { type: "set_author_note"; text: string; depth: number; interval: number; clientId: string }
+  | { type: "hide_message"; messageId: string; hidden: boolean; clientId: string };
 
 export interface PendingSteer {
   frame: SteeringFrame;
@@ -111,12 +129,18 @@ export interface PendingSteer {
 export type ChatAction =
   /** `GET /api/conversations/:id/messages` answered (ignored once the socket synced). */
   | { type: "loaded"; messages: ChatMessage[] }
-  /** The person sent `content` with `clientId`; `createdAt` is the local time (ISO). */
-  | { type: "send"; clientId: string; content: string; createdAt: string }
+  /**
+   * The person sent `content` with `clientId`; `createdAt` is the local time (ISO).
+   * `awaitReply: false` when nobody will answer on their own (a group chat in
+   * the manual order, or every member muted): the page is not busy then.
+   */
+  | { type: "send"; clientId: string; content: string; createdAt: string; awaitReply?: boolean }
   /** A failed message is sent again (same clientId, so it is stored once). */
-  | { type: "retry"; clientId: string }
+  | { type: "retry"; clientId: string; awaitReply?: boolean }
   /** `regenerate` was sent. */
   | { type: "regenerate" }
+  /** `generate` was sent: member `characterId` is asked to reply now ("Let … speak"). */
+  | { type: "generate"; characterId: number }
   /** The person's thumbs on a reply, before the server confirms (or to roll back). */
   | { type: "rate"; messageId: string; rating: 1 | -1 | null }
   /** `swipe` was sent: version `index` (0-based, written order) of the reply is shown at once. */
@@ -136,6 +160,7 @@ export const initialChatState: ChatState = {
   swiping: null,
   memory: "",
   steering: [],
+  authorNote: DEFAULT_AUTHOR_NOTE,
 };
 
 /** Local id of a message not stored yet. */
@@ -156,6 +181,9 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   };
   if (message.swipeIndex !== undefined) item.swipeIndex = message.swipeIndex;
   if (message.editedAt !== undefined) item.editedAt = message.editedAt;
+  if (message.characterId !== undefined) item.characterId = message.characterId;
+  if (message.authorName !== undefined) item.authorName = message.authorName;
+  if (message.hidden) item.hidden = true;
   return item;
 }
 
@@ -174,8 +202,10 @@ function upsert(items: ChatItem[], item: ChatItem, clientId: string | null = nul
   return index < 0 ? [...items, item] : replaceAt(items, index, item);
 }
 
-function emptyReply(id: string): ChatItem {
-  return { id, clientId: null, content: "", isUser: false, createdAt: "", rating: null, alternatives: [], status: "streaming", stopped: false };
+function emptyReply(id: string, characterId?: number): ChatItem {
+  const item: ChatItem = { id, clientId: null, content: "", isUser: false, createdAt: "", rating: null, alternatives: [], status: "streaming", stopped: false };
+  if (characterId !== undefined) item.characterId = characterId;
+  return item;
 }
 
 /** `item` showing an edit not answered yet. */
@@ -246,6 +276,7 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         chatModel: frame.chatModel,
         swiping: null,
         memory: frame.memory ?? state.memory,
+        authorNote: frame.authorNote ?? state.authorNote,
         steering,
       };
     }
@@ -256,15 +287,17 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
       let messages: ChatItem[];
       if (replaced >= 0) {
         // Every version of the replaced reply, in written order (as the server keeps them); the new one is the newest.
+        // A regenerated reply keeps its speaker (the frame names it too).
+        const old = state.messages[replaced]!;
         messages = replaceAt(state.messages, replaced, {
-          ...emptyReply(frame.messageId),
-          alternatives: replyVersions(state.messages[replaced]!).versions,
+          ...emptyReply(frame.messageId, frame.characterId ?? old.characterId),
+          alternatives: replyVersions(old).versions,
         });
       } else if (state.messages.some((m) => m.id === frame.messageId)) {
         // A continue (or a repeat of this frame): the text so far stays and the deltas extend it.
         messages = state.messages.map((m) => (m.id === frame.messageId ? { ...m, status: "streaming", stopped: false } : m));
       } else {
-        messages = [...state.messages, emptyReply(frame.messageId)];
+        messages = [...state.messages, emptyReply(frame.messageId, frame.characterId)];
       }
       return { ...state, messages, waiting: true, streamingId: frame.messageId, error: null };
     }
@@ -333,9 +366,12 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
     }
     case "memory_updated":
       return { ...state, memory: frame.memory, steering: withoutSteer(state.steering, frame.clientId) };
-    // Group chats (issue 22): the chat page reads these itself.
     case "author_note_updated":
+      return { ...state, authorNote: frame.authorNote, steering: withoutSteer(state.steering, frame.clientId) };
     case "cast_updated":
+      // The page refetches the conversation for the cast's names and avatars; the list itself is unchanged.
+      return state;
+    // Shared rooms (issue 23): the page shows them itself.
     case "presence":
     case "typing":
       return state;
@@ -404,17 +440,18 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
             stopped: false,
           },
         ],
-        waiting: true,
+        waiting: action.awaitReply ?? true,
         error: null,
       };
     case "retry":
       return {
         ...state,
         messages: state.messages.map((m) => (m.clientId === action.clientId && m.status === "failed" ? { ...m, status: "pending" } : m)),
-        waiting: true,
+        waiting: action.awaitReply ?? true,
         error: null,
       };
     case "regenerate":
+    case "generate":
       return { ...state, waiting: true, error: null };
     case "rate":
       return {
@@ -519,12 +556,17 @@ export function swipeableReplyId(state: ChatState): string | null {
 }
 
 /**
- * Replies that may be rated: stored character messages, except a greeting
- * that opens the conversation (it answers nothing).
+ * Replies that may be rated: stored character messages, except the
+ * greetings that open the conversation (they answer nothing): the first
+ * message, and every reply before the person's first message.
  */
 export function isRateable(state: ChatState, item: ChatItem): boolean {
   if (item.isUser || item.status !== "saved") return false;
-  return state.messages[0]?.id !== item.id;
+  if (state.messages[0]?.id === item.id) return false;
+  // A group chat opens with every member's greeting: the replies before the person's first message answer nothing.
+  const firstUser = state.messages.findIndex((m) => m.isUser);
+  const index = state.messages.findIndex((m) => m.id === item.id);
+  return firstUser >= 0 && index > firstUser;
 }
 
 /**
