@@ -31,7 +31,8 @@ import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
-import { requireUser } from "../middleware/session.ts";
+import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
+import { sessionUserSql } from "../lib/sessions.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
 const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
@@ -69,14 +70,25 @@ const cachedDetail = edgeCache({
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), cachedList, async (c) => {
     const query = c.req.valid("query");
-    const user = c.get("user");
+    // One D1 round trip: a signed-in person's session is looked up in the
+    // list's own batch and their personal parts computed from it in SQL
+    // (worker/middleware/session.ts BATCHED_SESSION_ROUTES).
+    const pending = c.get("pendingSession");
+    const { characters, total, leading } = await listCharacters(
+      c.env.DB,
+      query,
+      pending?.sid ? { viewer: sessionUserSql(pending.sid, pending.now) } : { userId: c.get("user")?.id },
+      pendingSessionLookup(c),
+    );
+    const user = await settlePendingSession(c, leading[0]?.[0]);
     // Home's Following tab: whose characters depends on who asks.
     if (query.following === "true" && query.creator === undefined) {
       if (!user) throw c.get("suspended") ? suspended() : unauthorized();
       c.header("Cache-Control", "private, no-store");
     }
-    const result = await listCharacters(c.env.DB, query, { userId: user?.id });
-    return c.json(result, 200);
+    // A cookie that names nobody (signed out, expired, suspended) reads as a visitor.
+    const shown = user ? characters : characters.map(({ isFavorited: _, ...character }) => character);
+    return c.json({ characters: shown, total }, 200);
   })
   .get("/:id", cachedDetail, async (c) => {
     const id = parseCharacterId(c.req.param("id"));

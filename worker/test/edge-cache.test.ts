@@ -42,9 +42,9 @@ async function call(path: string, { method = "GET", user = null, cookie, body, e
 
 const cacheStatus = (res: Response) => res.headers.get("x-edge-cache");
 
-/** The D1 statements the request ran, from `Server-Timing: …, d1;desc="reads=N writes=M"`. */
+/** The D1 statements the request ran, from `Server-Timing: …, d1;desc="reads=N writes=M trips=T"`. */
 function d1(res: Response): { reads: number; writes: number } {
-  const m = /d1;desc="reads=(\d+) writes=(\d+)"/.exec(res.headers.get("server-timing") ?? "");
+  const m = /d1;desc="reads=(\d+) writes=(\d+) trips=\d+"/.exec(res.headers.get("server-timing") ?? "");
   if (!m) throw new Error(`no d1 counts in Server-Timing: ${res.headers.get("server-timing")}`);
   return { reads: Number(m[1]), writes: Number(m[2]) };
 }
@@ -373,13 +373,14 @@ describe("D1 counts in Server-Timing", () => {
   });
 
   it("count statements run one by one, in a batch and in a Sessions API session", async () => {
-    const counts = { reads: 0, writes: 0 };
+    const counts = { reads: 0, writes: 0, trips: 0 };
     const db = countingD1(env.DB, counts);
     await db.prepare("SELECT count(*) FROM characters").first();
     await db.batch([db.prepare("SELECT 1"), db.prepare("UPDATE characters SET view_count = view_count WHERE id = ?").bind(-1)]);
     const session = db.withSession("first-unconstrained");
     await session.prepare("SELECT id FROM characters LIMIT 1").all();
-    expect(counts).toEqual({ reads: 3, writes: 1 });
+    // Three round trips: a statement, a batch of two, a statement in a session.
+    expect(counts).toEqual({ reads: 3, writes: 1, trips: 3 });
   });
 
   it("are reported by a visitor's miss and a signed-in read alike", async () => {
