@@ -33,6 +33,7 @@ import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
 import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
 import { sessionUserSql } from "../lib/sessions.ts";
+import { catalogCacheQuery } from "../lib/edge-cache.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
 const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
@@ -59,7 +60,12 @@ export const CREATOR_NAME_TAKEN = "That name belongs to another creator. Use you
 const queueView = (queue: Queue, id: number) =>
   sendView(queue, id).catch((error: unknown) => console.error("view not sent to the queue", String(error)));
 
-const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search", "creator"] });
+const cachedList = edgeCache({
+  target: () => ({ path: "/api/characters" }),
+  validatedQuery: true,
+  keyQuery: catalogCacheQuery,
+  caseless: ["creator"],
+});
 
 const cachedDetail = edgeCache({
   target: (c) => characterTarget(c, ""),
