@@ -41,7 +41,14 @@ import {
   withFavorites,
 } from "./catalog-rows.ts";
 import { planSearch, searchExpressions } from "./catalog-search.ts";
-import { type TagFilterSql, tagConditions, tagFilterNames, tagFilterSql, totalStatement } from "./catalog-tag-counts.ts";
+import {
+  type TagFilterSql,
+  tagConditions,
+  tagConditionsByName,
+  tagFilterNames,
+  tagFilterSql,
+  totalStatement,
+} from "./catalog-tag-counts.ts";
 import { listedSql, listedTagLinksSql } from "./listable.ts";
 
 /** ORDER BY and the partial indexes (all / SFW-only) that serve each tab. */
@@ -132,7 +139,9 @@ interface Slice {
  *   included tags' ranges (`any`, CROSS JOIN keeps that order of the loops),
  *   then the character by rowid, sorting the few rows — visiting the tags'
  *   rows once.
- * The cheaper arm gets the slice's LIMIT, the other LIMIT 0, so SQLite
+ * `probes`: the tag conditions as probes by id from a list of names
+ * (tagConditions) or by joining the links' tag names (tagConditionsByName,
+ * inside For You's statement). The cheaper arm gets the slice's LIMIT, the other LIMIT 0, so SQLite
  * never starts it; exclusions alone always walk (they describe what is left
  * out, not where to look). Nothing runs when the filter cannot match.
  */
@@ -145,8 +154,11 @@ function orderedRows(
   slice: Slice,
   options: ListOptions,
   where = "",
+  probes: "ids" | "names" = "ids",
 ): string {
   const bind = params.bind;
+  const conditions = (skip: "none" | "include" = "none") =>
+    probes === "names" ? tagConditionsByName(tags.filter, "c.id", bind, skip) : tagConditions(tags.filter, "c.id", tags.ids, skip);
   const showNsfw = query.showNsfw === "true";
   const ordering = ORDERINGS[sort];
   const visible = listedSql("c", { showNsfw });
@@ -154,21 +166,21 @@ function orderedRows(
   const extra = where ? ` AND ${where}` : "";
   const index = showNsfw ? ordering.index : ordering.sfwIndex;
   const walkRows = (limit: string) => `SELECT * FROM (SELECT ${columns} FROM characters c INDEXED BY ${index}
-      WHERE ${visible}${tagConditions(filter, "c.id", tags.ids)}${extra}
+      WHERE ${visible}${conditions()}${extra}
       ORDER BY ${ordering.orderBy} LIMIT ${limit} OFFSET ${slice.offset})`;
   if (filter.include.length === 0) return walkRows(slice.limit);
-  const probes = (filter.mode === "any" ? 1 : filter.include.length) + (filter.exclude.length > 0 ? 1 : 0);
+  const probeCount = (filter.mode === "any" ? 1 : filter.include.length) + (filter.exclude.length > 0 ? 1 : 0);
   const walk =
     options.rareTagThreshold !== undefined
       ? `${tags.includedRows} > ${bind(options.rareTagThreshold)}`
-      : `${tags.includedRows} >= (${slice.reach}) * 1.0 * ${tags.listed} * ${probes} / max(${tags.matching}, 1)`;
+      : `${tags.includedRows} >= (${slice.reach}) * 1.0 * ${tags.listed} * ${probeCount} / max(${tags.matching}, 1)`;
   const listedRows = listedTagLinksSql("r", { showNsfw });
   const fromTags =
     filter.mode === "any"
       ? `(SELECT DISTINCT r.character_id AS id FROM character_tags r WHERE r.tag_id IN (${tags.ids(filter.include)}) AND ${listedRows}) m
-        CROSS JOIN characters c WHERE c.id = m.id AND ${visible}${tagConditions(filter, "c.id", tags.ids, "include")}`
+        CROSS JOIN characters c WHERE c.id = m.id AND ${visible}${conditions("include")}`
       : `character_tags r CROSS JOIN characters c
-        WHERE r.tag_id = ${tags.rarestId} AND ${listedRows} AND c.id = r.character_id AND ${visible}${tagConditions(filter, "c.id", tags.ids)}`;
+        WHERE r.tag_id = ${tags.rarestId} AND ${listedRows} AND c.id = r.character_id AND ${visible}${conditions()}`;
   return `${walkRows(`CASE WHEN ${tags.possible} AND ${walk} THEN ${slice.limit} ELSE 0 END`)}
     UNION ALL
     SELECT * FROM (SELECT ${columns} FROM ${fromTags}${extra}
@@ -246,7 +258,7 @@ function forYouSql(query: CatalogQuery, tags: TagFilterSql, user: string, params
   const bind = params.bind;
   const showNsfw = query.showNsfw === "true";
   const visible = listedSql("c", { showNsfw });
-  const filters = tagConditions(tags.filter, "c.id", tags.ids);
+  const filters = tagConditionsByName(tags.filter, "c.id", bind);
   const { orderBy, index, sfwIndex } = ORDERINGS.trending;
   const threshold = bind(options.rareTagThreshold ?? RARE_TAG_THRESHOLD);
   const limit = bind(query.limit);
@@ -264,6 +276,7 @@ function forYouSql(query: CatalogQuery, tags: TagFilterSql, user: string, params
     },
     options,
     "c.id NOT IN (SELECT id FROM picks)",
+    "names",
   );
   return `WITH interest AS (
         SELECT ct.tag_id AS id, ${showNsfw ? "t.count" : "t.sfw_count"} AS listed

@@ -70,6 +70,32 @@ export function tagConditions<T>(
 }
 
 /**
+ * `tagConditions` with the tags matched by name through a join on each of
+ * the character's links (a few per character), for statements where an
+ * `IN (SELECT id FROM tags …)` list inside the correlated probe would be
+ * evaluated again for every visited row (For You's picks, next to the
+ * `interest` CTE: measured 5–20× slower at 10^5 characters). `bind` binds
+ * the names.
+ */
+export function tagConditionsByName(
+  filter: TagFilterNames,
+  outer: string,
+  bind: (value: unknown) => string,
+  skip: "none" | "include" = "none",
+): string {
+  const probe = (alias: string, names: string[]) =>
+    `EXISTS (SELECT 1 FROM character_tags ${alias} JOIN tags ${alias}t ON ${alias}t.id = ${alias}.tag_id
+      WHERE ${alias}.character_id = ${outer} AND lower(${alias}t.name) IN (${names.map(bind).join(", ")}))`;
+  let sql = "";
+  if (skip !== "include" && filter.include.length > 0) {
+    if (filter.mode === "any") sql += ` AND ${probe("ct", filter.include)}`;
+    else for (const name of filter.include) sql += ` AND ${probe("ct", [name])}`;
+  }
+  if (filter.exclude.length > 0) sql += ` AND NOT ${probe("cx", filter.exclude)}`;
+  return sql;
+}
+
+/**
  * A tag filter as SQL over tag names (`tags_name_unique` on lower(name)
  * answers every lookup): each member is an SQL expression or fragment whose
  * parameters are bound through `params`. Nothing here runs a query; the
