@@ -11,6 +11,7 @@ import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from 
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
+import { catalogCacheQuery } from "../lib/edge-cache.ts";
 import {
   createCharacter,
   defaultCreator,
@@ -25,6 +26,7 @@ import {
 import { ApiError, notFound, suspended, unauthorized, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
+import { sessionUserSql } from "../lib/sessions.ts";
 import { isUsernameAvailable } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
 import { sendView } from "../lib/views.ts";
@@ -32,8 +34,6 @@ import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
 import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
-import { sessionUserSql } from "../lib/sessions.ts";
-import { catalogCacheQuery } from "../lib/edge-cache.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
 const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
