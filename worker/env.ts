@@ -14,5 +14,12 @@ export type AppEnv = {
      * `user` is then null, reads are a visitor's, and `requireUser` and every write answer 403.
      */
     suspended: boolean;
+    /**
+     * A session cookie whose lookup the route runs in its own D1 batch
+     * (worker/middleware/session.ts BATCHED_SESSION_ROUTES; settled by
+     * `settlePendingSession`): `sid` is the token's hash, null for a token
+     * of the wrong shape; `now` the request's clock (ms).
+     */
+    pendingSession?: { sid: string | null; now: number };
   };
 };

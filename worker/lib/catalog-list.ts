@@ -27,20 +27,27 @@
  */
 import type { CatalogCharacter, CatalogSort } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-import { favoritedColumn, SUMMARY_COLUMNS, type SqlBatch, type Statement, toCatalogCharacter, withFavorites } from "./catalog-rows.ts";
-import { querySearch, searchExpressions } from "./catalog-search.ts";
 import {
-  estimatedMatching,
-  idList,
-  includedRows,
-  NO_TAGS,
-  planTotal,
-  positional,
-  resolveTags,
-  type TagFacts,
-  type TagFilterNames,
+  type CatalogPlan,
+  EMPTY_PLAN,
+  favoritedColumn,
+  type Row,
+  SqlParams,
+  SUMMARY_COLUMNS,
+  type SqlBatch,
+  toCatalogCharacter,
+  type ViewerSql,
+  viewerById,
+  withFavorites,
+} from "./catalog-rows.ts";
+import { planSearch, searchExpressions } from "./catalog-search.ts";
+import {
+  type TagFilterSql,
   tagConditions,
+  tagConditionsByName,
   tagFilterNames,
+  tagFilterSql,
+  totalStatement,
 } from "./catalog-tag-counts.ts";
 import { listedSql, listedTagLinksSql } from "./listable.ts";
 
@@ -89,6 +96,13 @@ export interface ListOptions {
    * carries their `isFavorited`.
    */
   userId?: string | null;
+  /**
+   * The viewer as SQL (overrides `userId`): e.g. the user of a session
+   * looked up inside the statements, so the session costs no round trip of
+   * its own. Rows then carry `isFavorited` (false for everything when the
+   * expression is NULL: the caller drops the field for a visitor).
+   */
+  viewer?: ViewerSql | null;
   /** Overrides SEARCH_RANK_LIMIT (tests exercise broad searches with it). */
   searchRankLimit?: number;
 }
@@ -98,168 +112,133 @@ export const FOR_YOU_PICKS = 100;
 /** How many of a person's most frequent tags define their interests. */
 export const INTEREST_TAGS = 5;
 
-
-
-
-
-
-
-
-/**
- * The walking plan's page with the tags given by name, so it can run in the
- * same round trip as the tag lookup; it is used when the lookup confirms
- * walking is the right plan (common tags — the usual case).
- */
-function walkByTagNames(query: CatalogQuery, filter: TagFilterNames, userId: string | null | undefined): Statement {
-  const showNsfw = query.showNsfw === "true";
-  const ordering = ORDERINGS[query.sort];
-  const params: unknown[] = [];
-  const bind = positional(params);
-  const byName = (names: string[]) =>
-    `SELECT id FROM tags WHERE lower(name) IN (${names.map((n) => bind(n)).join(", ")})`;
-  const conditions = tagConditions(filter, "c.id", byName);
-  const page = {
-    sql: `SELECT ${SUMMARY_COLUMNS}
-      FROM characters c INDEXED BY ${showNsfw ? ordering.index : ordering.sfwIndex}
-      WHERE ${listedSql("c", { showNsfw })}${conditions}
-      ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-    params: [...params, query.limit, query.offset],
-  };
-  return withFavorites(page, userId);
+/** The viewer of `options` as SQL, or null for a visitor. */
+function viewerOf(options: ListOptions): ViewerSql | null {
+  if (options.viewer !== undefined) return options.viewer;
+  return options.userId ? viewerById(options.userId) : null;
 }
 
-
-/**
- * Whether to start from the included tags' index range (and sort) rather
- * than walk the tab's index: walking visits about (offset + limit) × listed
- * / matching rows, one probe per included tag (`all`) or one in all (`any`),
- * plus one for the exclusions; starting from the tags visits their rows once
- * (the rarest tag's under `all`, every included tag's under `any`) and sorts
- * them. Exclusions alone never start from tags: they describe what is left
- * out, not where to look.
- */
-function startFromTag(query: CatalogQuery, facts: TagFacts, matching: number, options: ListOptions): boolean {
-  const tags = facts.tags ?? [];
-  if (tags.length === 0) return false;
-  const rows = includedRows(facts);
-  if (options.rareTagThreshold !== undefined) return rows <= options.rareTagThreshold;
-  const probes = (facts.mode === "any" ? 1 : tags.length) + (facts.excluded.length > 0 ? 1 : 0);
-  const walk = ((query.offset + query.limit) * facts.listed * probes) / Math.max(matching, 1);
-  return rows < walk;
+/** One slice of a list: SQL expressions for LIMIT and OFFSET and the `offset + limit` the cost model weighs. */
+interface Slice {
+  limit: string;
+  offset: string;
+  reach: string;
 }
 
-
 /**
- * `FROM … WHERE …` of a list's candidate rows (alias `c`), without ORDER BY:
- * - walking the tab's partial index `index` in order (SQLite stops after
- *   `offset + limit` rows), each visited row probing the tag conditions;
- * - or starting from the included tags (`fromTags`): the rarest tag's range
- *   of `character_tags_tag_idx` (`all`), or the distinct characters of all
- *   included tags' ranges (`any`, CROSS JOIN so SQLite keeps that order of
- *   the loops), then the character by rowid; the caller sorts.
+ * The rows of a list in `sort`'s order as one SQL compound (no trailing
+ * ORDER BY needed: each arm is ordered and at most one is non-empty), with
+ * the select list `columns` and, optionally, one more condition `where` on
+ * `c`. Two arms, chosen in SQL by the cost model:
+ * - walking the tab's partial index in order (SQLite stops after
+ *   `offset + limit` rows), each visited row probing the tag conditions —
+ *   visiting about (offset + limit) × listed / matching rows with one probe
+ *   per included tag (`all`) or one in all (`any`), plus one for exclusions;
+ * - or starting from the included tags: the rarest tag's range of
+ *   `character_tags_tag_idx` (`all`), or the distinct characters of all
+ *   included tags' ranges (`any`, CROSS JOIN keeps that order of the loops),
+ *   then the character by rowid, sorting the few rows — visiting the tags'
+ *   rows once.
+ * `probes`: the tag conditions as probes by id from a list of names
+ * (tagConditions) or by joining the links' tag names (tagConditionsByName,
+ * inside For You's statement). The cheaper arm gets the slice's LIMIT, the other LIMIT 0, so SQLite
+ * never starts it; exclusions alone always walk (they describe what is left
+ * out, not where to look). Nothing runs when the filter cannot match.
  */
-function candidateRows(
-  facts: TagFacts,
-  showNsfw: boolean,
-  index: string,
-  fromTags: boolean,
-  bind: (value: unknown) => string,
-): string {
-  const visible = listedSql("c", { showNsfw });
-  const listedRows = listedTagLinksSql("r", { showNsfw });
-  const tags = facts.tags ?? [];
-  const filter = { include: tags, mode: facts.mode, exclude: facts.excluded };
-  const ids = idList(bind);
-  if (fromTags && tags.length > 0 && facts.mode === "any") {
-    const union = `(SELECT DISTINCT r.character_id AS id FROM character_tags r WHERE r.tag_id IN (${ids(tags)}) AND ${listedRows})`;
-    return `${union} m CROSS JOIN characters c WHERE c.id = m.id AND ${visible}${tagConditions(filter, "c.id", ids, "include")}`;
-  }
-  if (fromTags && tags.length > 0) {
-    return `character_tags r JOIN characters c ON c.id = r.character_id
-        WHERE r.tag_id = ${bind(tags[0]!.id)} AND ${listedRows} AND ${visible}${tagConditions(filter, "c.id", ids, "rarest")}`;
-  }
-  return `characters c INDEXED BY ${index} WHERE ${visible}${tagConditions(filter, "c.id", ids)}`;
-}
-
-
-/**
- * The statements that answer a list query (no search) once its tags are
- * resolved: the page (with `isFavorited` when `options.userId` is set), and
- * the total (a number when counters already know it).
- */
-export function planList(
+function orderedRows(
   query: CatalogQuery,
-  facts: TagFacts,
-  options: ListOptions = {},
-): { page: Statement; total: Statement | number } {
+  sort: CatalogSort,
+  tags: TagFilterSql,
+  params: SqlParams,
+  columns: string,
+  slice: Slice,
+  options: ListOptions,
+  where = "",
+  probes: "ids" | "names" = "ids",
+): string {
+  const bind = params.bind;
+  const conditions = (skip: "none" | "include" = "none") =>
+    probes === "names" ? tagConditionsByName(tags.filter, "c.id", bind, skip) : tagConditions(tags.filter, "c.id", tags.ids, skip);
   const showNsfw = query.showNsfw === "true";
-  const ordering = ORDERINGS[query.sort];
-  const total = planTotal(query, facts);
-  const matching = typeof total === "number" ? total : estimatedMatching(facts);
-  const params: unknown[] = [];
-  const from = candidateRows(
-    facts,
-    showNsfw,
-    showNsfw ? ordering.index : ordering.sfwIndex,
-    startFromTag(query, facts, matching, options),
-    positional(params),
-  );
-  const page = {
-    sql: `SELECT ${SUMMARY_COLUMNS} FROM ${from} ORDER BY ${ordering.orderBy} LIMIT ? OFFSET ?`,
-    params: [...params, query.limit, query.offset],
-  };
-  return { page: withFavorites(page, options.userId), total };
+  const ordering = ORDERINGS[sort];
+  const visible = listedSql("c", { showNsfw });
+  const { filter } = tags;
+  const extra = where ? ` AND ${where}` : "";
+  const index = showNsfw ? ordering.index : ordering.sfwIndex;
+  const walkRows = (limit: string) => `SELECT * FROM (SELECT ${columns} FROM characters c INDEXED BY ${index}
+      WHERE ${visible}${conditions()}${extra}
+      ORDER BY ${ordering.orderBy} LIMIT ${limit} OFFSET ${slice.offset})`;
+  if (filter.include.length === 0) return walkRows(slice.limit);
+  const probeCount = (filter.mode === "any" ? 1 : filter.include.length) + (filter.exclude.length > 0 ? 1 : 0);
+  const walk =
+    options.rareTagThreshold !== undefined
+      ? `${tags.includedRows} > ${bind(options.rareTagThreshold)}`
+      : `${tags.includedRows} >= (${slice.reach}) * 1.0 * ${tags.listed} * ${probeCount} / max(${tags.matching}, 1)`;
+  const listedRows = listedTagLinksSql("r", { showNsfw });
+  const fromTags =
+    filter.mode === "any"
+      ? `(SELECT DISTINCT r.character_id AS id FROM character_tags r WHERE r.tag_id IN (${tags.ids(filter.include)}) AND ${listedRows}) m
+        CROSS JOIN characters c WHERE c.id = m.id AND ${visible}${conditions("include")}`
+      : `character_tags r CROSS JOIN characters c
+        WHERE r.tag_id = ${tags.rarestId} AND ${listedRows} AND c.id = r.character_id AND ${visible}${conditions()}`;
+  return `${walkRows(`CASE WHEN ${tags.possible} AND ${walk} THEN ${slice.limit} ELSE 0 END`)}
+    UNION ALL
+    SELECT * FROM (SELECT ${columns} FROM ${fromTags}${extra}
+      ORDER BY ${ordering.orderBy} LIMIT CASE WHEN ${tags.possible} AND NOT (${walk}) THEN ${slice.limit} ELSE 0 END OFFSET ${slice.offset})`;
 }
 
+/**
+ * The statements of any `GET /api/characters` answer, run in one round trip
+ * (one batch), and how to read their rows. Pages are stable: every ordering
+ * ends with the unique id. With a viewer (`options.userId` or
+ * `options.viewer`) every character carries `isFavorited`; without one the
+ * field is absent.
+ */
+export function planCatalog(query: CatalogQuery, options: ListOptions = {}): CatalogPlan {
+  const viewer = viewerOf(options);
+  if (query.creator !== undefined || query.following === "true") return planScoped(query, viewer);
+  if (query.search !== undefined) return planSearch(query, { viewer, searchRankLimit: options.searchRankLimit });
+  const filter = tagFilterNames(query);
+  if (!filter) return EMPTY_PLAN;
+  const showNsfw = query.showNsfw === "true";
+  const params = new SqlParams();
+  const tags = tagFilterSql(filter, showNsfw, params);
+  const user = viewer ? viewer(params.bind) : null;
+  const slice = { limit: params.bind(query.limit), offset: params.bind(query.offset), reach: params.bind(query.offset + query.limit) };
+  const page =
+    query.sort === "for-you" && user !== null
+      ? forYouSql(query, tags, user, params, options)
+      : withFavorites(orderedRows(query, query.sort, tags, params, SUMMARY_COLUMNS, slice, options), user);
+  const totalParams = new SqlParams();
+  const total = totalStatement(tagFilterSql(filter, showNsfw, totalParams), showNsfw, totalParams);
+  return {
+    statements: [params.statement(page), total],
+    read: readPageAndTotal,
+  };
+}
+
+/** The answer of a plan whose statements are the page, then the total (column `total`). */
+function readPageAndTotal(results: Row[][]): { characters: CatalogCharacter[]; total: number } {
+  const [rows = [], totals = []] = results;
+  return { characters: rows.map(toCatalogCharacter), total: Number(totals[0]?.total ?? 0) };
+}
 
 /**
- * `GET /api/characters`: one page of listable characters and the exact total.
- * Pages are stable: every ordering ends with the unique id. At most two round
- * trips: the tags (when filtering by tag), then page and total in one batch
- * (a signed-in person's For You included: planForYou is one statement).
- * With `options.userId` every character carries `isFavorited` (computed in
- * the page's statement); without it the field is absent.
+ * `GET /api/characters`: one page of listable characters and the exact
+ * total, in one round trip of `run` (planCatalog).
  */
 export async function queryCatalog(
   run: SqlBatch,
   query: CatalogQuery,
   options: ListOptions = {},
 ): Promise<{ characters: CatalogCharacter[]; total: number }> {
-  if (query.creator !== undefined || query.following === "true") return queryScoped(run, query, options);
-  if (query.search !== undefined) return querySearch(run, query, options);
-  const filter = tagFilterNames(query);
-  if (!filter) return { characters: [], total: 0 };
-  const showNsfw = query.showNsfw === "true";
-  const personal = query.sort === "for-you" && Boolean(options.userId);
-  let facts: TagFacts = NO_TAGS;
-  if (filter.include.length > 0 || filter.exclude.length > 0) {
-    const speculate = !personal && options.rareTagThreshold === undefined;
-    const walk = speculate ? walkByTagNames(query, filter, options.userId) : undefined;
-    facts = await resolveTags(run, filter, showNsfw, walk);
-    if (facts.tags === null) return { characters: [], total: 0 };
-    if (facts.walkedPage) {
-      const total = planTotal(query, facts);
-      const matching = typeof total === "number" ? total : estimatedMatching(facts);
-      if (!startFromTag(query, facts, matching, options)) {
-        const characters = facts.walkedPage.map(toCatalogCharacter);
-        if (typeof total === "number") return { characters, total };
-        const [[counted] = []] = await run([total]);
-        return { characters, total: Number(counted?.total ?? 0) };
-      }
-    }
-  }
-  const plan =
-    personal && options.userId
-      ? { page: planForYou(query, facts, options.userId, options), total: planTotal(query, facts) }
-      : planList(query, facts, options);
-  const statements = typeof plan.total === "number" ? [plan.page] : [plan.page, plan.total];
-  const [rows = [], counted = []] = await run(statements);
-  const total = typeof plan.total === "number" ? plan.total : Number(counted[0]?.total ?? 0);
-  return { characters: rows.map(toCatalogCharacter), total };
+  const plan = planCatalog(query, options);
+  return plan.read(plan.statements.length > 0 ? await run(plan.statements) : []);
 }
 
 /**
- * `sort=for-you` for a signed-in person (DESIGN.md "Tabs"), as one statement:
+ * `sort=for-you` for a signed-in person (DESIGN.md "Tabs"), as one statement
+ * (`user` is the SQL of their id):
  * - interests: the most frequent tags (at most INTEREST_TAGS) among the
  *   characters they favorited or chatted with, with how many listable
  *   characters carry each;
@@ -269,45 +248,40 @@ export async function queryCatalog(
  *   Both plans are in the statement; the LIMIT of the one not chosen is 0,
  *   so SQLite never starts it;
  * - the page: the picks at `offset`, then every other character by trending
- *   (the plan planList would choose for trending: walking its index, or
- *   starting from the rarest tag filter), each part sliced with LIMIT/OFFSET
- *   so nothing larger than the picks is ever sorted.
+ *   (orderedRows for trending: walking its index, or starting from the
+ *   included tags), each part sliced with LIMIT/OFFSET so nothing larger
+ *   than the picks is ever sorted.
  * The picks are a deterministic set, so pages never repeat or skip; a person
- * without history gets no picks (plain trending). The total is trending's
- * (planTotal). Rows carry `isFavorited`. Parameters are numbered (?1 the
- * user, ?2 the threshold, ?3 limit, ?4 offset, ?5… the ids of the tag
- * filter: included rarest first, then excluded) because several parts use them.
+ * without history gets no picks (plain trending). Rows carry `isFavorited`.
  */
-function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, options: ListOptions = {}): Statement {
+function forYouSql(query: CatalogQuery, tags: TagFilterSql, user: string, params: SqlParams, options: ListOptions): string {
+  const bind = params.bind;
   const showNsfw = query.showNsfw === "true";
   const visible = listedSql("c", { showNsfw });
-  const tagStats = facts.tags ?? [];
-  // The tag filter's ids are ?5, ?6, …: each id gets one number, used wherever the filter appears.
-  const tagParams: unknown[] = [];
-  const numbers = new Map<unknown, number>();
-  const bind = (value: unknown) => {
-    if (!numbers.has(value)) numbers.set(value, 5 + tagParams.push(value) - 1);
-    return `?${numbers.get(value)}`;
-  };
-  const filter = { include: tagStats, mode: facts.mode, exclude: facts.excluded };
-  const filters = tagConditions(filter, "c.id", idList(bind));
+  const filters = tagConditionsByName(tags.filter, "c.id", bind);
   const { orderBy, index, sfwIndex } = ORDERINGS.trending;
-  const trendingIndex = showNsfw ? index : sfwIndex;
-  const total = planTotal(query, facts);
-  const matching = typeof total === "number" ? total : estimatedMatching(facts);
-  // The rest as planList would find it for trending (same cost model).
-  const restSource = candidateRows(
-    facts,
-    showNsfw,
-    trendingIndex,
-    startFromTag({ ...query, sort: "trending" }, facts, matching, options),
-    bind,
+  const threshold = bind(options.rareTagThreshold ?? RARE_TAG_THRESHOLD);
+  const limit = bind(query.limit);
+  const offset = bind(query.offset);
+  const rest = orderedRows(
+    query,
+    "trending",
+    tags,
+    params,
+    "c.id, c.trending_score, 1 AS tier",
+    {
+      limit: `${limit} - (SELECT count(*) FROM shown_picks)`,
+      offset: `max(0, ${offset} - (SELECT count(*) FROM picks))`,
+      reach: `${offset} + ${limit}`,
+    },
+    options,
+    "c.id NOT IN (SELECT id FROM picks)",
+    "names",
   );
-  return {
-    sql: `WITH interest AS (
+  return `WITH interest AS (
         SELECT ct.tag_id AS id, ${showNsfw ? "t.count" : "t.sfw_count"} AS listed
-        FROM (SELECT character_id FROM favorites WHERE user_id = ?1
-              UNION SELECT character_id FROM conversations WHERE user_id = ?1) mine
+        FROM (SELECT character_id FROM favorites WHERE user_id = ${user}
+              UNION SELECT character_id FROM conversations WHERE user_id = ${user}) mine
         JOIN character_tags ct ON ct.character_id = mine.character_id
         JOIN tags t ON t.id = ct.tag_id
         GROUP BY ct.tag_id ORDER BY count(*) DESC, ct.tag_id LIMIT ${INTEREST_TAGS}),
@@ -315,79 +289,68 @@ function planForYou(query: CatalogQuery, facts: TagFacts, userId: string, option
         SELECT DISTINCT c.id, c.trending_score FROM character_tags p JOIN characters c ON c.id = p.character_id
         WHERE p.tag_id IN (SELECT id FROM interest) AND ${listedTagLinksSql("p", { showNsfw: true })} AND ${visible}${filters}
         ORDER BY ${orderBy}
-        LIMIT (SELECT CASE WHEN total(listed) <= ?2 THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
+        LIMIT (SELECT CASE WHEN ${tags.possible} AND total(listed) <= ${threshold} THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
       walked AS (
-        SELECT c.id, c.trending_score FROM characters c INDEXED BY ${trendingIndex}
+        SELECT c.id, c.trending_score FROM characters c INDEXED BY ${showNsfw ? index : sfwIndex}
         WHERE ${visible}${filters}
           AND EXISTS (SELECT 1 FROM character_tags p WHERE p.character_id = c.id AND p.tag_id IN (SELECT id FROM interest))
         ORDER BY ${orderBy}
-        LIMIT (SELECT CASE WHEN total(listed) > ?2 AND count(*) > 0 THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
+        LIMIT (SELECT CASE WHEN ${tags.possible} AND total(listed) > ${threshold} AND count(*) > 0 THEN ${FOR_YOU_PICKS} ELSE 0 END FROM interest)),
       picks AS MATERIALIZED (SELECT id, trending_score FROM from_tags UNION ALL SELECT id, trending_score FROM walked),
       shown_picks AS MATERIALIZED (
-        SELECT id, trending_score, 0 AS tier FROM picks ORDER BY trending_score DESC, id DESC LIMIT ?3 OFFSET ?4),
-      shown_rest AS (
-        SELECT c.id, c.trending_score, 1 AS tier FROM ${restSource} AND c.id NOT IN (SELECT id FROM picks)
-        ORDER BY ${orderBy}
-        LIMIT ?3 - (SELECT count(*) FROM shown_picks) OFFSET max(0, ?4 - (SELECT count(*) FROM picks))),
-      shown AS (SELECT * FROM shown_picks UNION ALL SELECT * FROM shown_rest)
-      SELECT ${SUMMARY_COLUMNS}${favoritedColumn("c.id", "?1")}
+        SELECT id, trending_score, 0 AS tier FROM picks ORDER BY trending_score DESC, id DESC LIMIT ${limit} OFFSET ${offset}),
+      shown_rest AS (${rest}),
+      shown AS (SELECT id, tier FROM shown_picks UNION ALL SELECT id, tier FROM shown_rest)
+      SELECT ${SUMMARY_COLUMNS}${favoritedColumn("c.id", user)}
       FROM shown JOIN characters c ON c.id = shown.id
-      ORDER BY shown.tier, ${orderBy}`,
-    params: [userId, options.rareTagThreshold ?? RARE_TAG_THRESHOLD, query.limit, query.offset, ...tagParams],
-  };
+      ORDER BY shown.tier, ${orderBy}`;
 }
 
 /**
  * `creator=` (one person's characters: their creator page) or else
- * `following=true` (the characters of everyone `options.userId` follows:
- * Home's Following tab; nothing without a user). Same visibility, tag
- * filters (`tagMode`, `excludeTags`), search and orderings as the catalog, over a small set: the
- * scope is one or a few creators, found through `characters_creator_idx`,
- * so the page sorts that set instead of walking a tab's index. A search
- * narrows it with the FTS5 expression of the catalog's search (which also
- * applies the tag and NSFW filters); pages are then in the tab's order, not
- * by relevance. Page and exact total in one round trip.
+ * `following=true` (the characters of everyone the viewer follows: Home's
+ * Following tab; nothing without a viewer). Same visibility, tag filters
+ * (`tagMode`, `excludeTags`), search and orderings as the catalog, over a
+ * small set: the scope is one or a few creators, found through
+ * `characters_creator_idx`, so the page sorts that set instead of walking a
+ * tab's index. A search narrows it with the FTS5 expression of the
+ * catalog's search (which also applies the tag and NSFW filters); pages are
+ * then in the tab's order, not by relevance. Page and exact total in one
+ * round trip.
  */
-async function queryScoped(
-  run: SqlBatch,
-  query: CatalogQuery,
-  options: ListOptions,
-): Promise<{ characters: CatalogCharacter[]; total: number }> {
-  let scope: Statement;
-  if (query.creator !== undefined) {
-    scope = { sql: "c.creator_id = (SELECT id FROM users WHERE lower(username) = lower(?))", params: [query.creator] };
-  } else if (options.userId) {
-    scope = { sql: "c.creator_id IN (SELECT followee_id FROM follows WHERE follower_id = ?)", params: [options.userId] };
-  } else {
-    return { characters: [], total: 0 };
-  }
-  const conditions = [listedSql("c", { showNsfw: query.showNsfw === "true" }), scope.sql];
-  const params: unknown[] = [...scope.params];
+function planScoped(query: CatalogQuery, viewer: ViewerSql | null): CatalogPlan {
   const filter = tagFilterNames(query);
-  if (!filter) return { characters: [], total: 0 };
-  const carries = (names: string[]) => {
-    params.push(...names);
-    return `EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id
-      AND ct.tag_id IN (SELECT id FROM tags WHERE lower(name) IN (${names.map(() => "?").join(", ")})))`;
+  if (!filter) return EMPTY_PLAN;
+  if (query.creator === undefined && !viewer) return EMPTY_PLAN;
+  const expressions = query.search !== undefined ? searchExpressions(query) : undefined;
+  if (expressions === null) return EMPTY_PLAN;
+  const where = (params: SqlParams) => {
+    const bind = params.bind;
+    const conditions = [
+      listedSql("c", { showNsfw: query.showNsfw === "true" }),
+      query.creator !== undefined
+        ? `c.creator_id = (SELECT id FROM users WHERE lower(username) = lower(${bind(query.creator)}))`
+        : `c.creator_id IN (SELECT followee_id FROM follows WHERE follower_id = ${viewer!(bind)})`,
+    ];
+    const carries = (names: string[]) => `EXISTS (SELECT 1 FROM character_tags ct WHERE ct.character_id = c.id
+      AND ct.tag_id IN (SELECT id FROM tags WHERE lower(name) IN (${names.map(bind).join(", ")})))`;
+    if (filter.mode === "any") conditions.push(carries(filter.include));
+    else for (const tag of filter.include) conditions.push(carries([tag]));
+    if (filter.exclude.length > 0) conditions.push(`NOT ${carries(filter.exclude)}`);
+    if (expressions) conditions.push(`c.id IN (SELECT rowid FROM characters_fts WHERE characters_fts MATCH ${bind(expressions.all)})`);
+    return conditions.join(" AND ");
   };
-  if (filter.mode === "any") conditions.push(carries(filter.include));
-  else for (const tag of filter.include) conditions.push(carries([tag]));
-  if (filter.exclude.length > 0) conditions.push(`NOT ${carries(filter.exclude)}`);
-  if (query.search !== undefined) {
-    const expressions = searchExpressions(query);
-    if (!expressions) return { characters: [], total: 0 };
-    conditions.push("c.id IN (SELECT rowid FROM characters_fts WHERE characters_fts MATCH ?)");
-    params.push(expressions.all);
-  }
-  const where = conditions.join(" AND ");
+  const pageParams = new SqlParams();
+  const user = viewer ? viewer(pageParams.bind) : null;
   const page = withFavorites(
-    {
-      sql: `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE ${where}
-        ORDER BY ${ORDERINGS[query.sort].orderBy} LIMIT ? OFFSET ?`,
-      params: [...params, query.limit, query.offset],
-    },
-    options.userId,
+    `SELECT ${SUMMARY_COLUMNS} FROM characters c WHERE ${where(pageParams)}
+      ORDER BY ${ORDERINGS[query.sort].orderBy} LIMIT ${pageParams.bind(query.limit)} OFFSET ${pageParams.bind(query.offset)}`,
+    user,
   );
-  const [rows = [], [counted] = []] = await run([page, { sql: `SELECT count(*) AS total FROM characters c WHERE ${where}`, params }]);
-  return { characters: rows.map(toCatalogCharacter), total: Number(counted?.total ?? 0) };
+  const countParams = new SqlParams();
+  const count = countParams.statement(`SELECT count(*) AS total FROM characters c WHERE ${where(countParams)}`);
+  return {
+    statements: [pageParams.statement(page), count],
+    read: readPageAndTotal,
+  };
 }

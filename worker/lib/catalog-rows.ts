@@ -128,24 +128,73 @@ export interface Statement {
  */
 export type SqlBatch = (statements: Statement[]) => Promise<Row[][]>;
 
+/**
+ * Numbered SQL parameters for one statement: `bind(value)` returns `?N`,
+ * the same N for the same value wherever it appears, so SQL pieces can be
+ * written in any order and repeated. `statement(sql)` pairs the SQL with the
+ * values up to the highest number it uses.
+ */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  private readonly numbers = new Map<unknown, number>();
+
+  readonly bind = (value: unknown): string => {
+    let n = this.numbers.get(value);
+    if (n === undefined) {
+      n = this.values.push(value);
+      this.numbers.set(value, n);
+    }
+    return `?${n}`;
+  };
+
+  statement(sql: string): Statement {
+    let highest = 0;
+    for (const m of sql.matchAll(/\?(\d+)/g)) highest = Math.max(highest, Number(m[1]));
+    return { sql, params: this.values.slice(0, highest) };
+  }
+}
+
+/**
+ * Whose personal parts a statement computes, as SQL: a user id bound as a
+ * value, or the user of a session looked up inside the statement itself
+ * (`sessionUserSql` of worker/lib/sessions.ts), so no round trip goes to the
+ * session first. The expression is NULL when nobody is signed in.
+ */
+export type ViewerSql = (bind: (value: unknown) => string) => string;
+
+/** A viewer known by id (tests, the benchmark, routes that validated the session already). */
+export const viewerById =
+  (userId: string): ViewerSql =>
+  (bind) =>
+    bind(userId);
+
 /** The `isFavorited` result column for the character id `id`; `user` is the placeholder of the user id. */
-export const favoritedColumn = (id: string, user = "?") =>
+export const favoritedColumn = (id: string, user: string) =>
   `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ${user} AND f.character_id = ${id}) AS isFavorited`;
 
 /**
- * A page statement whose rows also carry `isFavorited` (0/1) for `userId`;
- * the statement itself without a user. The page stays a subquery with its
- * own plan, ORDER BY, LIMIT and OFFSET, so its rows are picked first and
- * only those (at most `limit`) each probe the unique index on favorites
- * (user_id, character_id) — a sort over many candidates never pays for the
- * probe. SQLite runs such a subquery as a co-routine and the outer query,
- * having no ORDER BY of its own, keeps its order. One statement, so no
- * extra round trip.
+ * A page's SQL whose rows also carry `isFavorited` (0/1) for the viewer
+ * `user` (an SQL expression). The page stays a subquery with its own plan,
+ * ORDER BY, LIMIT and OFFSET, so its rows are picked exactly as for a
+ * visitor and only those (at most `limit`) each probe the unique index on
+ * favorites (user_id, character_id) — the ordering never runs again and a
+ * sort over many candidates never pays for the probe. SQLite runs such a
+ * subquery as a co-routine and the outer query, having no ORDER BY of its
+ * own, keeps its order. One statement, so no extra round trip.
  */
-export function withFavorites(page: Statement, userId: string | null | undefined): Statement {
-  if (!userId) return page;
-  return {
-    sql: `SELECT page.*${favoritedColumn("page.id")} FROM (${page.sql}) page`,
-    params: [userId, ...page.params],
-  };
+export function withFavorites(pageSql: string, user: string | null): string {
+  if (user === null) return pageSql;
+  return `SELECT page.*${favoritedColumn("page.id", user)} FROM (${pageSql}) page`;
 }
+
+/**
+ * The statements of one catalog answer, to run in one round trip (one batch,
+ * in order), and how to turn their rows into the answer.
+ */
+export interface CatalogPlan {
+  statements: Statement[];
+  read: (results: Row[][]) => { characters: CatalogCharacter[]; total: number };
+}
+
+/** The plan of a query nothing can match: no statement at all. */
+export const EMPTY_PLAN: CatalogPlan = { statements: [], read: () => ({ characters: [], total: 0 }) };

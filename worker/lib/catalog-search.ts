@@ -7,9 +7,16 @@
  * modes and exclusions as `tag_keys` terms of the same FTS5 query
  * (docs/decisions/0002-catalog-queries.md).
  */
-import type { CatalogCharacter } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-import { favoritedColumn, SUMMARY_COLUMNS, type SqlBatch, type Statement, toCatalogCharacter } from "./catalog-rows.ts";
+import {
+  type CatalogPlan,
+  EMPTY_PLAN,
+  favoritedColumn,
+  SqlParams,
+  SUMMARY_COLUMNS,
+  toCatalogCharacter,
+  type ViewerSql,
+} from "./catalog-rows.ts";
 import { tagFilterNames } from "./catalog-tag-counts.ts";
 import { hiddenSearchFlags } from "./listable.ts";
 
@@ -92,63 +99,54 @@ export function searchExpressions(query: CatalogQuery): { all: string; nameOrTag
   };
 }
 
-const ftsCount = (match: string): Statement => ({
-  sql: "SELECT count(*) AS total FROM characters_fts WHERE characters_fts MATCH ?",
-  params: [match],
-});
-
-/**
- * A slice of FTS matches joined to their characters, by bm25 or newest
- * first, with `isFavorited` when `userId` is set. The probe sits in this
- * statement's own select list (at most `limit` rows reach it): wrapping it
- * like withFavorites would put its ORDER BY, which has no LIMIT, in a subquery.
- */
-function ftsPage(match: string, by: "rank" | "newest", limit: number, offset: number, userId: string | null | undefined): Statement {
-  const order = by === "rank" ? "rank, rowid DESC" : "rowid DESC";
-  const favorited = userId ? favoritedColumn("c.id") : "";
-  return {
-    sql: `SELECT ${SUMMARY_COLUMNS}${favorited} FROM (
-        SELECT rowid AS id, ${by === "rank" ? "rank" : "0"} AS score FROM characters_fts
-        WHERE characters_fts MATCH ? ORDER BY ${order} LIMIT ? OFFSET ?) m
-      JOIN characters c ON c.id = m.id ORDER BY ${by === "rank" ? "m.score, m.id DESC" : "m.id DESC"}`,
-    params: userId ? [userId, match, limit, offset] : [match, limit, offset],
-  };
-}
-
 /**
  * `search=`: every listable character whose name, description or tags contain
- * all the words (as prefixes), with the tag filters, from the FTS5 index alone.
- * Two round trips: the counts, then the page.
+ * all the words (as prefixes), with the tag filters, from the FTS5 index
+ * alone — counts and page in one statement, so one round trip:
+ * - `counts` (materialized once): all matches, and those matching in name or tags;
+ * - up to SEARCH_RANK_LIMIT matches, the page by bm25;
+ * - broader searches: the name/tag matches first (by bm25 while there are at
+ *   most SEARCH_RANK_LIMIT of them, else newest first), then the rest newest
+ *   first, each part sliced by LIMIT/OFFSET computed from the counts. Parts
+ *   not needed get LIMIT 0 and never run.
+ * The characters are joined to at most `limit` matches, each with
+ * `isFavorited` when there is a viewer. The counts ride on every row, and on
+ * one row of NULL characters when the page is empty (LEFT JOIN).
  */
-export async function querySearch(
-  run: SqlBatch,
-  query: CatalogQuery,
-  options: { userId?: string | null; searchRankLimit?: number },
-): Promise<{ characters: CatalogCharacter[]; total: number }> {
-  const rankLimit = options.searchRankLimit ?? SEARCH_RANK_LIMIT;
+export function planSearch(query: CatalogQuery, options: { viewer?: ViewerSql | null; searchRankLimit?: number }): CatalogPlan {
   const expressions = searchExpressions(query);
-  if (!expressions) return { characters: [], total: 0 };
-  const nameOrTagsMatch = `(${expressions.all}) AND (${expressions.nameOrTags})`;
-  const restMatch = `(${expressions.all}) NOT (${expressions.nameOrTags})`;
-  const [[all] = [], [first] = []] = await run([ftsCount(expressions.all), ftsCount(nameOrTagsMatch)]);
-  const total = Number(all?.total ?? 0);
-  const { offset, limit } = query;
-  if (total === 0 || offset >= total) return { characters: [], total };
-  if (total <= rankLimit) {
-    const [rows = []] = await run([ftsPage(expressions.all, "rank", limit, offset, options.userId)]);
-    return { characters: rows.map(toCatalogCharacter), total };
-  }
-  // Broad search: name/tag matches first, then the rest newest first.
-  const firstCount = Number(first?.total ?? 0);
-  const statements: Statement[] = [];
-  if (offset < firstCount) {
-    const by = firstCount <= rankLimit ? "rank" : "newest";
-    statements.push(ftsPage(nameOrTagsMatch, by, Math.min(limit, firstCount - offset), offset, options.userId));
-  }
-  if (offset + limit > firstCount) {
-    const restOffset = Math.max(0, offset - firstCount);
-    statements.push(ftsPage(restMatch, "newest", limit - Math.max(0, firstCount - offset), restOffset, options.userId));
-  }
-  const pages = await run(statements);
-  return { characters: pages.flat().map(toCatalogCharacter), total };
+  if (!expressions) return EMPTY_PLAN;
+  const params = new SqlParams();
+  const bind = params.bind;
+  const all = bind(expressions.all);
+  const nameOrTags = bind(`(${expressions.all}) AND (${expressions.nameOrTags})`);
+  const rest = bind(`(${expressions.all}) NOT (${expressions.nameOrTags})`);
+  const rankLimit = bind(options.searchRankLimit ?? SEARCH_RANK_LIMIT);
+  const limit = bind(query.limit);
+  const offset = bind(query.offset);
+  const user = options.viewer ? options.viewer(bind) : null;
+  const part = (n: number, match: string, by: "rank" | "newest", count: string, skip: string) =>
+    `SELECT * FROM (SELECT ${n} AS part, ${by === "rank" ? "rank" : "-rowid"} AS ord, rowid AS id FROM characters_fts
+      WHERE characters_fts MATCH ${match} ORDER BY ${by === "rank" ? "rank, rowid DESC" : "rowid DESC"}
+      LIMIT (SELECT ${count} FROM counts) OFFSET (SELECT ${skip} FROM counts))`;
+  const firstSlice = `max(0, min(${limit}, first - ${offset}))`;
+  const sql = `WITH counts AS MATERIALIZED (
+      SELECT (SELECT count(*) FROM characters_fts WHERE characters_fts MATCH ${all}) AS total,
+             (SELECT count(*) FROM characters_fts WHERE characters_fts MATCH ${nameOrTags}) AS first),
+    m AS (
+      ${part(0, all, "rank", `CASE WHEN total <= ${rankLimit} THEN ${limit} ELSE 0 END`, offset)}
+      UNION ALL ${part(1, nameOrTags, "rank", `CASE WHEN total > ${rankLimit} AND first <= ${rankLimit} THEN ${firstSlice} ELSE 0 END`, offset)}
+      UNION ALL ${part(1, nameOrTags, "newest", `CASE WHEN total > ${rankLimit} AND first > ${rankLimit} THEN ${firstSlice} ELSE 0 END`, offset)}
+      UNION ALL ${part(2, rest, "newest", `CASE WHEN total > ${rankLimit} THEN max(0, ${limit} - max(0, first - ${offset})) ELSE 0 END`, `max(0, ${offset} - first)`)}),
+    page AS (SELECT m.part, m.ord, ${SUMMARY_COLUMNS}${user !== null ? favoritedColumn("c.id", user) : ""}
+      FROM m JOIN characters c ON c.id = m.id)
+    SELECT counts.total AS searchTotal, page.* FROM counts LEFT JOIN page ON 1
+    ORDER BY page.part, page.ord, page.id DESC`;
+  return {
+    statements: [params.statement(sql)],
+    read: ([rows = []]) => ({
+      characters: rows.filter((r) => r.id !== null && r.id !== undefined).map(toCatalogCharacter),
+      total: Number(rows[0]?.searchTotal ?? 0),
+    }),
+  };
 }

@@ -1,25 +1,17 @@
 /**
  * Tag filters and list totals, independent of the database driver: the
- * filter a query asks for (tagFilterNames), the first round trip that looks
- * its tags up with the catalog size and pair counter (resolveTags), the
- * conditions a row must meet (tagConditions), and the exact total of a list
- * without search (planTotal) — O(1) from the counters the triggers of
+ * filter a query asks for (tagFilterNames), and its SQL with the tags given
+ * by name (tagFilterSql) — the names are resolved inside the statements that
+ * use them, so a tag-filtered list needs no round trip of its own to look its
+ * tags up. Totals are O(1) from the counters the triggers of
  * migrations/0001_catalog_search.sql and 0003_tag_pairs.sql keep
  * (`catalog_counts`, `tags.count`/`sfw_count`, `tag_pairs`), which count
  * listed characters as worker/lib/listable.ts defines them.
  */
 import type { TagMode } from "../../schema/constants.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-import type { Row, SqlBatch, Statement } from "./catalog-rows.ts";
+import type { SqlParams, Statement } from "./catalog-rows.ts";
 import { listedTagLinksSql } from "./listable.ts";
-
-export interface TagStat {
-  id: number;
-  /** The name as requested (lower case). */
-  name: string;
-  /** Listable characters with the tag under the requested NSFW setting. */
-  count: number;
-}
 
 /**
  * The tag filter of a list once its names are checked against each other
@@ -46,84 +38,10 @@ export function tagFilterNames(query: CatalogQuery): TagFilterNames | null {
   return { include, mode: include.length > 1 ? query.tagMode : "all", exclude: query.excludeTags };
 }
 
-/** What the first round trip of a tag-filtered list learns. */
-export interface TagFacts {
-  /**
-   * The included tags that exist, rarest first; null when nothing can match
-   * (an included tag does not exist under `all`, none exists under `any`).
-   */
-  tags: TagStat[] | null;
-  /** How the included tags combine. */
-  mode: TagMode;
-  /** The excluded tags that exist (one that does not excludes nothing). */
-  excluded: TagStat[];
-  /** Listable characters in the whole catalog (same NSFW setting). */
-  listed: number;
-  /**
-   * Listable characters carrying both tags, when exactly two tags (included
-   * and excluded together) were requested.
-   */
-  pairCount: number | null;
-  /** Rows of the walking plan, when it was run speculatively in the same round trip. */
-  walkedPage?: Row[];
-}
-
-export const NO_TAGS: TagFacts = { tags: [], mode: "all", excluded: [], listed: 0, pairCount: null };
-
 export const catalogCountStatement = (showNsfw: boolean): Statement => ({
   sql: "SELECT count AS total FROM catalog_counts WHERE key = ?",
   params: [showNsfw ? "all" : "sfw"],
 });
-
-/**
- * Looks up the requested tags (included and excluded), the catalog size and
- * (for two tags in all) the pair counter in one round trip.
- */
-export async function resolveTags(run: SqlBatch, filter: TagFilterNames, showNsfw: boolean, walk?: Statement): Promise<TagFacts> {
-  const names = [...filter.include, ...filter.exclude];
-  const placeholders = names.map(() => "?").join(", ");
-  const statements: Statement[] = [
-    {
-      sql: `SELECT id, lower(name) AS name, count, sfw_count AS sfwCount FROM tags WHERE lower(name) IN (${placeholders})`,
-      params: names,
-    },
-    catalogCountStatement(showNsfw),
-  ];
-  if (names.length === 2) {
-    statements.push({
-      sql: `SELECT p.count, p.sfw_count AS sfwCount FROM tag_pairs p
-        JOIN tags a ON a.id = p.tag_a JOIN tags b ON b.id = p.tag_b
-        WHERE lower(a.name) IN (?, ?) AND lower(b.name) IN (?, ?)`,
-      params: [...names, ...names],
-    });
-  }
-  if (walk) statements.push(walk);
-  const results = await run(statements);
-  const [rows = [], [catalog] = []] = results;
-  const pairRows = names.length === 2 ? results[2] : undefined;
-  const walkedPage = walk ? results[results.length - 1] : undefined;
-  const listed = Number(catalog?.total ?? 0);
-  const pair = pairRows?.[0];
-  const pairCount = names.length === 2 ? Number((showNsfw ? pair?.count : pair?.sfwCount) ?? 0) : null;
-  const found = new Map(
-    rows.map((t) => [String(t.name), { id: Number(t.id), name: String(t.name), count: Number(showNsfw ? t.count : t.sfwCount) }]),
-  );
-  const pick = (list: string[]) => list.flatMap((n) => found.get(n) ?? []).sort((a, b) => a.count - b.count);
-  const tags = pick(filter.include);
-  const missing = tags.length < filter.include.length;
-  const nothing = filter.include.length > 0 && (filter.mode === "all" ? missing : tags.length === 0);
-  const excluded = pick(filter.exclude);
-  // A pair counter only describes the filter when both of its tags exist.
-  const exact = tags.length + excluded.length === names.length;
-  return {
-    tags: nothing ? null : tags,
-    mode: tags.length > 1 ? filter.mode : "all",
-    excluded,
-    listed,
-    pairCount: exact ? pairCount : null,
-    walkedPage,
-  };
-}
 
 /**
  * The conditions a row (its id is `outer`) must meet for a tag filter, as
@@ -131,87 +49,144 @@ export async function resolveTags(run: SqlBatch, filter: TagFilterNames, showNsf
  * (`all`), or one probe for any of them (`any`); then one NOT EXISTS over the
  * character's rows for the excluded tags. `list` renders the inside of an
  * `IN (…)` for some tags (bound ids, or a subquery over names) and binds them.
- * `skip`: `rarest` leaves out the first included tag (the plan starts from
- * its range), `include` all included tags (the plan starts from their union).
+ * `skip`: `include` leaves out the included tags (the plan starts from their
+ * union and already meets them).
  */
 export function tagConditions<T>(
   filter: { include: T[]; mode: TagMode; exclude: T[] },
   outer: string,
   list: (tags: T[]) => string,
-  skip: "none" | "rarest" | "include" = "none",
+  skip: "none" | "include" = "none",
 ): string {
   let sql = "";
   const probe = (alias: string, tags: T[]) =>
     `EXISTS (SELECT 1 FROM character_tags ${alias} WHERE ${alias}.character_id = ${outer} AND ${alias}.tag_id IN (${list(tags)}))`;
   if (skip !== "include" && filter.include.length > 0) {
     if (filter.mode === "any") sql += ` AND ${probe("ct", filter.include)}`;
-    else for (const tag of filter.include.slice(skip === "rarest" ? 1 : 0)) sql += ` AND ${probe("ct", [tag])}`;
+    else for (const tag of filter.include) sql += ` AND ${probe("ct", [tag])}`;
   }
   if (filter.exclude.length > 0) sql += ` AND NOT ${probe("cx", filter.exclude)}`;
   return sql;
 }
 
-/** The bound ids of some tags, as the inside of `IN (…)`; `bind` records each value and returns its placeholder. */
-export const idList = (bind: (value: unknown) => string) => (tags: TagStat[]) => tags.map((t) => bind(t.id)).join(", ");
-
-/** Positional placeholders: each call records `value` in `params` and returns "?". */
-export const positional = (params: unknown[]) => (value: unknown) => (params.push(value), "?");
-
-/** Rows a plan starting from the included tags reads: the rarest tag's (`all`) or all of theirs (`any`). */
-export function includedRows(facts: TagFacts): number {
-  const tags = facts.tags ?? [];
-  if (tags.length === 0) return 0;
-  return facts.mode === "any" ? tags.reduce((sum, t) => sum + t.count, 0) : tags[0]!.count;
+/**
+ * `tagConditions` with the tags matched by name through a join on each of
+ * the character's links (a few per character), for statements where an
+ * `IN (SELECT id FROM tags …)` list inside the correlated probe would be
+ * evaluated again for every visited row (For You's picks, next to the
+ * `interest` CTE: measured 5–20× slower at 10^5 characters). `bind` binds
+ * the names.
+ */
+export function tagConditionsByName(
+  filter: TagFilterNames,
+  outer: string,
+  bind: (value: unknown) => string,
+  skip: "none" | "include" = "none",
+): string {
+  const probe = (alias: string, names: string[]) =>
+    `EXISTS (SELECT 1 FROM character_tags ${alias} JOIN tags ${alias}t ON ${alias}t.id = ${alias}.tag_id
+      WHERE ${alias}.character_id = ${outer} AND lower(${alias}t.name) IN (${names.map(bind).join(", ")}))`;
+  let sql = "";
+  if (skip !== "include" && filter.include.length > 0) {
+    if (filter.mode === "any") sql += ` AND ${probe("ct", filter.include)}`;
+    else for (const name of filter.include) sql += ` AND ${probe("ct", [name])}`;
+  }
+  if (filter.exclude.length > 0) sql += ` AND NOT ${probe("cx", filter.exclude)}`;
+  return sql;
 }
 
 /**
- * The exact total of a list (no search). O(1) from the trigger-maintained
- * counters whenever at most two tags are involved, by inclusion–exclusion
- * over `tags` and `tag_pairs` (I included, E excluded, L the catalog):
- *   none: L;  I: I;  I ∧ J: pair(I, J);  I ∨ J: I + J − pair(I, J);
- *   ¬E: L − E;  ¬E ∧ ¬F: L − E − F + pair(E, F);  I ∧ ¬E: I − pair(I, E).
- * Otherwise one counting statement that reads only the tags' own index
- * ranges, never the catalog: from the rarest included tag (`all`), from the
- * union of the included tags (`any`), or, with exclusions only, the catalog
- * size minus the distinct characters carrying an excluded tag.
+ * A tag filter as SQL over tag names (`tags_name_unique` on lower(name)
+ * answers every lookup): each member is an SQL expression or fragment whose
+ * parameters are bound through `params`. Nothing here runs a query; the
+ * pieces go into the statements of catalog-list.ts.
  */
-export function planTotal(query: CatalogQuery, facts: TagFacts): Statement | number {
-  const showNsfw = query.showNsfw === "true";
-  const listedRows = listedTagLinksSql("r", { showNsfw });
-  const tags = facts.tags ?? [];
-  const excluded = facts.excluded;
-  const pair = facts.pairCount;
-  const [rarest, second] = tags;
-  const [e1, e2] = excluded;
-  if (!rarest && !e1) return catalogCountStatement(showNsfw);
-  if (pair !== null) {
-    if (rarest && second && !e1) return facts.mode === "any" ? rarest.count + second.count - pair : pair;
-    if (e1 && e2 && !rarest) return facts.listed - e1.count - e2.count + pair;
-    if (rarest && e1 && !second && !e2) return rarest.count - pair;
-  }
-  if (!second && !e1) return rarest!.count;
-  if (!rarest && !e2) return facts.listed - e1!.count;
-  const params: unknown[] = [];
-  const bind = positional(params);
-  const ids = idList(bind);
-  if (!rarest) {
-    const sql = `SELECT ${bind(facts.listed)} - count(DISTINCT r.character_id) AS total FROM character_tags r
-      WHERE r.tag_id IN (${ids(excluded)}) AND ${listedRows}`;
-    return { sql, params };
-  }
-  const filter = { include: tags, mode: facts.mode, exclude: excluded };
-  const sql =
-    facts.mode === "any"
-      ? `SELECT count(DISTINCT r.character_id) AS total FROM character_tags r
-        WHERE r.tag_id IN (${ids(tags)}) AND ${listedRows}${tagConditions(filter, "r.character_id", ids, "include")}`
-      : `SELECT count(*) AS total FROM character_tags r
-        WHERE r.tag_id = ${bind(rarest.id)} AND ${listedRows}${tagConditions(filter, "r.character_id", ids, "rarest")}`;
-  return { sql, params };
+export interface TagFilterSql {
+  filter: TagFilterNames;
+  /** SQL boolean: the filter can match something (every included tag exists under `all`, one under `any`). */
+  possible: string;
+  /** The inside of `IN (…)`: the ids of some tags, by name. */
+  ids: (names: string[]) => string;
+  /** SQL scalar: the id of the included tag with the fewest listable characters (`all`). */
+  rarestId: string;
+  /** SQL scalar: rows a plan starting from the included tags reads (the rarest tag's under `all`, all of theirs under `any`). */
+  includedRows: string;
+  /** SQL scalar: listable characters in the whole catalog (same NSFW setting). */
+  listed: string;
+  /** The exact total as an SQL scalar when counters know it (at most two tags in all), else null. */
+  counterTotal: string | null;
+  /** SQL scalar: how many rows the filter probably matches, for the cost model. */
+  matching: string;
 }
 
-/** How many rows a list's filter probably matches, for the cost model when no counter knows it. */
-export function estimatedMatching(facts: TagFacts): number {
-  const tags = facts.tags ?? [];
-  if (tags.length === 0) return facts.listed;
-  return Math.min(facts.listed, includedRows(facts));
+/**
+ * The SQL pieces of `filter` under the NSFW setting `showNsfw`. Counts of a
+ * tag that does not exist are 0, which keeps the counter formulas exact (an
+ * excluded tag that does not exist excludes nothing).
+ */
+export function tagFilterSql(filter: TagFilterNames, showNsfw: boolean, params: SqlParams): TagFilterSql {
+  const bind = params.bind;
+  const count = showNsfw ? "count" : "sfw_count";
+  const names = (list: string[]) => list.map((n) => bind(n)).join(", ");
+  const ids = (list: string[]) => `SELECT id FROM tags WHERE lower(name) IN (${names(list)})`;
+  const tagCount = (name: string) => `coalesce((SELECT ${count} FROM tags WHERE lower(name) = ${bind(name)}), 0)`;
+  const listed = `(SELECT count FROM catalog_counts WHERE key = ${bind(showNsfw ? "all" : "sfw")})`;
+  const { include, exclude, mode } = filter;
+  let possible = "1";
+  if (include.length > 0) {
+    const found = `(SELECT count(*) FROM tags WHERE lower(name) IN (${names(include)}))`;
+    possible = mode === "all" ? `${found} = ${include.length}` : `${found} > 0`;
+  }
+  const includedRows =
+    include.length === 0
+      ? "0"
+      : mode === "any"
+        ? `(SELECT total(${count}) FROM tags WHERE lower(name) IN (${names(include)}))`
+        : `(SELECT min(${count}) FROM tags WHERE lower(name) IN (${names(include)}))`;
+  const rarestId = `(SELECT id FROM tags WHERE lower(name) IN (${names(include)}) ORDER BY ${count}, id LIMIT 1)`;
+  const all = [...include, ...exclude];
+  const pair = () => {
+    const both = names(all);
+    return `coalesce((SELECT p.${count} FROM tag_pairs p JOIN tags a ON a.id = p.tag_a JOIN tags b ON b.id = p.tag_b
+      WHERE lower(a.name) IN (${both}) AND lower(b.name) IN (${both})), 0)`;
+  };
+  let counterTotal: string | null = null;
+  const [i1, i2] = include;
+  const [e1, e2] = exclude;
+  if (all.length === 0) counterTotal = listed;
+  else if (all.length === 1) counterTotal = i1 !== undefined ? tagCount(i1) : `${listed} - ${tagCount(e1!)}`;
+  else if (all.length === 2) {
+    if (i1 !== undefined && i2 !== undefined) counterTotal = mode === "any" ? `${tagCount(i1)} + ${tagCount(i2)} - ${pair()}` : pair();
+    else if (e1 !== undefined && e2 !== undefined) counterTotal = `${listed} - ${tagCount(e1)} - ${tagCount(e2)} + ${pair()}`;
+    else counterTotal = `${tagCount(i1!)} - ${pair()}`;
+  }
+  const matching = counterTotal ?? (include.length === 0 ? listed : `min(${listed}, ${includedRows})`);
+  return { filter, possible, ids, rarestId, includedRows, listed, counterTotal, matching };
+}
+
+/**
+ * The exact total of a list without search, as one statement (column
+ * `total`): from the counters when at most two tags (included and excluded
+ * together) are given, by inclusion–exclusion; otherwise one counting query
+ * over the tags' own index ranges — under `all` the rarest tag's, under
+ * `any` all included tags', or with only exclusions the catalog size minus
+ * the distinct characters carrying an excluded tag. 0 when nothing can match.
+ */
+export function totalStatement(tags: TagFilterSql, showNsfw: boolean, params: SqlParams): Statement {
+  const { filter } = tags;
+  const listedRows = listedTagLinksSql("r", { showNsfw });
+  let total: string;
+  if (tags.counterTotal !== null) {
+    total = `SELECT ${tags.counterTotal} AS total`;
+  } else if (filter.include.length === 0) {
+    total = `SELECT ${tags.listed} - count(DISTINCT r.character_id) AS total FROM character_tags r
+      WHERE r.tag_id IN (${tags.ids(filter.exclude)}) AND ${listedRows}`;
+  } else if (filter.mode === "any") {
+    total = `SELECT count(DISTINCT r.character_id) AS total FROM character_tags r
+      WHERE r.tag_id IN (${tags.ids(filter.include)}) AND ${listedRows}${tagConditions(filter, "r.character_id", tags.ids, "include")}`;
+  } else {
+    total = `SELECT count(*) AS total FROM character_tags r
+      WHERE r.tag_id = ${tags.rarestId} AND ${listedRows}${tagConditions(filter, "r.character_id", tags.ids)}`;
+  }
+  return params.statement(`SELECT CASE WHEN ${tags.possible} THEN (${total}) ELSE 0 END AS total`);
 }

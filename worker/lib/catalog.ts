@@ -6,8 +6,8 @@
  */
 import type { CatalogCharacter, Character, Tag } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
-import { type ListOptions, queryCatalog } from "./catalog-list.ts";
-import { DETAIL_COLUMNS, type Row, type SqlBatch, toCharacter } from "./catalog-rows.ts";
+import { type ListOptions, planCatalog } from "./catalog-list.ts";
+import { DETAIL_COLUMNS, type Row, type SqlBatch, type Statement, toCharacter } from "./catalog-rows.ts";
 import { visibleToSql } from "./listable.ts";
 
 /** A SqlBatch over a D1 database. */
@@ -21,15 +21,22 @@ export function d1Batch(db: D1Database): SqlBatch {
 
 /**
  * `GET /api/characters`: one page of listable characters and the exact total
- * (catalog-list.ts queryCatalog on D1); with `options.userId` each character
- * carries that person's `isFavorited`, from the same round trip.
+ * (catalog-list.ts planCatalog on D1), in one D1 round trip (one batch).
+ * With `options.userId` (or `options.viewer`) each character carries that
+ * person's `isFavorited`, from the same statement as the page.
+ *
+ * `lead`: statements to run first in the same batch (e.g. the session
+ * lookup, worker/lib/sessions.ts); their rows come back as `leading`.
  */
-export function listCharacters(
+export async function listCharacters(
   db: D1Database,
   query: CatalogQuery,
   options: ListOptions = {},
-): Promise<{ characters: CatalogCharacter[]; total: number }> {
-  return queryCatalog(d1Batch(db), query, options);
+  lead: Statement[] = [],
+): Promise<{ characters: CatalogCharacter[]; total: number; leading: Row[][] }> {
+  const plan = planCatalog(query, options);
+  const results = await d1Batch(db)([...lead, ...plan.statements]);
+  return { ...plan.read(results.slice(lead.length)), leading: results.slice(0, lead.length) };
 }
 
 /**

@@ -1,19 +1,23 @@
 /**
- * Counting a request's D1 queries (reported in `Server-Timing` as
- * `d1;desc="reads=N writes=M"`, read by scripts/bench-catalog.ts).
+ * Counting a request's D1 queries and round trips (reported in `Server-Timing`
+ * as `d1;desc="reads=N writes=M trips=T"`, read by scripts/bench-catalog.ts).
  *
  * `countingD1` wraps whatever stands in `env.DB` — the binding, or a Sessions
  * API session (`withSession`) — and counts each statement when it runs
  * (`first`, `all`, `run`, `raw`, each statement of a `batch`, and `exec`).
  * A statement is a write unless its SQL is read-only (`isReadOnlySql`); a
  * write always goes to the primary, so `writes` is the number of primary
- * writes the request made.
+ * writes the request made. A round trip is one call that goes to the
+ * database: `first`, `all`, `run` or `raw` of one statement, one `batch`
+ * (however many statements), one `exec`.
  */
 
 /** Queries one request ran. */
 export interface D1Counts {
   reads: number;
   writes: number;
+  /** Calls that went to the database (a batch is one). */
+  trips: number;
 }
 
 /**
@@ -47,6 +51,7 @@ function wrapStatement(statement: D1PreparedStatement, sql: string, counts: D1Co
       if (typeof prop === "string" && RUNNERS.has(prop) && typeof value === "function") {
         return (...args: unknown[]) => {
           countSql(counts, sql);
+          counts.trips += 1;
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       }
@@ -75,8 +80,9 @@ export function countingD1<T extends D1Like>(db: T, counts: D1Counts): T {
         case "prepare":
           return (sql: string) => wrapStatement(fn.call(target, sql) as D1PreparedStatement, sql, counts);
         case "batch":
-          return (statements: D1PreparedStatement[]) =>
-            fn.call(
+          return (statements: D1PreparedStatement[]) => {
+            counts.trips += 1;
+            return fn.call(
               target,
               statements.map((s) => {
                 const real = unwrapped.get(s);
@@ -86,9 +92,11 @@ export function countingD1<T extends D1Like>(db: T, counts: D1Counts): T {
                 return real?.statement ?? s;
               }),
             );
+          };
         case "exec":
           return (sql: string) => {
             counts.writes += 1;
+            counts.trips += 1;
             return fn.call(target, sql);
           };
         case "withSession":

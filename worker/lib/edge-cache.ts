@@ -9,6 +9,9 @@
  * middleware that reads and writes `caches.default` is
  * worker/middleware/edge-cache.ts.
  */
+import type { CatalogQuery } from "../../schema/inputs.ts";
+import { searchTerms } from "./catalog-search.ts";
+import { tagFilterNames } from "./catalog-tag-counts.ts";
 
 /**
  * Default staleness bound, seconds: a visitor anywhere sees a change at most
@@ -50,7 +53,7 @@ export function cacheControlFor(ttl: number): string {
 }
 
 /** A validated query value as it goes into a key. */
-type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
 /**
  * The normalised cache key of a visitor read: `origin + path` and, sorted by
@@ -90,6 +93,36 @@ export function edgeCacheKey(
   }
   const search = params.toString();
   return `${origin}${path}${search ? `?${search}` : ""}`;
+}
+
+/** The search key of a search with no word in it (never a word: words are letters and digits only). */
+export const NO_SEARCH_WORDS = "-";
+
+/**
+ * The key form of a visitor's catalog query (`GET /api/characters`): the
+ * validated query with every difference that cannot change a visitor's
+ * answer taken out, so equivalent queries share one copy:
+ * - `search` becomes its words as the search uses them (catalog-search.ts
+ *   `searchTerms`: letters and digits, lower case, no repeats, stopwords
+ *   dropped when others remain, at most 12), sorted — all words are required
+ *   and bm25 adds their scores, so their order and punctuation change
+ *   nothing; a search without words keeps a key of its own (NO_SEARCH_WORDS);
+ * - `sort=for-you` is `trending` (for visitors For You is Trending,
+ *   catalog-list.ts ORDERINGS), and a catalog search has no sort at all (it
+ *   is ordered by relevance; a creator's or Following search keeps its tab);
+ * - `tagMode` only counts with two included tags or more (tagFilterNames).
+ * Tag lists are sets (edgeCacheKey sorts them); the rest is as validated.
+ */
+export function catalogCacheQuery(query: CatalogQuery): Record<string, QueryValue> {
+  const { search, sort, tagMode: _mode, ...rest } = query;
+  const filter = tagFilterNames(query);
+  const scoped = query.creator !== undefined || query.following === "true";
+  return {
+    ...rest,
+    sort: search !== undefined && !scoped ? undefined : sort === "for-you" ? "trending" : sort,
+    tagMode: filter && filter.include.length > 1 ? filter.mode : undefined,
+    search: search === undefined ? undefined : searchTerms(search).sort().join(" ") || NO_SEARCH_WORDS,
+  };
 }
 
 /**

@@ -15,6 +15,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CurrentUser } from "../../schema/api.ts";
+import type { Row, Statement, ViewerSql } from "./catalog-rows.ts";
 import { isLoopbackUrl } from "./loopback.ts";
 
 /** Session lifetime, ms (30 days). */
@@ -51,6 +52,67 @@ export async function createSession(db: D1Database, userId: string, now = Date.n
   return { token, expire };
 }
 
+/** Whether `token` has the shape of a session token (43 base64url characters); others are never looked up. */
+export function isSessionTokenShape(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+/**
+ * The statement that reads the session whose token hashes to `sid`, with its
+ * person: one row (`expire`, `suspendedAt` and the CurrentUser fields) or
+ * none. Read by `sessionOutcome`; run alone (validateSessionToken) or first
+ * in a route's own batch (worker/middleware/session.ts, pending sessions).
+ */
+export function sessionLookupStatement(sid: string): Statement {
+  return {
+    sql: `SELECT s.expire, u.suspended_at AS suspendedAt, ${USER_COLUMNS} FROM sessions s
+       JOIN users u ON u.id = json_extract(s.sess, '$.userId')
+       WHERE s.sid = ?`,
+    params: [sid],
+  };
+}
+
+/**
+ * The id of the signed-in, not suspended person of session `sid` at `now`
+ * (ms) as SQL, for statements that compute personal parts without waiting
+ * for the session (catalog-rows.ts ViewerSql); NULL when the session is
+ * unknown, expired or a suspended person's.
+ */
+export function sessionUserSql(sid: string, now: number): ViewerSql {
+  return (bind) => `(SELECT u.id FROM sessions s JOIN users u ON u.id = json_extract(s.sess, '$.userId')
+    WHERE s.sid = ${bind(sid)} AND s.expire > ${bind(now)} AND u.suspended_at IS NULL)`;
+}
+
+/** What a session row means at a given time (sessionOutcome). */
+export type SessionOutcome =
+  | { kind: "none" }
+  | { kind: "expired" }
+  | { kind: "valid"; user: SessionUser; expire: number; renewedExpire: number | null; suspendedAt: number | null };
+
+/**
+ * The meaning of the row of `sessionLookupStatement` at `now` (ms): none
+ * (unknown token), expired (the caller deletes the row), or valid — with
+ * `renewedExpire` set when less than 29 days were left (the caller writes it
+ * and renews the cookie). `suspendedAt` (ms since the epoch) is set when an
+ * operator suspended the person: callers must not let such a session act.
+ */
+export function sessionOutcome(row: Row | undefined | null, now: number): SessionOutcome {
+  if (!row) return { kind: "none" };
+  const { expire, suspendedAt, ...user } = row as unknown as SessionUser & { expire: number; suspendedAt: number | null };
+  if (expire <= now) return { kind: "expired" };
+  const renewedExpire = expire - now < SESSION_RENEW_BELOW_MS ? now + SESSION_TTL_MS : null;
+  return { kind: "valid", user, expire: renewedExpire ?? expire, renewedExpire, suspendedAt };
+}
+
+/** The write an outcome asks for: delete an expired session, or slide a renewed one; null when none. */
+export function sessionWrite(db: D1Database, sid: string, outcome: SessionOutcome): D1PreparedStatement | null {
+  if (outcome.kind === "expired") return db.prepare("DELETE FROM sessions WHERE sid = ?").bind(sid);
+  if (outcome.kind === "valid" && outcome.renewedExpire !== null) {
+    return db.prepare("UPDATE sessions SET expire = ? WHERE sid = ?").bind(outcome.renewedExpire, sid);
+  }
+  return null;
+}
+
 /**
  * The user of a session token, or null when the token is unknown, malformed
  * or expired (an expired row is deleted). When less than 29 days are left the
@@ -63,28 +125,15 @@ export async function validateSessionToken(
   token: string,
   now = Date.now(),
 ): Promise<{ user: SessionUser; expire: number; renewedExpire: number | null; suspendedAt: number | null } | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  if (!isSessionTokenShape(token)) return null;
   const sid = await sha256Hex(token);
-  const row = await db
-    .prepare(
-      `SELECT s.expire, u.suspended_at AS suspendedAt, ${USER_COLUMNS} FROM sessions s
-       JOIN users u ON u.id = json_extract(s.sess, '$.userId')
-       WHERE s.sid = ?`,
-    )
-    .bind(sid)
-    .first<SessionUser & { expire: number; suspendedAt: number | null }>();
-  if (!row) return null;
-  if (row.expire <= now) {
-    await db.prepare("DELETE FROM sessions WHERE sid = ?").bind(sid).run();
-    return null;
-  }
-  const { expire, suspendedAt, ...user } = row;
-  if (expire - now < SESSION_RENEW_BELOW_MS) {
-    const renewed = now + SESSION_TTL_MS;
-    await db.prepare("UPDATE sessions SET expire = ? WHERE sid = ?").bind(renewed, sid).run();
-    return { user, expire: renewed, renewedExpire: renewed, suspendedAt };
-  }
-  return { user, expire, renewedExpire: null, suspendedAt };
+  const lookup = sessionLookupStatement(sid);
+  const row = await db.prepare(lookup.sql).bind(...lookup.params).first<Row>();
+  const outcome = sessionOutcome(row, now);
+  await sessionWrite(db, sid, outcome)?.run();
+  if (outcome.kind !== "valid") return null;
+  const { user, expire, renewedExpire, suspendedAt } = outcome;
+  return { user, expire, renewedExpire, suspendedAt };
 }
 
 /** Deletes the session of a token (sign-out). */

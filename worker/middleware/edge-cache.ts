@@ -18,6 +18,7 @@ import {
   globalPurgeConfig,
   PRIVATE_CACHE_CONTROL,
   purgeEverywhere,
+  type QueryValue,
 } from "../lib/edge-cache.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { readSessionCookie } from "../lib/sessions.ts";
@@ -105,8 +106,13 @@ export interface EdgeCacheOptions {
    * come after `validate("query", …)`.
    */
   validatedQuery?: boolean;
-  /** Query parameters whose case and spacing do not change the answer (e.g. search). */
+  /** Query parameters whose case and spacing do not change the answer (e.g. a creator's username). */
   caseless?: readonly string[];
+  /**
+   * Maps the validated query to its key form, taking out differences that
+   * cannot change the answer (e.g. worker/lib/edge-cache.ts catalogCacheQuery).
+   */
+  keyQuery?: (query: never) => Record<string, QueryValue>;
   /** Work a cache hit still owes (e.g. counting a character page view); runs after the answer. */
   onHit?: (c: Context<AppEnv>) => Promise<unknown>;
 }
@@ -130,7 +136,9 @@ export function edgeCache(options: EdgeCacheOptions) {
       return;
     }
     const query = options.validatedQuery ? (c.req.valid as (t: "query") => Record<string, never>)("query") : {};
-    const key = edgeCacheKey(new URL(c.req.url).origin, target.path, query, options.caseless);
+    // The route's validator produced the query, so it has the shape `keyQuery` takes.
+    const keyed = options.keyQuery ? options.keyQuery(query as never) : query;
+    const key = edgeCacheKey(new URL(c.req.url).origin, target.path, keyed, options.caseless);
     const cache = caches.default;
 
     const hit = await cache.match(key);

@@ -1,12 +1,37 @@
 /**
  * Session and request-origin middleware for `/api/*`.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
+import { afterResponse } from "../lib/after-response.ts";
+import type { Row, Statement } from "../lib/catalog-rows.ts";
 import { ApiError, suspended, unauthorized } from "../lib/errors.ts";
-import { clearSessionCookie, readSessionCookie, setSessionCookie, validateSessionToken } from "../lib/sessions.ts";
+import {
+  clearSessionCookie,
+  isSessionTokenShape,
+  readSessionCookie,
+  sessionLookupStatement,
+  sessionOutcome,
+  sessionWrite,
+  setSessionCookie,
+  sha256Hex,
+  validateSessionToken,
+} from "../lib/sessions.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Reads whose route looks the session up itself, in the same D1 batch as its
+ * query (one round trip per answer, issue 27): the catalog list. For these
+ * the middleware only hashes the token into `pendingSession`; the route puts
+ * `pendingSessionLookup` first in its batch, computes personal parts from
+ * the session inside its statements (sessions.ts sessionUserSql), and calls
+ * `settlePendingSession` with the row, which sets `user` and `suspended`
+ * and renews or clears the cookie exactly as the middleware would. Only
+ * reads are listed: a write must know its person before it starts.
+ */
+const BATCHED_SESSION_ROUTES = new Set(["GET /api/characters"]);
 
 /**
  * Reads the session cookie and sets `c.var.user` (null for visitors). A
@@ -21,7 +46,9 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   c.set("user", null);
   c.set("suspended", false);
   const token = readSessionCookie(c);
-  if (token) {
+  if (token && BATCHED_SESSION_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
+    c.set("pendingSession", { sid: isSessionTokenShape(token) ? await sha256Hex(token) : null, now: Date.now() });
+  } else if (token) {
     const result = await validateSessionToken(c.env.DB, token);
     if (result?.suspendedAt != null) {
       c.set("suspended", true);
@@ -35,6 +62,40 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** The session lookup a route with a pending session runs first in its batch; none without one. */
+export function pendingSessionLookup(c: Context<AppEnv>): Statement[] {
+  const pending = c.get("pendingSession");
+  return pending?.sid ? [sessionLookupStatement(pending.sid)] : [];
+}
+
+/**
+ * Settles a pending session from the row of `pendingSessionLookup` (undefined
+ * when there was none): sets `user` / `suspended`, renews the cookie of a
+ * session that slides (the write runs after the answer), clears the cookie of
+ * an unknown or expired one (an expired row is deleted after the answer).
+ * Returns the signed-in person, or null. Without a pending session it
+ * returns `user` as the middleware set it.
+ */
+export async function settlePendingSession(c: Context<AppEnv>, row: Row | undefined): Promise<AppEnv["Variables"]["user"]> {
+  const pending = c.get("pendingSession");
+  if (!pending) return c.get("user");
+  c.set("pendingSession", undefined);
+  const outcome = sessionOutcome(row, pending.now);
+  const write = pending.sid ? sessionWrite(c.env.DB, pending.sid, outcome) : null;
+  if (write) await afterResponse(c, write.run());
+  if (outcome.kind !== "valid") {
+    clearSessionCookie(c);
+    return null;
+  }
+  if (outcome.suspendedAt != null) {
+    c.set("suspended", true);
+    return null;
+  }
+  c.set("user", outcome.user);
+  if (outcome.renewedExpire !== null) setSessionCookie(c, readSessionCookie(c)!, outcome.renewedExpire);
+  return outcome.user;
+}
 
 /**
  * 401 `{"error":"Unauthorized","code":"unauthorized"}` for visitors; 403

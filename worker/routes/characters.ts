@@ -11,6 +11,7 @@ import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from 
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
+import { catalogCacheQuery } from "../lib/edge-cache.ts";
 import {
   createCharacter,
   defaultCreator,
@@ -25,13 +26,14 @@ import {
 import { ApiError, notFound, suspended, unauthorized, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
+import { sessionUserSql } from "../lib/sessions.ts";
 import { isUsernameAvailable } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
 import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
-import { requireUser } from "../middleware/session.ts";
+import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
 const MAX_CHARACTER_BODY_BYTES = 4 * 1024 * 1024;
@@ -58,7 +60,12 @@ export const CREATOR_NAME_TAKEN = "That name belongs to another creator. Use you
 const queueView = (queue: Queue, id: number) =>
   sendView(queue, id).catch((error: unknown) => console.error("view not sent to the queue", String(error)));
 
-const cachedList = edgeCache({ target: () => ({ path: "/api/characters" }), validatedQuery: true, caseless: ["search", "creator"] });
+const cachedList = edgeCache({
+  target: () => ({ path: "/api/characters" }),
+  validatedQuery: true,
+  keyQuery: catalogCacheQuery,
+  caseless: ["creator"],
+});
 
 const cachedDetail = edgeCache({
   target: (c) => characterTarget(c, ""),
@@ -69,14 +76,25 @@ const cachedDetail = edgeCache({
 export const charactersRoutes = new Hono<AppEnv>()
   .get("/", validate("query", catalogQuerySchema), cachedList, async (c) => {
     const query = c.req.valid("query");
-    const user = c.get("user");
+    // One D1 round trip: a signed-in person's session is looked up in the
+    // list's own batch and their personal parts computed from it in SQL
+    // (worker/middleware/session.ts BATCHED_SESSION_ROUTES).
+    const pending = c.get("pendingSession");
+    const { characters, total, leading } = await listCharacters(
+      c.env.DB,
+      query,
+      pending?.sid ? { viewer: sessionUserSql(pending.sid, pending.now) } : { userId: c.get("user")?.id },
+      pendingSessionLookup(c),
+    );
+    const user = await settlePendingSession(c, leading[0]?.[0]);
     // Home's Following tab: whose characters depends on who asks.
     if (query.following === "true" && query.creator === undefined) {
       if (!user) throw c.get("suspended") ? suspended() : unauthorized();
       c.header("Cache-Control", "private, no-store");
     }
-    const result = await listCharacters(c.env.DB, query, { userId: user?.id });
-    return c.json(result, 200);
+    // A cookie that names nobody (signed out, expired, suspended) reads as a visitor.
+    const shown = user ? characters : characters.map(({ isFavorited: _, ...character }) => character);
+    return c.json({ characters: shown, total }, 200);
   })
   .get("/:id", cachedDetail, async (c) => {
     const id = parseCharacterId(c.req.param("id"));

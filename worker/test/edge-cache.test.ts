@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { catalogQuerySchema, MAX_SEARCH_LENGTH, shortenSearch } from "../../schema/inputs.ts";
 import app from "../app.ts";
 import { countingD1, isReadOnlySql } from "../lib/d1-counter.ts";
-import { cacheControlFor, edgeCacheKey, edgeCacheTtl } from "../lib/edge-cache.ts";
+import { cacheControlFor, catalogCacheQuery, edgeCacheKey, edgeCacheTtl } from "../lib/edge-cache.ts";
 import { insertCharacter, signIn, type TestUser, viewCountOnceCounted } from "./fixtures.ts";
 
 interface Options {
@@ -42,9 +42,9 @@ async function call(path: string, { method = "GET", user = null, cookie, body, e
 
 const cacheStatus = (res: Response) => res.headers.get("x-edge-cache");
 
-/** The D1 statements the request ran, from `Server-Timing: …, d1;desc="reads=N writes=M"`. */
+/** The D1 statements the request ran, from `Server-Timing: …, d1;desc="reads=N writes=M trips=T"`. */
 function d1(res: Response): { reads: number; writes: number } {
-  const m = /d1;desc="reads=(\d+) writes=(\d+)"/.exec(res.headers.get("server-timing") ?? "");
+  const m = /d1;desc="reads=(\d+) writes=(\d+) trips=\d+"/.exec(res.headers.get("server-timing") ?? "");
   if (!m) throw new Error(`no d1 counts in Server-Timing: ${res.headers.get("server-timing")}`);
   return { reads: Number(m[1]), writes: Number(m[2]) };
 }
@@ -340,6 +340,105 @@ describe("staleness bound", () => {
   });
 });
 
+describe("catalog keys: equivalent queries share one copy", () => {
+  const key = (query: Record<string, string>) =>
+    edgeCacheKey("https://fabled.test", "/api/characters", catalogCacheQuery(catalogQuerySchema.parse(query)), ["creator"]);
+
+  it("a search is keyed by its words: order, case, punctuation, repeats and stopwords change nothing", () => {
+    const plain = key({ search: "dragon knight" });
+    for (const same of ["knight dragon", "Dragon, KNIGHT!", "the knight of the dragon", "dragon dragon  knight", "\"knight\" (dragon)*"]) {
+      expect(key({ search: same }), same).toBe(plain);
+    }
+    expect(key({ search: "dragon" })).not.toBe(plain);
+    expect(key({ search: "dragon knights" })).not.toBe(plain);
+    // A search with no word matches nothing: its own key, never the unsearched list's.
+    expect(key({ search: "!!!" })).toBe(key({ search: "?" }));
+    expect(key({ search: "!!!" })).not.toBe(key({}));
+    // Only stopwords: they are the words then.
+    expect(key({ search: "the" })).not.toBe(key({ search: "!!!" }));
+  });
+
+  it("for visitors For You is Trending; a catalog search has no tab, a creator's search keeps its own", () => {
+    expect(key({ sort: "for-you" })).toBe(key({ sort: "trending" }));
+    expect(key({})).toBe(key({ sort: "trending" }));
+    expect(key({ sort: "new" })).not.toBe(key({ sort: "trending" }));
+    expect(key({ search: "dragon", sort: "new" })).toBe(key({ search: "dragon", sort: "popular" }));
+    expect(key({ search: "dragon", creator: "@mira", sort: "new" })).not.toBe(key({ search: "dragon", creator: "@mira", sort: "popular" }));
+  });
+
+  it("tagMode counts only with two included tags or more", () => {
+    expect(key({ tags: "noir", tagMode: "any" })).toBe(key({ tags: "noir" }));
+    expect(key({ tagMode: "any" })).toBe(key({}));
+    expect(key({ tags: "noir", excludeTags: "space", tagMode: "any" })).toBe(key({ tags: "noir", excludeTags: "space" }));
+    expect(key({ tags: "noir,space", tagMode: "any" })).not.toBe(key({ tags: "noir,space" }));
+  });
+
+  it("two spellings of one search come from one copy, and so does a search that finds nothing (negative caching)", async () => {
+    const word = `kq${Date.now().toString(36)}`;
+    await insertCharacter({ name: `Shared ${word} lantern` });
+    const first = await call(`/api/characters?search=${encodeURIComponent(`lantern ${word}`)}`);
+    expect(cacheStatus(first)).toBe("MISS");
+    const second = await call(`/api/characters?sort=new&search=${encodeURIComponent(`${word.toUpperCase()}, the Lantern!`)}`);
+    expect(cacheStatus(second)).toBe("HIT");
+    expect(d1(second).reads).toBe(0);
+    const body = (await second.json()) as { total: number };
+    expect(body).toEqual(await first.json());
+    expect(body.total).toBe(1);
+
+    const nothing = `${word}zz`;
+    const miss = await call(`/api/characters?search=${nothing}`);
+    expect(cacheStatus(miss)).toBe("MISS");
+    expect(await miss.json()).toEqual({ characters: [], total: 0 });
+    for (const spelling of [nothing, `${nothing.toUpperCase()}!`, `the ${nothing}`]) {
+      const hit = await call(`/api/characters?search=${encodeURIComponent(spelling)}`);
+      expect(cacheStatus(hit), spelling).toBe("HIT");
+      expect(d1(hit), spelling).toEqual({ reads: 0, writes: 0 });
+      expect(await hit.json(), spelling).toEqual({ characters: [], total: 0 });
+    }
+  });
+
+  it("For You and Trending are one copy for visitors, with the same characters", async () => {
+    const tag = freshTag("tabs");
+    await insertCharacter({ name: "Tab One", tags: [tag], trendingScore: 5 });
+    await insertCharacter({ name: "Tab Two", tags: [tag], trendingScore: 9 });
+    const forYou = await call(`/api/characters?tags=${tag}&sort=for-you`);
+    expect(cacheStatus(forYou)).toBe("MISS");
+    const trending = await call(`/api/characters?tags=${tag}&sort=trending`);
+    expect(cacheStatus(trending)).toBe("HIT");
+    const names = (b: unknown) => (b as { characters: { name: string }[] }).characters.map((c) => c.name);
+    expect(names(await trending.json())).toEqual(["Tab Two", "Tab One"]);
+    expect(names(await forYou.json())).toEqual(["Tab Two", "Tab One"]);
+  });
+});
+
+describe("staleness bound of counters", () => {
+  it("a favorite (which purges nothing) shows in a visitor's character page and list within the bound, not before", async () => {
+    const bound = { EDGE_CACHE_TTL_SECONDS: "2" };
+    const tag = freshTag("counted");
+    const id = await insertCharacter({ name: "Counted", tags: [tag] });
+    const count = async (path: string) => {
+      const res = await call(path, { env: bound });
+      const body = (await res.json()) as { favoriteCount?: number; characters?: { favoriteCount: number }[] };
+      return { status: cacheStatus(res), favorites: body.favoriteCount ?? body.characters![0]!.favoriteCount };
+    };
+    expect((await count(`/api/characters/${id}`)).favorites).toBe(0);
+    expect((await count(`/api/characters?tags=${tag}`)).favorites).toBe(0);
+    const fan = await signIn();
+    const madeAt = Date.now();
+    expect((await call(`/api/characters/${id}/favorite`, { method: "POST", user: fan })).status).toBe(200);
+    // Straight after, both copies are still served…
+    expect(await count(`/api/characters/${id}`)).toEqual({ status: "HIT", favorites: 0 });
+    expect(await count(`/api/characters?tags=${tag}`)).toEqual({ status: "HIT", favorites: 0 });
+    // …and the new count shows in both within the bound (plus the time the reads themselves take).
+    for (const path of [`/api/characters/${id}`, `/api/characters?tags=${tag}`]) {
+      let favorites = 0;
+      while (favorites === 0 && Date.now() - madeAt < 10_000) favorites = (await count(path)).favorites;
+      expect(favorites, path).toBe(1);
+      expect(Date.now() - madeAt, path).toBeLessThan(2_000 + 1_500);
+    }
+  });
+});
+
 describe("over-long search text", () => {
   it("is shortened to its first whole words, not refused", () => {
     const pasted = `${"dragon ".repeat(28)}knightly tales`; // 196 + 14 characters
@@ -373,13 +472,14 @@ describe("D1 counts in Server-Timing", () => {
   });
 
   it("count statements run one by one, in a batch and in a Sessions API session", async () => {
-    const counts = { reads: 0, writes: 0 };
+    const counts = { reads: 0, writes: 0, trips: 0 };
     const db = countingD1(env.DB, counts);
     await db.prepare("SELECT count(*) FROM characters").first();
     await db.batch([db.prepare("SELECT 1"), db.prepare("UPDATE characters SET view_count = view_count WHERE id = ?").bind(-1)]);
     const session = db.withSession("first-unconstrained");
     await session.prepare("SELECT id FROM characters LIMIT 1").all();
-    expect(counts).toEqual({ reads: 3, writes: 1 });
+    // Three round trips: a statement, a batch of two, a statement in a session.
+    expect(counts).toEqual({ reads: 3, writes: 1, trips: 3 });
   });
 
   it("are reported by a visitor's miss and a signed-in read alike", async () => {
