@@ -163,6 +163,8 @@ export interface Conversation {
   personaId: string | null;
   /** The conversation this one was branched from ("Branch from here"); null for none or once that one is deleted. */
   branchedFrom: { id: string; title: string | null } | null;
+  /** The model connection picked for this conversation (`PATCH`); null: the person's default, else the site's model. */
+  modelConnectionId: string | null;
 }
 
 /** One row of `GET /api/conversations` ("My Chats"): latest activity first. */

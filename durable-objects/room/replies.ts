@@ -26,6 +26,7 @@ import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderat
 import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import { buildPrompt } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
+import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
 import type { RoomScreening } from "./screening.ts";
 import type { RoomSeams } from "./seams.ts";
@@ -97,12 +98,15 @@ export class ReplyRounds {
   private readonly screening: RoomScreening;
   private readonly summary: RoomSummary;
   private readonly seams: RoomSeams;
+  /** Which model writes each reply: the person's connection or the site's (model-choice.ts). */
+  private readonly modelChoice: ModelChoice;
 
   constructor(ctx: DurableObjectState, env: Env, parts: ReplyParts) {
     this.ctx = ctx;
     this.env = env;
     ({ store: this.store, sockets: this.sockets, d1: this.d1, inputs: this.inputs, screening: this.screening, summary: this.summary, seams: this.seams } =
       parts);
+    this.modelChoice = new ModelChoice(env, this.d1, () => this.store.room!.user_id);
   }
 
   /** A reply is being written or a message admitted: a new round or a steering frame must wait. */
@@ -300,6 +304,7 @@ export class ReplyRounds {
     const room = store.room!;
     let characterName = "The character";
     let character: ReplyCharacter | null = null;
+    let choice: ReplyModel | null = null;
     let lastDeltaAt = 0;
     let deltaTimer: ReturnType<typeof setTimeout> | undefined;
     const flushDelta = () => {
@@ -312,18 +317,21 @@ export class ReplyRounds {
       this.sockets.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
     };
     try {
-      character = await this.inputs.loadCharacter();
+      const [loaded, replyModel] = await Promise.all([this.inputs.loadCharacter(), this.modelChoice.forReply()]);
+      choice = replyModel;
+      character = loaded;
       if (!character) throw new Error(`character ${room.character_id} not found`);
       characterName = character.name;
       const history = this.inputs.history();
       // A continued reply is the last message of its own prompt, with the text it had.
       if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues });
-      const options = this.inputs.options();
+      const options = withBudget(this.inputs.options(), replyModel.budget);
       const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
-      const model = this.seams.modelFactory(character, room.user_name);
+      const model = replyModel.model ? replyModel.model(character, room.user_name) : this.seams.modelFactory(character, room.user_name);
       const pieces = withTokenTimeout(
         model.stream(prompt.messages, {
           maxTokens: options.maxTokens,
+          sampling: replyModel.sampling,
           signal: reply.controller.signal,
           attempt: reply.alternatives.length,
           purpose: reply.continues !== null ? "continue" : "reply",
@@ -349,7 +357,7 @@ export class ReplyRounds {
       clearTimeout(deltaTimer);
       if (!reply.stopped) {
         console.warn("reply failed", room.conversation_id, String(error));
-        this.fail(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
+        this.fail(reply, "model_failed", choice?.failureText(error) ?? `${characterName} couldn't reply just now. Please try again.`);
         return;
       }
       // A stop aborts the request; what was written so far is kept below.

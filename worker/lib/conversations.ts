@@ -70,6 +70,7 @@ interface JoinedRow {
   lastMessageAt: number | null;
   lastMessagePreview: string | null;
   personaId: string | null;
+  modelConnectionId: string | null;
   branchedFromId: string | null;
   branchedFromTitle: string | null;
   characterName: string;
@@ -80,7 +81,7 @@ interface JoinedRow {
 
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
-  v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
+  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
   ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername`;
 
@@ -110,6 +111,7 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
     },
     personaId: row.personaId,
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
+    modelConnectionId: row.modelConnectionId ?? null,
   };
 }
 
@@ -285,6 +287,7 @@ export async function createConversation(
       lastMessageAt: last ? last.createdAt : null,
       lastMessagePreview: last ? messagePreview(last.content) : null,
       personaId: null,
+      modelConnectionId: null,
       branchedFromId: start.kind === "messages" ? (start.branchedFrom?.id ?? null) : null,
       branchedFromTitle: start.kind === "messages" ? (start.branchedFrom?.title ?? null) : null,
       characterName: name,

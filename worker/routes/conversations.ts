@@ -27,6 +27,7 @@ import {
   newConversationInputSchema,
   ratingInputSchema,
 } from "../../schema/chat.ts";
+import { conversationModelInputSchema } from "../../schema/model-connections.ts";
 import type { AppEnv } from "../env.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import {
@@ -42,6 +43,7 @@ import {
   setConversationPersona,
 } from "../lib/conversations.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
+import { setConversationModel } from "../lib/model-connections.ts";
 import { MAX_CHAT_IMPORT_BYTES, readSillyTavernJsonl, writeChatMarkdown, writeSillyTavernJsonl } from "../lib/sillytavern-chat.ts";
 import { characterIsNsfw, screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
@@ -171,6 +173,13 @@ export const conversationsRoutes = new Hono<AppEnv>()
     // Open chats use it from their next reply on.
     await conversationRoom(c.env, conversation.id).setPersona(user.id, roomPerson(user, persona));
     return c.json({ ...conversation, personaId: personaId?.toLowerCase() ?? null }, 200);
+  })
+  // Which model answers (DESIGN.md "Your own model (turn 3)"); the room reads it from D1 at its next reply.
+  .patch("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationModelInputSchema), async (c) => {
+    const user = c.get("user")!;
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const modelConnectionId = await setConversationModel(c.env.DB, conversation.id, user.id, c.req.valid("json").modelConnectionId);
+    return c.json({ ...conversation, modelConnectionId }, 200);
   })
   .get("/:id/export", requireUser, validate("query", chatExportQuerySchema), async (c) => {
     const user = c.get("user")!;
