@@ -37,12 +37,35 @@ export class EndpointRefused extends Error {
   override readonly name = "EndpointRefused";
 }
 
-/** Parses dotted-quad IPv4 (`10.0.0.1`) into its four bytes; null for anything else. */
+/**
+ * The four bytes of an IPv4 host in any spelling the WHATWG URL Standard's
+ * IPv4 parser accepts (§3.5 "IPv4 parser": 1–4 parts, each decimal, `0x`
+ * hex or `0`-prefixed octal; the last part fills the remaining bytes, so
+ * `2130706433` and `127.1` are 127.0.0.1); null for a host name. Some
+ * runtimes hand such hosts over unnormalised, so they are read here.
+ */
 function ipv4Bytes(host: string): number[] | null {
   const parts = host.split(".");
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return null;
-  const bytes = parts.map(Number);
-  return bytes.every((b) => b <= 255) ? bytes : null;
+  if (parts.at(-1) === "") parts.pop();
+  if (parts.length === 0 || parts.length > 4) return null;
+  const numbers: number[] = [];
+  for (const part of parts) {
+    let n: number;
+    if (/^0x[0-9a-f]*$/i.test(part)) n = part.length === 2 ? 0 : parseInt(part.slice(2), 16);
+    else if (/^0[0-7]+$/.test(part)) n = parseInt(part.slice(1), 8);
+    else if (/^\d+$/.test(part)) n = Number(part);
+    else return null;
+    numbers.push(n);
+  }
+  const last = numbers.pop()!;
+  if (numbers.some((n) => n > 255) || last >= 256 ** (4 - numbers.length)) return null;
+  let value = numbers.reduce((sum, n, i) => sum + n * 256 ** (3 - i), 0) + last;
+  const bytes = [0, 0, 0, 0];
+  for (let i = 3; i >= 0; i--) {
+    bytes[i] = value % 256;
+    value = Math.floor(value / 256);
+  }
+  return bytes;
 }
 
 /** True for IPv4 ranges that are not the public internet (RFC 6890 special-purpose registry). */
@@ -112,25 +135,23 @@ export function endpointProblem(raw: string, policy: EndpointPolicy): string | n
   if (url.username || url.password) return "Base URL must not contain a user name or password; put the key in the API key field";
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
   const bare = host.startsWith("[") ? host.slice(1, -1) : host;
-  const loopbackAllowed = policy.development && LOOPBACK_NAMES.has(bare);
-  if (url.protocol === "http:" && !loopbackAllowed) {
-    return policy.development
-      ? "Base URL must start with https:// (http:// is allowed for localhost and 127.0.0.1 only)"
-      : "Base URL must start with https://";
-  }
   if (policy.siteHost) {
     const site = policy.siteHost.toLowerCase();
     if (url.host.toLowerCase() === site || (!policy.development && host === site.replace(/:\d+$/, ""))) {
       return "Base URL cannot be this site itself";
     }
   }
-  if (loopbackAllowed) return null;
+  if (policy.development && LOOPBACK_NAMES.has(bare)) return null;
   if (bare === "localhost" || bare.endsWith(".localhost")) return "Base URL cannot point at this server (localhost)";
   const v4 = ipv4Bytes(bare);
   const v6 = v4 ? null : ipv6Groups(bare);
-  // Other numeric spellings (`2130706433`, `0x7f.1`) are normalised to dotted quads by the URL parser.
   if ((v4 && isInternalIpv4(v4)) || (v6 && isInternalIpv6(v6))) {
     return "Base URL cannot be a private, loopback or link-local address";
+  }
+  if (url.protocol === "http:") {
+    return policy.development
+      ? "Base URL must start with https:// (http:// is allowed for localhost and 127.0.0.1 only)"
+      : "Base URL must start with https://";
   }
   return null;
 }
