@@ -52,6 +52,7 @@ describe("starting a conversation", () => {
       character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null },
       personaId: null,
       branchedFrom: null,
+      modelConnectionId: null,
     });
     const messages = await json<ChatMessage[]>(await call(`/api/conversations/${conversation.id}/messages`, { user: mira }), 200);
     expect(messages).toEqual([
