@@ -23,7 +23,7 @@ import type { ConversationRoom } from "../conversation-room.ts";
 let characterId: number;
 
 beforeAll(async () => {
-  characterId = await insertCharacter({ name: "Ash", greeting: "Hello there." });
+  characterId = await insertCharacter({ name: "Ash" });
 });
 
 afterEach(() => {
