@@ -126,6 +126,15 @@ export async function decryptApiKey(env: ModelKeysEnv, owner: KeyOwner, stored: 
   throw new ModelKeysUnavailable(`no secret has key id ${id}`);
 }
 
+/**
+ * The key id new ciphertexts carry (`v1.{keyId}.…`): rows whose stored text
+ * starts otherwise were written under an older secret.
+ * @throws ModelKeysUnavailable when no secret is configured outside development.
+ */
+export async function currentKeyId(env: ModelKeysEnv): Promise<string> {
+  return keyId(secrets(env)[0]!);
+}
+
 /** What a person is shown of a key: its last four characters. */
 export function keyHint(apiKey: string): string {
   return apiKey.slice(-4);

@@ -16,7 +16,7 @@
  */
 import { assertEndpointAllowed, type EndpointPolicy, EndpointRefused } from "../../ai/endpoint-guard.ts";
 import { siteModels } from "../../ai/model-connection.ts";
-import { decryptApiKey, encryptApiKey, isDevelopment, keyHint, ModelKeysUnavailable } from "../../ai/model-keys.ts";
+import { currentKeyId, decryptApiKey, encryptApiKey, isDevelopment, keyHint, ModelKeysUnavailable } from "../../ai/model-keys.ts";
 import {
   MAX_MODEL_CONNECTIONS,
   type ModelConnection,
@@ -162,6 +162,39 @@ async function sealKey(env: Env, connectionId: string, userId: string, apiKey: s
     if (error instanceof ModelKeysUnavailable) throw new ApiError("unavailable", KEYS_UNAVAILABLE);
     throw error;
   }
+}
+
+/**
+ * After a rotation of MODEL_KEYS_SECRET: re-encrypts `userId`'s keys still
+ * under an older secret with the current one (each row only if it did not
+ * change meanwhile). Returns how many were re-encrypted; a key that no
+ * configured secret opens is left as it is (its owner enters it again).
+ * Throws what D1 throws.
+ */
+export async function rewrapApiKeys(env: Env, userId: string): Promise<number> {
+  const kid = await currentKeyId(env);
+  const { results } = await env.DB.prepare(
+    `SELECT id, api_key_encrypted AS sealed FROM model_connections
+     WHERE user_id = ? AND api_key_encrypted IS NOT NULL AND substr(api_key_encrypted, 1, 12) != ?`,
+  )
+    .bind(userId, `v1.${kid}.`)
+    .all<{ id: string; sealed: string }>();
+  let rewrapped = 0;
+  for (const row of results) {
+    const owner = { connectionId: row.id, userId };
+    let apiKey: string;
+    try {
+      apiKey = await decryptApiKey(env, owner, row.sealed);
+    } catch {
+      continue;
+    }
+    const sealed = await encryptApiKey(env, owner, apiKey);
+    const result = await env.DB.prepare("UPDATE model_connections SET api_key_encrypted = ? WHERE id = ? AND api_key_encrypted = ?")
+      .bind(sealed, row.id, row.sealed)
+      .run();
+    rewrapped += result.meta.changes;
+  }
+  return rewrapped;
 }
 
 function isDefaultRace(error: unknown): boolean {

@@ -4,7 +4,9 @@
  * owner ever sees a connection; someone else's id answers 404. The API key
  * is write-only: no answer carries it (`keyHint`: last four characters).
  *
- * - `GET /` → 200 `ModelConnection[]`, the default first.
+ * - `GET /` → 200 `ModelConnection[]`, the default first; after a rotation
+ *   of MODEL_KEYS_SECRET the person's keys are re-encrypted under the new
+ *   secret after the answer (docs/decisions/0018).
  * - `POST /` `{name, kind, baseUrl?, apiKey?, model, settings?, isDefault?}` → 201.
  * - `PUT /:id` (partial) → 200; `DELETE /:id` → 204.
  * - `POST /test` `{baseUrl, apiKey?, id?}` → 200 `{models}`: "Test
@@ -25,6 +27,7 @@ import {
   type SiteModels,
 } from "../../schema/model-connections.ts";
 import type { AppEnv } from "../env.ts";
+import { afterResponse } from "../lib/after-response.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import {
   assertConnectionTarget,
@@ -36,6 +39,7 @@ import {
   listModelConnections,
   ownApiKey,
   parseConnectionId,
+  rewrapApiKeys,
   updateModelConnection,
 } from "../lib/model-connections.ts";
 import { validate } from "../lib/validate.ts";
@@ -50,7 +54,14 @@ const connectionBodyLimit = bodyLimit({ maxSize: CONNECTION_MAX_BYTES });
 export const modelConnectionsRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", async (c) => {
-    const connections = await listModelConnections(c.env.DB, c.var.user!.id);
+    const userId = c.var.user!.id;
+    const connections = await listModelConnections(c.env.DB, userId);
+    if (c.env.MODEL_KEYS_SECRET_PREVIOUS) {
+      await afterResponse(
+        c,
+        rewrapApiKeys(c.env, userId).catch((error: unknown) => console.error("re-encrypting model keys failed", String(error))),
+      );
+    }
     c.header("Cache-Control", "private, no-store");
     return c.json(connections satisfies ModelConnection[], 200);
   })

@@ -11,9 +11,10 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { endpointProblem, type EndpointPolicy } from "../../ai/endpoint-guard.ts";
-import { decryptApiKey } from "../../ai/model-keys.ts";
+import { currentKeyId, decryptApiKey } from "../../ai/model-keys.ts";
 import type { Conversation } from "../../schema/chat.ts";
 import type { ModelConnection } from "../../schema/model-connections.ts";
+import { rewrapApiKeys } from "../lib/model-connections.ts";
 import { call, countRows, json } from "./creator-api.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 import { OPENAI_TEST_KEY, OPENAI_TEST_MODELS } from "./openai-server.ts";
@@ -114,6 +115,24 @@ describe("the owner", () => {
     await expect(
       decryptApiKey({ ...env, MODEL_KEYS_SECRET: "the new secret", MODEL_KEYS_SECRET_PREVIOUS: "fabled-development-model-keys-secret" }, { connectionId: created.id, userId: mira.id }, sealed),
     ).resolves.toBe(SECRET_KEY);
+  });
+
+  it("after a rotation of the secret, the person's keys are re-encrypted under the new one", async () => {
+    const mira = await signIn();
+    const created = await create(mira, openaiConnection());
+    const rotated = { ...env, MODEL_KEYS_SECRET: "the new secret", MODEL_KEYS_SECRET_PREVIOUS: "fabled-development-model-keys-secret" };
+    const sealed = async () =>
+      String((await env.DB.prepare("SELECT api_key_encrypted AS s FROM model_connections WHERE id = ?").bind(created.id).first<{ s: string }>())!.s);
+    const before = await sealed();
+    expect(before.startsWith(`v1.${await currentKeyId(env)}.`)).toBe(true);
+    expect(await rewrapApiKeys(rotated, mira.id)).toBe(1);
+    const after = await sealed();
+    expect(after.startsWith(`v1.${await currentKeyId(rotated)}.`)).toBe(true);
+    expect(await decryptApiKey({ ENVIRONMENT: "production", MODEL_KEYS_SECRET: "the new secret" }, { connectionId: created.id, userId: mira.id }, after)).toBe(
+      SECRET_KEY,
+    );
+    // Done once: nothing is left under the old secret.
+    expect(await rewrapApiKeys(rotated, mira.id)).toBe(0);
   });
 
   it("keeps one default: a new default takes it from the old one", async () => {
