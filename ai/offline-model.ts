@@ -226,12 +226,15 @@ export class OfflineChatModel implements ChatModel {
   /**
    * Streams the reply word by word. Like a hosted model it honours
    * `maxTokens` (here one word is one token: at most that many words) and
-   * `sampling.stop` (the reply ends before the first stop string), so tests
+   * the stop strings, `stop` and the person's `sampling.stop` (the reply
+   * ends before the first of them), so tests
    * see the person's settings at work; the other sampling settings change
    * nothing (it is deterministic).
    */
-  async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply", maxTokens, sampling }: ChatModelOptions): AsyncGenerator<string> {
-    const lastUser = prompt.findLast((m) => m.role === "user")?.content ?? "";
+  async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply", maxTokens, stop, sampling }: ChatModelOptions): AsyncGenerator<string> {
+    // A group chat's lines carry "Name: " (durable-objects/prompt.ts): the person's words are what follows.
+    const lastLine = prompt.findLast((m) => m.role === "user")?.content ?? "";
+    const lastUser = lastLine.startsWith(`${this.userName}: `) ? lastLine.slice(this.userName.length + 2) : lastLine;
     if (purpose === "summary") {
       const summary = offlineSummary(lastUser);
       if (summary && !signal?.aborted) yield summary;
@@ -242,7 +245,7 @@ export class OfflineChatModel implements ChatModel {
       purpose === "continue"
         ? offlineContinuation(this.character, this.userName, prompt.findLast((m) => m.role === "assistant")?.content ?? "", attempt)
         : offlineReply(this.character, this.userName, lastUser, turn, attempt);
-    const words = (beforeStop(text, sampling?.stop).match(/\S+\s*/g) ?? []).slice(0, Math.max(1, maxTokens));
+    const words = (beforeStop(text, [...(stop ?? []), ...(sampling?.stop ?? [])]).match(/\S+\s*/g) ?? []).slice(0, Math.max(1, maxTokens));
     for (let i = 0; i < words.length; i++) {
       if (signal?.aborted) return;
       if (i > 0) await sleep(this.wordDelayMs);

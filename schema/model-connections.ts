@@ -168,8 +168,3 @@ export interface SiteModels {
   /** The model used when the person picks none. */
   default: string;
 }
-
-/** `PATCH /api/conversations/{id}` `{modelConnectionId}`: a connection of the person, or null (their default, else the site's). */
-export const conversationModelInputSchema = z.object({
-  modelConnectionId: z.string({ error: "modelConnectionId must be a connection id or null" }).max(64).nullable(),
-});
