@@ -90,6 +90,8 @@ async function sendAndAwaitReply(page: Page, name: string, text: string): Promis
 }
 
 test("add your own model, test it, pick a model, chat with it, and switch a chat back to the site's model", async ({ page }) => {
+  // One person's whole story (two dialogs, two replies, four axe checks): longer than most tests on a shared 2-core machine.
+  test.slow();
   followChatSockets(page);
   await signIn(page, "Rowan");
   const res = await page.request.post("/api/characters", {
