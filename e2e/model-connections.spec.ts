@@ -165,6 +165,9 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   await page.getByRole("button", { name: "Start Chat" }).click();
   await expect(characterMessages(page, character.name)).toHaveCount(1);
   await expect(page.getByText("Model: My local model · story-writer")).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: "test-results/chat-own-model-375.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByText("Offline demo model", { exact: false })).toBeHidden();
   expect(await sendAndAwaitReply(page, character.name, "Which shelf holds the maps?")).toBe("From story-writer: Which shelf holds the maps?");
   expect(requests.at(-1)).toMatchObject({ model: "story-writer", temperature: 0.4, max_tokens: 200, stream: true });
@@ -175,6 +178,7 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   const picker = page.getByRole("dialog", { name: "Model" });
   await expect(picker.getByRole("radio", { name: /Default/ })).toBeChecked();
   await expectAccessibleAtRest(page);
+  await page.screenshot({ path: "test-results/model-picker-1280.png" });
   await picker.getByRole("radio", { name: /Site model/ }).click();
   await expect(toast(page, "Model changed")).toBeVisible();
   await expect(picker).toBeHidden();
