@@ -475,7 +475,7 @@ try {
   const since = (pick: (s: Sample) => number | null, from: Sample[] = samples) =>
     from.filter((s) => pick(s) !== null).map((s) => pick(s)! - s.sentAt).sort((a, b) => a - b);
   const row = (label: string, xs: number[]) =>
-    `| ${label.padEnd(34)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
+    `| ${label.padEnd(40)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
 
   const load = burst
     ? `one ${probe ? "probe (a message of spaces, refused at once)" : "message"} per conversation, all sent in the same instant`
@@ -484,8 +484,8 @@ try {
     `\nN = ${count.toLocaleString("en-US")} concurrent conversations (${values.bare ? "bare /ws + join" : "/ws?conversationId="}); ` +
       `${load}; offline model at ${values["word-delay-ms"]} ms/word${values["context-tokens"] ? `; AI_CONTEXT_TOKENS ${values["context-tokens"]}` : ""}\n`,
   );
-  console.log(`| ${"ms from chat_message sent".padEnd(34)} |      p50 |      p95 |      max |`);
-  console.log(`|${"-".repeat(36)}|---------:|---------:|---------:|`);
+  console.log(`| ${"ms from chat_message sent".padEnd(40)} |      p50 |      p95 |      max |`);
+  console.log(`|${"-".repeat(42)}|---------:|---------:|---------:|`);
   if (probe) {
     console.log(row("to the error frame", since((s) => s.refusedAt)));
   } else {
@@ -499,7 +499,7 @@ try {
     console.log(row(`group of ${castSize}: to the round's first delta`, since((s) => s.firstDeltaAt, groupSamples)));
     console.log(row(`group of ${castSize}: to the round's end`, since((s) => s.responseAt, groupSamples)));
     console.log(
-      `| ${"group: reply end → next first delta".padEnd(34)} | ${percentile(handoffs, 50).toFixed(1).padStart(8)} | ${percentile(handoffs, 95).toFixed(1).padStart(8)} | ${(handoffs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`,
+      `| ${"group: reply end → next first delta".padEnd(40)} | ${percentile(handoffs, 50).toFixed(1).padStart(8)} | ${percentile(handoffs, 95).toFixed(1).padStart(8)} | ${(handoffs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`,
     );
   }
   const first = since((s) => s.firstDeltaAt);

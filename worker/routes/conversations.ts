@@ -86,6 +86,28 @@ async function anyNsfw(db: D1Database, characterIds: readonly number[]): Promise
   return row !== null;
 }
 
+/**
+ * The name of every reply's speaker: the cast's, and for members removed
+ * since (their replies stay), the character's name as D1 has it. One query
+ * only when there are such replies.
+ */
+async function speakerNames(
+  db: D1Database,
+  cast: readonly { id: number; name: string }[],
+  messages: readonly { characterId?: number }[],
+): Promise<Map<number, string>> {
+  const names = new Map(cast.map((member) => [member.id, member.name]));
+  const former = [...new Set(messages.flatMap((m) => (m.characterId !== undefined && !names.has(m.characterId) ? [m.characterId] : [])))];
+  if (former.length > 0) {
+    const { results } = await db
+      .prepare("SELECT id, name FROM characters WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(former))
+      .all<{ id: number; name: string }>();
+    for (const row of results) names.set(Number(row.id), row.name);
+  }
+  return names;
+}
+
 /** A character id from the path: a positive whole number, else 404 (it names nothing). */
 function characterIdParam(raw: string): number {
   if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound("That character is not in this chat");
@@ -273,7 +295,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
       characterName: conversation.character.name,
       createdAt: conversation.createdAt,
       messages,
-      speakerNames: new Map(conversation.characters.map((member) => [member.id, member.name])),
+      speakerNames: await speakerNames(c.env.DB, conversation.characters, messages),
     };
     const name = conversation.title ?? conversationTitle(conversation.character.name);
     if (c.req.valid("query").format === "markdown") {
