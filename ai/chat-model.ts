@@ -14,9 +14,24 @@ export interface PromptMessage {
   content: string;
 }
 
+/**
+ * A person's sampling settings (schema/model-connections.ts `ModelSettings`),
+ * sent as the chat-completions parameters of the same meaning; left out: the
+ * model's own default.
+ */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  frequencyPenalty?: number;
+  /** The reply ends before the first of these strings. */
+  stop?: string[];
+}
+
 export interface ChatModelOptions {
-  /** Longest reply, in tokens (`AI_MAX_TOKENS`). */
+  /** Longest reply, in tokens (`AI_MAX_TOKENS`, or the person's `maxTokens`). */
   maxTokens: number;
+  /** The person's sampling settings, when they set any. */
+  sampling?: Sampling;
   /** Aborts the request (a `stop`, a timeout). */
   signal?: AbortSignal;
   /**

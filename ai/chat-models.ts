@@ -14,7 +14,7 @@
  * plumbing they share with the moderators is endpoints.ts.
  */
 import type { ChatModelName } from "../schema/chat.ts";
-import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-model.ts";
+import type { ChatModel, ChatModelOptions, PromptMessage, Sampling } from "./chat-model.ts";
 import { OfflineChatModel, type OfflineCharacter } from "./offline-model.ts";
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "./endpoints.ts";
 import { ChatStreamError, textOfEventStream } from "./stream-parsers.ts";
@@ -33,6 +33,21 @@ export class ChatModelError extends Error {
   }
 }
 
+/**
+ * The chat-completions parameters of `maxTokens` (tokens) and `sampling`:
+ * `max_tokens`, `temperature`, `top_p`, `frequency_penalty`, `stop` (OpenAI
+ * API reference, "Create chat completion"; Workers AI takes the same names).
+ * Settings left out are left out.
+ */
+export function completionParameters(maxTokens: number, sampling: Sampling = {}): Record<string, unknown> {
+  const params: Record<string, unknown> = { max_tokens: maxTokens };
+  if (sampling.temperature !== undefined) params.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) params.top_p = sampling.topP;
+  if (sampling.frequencyPenalty !== undefined) params.frequency_penalty = sampling.frequencyPenalty;
+  if (sampling.stop && sampling.stop.length > 0) params.stop = sampling.stop;
+  return params;
+}
+
 /** Workers AI through its binding. */
 export class WorkersAIChatModel implements ChatModel {
   readonly name = "workers-ai" as const;
@@ -44,11 +59,13 @@ export class WorkersAIChatModel implements ChatModel {
     this.model = model;
   }
 
-  async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
+  async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling }: ChatModelOptions): AsyncGenerator<string> {
+    // Workers AI text models take max_tokens, temperature, top_p and frequency_penalty, not `stop`.
+    const params = completionParameters(maxTokens, { ...sampling, stop: undefined });
     const result = await runWorkersAI(
       this.ai,
       this.model,
-      { messages: prompt, stream: true, max_tokens: maxTokens },
+      { messages: prompt, stream: true, ...params },
       signal,
       (message, status) => new ChatModelError(message, status),
     );
@@ -82,11 +99,11 @@ export class OpenAIChatModel implements ChatModel {
     this.url = endpointUrl(config.baseUrl, "chat/completions");
   }
 
-  async *stream(prompt: PromptMessage[], { maxTokens, signal }: ChatModelOptions): AsyncGenerator<string> {
+  async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling }: ChatModelOptions): AsyncGenerator<string> {
     const response = await postJson(
       this.config,
       this.url,
-      { model: this.config.model, messages: prompt, stream: true, max_tokens: maxTokens },
+      { model: this.config.model, messages: prompt, stream: true, ...completionParameters(maxTokens, sampling) },
       { accept: "text/event-stream", signal },
       (message, status) => new ChatModelError(message, status),
     );

@@ -19,6 +19,8 @@
  * `signal`.
  */
 
+import { EndpointRefused } from "./endpoint-guard.ts";
+
 /**
  * The part of the Workers AI binding Fabled uses: `run(model, inputs,
  * options)`. For a chat model with `inputs.stream = true` it resolves to a
@@ -98,7 +100,8 @@ export async function postJson(
   try {
     response = await doFetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
   } catch (error) {
-    if (signal?.aborted) throw error;
+    // An abort is the caller's; a refused redirect (endpoint-guard.ts) says so itself.
+    if (signal?.aborted || error instanceof EndpointRefused) throw error;
     throw fail(`${url}: ${failureDetail(error)}`);
   }
   if (!response.ok) {

@@ -101,3 +101,30 @@ describe("offline continue and summary", () => {
     expect(summary.endsWith('Ines said: "message number 199 with some words".')).toBe(true);
   });
 });
+
+describe("the offline model under a person's settings", () => {
+  const prompt = [
+    { role: "system" as const, content: "card" },
+    { role: "user" as const, content: "Where are we going, and when do we get there?" },
+  ];
+  const stream = async (options: Parameters<OfflineChatModel["stream"]>[1]) => {
+    let text = "";
+    for await (const piece of new OfflineChatModel(mara, "Ines", { wordDelayMs: 0 }).stream(prompt, options)) text += piece;
+    return text;
+  };
+
+  it("writes at most maxTokens words (one word is one token)", async () => {
+    const full = await stream({ maxTokens: 512 });
+    expect(full.trim().split(/\s+/).length).toBeGreaterThan(16);
+    const short = await stream({ maxTokens: 16 });
+    expect(short.trim().split(/\s+/)).toHaveLength(16);
+    expect(full.startsWith(short)).toBe(true);
+  });
+
+  it("ends before the first stop string", async () => {
+    const full = await stream({ maxTokens: 512 });
+    const stopped = await stream({ maxTokens: 512, sampling: { stop: ["Ines", "."] } });
+    expect(stopped).toBe(full.slice(0, Math.min(full.indexOf("Ines"), full.indexOf("."))));
+    expect(stopped).not.toContain(".");
+  });
+});

@@ -198,6 +198,16 @@ export function offlineSummary(request: string): string {
   return summary;
 }
 
+/** `text` up to (not including) the earliest of `stop` strings; all of it when none occurs. */
+export function beforeStop(text: string, stop: readonly string[] = []): string {
+  let end = text.length;
+  for (const s of stop) {
+    const at = text.indexOf(s);
+    if (s !== "" && at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class OfflineChatModel implements ChatModel {
@@ -213,7 +223,15 @@ export class OfflineChatModel implements ChatModel {
     this.wordDelayMs = options.wordDelayMs;
   }
 
-  async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply" }: ChatModelOptions): AsyncGenerator<string> {
+  /**
+   * Streams the reply word by word. Like a hosted model it honours
+   * `maxTokens` (here one word is one token: at most that many words) and
+   * the stop strings, `stop` and the person's `sampling.stop` (the reply
+   * ends before the first of them), so tests
+   * see the person's settings at work; the other sampling settings change
+   * nothing (it is deterministic).
+   */
+  async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply", maxTokens, stop, sampling }: ChatModelOptions): AsyncGenerator<string> {
     // A group chat's lines carry "Name: " (durable-objects/prompt.ts): the person's words are what follows.
     const lastLine = prompt.findLast((m) => m.role === "user")?.content ?? "";
     const lastUser = lastLine.startsWith(`${this.userName}: `) ? lastLine.slice(this.userName.length + 2) : lastLine;
@@ -227,7 +245,7 @@ export class OfflineChatModel implements ChatModel {
       purpose === "continue"
         ? offlineContinuation(this.character, this.userName, prompt.findLast((m) => m.role === "assistant")?.content ?? "", attempt)
         : offlineReply(this.character, this.userName, lastUser, turn, attempt);
-    const words = text.match(/\S+\s*/g) ?? [];
+    const words = (beforeStop(text, [...(stop ?? []), ...(sampling?.stop ?? [])]).match(/\S+\s*/g) ?? []).slice(0, Math.max(1, maxTokens));
     for (let i = 0; i < words.length; i++) {
       if (signal?.aborted) return;
       if (i > 0) await sleep(this.wordDelayMs);

@@ -265,6 +265,8 @@ export interface Conversation {
   personaId: string | null;
   /** The conversation this one was branched from ("Branch from here"); null for none or once that one is deleted. */
   branchedFrom: { id: string; title: string | null } | null;
+  /** The model connection picked for this conversation (`PATCH`); null: the person's default, else the site's model. */
+  modelConnectionId: string | null;
 }
 
 /** One row of `GET /api/conversations` ("My Chats"): latest activity first. */
@@ -341,6 +343,8 @@ export const conversationPatchSchema = z
   .object({
     title: titleField.min(1, "Titles cannot be empty").optional(),
     replyOrder: z.enum(REPLY_ORDERS, { error: `replyOrder must be one of ${REPLY_ORDERS.join(", ")}` }).optional(),
+    /** The person's model connection that writes this chat; null: their default, else the site's (DESIGN.md "Your own model (turn 3)"). */
+    modelConnectionId: z.string({ error: "modelConnectionId must be a connection id or null" }).max(64).nullable().optional(),
   })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), "Nothing to change");
 export type ConversationPatch = z.output<typeof conversationPatchSchema>;

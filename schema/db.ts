@@ -342,6 +342,10 @@ export const conversations = sqliteTable(
     branchedFromId: text("branched_from_id").references((): AnySQLiteColumn => conversations.id, {
       onDelete: "set null",
     }),
+    /** The model connection that answers in this chat; null: the person's default, else the site's (docs/decisions/0018). */
+    modelConnectionId: text("model_connection_id").references((): AnySQLiteColumn => modelConnections.id, {
+      onDelete: "set null",
+    }),
     /** Who replies after a person's message (schema/chat.ts REPLY_ORDERS; DESIGN.md "Group chats"). */
     replyOrder: text("reply_order", { enum: ["natural", "list", "pooled", "manual"] }).notNull().default("natural"),
     lastMessageAt: integer("last_message_at", { mode: "number" }),
@@ -353,6 +357,7 @@ export const conversations = sqliteTable(
     index("conversations_user_activity_idx").on(t.userId, sql`${t.updatedAt} DESC`),
     index("conversations_character_idx").on(t.characterId),
     index("conversations_branched_from_idx").on(t.branchedFromId),
+    index("conversations_model_connection_idx").on(t.modelConnectionId),
   ],
 );
 
@@ -446,6 +451,40 @@ export const personas = sqliteTable(
   (t) => [
     index("personas_user_idx").on(t.userId),
     uniqueIndex("personas_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
+  ],
+);
+
+/**
+ * A person's model connections (DESIGN.md "Your own model (turn 3)",
+ * docs/decisions/0018-your-own-model.md): an OpenAI-compatible endpoint or
+ * one of the site's models, with generation settings. The API key is stored
+ * only encrypted (`apiKeyEncrypted`, ai/model-keys.ts: AES-GCM under
+ * MODEL_KEYS_SECRET, bound to the row's id and owner) and its last four
+ * characters (`keyHint`); rows go with their owner. At most one default per
+ * person (partial unique index).
+ */
+export const modelConnections = sqliteTable(
+  "model_connections",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["openai", "site"] }).notNull(),
+    baseUrl: text("base_url"),
+    model: text("model").notNull(),
+    apiKeyEncrypted: text("api_key_encrypted"),
+    keyHint: text("key_hint"),
+    /** JSON of schema/model-connections.ts `ModelSettings`. */
+    settings: text("settings").notNull().default("{}"),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("model_connections_user_idx").on(t.userId),
+    uniqueIndex("model_connections_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
   ],
 );
 

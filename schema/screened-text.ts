@@ -25,8 +25,8 @@ export const NOT_TEXT = {
   profile: ["profileImageUrl"],
   /** A comment: the comment it answers. */
   comment: ["parentId"],
-  /** A new conversation (or a change of it): the characters it is with, its reply order. */
-  conversation: ["characterId", "characterIds", "replyOrder"],
+  /** A new conversation (or a change of it): the characters it is with, its reply order, the model connection that writes it. */
+  conversation: ["characterId", "characterIds", "replyOrder", "modelConnectionId"],
   /** A room frame: its type and the ids it names. */
   frame: ["type", "conversationId", "messageId", "clientId", "isUser", "characterId"],
 } as const satisfies Record<string, readonly string[]>;

@@ -20,6 +20,7 @@ import { invitesRoutes } from "./routes/invites.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { enforcementRoutes } from "./routes/enforcement.ts";
 import { favoritesListRoutes, favoritesRoutes } from "./routes/favorites.ts";
+import { modelConnectionsRoutes } from "./routes/model-connections.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
@@ -63,6 +64,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/", authRoutes)
   .route("/profile", profileRoutes)
   .route("/personas", personasRoutes)
+  .route("/model-connections", modelConnectionsRoutes)
   .route("/reports", reportsRoutes)
   .route("/conversations", conversationsRoutes)
   .route("/invites", invitesRoutes)

@@ -37,6 +37,16 @@ interface SecretEnv {
    */
   CACHE_PURGE_ZONE_ID?: string;
   CACHE_PURGE_API_TOKEN?: string;
+  /**
+   * Secret the API keys of people's model connections are encrypted under
+   * (AES-GCM, ai/model-keys.ts). Without it, development and test runs use a
+   * fixed development secret; a deployment refuses to store keys (503).
+   */
+  MODEL_KEYS_SECRET?: string;
+  /** The secret before the last rotation: keys written under it still decrypt (docs/decisions/0018). */
+  MODEL_KEYS_SECRET_PREVIOUS?: string;
+  /** The operator's models a person may pick ("this site's models"), comma-separated; empty: AI_MODEL only. */
+  AI_MODELS?: string;
   /** Base of Cloudflare's API for the purge (default https://api.cloudflare.com/client/v4; tests use a local stub). */
   CLOUDFLARE_API_BASE_URL?: string;
 }

@@ -5,6 +5,7 @@
  * SQLite; D1 only learns of them through these functions:
  *
  * - the character's card for a reply (`readReplyCharacter`);
+ * - the model connection that answers (`readReplyConnection`);
  * - each exchange's activity: the conversation's last message time and
  *   preview, the character's `message_count` and, for the person's messages,
  *   its trending score (`recordChatActivity`); after an edit or a delete,
@@ -86,6 +87,38 @@ function parseBook(text: string | null): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The model connection a reply of conversation `conversationId` uses, as
+ * stored (DESIGN.md "Your own model (turn 3)"): the one picked for the
+ * conversation, else the owner's default. `sealed` is the encrypted key
+ * (ai/model-keys.ts), `settings` JSON text.
+ */
+export interface ReplyConnectionRow {
+  id: string;
+  kind: "openai" | "site";
+  baseUrl: string | null;
+  model: string;
+  sealed: string | null;
+  settings: string;
+}
+
+/**
+ * The connection that answers in `conversationId` for its owner `userId`
+ * (readReplyConnection's rule); null when neither is set (the site's model
+ * answers). Throws what D1 throws.
+ */
+export async function readReplyConnection(db: D1Database, conversationId: string, userId: string): Promise<ReplyConnectionRow | null> {
+  return db
+    .prepare(
+      `SELECT id, kind, base_url AS baseUrl, model, api_key_encrypted AS sealed, settings FROM model_connections
+       WHERE user_id = ?2 AND id = coalesce(
+         (SELECT model_connection_id FROM conversations WHERE id = ?1 AND user_id = ?2),
+         (SELECT id FROM model_connections WHERE user_id = ?2 AND is_default = 1))`,
+    )
+    .bind(conversationId, userId)
+    .first<ReplyConnectionRow>();
 }
 
 /** Stored messages of one conversation that D1 has not counted yet. */
@@ -307,6 +340,12 @@ export class D1Sync {
   /** Member `characterId`'s card (readReplyCharacter). Throws what D1 throws. */
   readCharacter(characterId: number): Promise<ReplyCharacter | null> {
     return readReplyCharacter(this.db, characterId);
+  }
+
+  /** The model connection of the conversation's owner that answers (readReplyConnection). Throws what D1 throws. */
+  readConnection(): Promise<ReplyConnectionRow | null> {
+    const room = this.store.room!;
+    return readReplyConnection(this.db, room.conversation_id, room.user_id);
   }
 
   /** Writes one screening outcome of this conversation to `moderation_log`; never throws (failures are logged). */

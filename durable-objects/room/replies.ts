@@ -39,6 +39,7 @@ import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFra
 import { buildPrompt } from "../prompt.ts";
 import { chooseSpeakers, type Speaker } from "./reply-order.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
+import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
 import type { RoomScreening } from "./screening.ts";
 import type { RoomSeams } from "./seams.ts";
@@ -116,12 +117,15 @@ export class ReplyRounds {
   private readonly screening: RoomScreening;
   private readonly summary: RoomSummary;
   private readonly seams: RoomSeams;
+  /** Which model writes each reply: the person's connection or the site's (model-choice.ts). */
+  private readonly modelChoice: ModelChoice;
 
   constructor(ctx: DurableObjectState, env: Env, parts: ReplyParts) {
     this.ctx = ctx;
     this.env = env;
     ({ store: this.store, sockets: this.sockets, d1: this.d1, inputs: this.inputs, screening: this.screening, summary: this.summary, seams: this.seams } =
       parts);
+    this.modelChoice = new ModelChoice(env, this.d1, () => this.store.room!.user_id);
   }
 
   /** A reply is being written or a message admitted: a new round or a steering frame must wait. */
@@ -431,6 +435,7 @@ export class ReplyRounds {
     const room = store.room!;
     let characterName = "The character";
     let character: ReplyCharacter | null = null;
+    let choice: ReplyModel | null = null;
     let lastDeltaAt = 0;
     let deltaTimer: ReturnType<typeof setTimeout> | undefined;
     const flushDelta = () => {
@@ -443,23 +448,28 @@ export class ReplyRounds {
       this.sockets.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
     };
     try {
-      const inputs = await this.inputs.forReply(reply.characterId);
+      const [inputs, replyModel] = await Promise.all([this.inputs.forReply(reply.characterId), this.modelChoice.forReply()]);
+      choice = replyModel;
       if (!inputs) throw new Error(`character ${reply.characterId} not found`);
       character = inputs.card;
       characterName = character.name;
-      const { history, options } = inputs;
+      const { history } = inputs;
+      const options = withBudget(inputs.options, replyModel.budget);
       const group = options.cast !== undefined;
       // A continued reply is the last message of its own prompt, with the text it had.
       if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(group ? { name: character.name } : {}) });
       const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
-      const model = this.seams.modelFactory(character, room.user_name);
+      // The person's stop strings end a reply as another speaker's line does, whatever the provider.
+      const stops = [...prompt.stop, ...(replyModel.sampling.stop ?? [])];
+      const model = replyModel.model ? replyModel.model(character, room.user_name) : this.seams.modelFactory(character, room.user_name);
       const pieces = withTokenTimeout(
         model.stream(prompt.messages, {
           maxTokens: options.maxTokens,
+          sampling: replyModel.sampling,
           signal: reply.controller.signal,
           attempt: reply.alternatives.length,
           purpose: reply.continues !== null ? "continue" : "reply",
-          ...(prompt.stop.length > 0 ? { stop: prompt.stop } : {}),
+          ...(stops.length > 0 ? { stop: stops } : {}),
         }),
         this.seams.tokenTimeoutMs,
         () => reply.controller.abort(),
@@ -479,7 +489,7 @@ export class ReplyRounds {
           if (start.startsWith(ownPrefix!)) reply.content = start.slice(ownPrefix!.length).trimStart();
           prefixDone = true;
         }
-        const cut = earliestStop(reply.content, prompt.stop);
+        const cut = earliestStop(reply.content, stops);
         if (cut >= 0) {
           reply.content = reply.content.slice(0, cut);
           break;
@@ -497,7 +507,7 @@ export class ReplyRounds {
       clearTimeout(deltaTimer);
       if (!reply.stopped) {
         console.warn("reply failed", room.conversation_id, String(error));
-        this.fail(reply, "model_failed", `${characterName} couldn't reply just now. Please try again.`);
+        this.fail(reply, "model_failed", choice?.failureText(error) ?? `${characterName} couldn't reply just now. Please try again.`);
         return;
       }
       // A stop aborts the request; what was written so far is kept below.

@@ -24,6 +24,7 @@ const TermsOfUsePage = lazy(() => import("../routes/legal/terms-of-use.tsx").the
 const DisclaimerPage = lazy(() => import("../routes/legal/disclaimer.tsx").then((m) => ({ default: m.DisclaimerPage })));
 const FavoritesPage = lazy(() => import("../routes/favorites.tsx").then((m) => ({ default: m.FavoritesPage })));
 const CreatorPage = lazy(() => import("../routes/creator.tsx").then((m) => ({ default: m.CreatorPage })));
+const SettingsModelsPage = lazy(() => import("../routes/settings-models.tsx").then((m) => ({ default: m.SettingsModelsPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
 export function createRouter() {
@@ -37,6 +38,7 @@ export function createRouter() {
         { path: "chat/:conversationId", element: <ChatPage /> },
         { path: "chats", element: <ChatsPage /> },
         { path: "profile", element: <ProfilePage /> },
+        { path: "settings/models", element: <SettingsModelsPage /> },
         { path: "create-character", element: <CreateCharacterPage /> },
         { path: "edit-character/:id", element: <EditCharacterPage /> },
         { path: "my-characters", element: <MyCharactersPage /> },

@@ -88,6 +88,7 @@ interface JoinedRow {
   lastMessageAt: number | null;
   lastMessagePreview: string | null;
   personaId: string | null;
+  modelConnectionId: string | null;
   branchedFromId: string | null;
   branchedFromTitle: string | null;
   characterName: string;
@@ -120,7 +121,7 @@ const CAST_SQL = `(SELECT json_group_array(json_object('id', m.character_id, 'na
 
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
-  v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
+  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
   ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
   ${MEMBERS_SQL} AS membersJson`;
@@ -176,6 +177,7 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
     members: JSON.parse(row.membersJson || "[]") as ConversationMember[],
     personaId: row.personaId,
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
+    modelConnectionId: row.modelConnectionId ?? null,
   };
 }
 

@@ -55,6 +55,7 @@ import {
   updateConversation,
 } from "../lib/conversations.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
+import { setConversationModel } from "../lib/model-connections.ts";
 import {
   castImportedMessages,
   MAX_CHAT_IMPORT_BYTES,
@@ -216,6 +217,8 @@ export const conversationsRoutes = new Hono<AppEnv>()
         who: { userId: user.id, characterId: conversation.characterId },
       });
     }
+    // Which model writes the chat (DESIGN.md "Your own model (turn 3)"): the room reads it from D1 at its next reply.
+    if (patch.modelConnectionId !== undefined) await setConversationModel(c.env.DB, conversation.id, user.id, patch.modelConnectionId);
     return c.json(await updateConversation(c.env, conversation, patch), 200);
   })
   .post("/:id/characters", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castAddInputSchema), async (c) => {

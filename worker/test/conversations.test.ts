@@ -57,6 +57,7 @@ describe("starting a conversation", () => {
       members: [{ userId: mira.id, username: expect.any(String), name: "Mira", avatarUrl: null, role: "owner" }],
       personaId: null,
       branchedFrom: null,
+      modelConnectionId: null,
     });
     const messages = await json<ChatMessage[]>(await call(`/api/conversations/${conversation.id}/messages`, { user: mira }), 200);
     expect(messages).toEqual([

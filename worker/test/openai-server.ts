@@ -21,7 +21,23 @@
  * - `error-500`: HTTP 500 with an OpenAI error body;
  * - `error-chunk`: a chunk carrying an `error` object;
  * - `hang`: headers, then nothing until the client gives up;
- * - `json`: a plain (non-streamed) completion.
+ * - `json`: a plain (non-streamed) completion;
+ * - `params`: the request's sampling parameters as JSON text, in one piece
+ *   (`{max_tokens, temperature, top_p, frequency_penalty, stop}`: tests of a
+ *   person's settings read what the endpoint was sent);
+ * - `garbage`: a 200 event stream whose data is not JSON.
+ *
+ * `GET /v1/models` lists those model names in OpenAI's `{object: "list",
+ * data: [{id, object: "model", owned_by}]}` (OPENAI_TEST_MODELS).
+ *
+ * A request with another key answers 401 with OpenAI's wording, which
+ * quotes the key it was given ("Incorrect API key provided: …"): tests check
+ * Fabled never passes that text on.
+ *
+ * Any path under `/redirect-private/` answers `307` to
+ * `http://169.254.169.254/latest/meta-data/` (the cloud metadata address):
+ * a base URL of `{origin}/redirect-private/v1` tests that redirects to
+ * private hosts are refused.
  *
  * `POST /v1/moderations` (`{ model, input }`, input a string or an array of
  * strings) answers in OpenAI's moderation shape — `{ id, model, results: [{
@@ -55,10 +71,17 @@ declare module "vitest" {
 
 export const OPENAI_TEST_KEY = "test-key";
 
+/** What `GET /v1/models` lists. */
+export const OPENAI_TEST_MODELS = ["echo", "echo-crlf", "recall", "prompt", "slow", "broken", "error-500", "error-chunk", "hang", "json", "params", "garbage"];
+
 interface ChatRequest {
   model?: string;
   stream?: boolean;
   max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  frequency_penalty?: number;
+  stop?: string[];
   messages?: { role: string; content: string }[];
 }
 
@@ -188,12 +211,24 @@ async function streamWords(res: ServerResponse, words: string[], options: { eol?
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== "POST" || (req.url !== "/v1/chat/completions" && req.url !== "/v1/moderations")) {
+  if (req.url?.startsWith("/redirect-private/")) {
+    res.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    return;
+  }
+  const listing = req.method === "GET" && req.url === "/v1/models";
+  if (!listing && (req.method !== "POST" || (req.url !== "/v1/chat/completions" && req.url !== "/v1/moderations"))) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
     return;
   }
   if (req.headers.authorization !== `Bearer ${OPENAI_TEST_KEY}`) {
-    res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad key" } }));
+    const given = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    res.writeHead(401, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${given}. You can find your API key in your account.`, code: "invalid_api_key" } }));
+    return;
+  }
+  if (listing) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ object: "list", data: OPENAI_TEST_MODELS.map((id) => ({ id, object: "model", owned_by: "fabled-test" })) }));
     return;
   }
   if (req.url === "/v1/moderations") {
@@ -252,6 +287,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
         setTimeout(resolve, 30_000).unref();
       });
       res.end();
+      return;
+    case "params": {
+      const { max_tokens, temperature, top_p, frequency_penalty, stop } = body;
+      await streamWords(res, [JSON.stringify({ max_tokens, temperature, top_p, frequency_penalty, stop })]);
+      return;
+    }
+    case "garbage":
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end("data: this is not json\n\n");
       return;
     case "json":
       res.writeHead(200, { "content-type": "application/json" });

@@ -2,11 +2,12 @@
  * The chat page's header (SPEC.md §2 "Chat"): a back link to the
  * character's page, its avatar (or initial), name and @creator, "Branched
  * from …" for a branch, and the "Conversation options" menu: Start a New
- * Conversation, Add character, Persona, Memory, Author's note, and the
- * exports (SillyTavern JSONL, Markdown) as plain download links. A group
+ * Conversation, Add character, Persona, Model, Memory, Author's note, and
+ * the exports (SillyTavern JSONL, Markdown) as plain download links. A group
  * chat (DESIGN.md "Group chats") shows its cast instead: stacked avatars
  * and every name, and its back link goes to My Chats. "Cast" opens the
- * cast panel.
+ * cast panel. Under it, which model writes the chat: the person's
+ * connection ("Model: name · model"), or the offline demo model's notice.
  */
 import {
   ArrowLeft,
@@ -36,6 +37,7 @@ import {
 } from "../../../components/ui/dropdown-menu.tsx";
 import { IconTooltip, Tooltip, TooltipContent, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { useUser } from "../../../lib/auth.ts";
+import { answeringConnection, connectionLabel, useModelConnections } from "../../../lib/model-connections-query.ts";
 import { cn } from "../../../lib/utils.ts";
 import { usePersonas } from "../../../lib/personas-query.ts";
 import { conversationExportUrl } from "../api/export-conversation.ts";
@@ -55,6 +57,7 @@ interface ChatHeaderProps {
   /** The offline demo model answers (DESIGN.md "Chat models": the UI says so plainly). */
   offlineModel: boolean;
   onOpenPersona: () => void;
+  onOpenModel: () => void;
   onOpenMemory: () => void;
   /** The conversation's cast in member order (the character alone in a one-to-one chat). */
   cast: CastMember[];
@@ -69,6 +72,7 @@ export function ChatHeader({
   startingNew,
   offlineModel,
   onOpenPersona,
+  onOpenModel,
   onOpenMemory,
   cast,
   onOpenCast,
@@ -80,6 +84,10 @@ export function ChatHeader({
   const { user } = useUser();
   const personas = usePersonas(user !== null);
   const persona = personas.data?.find((p) => p.id === conversation.personaId);
+  const connections = useModelConnections(user !== null);
+  // The person's own model, when one answers; else the site's (whose offline notice stays).
+  const answering = answeringConnection(connections.data ?? [], conversation.modelConnectionId);
+  const ownModel = answering && (answering.kind === "openai" || !offlineModel) ? answering : undefined;
   // Persona and Memory open dialogs, which take the focus: the menu must not pull it back to its button.
   const dialogOpening = useRef(false);
   const openDialog = (open: () => void) => () => {
@@ -172,6 +180,12 @@ export function ChatHeader({
               <UserRound aria-hidden="true" /> Persona
               <span className="ml-auto max-w-28 truncate text-xs text-muted-foreground">{persona?.name ?? "Default"}</span>
             </DropdownMenuItem>
+            <DropdownMenuItem onSelect={openDialog(onOpenModel)}>
+              <Cpu aria-hidden="true" /> Model
+              <span className="ml-auto max-w-28 truncate text-xs text-muted-foreground">
+                {conversation.modelConnectionId ? (answering?.name ?? "Default") : "Default"}
+              </span>
+            </DropdownMenuItem>
             <DropdownMenuItem onSelect={openDialog(onOpenMemory)}>
               <BookMarked aria-hidden="true" /> Memory
             </DropdownMenuItem>
@@ -192,7 +206,13 @@ export function ChatHeader({
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
-      {offlineModel && (
+      {ownModel && (
+        <p className="mt-2 flex items-center gap-1.5 px-1 text-xs text-muted-foreground">
+          <Cpu aria-hidden="true" className="size-3.5 shrink-0 text-violet-300" />
+          <span className="truncate">Model: {connectionLabel(ownModel)}</span>
+        </p>
+      )}
+      {offlineModel && !ownModel && (
         <p className="mt-2 flex items-center gap-1.5 px-1 text-xs text-muted-foreground">
           <Cpu aria-hidden="true" className="size-3.5 shrink-0 text-violet-300" />
           Offline demo model — replies are generated locally from the character card

@@ -60,6 +60,7 @@ import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dial
 import type { MessageActionHandlers } from "./message-actions.tsx";
 import { MemoryDialog } from "./memory-dialog.tsx";
 import { MessageList } from "./message-list.tsx";
+import { ModelPickerDialog } from "./model-picker-dialog.tsx";
 import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
 
 /** Said when a steering frame could not be sent (the socket is down). */
@@ -90,6 +91,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
   const [personaOpen, setPersonaOpen] = useState(false);
+  const [modelOpen, setModelOpen] = useState(false);
   /** The clientId of the memory save on its way (shown as saving), and why the last one was refused. */
   const [memorySave, setMemorySave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
   // The same clientId for the frame handler, which may run twice before a render.
@@ -327,6 +329,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           startingNew={startNew.isPending || startNewGroup.isPending}
           offlineModel={chatModel === "offline"}
           onOpenPersona={() => setPersonaOpen(true)}
+          onOpenModel={() => setModelOpen(true)}
           onOpenMemory={() => {
             setMemorySave({ clientId: null, error: null });
             setMemoryOpen(true);
@@ -394,6 +397,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         />
       )}
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
+      {modelOpen && <ModelPickerDialog conversation={conversation} onClose={() => setModelOpen(false)} />}
       {memoryOpen && (
         <MemoryDialog
           characterName={names}

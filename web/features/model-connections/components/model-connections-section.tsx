@@ -1,0 +1,209 @@
+/**
+ * The person's model connections on /settings/models: the list (the
+ * default first) with each one's kind, endpoint, model and key hint; "Add
+ * Connection"; per connection Edit, Make Default and Delete (after a
+ * confirmation). Without connections (or a default) the site's model writes
+ * the chats, and the page says so.
+ */
+import { CloudOff, Cpu, Pencil, Plus, Star, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { MAX_MODEL_CONNECTIONS, type ModelConnection } from "../../../../schema/model-connections.ts";
+import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
+import { Badge } from "../../../components/ui/badge.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
+import { toast } from "../../../components/ui/use-toast.ts";
+import { serverErrorText } from "../../../lib/api-client.ts";
+import { useModelConnections } from "../../../lib/model-connections-query.ts";
+import { useDeleteModelConnection } from "../api/delete-model-connection.ts";
+import { useUpdateModelConnection } from "../api/update-model-connection.ts";
+import { ConnectionDialog } from "./connection-dialog.tsx";
+
+function ConnectionItem({
+  connection,
+  onEdit,
+  onMakeDefault,
+  onDelete,
+  busy,
+}: {
+  connection: ModelConnection;
+  onEdit: () => void;
+  onMakeDefault: () => void;
+  onDelete: () => void;
+  busy: boolean;
+}) {
+  const where = connection.kind === "site" ? "This site's models" : connection.baseUrl;
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-border bg-surface/40 p-4 sm:flex-row sm:items-start">
+      <div className="min-w-0 flex-1 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 className="min-w-0 font-semibold break-words">{connection.name}</h3>
+          {connection.isDefault && (
+            <Badge>
+              <Star aria-hidden="true" className="fill-current" /> Default
+            </Badge>
+          )}
+        </div>
+        <p className="text-sm break-all text-foreground/80">{connection.model}</p>
+        <p className="text-xs break-all text-muted-foreground">
+          {where}
+          {connection.keyHint && <> · key …{connection.keyHint}</>}
+        </p>
+      </div>
+      <div className="flex items-center justify-between gap-2 sm:justify-end">
+        {!connection.isDefault && (
+          <Button variant="secondary" size="sm" onClick={onMakeDefault} disabled={busy} aria-label={`Make Default: ${connection.name}`}>
+            <Star aria-hidden="true" /> Make Default
+          </Button>
+        )}
+        <div className="ml-auto flex items-center">
+          <TooltipProvider>
+            <IconTooltip grouped label="Edit">
+              <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${connection.name}`}>
+                <Pencil aria-hidden="true" />
+              </Button>
+            </IconTooltip>
+            <IconTooltip grouped label="Delete">
+              <Button
+                variant="ghost"
+                size="icon"
+                onClick={onDelete}
+                aria-label={`Delete ${connection.name}`}
+                className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
+              >
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </IconTooltip>
+          </TooltipProvider>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+export function ModelConnectionsSection() {
+  const query = useModelConnections(true);
+  const makeDefault = useUpdateModelConnection();
+  const remove = useDeleteModelConnection();
+  const [editing, setEditing] = useState<ModelConnection | "new" | null>(null);
+  const [deleting, setDeleting] = useState<ModelConnection | null>(null);
+  const connections = query.data ?? [];
+  const atLimit = connections.length >= MAX_MODEL_CONNECTIONS;
+  const hasDefault = connections.some((c) => c.isDefault);
+
+  const onMakeDefault = (connection: ModelConnection) =>
+    makeDefault.mutate(
+      { id: connection.id, input: { isDefault: true } },
+      {
+        onSuccess: () => toast({ title: "Default model changed", description: `${connection.name} now writes your chats.` }),
+        onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Failed to change the default", variant: "destructive" }),
+      },
+    );
+
+  const onConfirmDelete = () => {
+    if (!deleting) return;
+    const { id, name } = deleting;
+    remove.mutate(id, {
+      onSuccess: () => {
+        setDeleting(null);
+        toast({ title: "Connection deleted", description: `${name} and its key have been deleted.` });
+      },
+      onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Failed to delete the connection", variant: "destructive" }),
+    });
+  };
+
+  let body;
+  if (query.isPending) {
+    body = (
+      <div className="space-y-3" aria-busy="true" aria-label="Loading your model connections">
+        <Skeleton className="h-20 rounded-xl" />
+        <Skeleton className="h-20 rounded-xl" />
+      </div>
+    );
+  } else if (query.isError) {
+    body = (
+      <div className="flex flex-col items-center gap-3 rounded-xl border border-border px-6 py-8 text-center">
+        <CloudOff aria-hidden="true" className="size-8 text-muted-foreground" />
+        <p className="font-semibold">Failed to load your model connections</p>
+        <Button variant="secondary" onClick={() => void query.refetch()}>
+          Try Again
+        </Button>
+      </div>
+    );
+  } else if (connections.length === 0) {
+    body = (
+      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-border px-6 py-8 text-center">
+        <Cpu aria-hidden="true" className="size-8 text-muted-foreground" />
+        <p className="font-semibold">No connections yet</p>
+        <p className="max-w-sm text-sm text-muted-foreground">
+          This site's model writes your chats. Add your own — OpenRouter, OpenAI, or Ollama and llama.cpp on your computer — to choose the
+          model and how it writes.
+        </p>
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <ul aria-label="Your model connections" className="space-y-3">
+          {connections.map((connection) => (
+            <ConnectionItem
+              key={connection.id}
+              connection={connection}
+              onEdit={() => setEditing(connection)}
+              onMakeDefault={() => onMakeDefault(connection)}
+              onDelete={() => setDeleting(connection)}
+              busy={makeDefault.isPending}
+            />
+          ))}
+        </ul>
+        {!hasDefault && <p className="mt-3 text-xs text-muted-foreground">None is the default: this site's model writes chats that have not picked one.</p>}
+      </>
+    );
+  }
+
+  return (
+    <Card role="region" aria-labelledby="models-heading">
+      <CardHeader className="gap-4 p-6 pb-2 sm:flex-row sm:items-start sm:justify-between">
+        <div className="space-y-1">
+          <h1 id="models-heading" className="text-2xl font-bold tracking-tight">
+            Models
+          </h1>
+          <p className="text-sm text-muted-foreground">The model that writes your chats. Pick another for one chat from its menu → Model.</p>
+        </div>
+        <Button
+          variant="secondary"
+          className="self-start"
+          onClick={() => setEditing("new")}
+          disabled={query.isPending || query.isError || atLimit}
+          title={atLimit ? `You can keep at most ${MAX_MODEL_CONNECTIONS} model connections` : undefined}
+        >
+          <Plus aria-hidden="true" /> Add Connection
+        </Button>
+      </CardHeader>
+      <CardContent className="p-6 pt-4">{body}</CardContent>
+      {editing !== null && (
+        <ConnectionDialog
+          key={editing === "new" ? "new" : editing.id}
+          connection={editing === "new" ? null : editing}
+          isFirst={connections.length === 0}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete Connection"
+        description={
+          <>
+            Delete {deleting ? <strong className="text-foreground">{deleting.name}</strong> : "this connection"} and its saved key? Chats that
+            used it go back to your default model.
+          </>
+        }
+        onConfirm={onConfirmDelete}
+        pending={remove.isPending}
+      />
+    </Card>
+  );
+}

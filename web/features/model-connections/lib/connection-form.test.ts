@@ -1,0 +1,68 @@
+/**
+ * The connection form's values to the body it sends: numbers typed as text
+ * become numbers, empty settings are left out, stop strings are one per line
+ * (`\n` typed as a line break), the saved key is kept unless a new one is
+ * typed, and the shared schema's messages land under their fields.
+ */
+import { describe, expect, it } from "vitest";
+import type { ModelConnection } from "../../../../schema/model-connections.ts";
+import { connectionFormValues, issuesToConnectionErrors, validateConnectionForm } from "./connection-form.ts";
+
+const saved: ModelConnection = {
+  id: "3f0c8a52-4a54-4b8a-9c55-0f7c1f7c1a11",
+  name: "My Ollama",
+  kind: "openai",
+  baseUrl: "http://127.0.0.1:11434/v1",
+  model: "llama3.1:8b",
+  keyHint: "abcd",
+  settings: { temperature: 0.8, stop: ["\nUser:"] },
+  isDefault: true,
+};
+
+describe("connection form", () => {
+  it("starts from a saved connection without its key, settings as text", () => {
+    const values = connectionFormValues(saved, false);
+    expect(values.apiKey).toBe("");
+    expect(values.settings).toEqual({ temperature: "0.8", topP: "", maxTokens: "", contextTokens: "", frequencyPenalty: "", stop: "\nUser:" });
+  });
+
+  it("sends numbers and stop strings, and keeps the saved key when none is typed", () => {
+    const values = connectionFormValues(saved, false);
+    values.settings.maxTokens = "300";
+    values.settings.stop = "\\nUser:\nEND";
+    const { data } = validateConnectionForm(values, true);
+    expect(data).toEqual({
+      name: "My Ollama",
+      kind: "openai",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      model: "llama3.1:8b",
+      settings: { temperature: 0.8, maxTokens: 300, stop: ["\nUser:", "END"] },
+      isDefault: true,
+    });
+    expect(data).not.toHaveProperty("apiKey");
+    expect(validateConnectionForm({ ...values, apiKey: "sk-new" }, true).data).toMatchObject({ apiKey: "sk-new" });
+  });
+
+  it("a site connection sends no URL and no key", () => {
+    const { data } = validateConnectionForm({ ...connectionFormValues(null, true), name: "Site", kind: "site", model: "offline", baseUrl: "x", apiKey: "y" }, false);
+    expect(data).toEqual({ name: "Site", kind: "site", model: "offline", settings: {}, isDefault: true });
+  });
+
+  it("puts the schema's messages under their fields", () => {
+    const values = { ...connectionFormValues(null, false), name: "X", model: "m", baseUrl: "" };
+    values.settings.temperature = "3";
+    values.settings.maxTokens = "many";
+    expect(validateConnectionForm(values, false).errors).toEqual({
+      temperature: "Temperature must be between 0 and 2",
+      maxTokens: "Max reply tokens must be a number",
+    });
+    // The base URL's rule, which spans two fields, speaks once the fields themselves are right.
+    expect(validateConnectionForm({ ...connectionFormValues(null, false), name: "X", model: "m" }, false).errors).toEqual({
+      baseUrl: "Base URL is required for an OpenAI-compatible endpoint",
+    });
+    expect(issuesToConnectionErrors([{ path: "settings.stop", message: "At most 8 stop strings" }, { path: "baseUrl", message: "nope" }])).toEqual({
+      stop: "At most 8 stop strings",
+      baseUrl: "nope",
+    });
+  });
+});
