@@ -15,6 +15,9 @@ import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers
 import { authRoutes } from "./routes/auth.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
+import { speechRoutes } from "./routes/speech.ts";
+import { transcriptionsRoutes } from "./routes/transcriptions.ts";
+import { voicesRoutes } from "./routes/voices.ts";
 import { conversationsRoutes } from "./routes/conversations.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { enforcementRoutes } from "./routes/enforcement.ts";
@@ -64,6 +67,9 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/personas", personasRoutes)
   .route("/reports", reportsRoutes)
   .route("/conversations", conversationsRoutes)
+  .route("/conversations", speechRoutes)
+  .route("/voices", voicesRoutes)
+  .route("/transcriptions", transcriptionsRoutes)
   .route("/favorites", favoritesListRoutes)
   .route("/users", usersRoutes)
   .route("/enforcement", enforcementRoutes);

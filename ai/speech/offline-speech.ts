@@ -16,27 +16,8 @@
  */
 import ESpeakNg from "espeak-ng";
 import espeakWasm from "espeak-ng/dist/espeak-ng.wasm";
+import { OFFLINE_VOICES, offlineVoiceList } from "./offline-voices.ts";
 import { SpeechError, type SpeechAudio, type SpeechSynthesizer, type Voice } from "./speech.ts";
-
-/** An offline voice: a row of GET /api/voices and the eSpeak NG voice and settings it speaks with. */
-interface OfflineVoice extends Voice {
-  /** eSpeak NG `-v` argument: language, `+variant`. */
-  espeakVoice: string;
-  /** `-p`, 0–99 (eSpeak's default 50). */
-  pitch: number;
-  /** `-s`, words a minute (eSpeak's default 175). */
-  wordsPerMinute: number;
-}
-
-const OFFLINE_VOICES: readonly OfflineVoice[] = [
-  { id: "offline-en-us-m", name: "Alder (US English, low)", language: "en-US", espeakVoice: "en-us", pitch: 40, wordsPerMinute: 165 },
-  { id: "offline-en-us-f", name: "Juniper (US English, bright)", language: "en-US", espeakVoice: "en-us+f3", pitch: 55, wordsPerMinute: 165 },
-  { id: "offline-en-gb-m", name: "Rowan (British English)", language: "en-GB", espeakVoice: "en-gb", pitch: 45, wordsPerMinute: 160 },
-  { id: "offline-en-gb-f", name: "Hazel (British English)", language: "en-GB", espeakVoice: "en+f4", pitch: 55, wordsPerMinute: 160 },
-  { id: "offline-fr-f", name: "Céleste (French)", language: "fr-FR", espeakVoice: "fr+f2", pitch: 55, wordsPerMinute: 160 },
-  { id: "offline-de-m", name: "Bruno (German)", language: "de-DE", espeakVoice: "de", pitch: 45, wordsPerMinute: 160 },
-  { id: "offline-es-f", name: "Lucía (Spanish)", language: "es-ES", espeakVoice: "es+f3", pitch: 55, wordsPerMinute: 160 },
-].map((voice) => ({ ...voice, provider: "offline" as const }));
 
 /** Longest text one run speaks, characters: a few paragraphs keep one run well under a second. */
 const OFFLINE_MAX_CHARS = 1200;
@@ -69,7 +50,7 @@ function startAsWebPage<T>(start: () => T): T {
 export class OfflineSpeechSynthesizer implements SpeechSynthesizer {
   readonly name = "offline" as const;
   readonly maxChars = OFFLINE_MAX_CHARS;
-  readonly voices: readonly Voice[] = OFFLINE_VOICES.map(({ id, name, language, provider }) => ({ id, name, language, provider }));
+  readonly voices: readonly Voice[] = offlineVoiceList();
 
   /**
    * @throws SpeechError for an unknown voice, text longer than `maxChars`, or
