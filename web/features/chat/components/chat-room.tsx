@@ -9,7 +9,7 @@
  * can be reported (issue "Trust and safety").
  */
 import { LoaderCircle, WifiOff } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { type ChatMessage, type Conversation, conversationTitle } from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
@@ -22,6 +22,7 @@ import { useBranchConversation } from "../api/branch-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
+import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-reply-player.ts";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import { newClientId } from "../lib/chat-socket.ts";
 import {
@@ -45,6 +46,7 @@ import type { MessageActionHandlers } from "./message-actions.tsx";
 import { MemoryDialog } from "./memory-dialog.tsx";
 import { MessageList } from "./message-list.tsx";
 import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
+import { VoiceModeSwitch } from "./voice-mode-switch.tsx";
 
 /** Said when a steering frame could not be sent (the socket is down). */
 function notConnected() {
@@ -70,6 +72,18 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     setState(stateRef.current);
   }, []);
   const stickToBottom = useRef(true);
+  const player = usePagePlayer();
+  const [voiceMode, setVoiceMode] = useVoiceMode();
+  const playerContext = useMemo(() => ({ player, conversationId }), [player, conversationId]);
+  // Voice mode: a reply that just finished streaming is read aloud (not one stopped halfway or failed).
+  const lastStreamingId = useRef<string | null>(null);
+  useEffect(() => {
+    const finished = lastStreamingId.current;
+    lastStreamingId.current = state.streamingId;
+    if (!voiceMode || !finished || state.streamingId !== null) return;
+    const reply = state.messages.find((message) => message.id === finished);
+    if (reply && !reply.isUser && reply.status === "saved" && !reply.stopped) void player.play(conversationId, reply.id);
+  }, [state.streamingId, state.messages, voiceMode, player, conversationId]);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
@@ -236,71 +250,82 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const loading = !state.synced && initialMessages === undefined;
 
   return (
-    <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4">
-      <title>{`${conversationTitle(character.name)} — Fabled`}</title>
-      <section
-        aria-label={conversationTitle(character.name)}
-        className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border"
-      >
-        <ChatHeader
-          conversation={conversation}
-          character={character}
-          onNewConversation={onNewConversation}
-          startingNew={startNew.isPending}
-          offlineModel={chatModel === "offline"}
-          onOpenPersona={() => setPersonaOpen(true)}
-          onOpenMemory={() => {
-            setMemorySave({ clientId: null, error: null });
-            setMemoryOpen(true);
-          }}
-        />
-        <MessageList
-          state={state}
-          character={character}
-          loading={loading}
-          stickToBottom={stickToBottom}
-          onRate={onRate}
-          onRegenerate={onRegenerate}
-          onSwipe={onSwipe}
-          onRetry={onRetry}
-          onDismissError={() => dispatch({ type: "dismissError" })}
-          onContinue={onContinue}
-          editingId={editingId}
-          actions={actions}
-          onSaveEdit={onSaveEdit}
-          onCancelEdit={() => setEditingId(null)}
-        />
-        <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
-          <div className="mx-auto max-w-3xl">
-            <ConnectionNotice status={socket.status} onReconnect={socket.reconnect} />
-            <ChatComposer
-              characterName={character.name}
-              busy={isBusy(state)}
-              streaming={state.streamingId !== null}
-              onSend={onSend}
-              onStop={onStop}
-            />
-            <p className="mt-2 text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
+    <ReplyPlayerContext.Provider value={playerContext}>
+      <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4">
+        <title>{`${conversationTitle(character.name)} — Fabled`}</title>
+        <section
+          aria-label={conversationTitle(character.name)}
+          className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border"
+        >
+          <ChatHeader
+            conversation={conversation}
+            character={character}
+            onNewConversation={onNewConversation}
+            startingNew={startNew.isPending}
+            offlineModel={chatModel === "offline"}
+            onOpenPersona={() => setPersonaOpen(true)}
+            onOpenMemory={() => {
+              setMemorySave({ clientId: null, error: null });
+              setMemoryOpen(true);
+            }}
+          />
+          <MessageList
+            state={state}
+            character={character}
+            loading={loading}
+            stickToBottom={stickToBottom}
+            onRate={onRate}
+            onRegenerate={onRegenerate}
+            onSwipe={onSwipe}
+            onRetry={onRetry}
+            onDismissError={() => dispatch({ type: "dismissError" })}
+            onContinue={onContinue}
+            editingId={editingId}
+            actions={actions}
+            onSaveEdit={onSaveEdit}
+            onCancelEdit={() => setEditingId(null)}
+          />
+          <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
+            <div className="mx-auto max-w-3xl">
+              <ConnectionNotice status={socket.status} onReconnect={socket.reconnect} />
+              <ChatComposer
+                characterName={character.name}
+                busy={isBusy(state)}
+                streaming={state.streamingId !== null}
+                onSend={onSend}
+                onStop={onStop}
+              />
+              <div className="mt-2 flex flex-wrap items-center justify-center gap-x-4 gap-y-1">
+                <p className="text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
+                <VoiceModeSwitch
+                  checked={voiceMode}
+                  onCheckedChange={(on) => {
+                    setVoiceMode(on);
+                    if (!on) player.stop();
+                  }}
+                />
+              </div>
+            </div>
           </div>
-        </div>
-      </section>
-      {reportDialog}
-      <DeleteMessagesDialog request={deleteRequest} onCancel={() => setDeleteRequest(null)} onConfirm={onConfirmDelete} />
-      {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
-      {memoryOpen && (
-        <MemoryDialog
-          characterName={character.name}
-          memory={state.memory}
-          saving={isSteerPending(state, memorySave.clientId)}
-          error={memorySave.error}
-          onSave={onSaveMemory}
-          onClose={() => {
-            memoryClientId.current = null;
-            setMemoryOpen(false);
-          }}
-        />
-      )}
-    </div>
+        </section>
+        {reportDialog}
+        <DeleteMessagesDialog request={deleteRequest} onCancel={() => setDeleteRequest(null)} onConfirm={onConfirmDelete} />
+        {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
+        {memoryOpen && (
+          <MemoryDialog
+            characterName={character.name}
+            memory={state.memory}
+            saving={isSteerPending(state, memorySave.clientId)}
+            error={memorySave.error}
+            onSave={onSaveMemory}
+            onClose={() => {
+              memoryClientId.current = null;
+              setMemoryOpen(false);
+            }}
+          />
+        )}
+      </div>
+    </ReplyPlayerContext.Provider>
   );
 }
 
