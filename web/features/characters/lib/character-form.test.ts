@@ -37,7 +37,7 @@ const character: Character = {
   systemPrompt: null,
   postHistoryInstructions: null,
   creatorNotes: null,
-    voice: null,
+  voice: null,
   characterBook: { entries: [] },
   extensions: {},
   ratingUp: 0,
@@ -70,6 +70,7 @@ describe("characterToFormValues", () => {
       systemPrompt: "",
       postHistoryInstructions: "",
       creatorNotes: "",
+      voice: "",
     });
   });
 
