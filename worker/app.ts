@@ -46,7 +46,7 @@ app.use(
     xFrameOptions: "DENY",
     xContentTypeOptions: "nosniff",
     crossOriginResourcePolicy: false,
-    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+    permissionsPolicy: { camera: [], microphone: ["self"], geolocation: [] },
   }),
 );
 

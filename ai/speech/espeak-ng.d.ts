@@ -16,6 +16,7 @@ declare module "espeak-ng" {
       imports: WebAssembly.Imports,
       receive: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => unknown,
     ) => Record<string, never>;
+    locateFile?: (path: string, prefix: string) => string;
     print?: (text: string) => void;
     printErr?: (text: string) => void;
   }

@@ -68,6 +68,9 @@ export class OfflineSpeechSynthesizer implements SpeechSynthesizer {
         ESpeakNg({
           arguments: args,
           preRun: [(module) => module.FS.writeFile("/in.txt", text)],
+          // Never fetched (instantiateWasm hands over the module); without it the loader resolves
+          // the file against import.meta.url, which a Wrangler bundle does not have.
+          locateFile: (path) => path,
           instantiateWasm: (imports, receive) => {
             void WebAssembly.instantiate(espeakWasm, imports).then((instance) => receive(instance, espeakWasm));
             return {};
