@@ -36,18 +36,18 @@ async function startChat(page: Page, character: Character): Promise<string> {
   return id;
 }
 
-/** Records every `data-state` the read-aloud buttons of the log take, in order, from now on. */
+/** Records every `data-playback` the read-aloud buttons of the log take, in order, from now on. */
 async function recordButtonStates(page: Page): Promise<void> {
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { __states: string[] }).__states = seen;
     const root = document.querySelector('[role="log"]')!;
     new MutationObserver(() => {
-      for (const button of Array.from(root.querySelectorAll("button[data-state]"))) {
-        const state = button.getAttribute("data-state")!;
+      for (const button of Array.from(root.querySelectorAll("button[data-playback]"))) {
+        const state = button.getAttribute("data-playback")!;
         if (seen.at(-1) !== state) seen.push(state);
       }
-    }).observe(root, { subtree: true, attributes: true, attributeFilter: ["data-state"], childList: true });
+    }).observe(root, { subtree: true, attributes: true, attributeFilter: ["data-playback"], childList: true });
   });
 }
 
@@ -66,12 +66,16 @@ test("a reply is read aloud: the button goes from loading to playing to stopped"
   });
   await readAloud(page, character.name).click();
   // Playing: the button turns into Stop…
-  await expect(page.getByRole("log").getByRole("button", { name: "Stop reading" })).toHaveAttribute("data-state", "playing");
+  await expect(page.getByRole("log").getByRole("button", { name: "Stop reading" })).toHaveAttribute("data-playback", "playing");
   // …and when the clip ends (about 2 s) it is the play button again.
-  await expect(readAloud(page, character.name)).toHaveAttribute("data-state", "stopped", { timeout: 20_000 });
+  await expect(readAloud(page, character.name)).toHaveAttribute("data-playback", "stopped", { timeout: 20_000 });
   expect(await page.evaluate(() => (window as unknown as { __states: string[] }).__states)).toEqual(["loading", "playing", "stopped"]);
   expect(audioAnswers).toEqual([{ status: 200, type: "audio/wav" }]);
   await expectAccessible(page);
+  await page.screenshot({ path: "test-results/voices-chat-1280.png" });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(readAloud(page, character.name)).toBeVisible();
+  await page.screenshot({ path: "test-results/voices-chat-375.png" });
 });
 
 test("stop ends the reading; Voice mode reads a new reply as it finishes", async ({ page }) => {
@@ -80,9 +84,9 @@ test("stop ends the reading; Voice mode reads a new reply as it finishes", async
   await startChat(page, character);
   await readAloud(page, character.name).click();
   const stop = page.getByRole("log").getByRole("button", { name: "Stop reading" });
-  await expect(stop).toHaveAttribute("data-state", "playing");
+  await expect(stop).toHaveAttribute("data-playback", "playing");
   await stop.click();
-  await expect(readAloud(page, character.name)).toHaveAttribute("data-state", "stopped");
+  await expect(readAloud(page, character.name)).toHaveAttribute("data-playback", "stopped");
 
   await page.getByRole("switch", { name: "Voice mode" }).click();
   await expect(page.getByRole("switch", { name: "Voice mode" })).toHaveAttribute("aria-checked", "true");
@@ -91,7 +95,7 @@ test("stop ends the reading; Voice mode reads a new reply as it finishes", async
   // The new reply (the second character message) starts playing on its own once it is written.
   const replies = page.getByRole("log").getByRole("article", { name: character.name, exact: true });
   await expect(replies).toHaveCount(2);
-  await expect(replies.nth(1).getByRole("button", { name: "Stop reading" })).toHaveAttribute("data-state", "playing", { timeout: 30_000 });
+  await expect(replies.nth(1).getByRole("button", { name: "Stop reading" })).toHaveAttribute("data-playback", "playing", { timeout: 30_000 });
   await replies.nth(1).getByRole("button", { name: "Stop reading" }).click();
   // Remembered for the next visit.
   await page.reload();
@@ -109,8 +113,8 @@ for (const width of [1280, 375]) {
     await expect(picker.locator("option")).toContainText(["Default (Alder (US English, low))", "Juniper (US English, bright)"]);
     await picker.selectOption({ label: "Juniper (US English, bright)" });
     await page.getByRole("button", { name: "Preview the voice Juniper (US English, bright)" }).click();
-    await expect(page.getByRole("button", { name: "Stop the preview" })).toHaveAttribute("data-state", "playing");
-    await expect(page.getByRole("button", { name: /Preview the voice/ })).toHaveAttribute("data-state", "stopped", { timeout: 20_000 });
+    await expect(page.getByRole("button", { name: "Stop the preview" })).toHaveAttribute("data-playback", "playing");
+    await expect(page.getByRole("button", { name: /Preview the voice/ })).toHaveAttribute("data-playback", "stopped", { timeout: 20_000 });
     await expectAccessible(page);
     await page.getByRole("combobox", { name: "Voice" }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `test-results/voices-form-${width}.png` });

@@ -85,7 +85,7 @@ export function VoicePicker({ value, onChange, error }: VoicePickerProps) {
             type="button"
             variant="secondary"
             disabled={!chosen}
-            data-state={phase}
+            data-playback={phase}
             onClick={phase === "stopped" ? preview : stop}
             aria-label={phase === "stopped" ? `Preview the voice ${chosen?.name ?? ""}`.trim() : "Stop the preview"}
             className="h-10 gap-2"

@@ -77,7 +77,7 @@ export function MicButton({ disabled, onText }: { disabled: boolean; onText: (te
         variant="secondary"
         aria-label={label}
         aria-pressed={phase === "recording"}
-        data-state={phase}
+        data-phase={phase}
         disabled={(disabled && phase === "idle") || phase === "starting" || phase === "transcribing"}
         onClick={phase === "recording" ? () => void finish() : () => void start()}
         className={cn("size-11 shrink-0 rounded-xl px-0", phase === "recording" && "bg-red-500/20 text-red-300 hover:bg-red-500/30")}

@@ -1,7 +1,7 @@
 /**
  * Play/stop of a character reply read aloud (DESIGN.md "Voices"): a speaker
  * while stopped, a spinner while the audio is made or fetched, a square
- * while it plays. `data-state` says which (loading | playing | stopped).
+ * while it plays. `data-playback` says which (loading | playing | stopped).
  */
 import { Loader2, Square, Volume2 } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
@@ -21,9 +21,9 @@ export function ReadAloudButton({ messageId, characterName }: { messageId: strin
           size="icon"
           aria-label={label}
           aria-pressed={phase !== "stopped"}
-          data-state={phase}
+          data-playback={phase}
           onClick={phase === "stopped" ? playback.play : playback.stop}
-          className="size-8 rounded-md text-muted-foreground hover:text-foreground data-[state=playing]:text-pink-400 [&_svg]:!size-4"
+          className="size-8 rounded-md text-muted-foreground hover:text-foreground data-[playback=playing]:text-pink-400 [&_svg]:!size-4"
         >
           {phase === "loading" ? (
             <Loader2 aria-hidden="true" className="animate-spin" />
