@@ -13,7 +13,7 @@ import { ROOT, run } from "./lib/tools.ts";
 
 const offlineSpeech = /^\s*SPEECH_PROVIDER\s*=\s*"offline"/m.test(readFileSync(join(ROOT, "wrangler.toml"), "utf8"));
 const absent = "./ai/speech/offline-speech-absent.ts";
-const aliases = offlineSpeech ? [] : ["--alias", `espeak-ng=${absent}`, "--alias", `espeak-ng/dist/espeak-ng.wasm=${absent}`];
+const aliases = offlineSpeech ? [] : ["--alias", `#offline-speech:${absent}`];
 
 await run("vite", ["build"]);
 await run("wrangler", ["d1", "migrations", "apply", "DB", "--remote"]);

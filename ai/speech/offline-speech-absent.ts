@@ -1,13 +1,21 @@
 /**
- * Stand-in for the eSpeak NG package in a deploy that does not speak
- * offline (scripts/deploy.ts aliases `espeak-ng` and its `.wasm` here when
- * `SPEECH_PROVIDER` is not `offline`): the 18 MB `.wasm` stays out of the
- * uploaded Worker (docs/decisions/0022-voices.md). Should the offline
- * synthesizer be reached anyway (a hosted provider's binding or URL
- * missing), synthesis fails with a SpeechError and the route answers 503.
+ * Stand-in for offline-speech.ts in a deploy that does not speak offline
+ * (scripts/deploy.ts aliases `#offline-speech` here when `SPEECH_PROVIDER`
+ * is not `offline`): eSpeak NG's 18 MB `.wasm` stays out of the uploaded
+ * Worker (docs/decisions/0022-voices.md). Should the offline synthesizer be
+ * reached anyway (a hosted provider's binding or URL missing), every
+ * synthesis fails with a SpeechError and the route answers 503.
  */
-const absent = async (): Promise<never> => {
-  throw new Error("the offline synthesizer is not part of this deploy (SPEECH_PROVIDER is not offline)");
-};
+import { offlineVoiceList } from "./offline-voices.ts";
+import { SpeechError, type SpeechAudio, type SpeechSynthesizer, type Voice } from "./speech.ts";
 
-export default absent;
+export class OfflineSpeechSynthesizer implements SpeechSynthesizer {
+  readonly name = "offline" as const;
+  readonly maxChars = 1200;
+  readonly voices: readonly Voice[] = offlineVoiceList();
+
+  /** @throws SpeechError always. */
+  async synthesize(): Promise<SpeechAudio> {
+    throw new SpeechError("offline: the offline synthesizer is not part of this deploy (SPEECH_PROVIDER is not offline)");
+  }
+}

@@ -173,7 +173,8 @@ export async function createSpeechSynthesizer(env: SpeechEnv): Promise<SpeechSyn
     case "openai":
       return new OpenAISpeechSynthesizer({ baseUrl: env.OPENAI_BASE_URL!, apiKey: env.OPENAI_API_KEY }, env.SPEECH_MODEL || OPENAI_SPEECH_MODEL);
     case "offline": {
-      const { OfflineSpeechSynthesizer } = await import("./offline-speech.ts");
+      // Through package.json "imports", so a deploy can alias it away (scripts/deploy.ts).
+      const { OfflineSpeechSynthesizer } = await import("#offline-speech");
       return new OfflineSpeechSynthesizer();
     }
   }
