@@ -19,6 +19,7 @@ import app from "../app.ts";
 import { call, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 import { startChat, storedMessages } from "./room-chat.ts";
+import { speechKey } from "../lib/speech.ts";
 
 const GREETING = "*She sets down the lantern.* Welcome, {{user}}. The **north road** is closed tonight; stay by the fire.";
 
@@ -148,6 +149,22 @@ describe("GET /api/conversations/{id}/messages/{messageId}/speech", () => {
     } finally {
       await env.DB.prepare("UPDATE characters SET voice = ? WHERE id = ?").bind("offline-en-gb-f", characterId).run();
     }
+  });
+
+  it("group chats: each reply is read in its own speaker's voice", async () => {
+    const bo = await insertCharacter({ name: "Bo" });
+    await env.DB.prepare("UPDATE characters SET greeting = ?, voice = ? WHERE id = ?").bind("Bo here. Mind the step.", "offline-de-m", bo).run();
+    const group = await json<{ id: string }>(await call("/api/conversations", { method: "POST", user: owner, body: { characterIds: [characterId, bo] } }), 201);
+    const messages = await storedMessages(owner, group.id);
+    const bos = messages.find((message) => message.content === "Bo here. Mind the step.")!;
+    const marens = messages.find((message) => message.content !== bos.content)!;
+    const boAudio = await call(speechPath(bos.id, group.id), { user: owner });
+    expect(boAudio.status).toBe(200);
+    expect(boAudio.headers.get("etag")).toBe(`"${await speechKey(env, "offline-de-m", "Bo here. Mind the step.")}"`);
+    await boAudio.arrayBuffer();
+    const marenAudio = await call(speechPath(marens.id, group.id), { user: owner });
+    expect(marenAudio.headers.get("etag")).toBe(`"${await speechKey(env, "offline-en-gb-f", "Welcome, Ada. The north road is closed tonight; stay by the fire.")}"`);
+    await marenAudio.arrayBuffer();
   });
 
   it("401 for a visitor; 404 for another person and for unknown ids", async () => {
