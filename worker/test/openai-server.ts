@@ -39,6 +39,11 @@
  * - `MOD-MALFORMED`: 200 with `results: []`;
  * - anything else: not flagged.
  *
+ * `POST /v1/audio/speech` answers an "MP3" of `ID3` + the request's JSON;
+ * `POST /v1/audio/transcriptions` answers `{text}` naming the file's size,
+ * name, type and the model (see handleSpeech, handleTranscription); model
+ * `error-500` makes either answer 500.
+ *
  * The response's `model` is `omni-moderation-2024-09-26` for
  * `omni-moderation-latest` (as OpenAI answers), else the requested model.
  */

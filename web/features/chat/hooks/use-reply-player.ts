@@ -19,18 +19,20 @@ export function usePagePlayer(): ReplyPlayer {
   return player;
 }
 
+/** Outside a chat page (no player): nothing ever plays. */
+const NO_PLAYER = { subscribe: () => () => {}, snapshot: (): ReplyPlayback => null };
+
 export const ReplyPlayerContext = createContext<{ player: ReplyPlayer; conversationId: string } | null>(null);
 
-/** What the play button of `messageId` shows, and its actions. */
+/** What the play button of `messageId` shows, and its actions; null outside a chat page. */
 export function useReplyPlayback(messageId: string): {
   phase: "loading" | "playing" | "stopped";
   play: () => void;
   stop: () => void;
 } | null {
   const context = useContext(ReplyPlayerContext);
-  const fallback = useState(() => new ReplyPlayer())[0];
-  const player = context?.player ?? fallback;
-  const state: ReplyPlayback = useSyncExternalStore(player.subscribe, player.snapshot, () => null);
+  const store = context?.player ?? NO_PLAYER;
+  const state: ReplyPlayback = useSyncExternalStore(store.subscribe, store.snapshot, () => null);
   if (!context) return null;
   return {
     phase: state?.messageId === messageId ? state.phase : "stopped",
