@@ -28,6 +28,10 @@ export default defineConfig({
                 AI_PROVIDER: "offline",
                 // The offline screen (ai/moderation/): a stand-in, not real moderation.
                 MODERATION_PROVIDER: "offline",
+                // eSpeak NG inside the Worker (ai/speech/offline-speech.ts); no speech to text
+                // (worker/test/voices.test.ts passes an env with one where it needs it).
+                SPEECH_PROVIDER: "offline",
+                TRANSCRIPTION_PROVIDER: "",
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
                 // The loopback OpenID provider of worker/test/oidc-server.ts.
                 AUTH_ISSUER: inject("oidcIssuer"),

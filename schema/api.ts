@@ -92,6 +92,8 @@ export interface Character extends CharacterSummary {
   systemPrompt: string | null;
   postHistoryInstructions: string | null;
   creatorNotes: string | null;
+  /** Voice id of GET /api/voices its replies are read in; null: the default (DESIGN.md "Voices"). */
+  voice: string | null;
   characterBook: Record<string, unknown> | null;
   extensions: Record<string, unknown>;
   ratingUp: number;

@@ -135,6 +135,8 @@ export const characters = sqliteTable(
     creatorNotes: text("creator_notes"),
     /** Card `character_book` (lorebook), kept verbatim. */
     characterBook: text("character_book", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Voice id of GET /api/voices its replies are read in; null: the deployment's default (DESIGN.md "Voices"). */
+    voice: text("voice"),
     /** Card `extensions` plus any unknown card fields, kept verbatim for round trips. */
     extensions: text("extensions", { mode: "json" })
       .notNull()

@@ -253,6 +253,16 @@ const characterFields = {
     "Post-history instructions are too long",
   ),
   creatorNotes: optionalText(CHARACTER_LIMITS.creatorNotes, "Creator notes are too long"),
+  /**
+   * A voice id of GET /api/voices, or null/"" for the default. Its shape is
+   * checked here; whether this deployment offers it, by the Worker
+   * (worker/lib/voices.ts `assertKnownVoice`).
+   */
+  voice: z
+    .string({ error: "Voice must be a voice id" })
+    .max(100, "Unknown voice")
+    .nullish()
+    .transform((v) => v || null),
   /** Card `character_book` (lorebook), kept verbatim. */
   characterBook: z
     .record(z.string(), z.unknown(), { error: "The lorebook must be an object" })

@@ -15,6 +15,9 @@ import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers
 import { authRoutes } from "./routes/auth.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
+import { speechRoutes } from "./routes/speech.ts";
+import { transcriptionsRoutes } from "./routes/transcriptions.ts";
+import { voicesRoutes } from "./routes/voices.ts";
 import { conversationsRoutes } from "./routes/conversations.ts";
 import { invitesRoutes } from "./routes/invites.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
@@ -45,7 +48,7 @@ app.use(
     xFrameOptions: "DENY",
     xContentTypeOptions: "nosniff",
     crossOriginResourcePolicy: false,
-    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+    permissionsPolicy: { camera: [], microphone: ["self"], geolocation: [] },
   }),
 );
 
@@ -68,6 +71,9 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/reports", reportsRoutes)
   .route("/conversations", conversationsRoutes)
   .route("/invites", invitesRoutes)
+  .route("/conversations", speechRoutes)
+  .route("/voices", voicesRoutes)
+  .route("/transcriptions", transcriptionsRoutes)
   .route("/favorites", favoritesListRoutes)
   .route("/users", usersRoutes)
   .route("/enforcement", enforcementRoutes);

@@ -1,11 +1,20 @@
 /**
  * Arguments of `wrangler dev` for local runs (npm start, npm run dev, the
  * browser tests, the benchmark): local mode (Workers AI is remote-only, so
- * local runs use the offline chat model and the offline moderation screen),
+ * local runs use the offline chat model, the offline moderation screen and
+ * the offline synthesizer, without speech to text),
  * development environment (local sign-in), state kept in `persistTo`.
  */
 export function devArgs(port: string, persistTo: string, extraVars: Record<string, string> = {}): string[] {
-  const vars = { ENVIRONMENT: "development", AI_PROVIDER: "offline", MODERATION_PROVIDER: "offline", ...extraVars };
+  // Speech is read by eSpeak NG inside the Worker; there is no offline speech to text (no microphone button).
+  const vars = {
+    ENVIRONMENT: "development",
+    AI_PROVIDER: "offline",
+    MODERATION_PROVIDER: "offline",
+    SPEECH_PROVIDER: "offline",
+    TRANSCRIPTION_PROVIDER: "",
+    ...extraVars,
+  };
   return [
     "dev",
     "--local",

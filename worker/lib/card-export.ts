@@ -84,7 +84,11 @@ export function writeCard(character: Character): ExportedCard {
   for (const key of Object.keys(absent)) if (absent[key] && key in preservedData) delete mapped[key];
   mapped.extensions = {
     ...extensions,
-    [FABLED_EXTENSION]: { description: character.description, is_nsfw: character.isNsfw },
+    [FABLED_EXTENSION]: {
+      description: character.description,
+      is_nsfw: character.isNsfw,
+      ...(character.voice ? { voice: character.voice } : {}),
+    },
   };
 
   const data: Json = {

@@ -23,7 +23,7 @@ const SUMMARY_FIELDS: [string, string][] = [
 export const DETAIL_FIELDS: [string, string][] = [
   ...SUMMARY_FIELDS,
   ["alternate_greetings", "alternateGreetings"], ["system_prompt", "systemPrompt"],
-  ["post_history_instructions", "postHistoryInstructions"], ["creator_notes", "creatorNotes"],
+  ["post_history_instructions", "postHistoryInstructions"], ["creator_notes", "creatorNotes"], ["voice", "voice"],
   ["character_book", "characterBook"], ["extensions", "extensions"], ["rating_up", "ratingUp"],
   ["rating_down", "ratingDown"], ["updated_at", "updatedAt"], ["moderation_status", "moderationStatus"],
 ];
@@ -91,6 +91,7 @@ export function toCharacter(row: Row): Character {
     systemPrompt: (row.systemPrompt as string | null) ?? null,
     postHistoryInstructions: (row.postHistoryInstructions as string | null) ?? null,
     creatorNotes: (row.creatorNotes as string | null) ?? null,
+    voice: (row.voice as string | null) ?? null,
     characterBook: parseJson<Record<string, unknown> | null>(row.characterBook, null),
     extensions: parseJson<Record<string, unknown>>(row.extensions, {}),
     ratingUp: Number(row.ratingUp),

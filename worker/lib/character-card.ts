@@ -163,6 +163,9 @@ export function readCard(card: unknown): CardCharacter {
 
   input.characterBook = take("character_book", isObject) ?? null;
 
+  // Checked against this deployment's voices by the import route (an unknown one falls back to the default).
+  input.voice = typeof fabled.voice === "string" ? fabled.voice.slice(0, 100) : null;
+
   input.isNsfw = typeof fabled.is_nsfw === "boolean" ? fabled.is_nsfw : (input.tags as string[]).includes("nsfw");
 
   const preserved: Preserved = {};

@@ -71,6 +71,7 @@ const COLUMNS: Record<keyof Writable, { column: string; kind: "text" | "json" | 
   postHistoryInstructions: { column: "post_history_instructions", kind: "text" },
   creatorNotes: { column: "creator_notes", kind: "text" },
   characterBook: { column: "character_book", kind: "json" },
+  voice: { column: "voice", kind: "text" },
   extensions: { column: "extensions", kind: "json" },
   creator: { column: "creator", kind: "text" },
 };

@@ -12,6 +12,8 @@ export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   imgSrc: ["'self'", "data:", "blob:", "https:"],
   fontSrc: ["'self'", "data:"],
   connectSrc: ["'self'"],
+  // Replies read aloud play from a blob: URL of the fetched audio (web/features/chat/lib/reply-player.ts).
+  mediaSrc: ["'self'", "blob:"],
   objectSrc: ["'none'"],
   baseUri: ["'self'"],
   formAction: ["'self'"],
@@ -38,6 +40,7 @@ export function staticSecurityHeaders(): Record<string, string> {
     "Referrer-Policy": REFERRER_POLICY,
     "Strict-Transport-Security": "max-age=15552000; includeSubDomains",
     "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    // The microphone for our own pages only: the chat composer records spoken messages (DESIGN.md "Voices").
+    "Permissions-Policy": "camera=(), microphone=(self), geolocation=()",
   };
 }

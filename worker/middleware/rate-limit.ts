@@ -9,6 +9,8 @@
  *   their deletion, votes, favorites, uploads and avatar registration,
  *   profile saves.
  * - `MESSAGE_RATE_LIMITER` (20 a minute): chat messages.
+ * - `SPEECH_RATE_LIMITER` (30 a minute): replies read aloud that are not
+ *   cached yet, and transcriptions.
  * - `LOOKUP_RATE_LIMITER` (60 a minute): reads that could enumerate, such as
  *   username availability.
  */
@@ -17,7 +19,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
 
 /** The rate-limit bindings of wrangler.toml. */
-export type RateLimiterBinding = "WRITE_RATE_LIMITER" | "MESSAGE_RATE_LIMITER" | "LOOKUP_RATE_LIMITER";
+export type RateLimiterBinding = "WRITE_RATE_LIMITER" | "MESSAGE_RATE_LIMITER" | "LOOKUP_RATE_LIMITER" | "SPEECH_RATE_LIMITER";
 
 /**
  * Middleware counting each request of the signed-in person against
@@ -27,13 +29,21 @@ export type RateLimiterBinding = "WRITE_RATE_LIMITER" | "MESSAGE_RATE_LIMITER" |
 export const limitWrites = (binding: RateLimiterBinding, windowSeconds = 60) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const user = c.get("user");
-    if (user) {
-      const { success } = await c.env[binding].limit({ key: user.id });
-      if (!success) {
-        throw new ApiError("rate_limited", "You're doing that too often. Please wait a minute and try again.", {
-          retryAfter: windowSeconds,
-        });
-      }
-    }
+    if (user) await countAgainstLimit(c.env, binding, user.id, windowSeconds);
     await next();
   });
+
+/**
+ * Counts one request of `userId` against `binding`, for a route that counts
+ * only some of its requests (speech made, not speech from the cache).
+ *
+ * @throws ApiError 429 `rate_limited` with `Retry-After: windowSeconds` over the limit.
+ */
+export async function countAgainstLimit(env: Env, binding: RateLimiterBinding, userId: string, windowSeconds = 60): Promise<void> {
+  const { success } = await env[binding].limit({ key: userId });
+  if (!success) {
+    throw new ApiError("rate_limited", "You're doing that too often. Please wait a minute and try again.", {
+      retryAfter: windowSeconds,
+    });
+  }
+}

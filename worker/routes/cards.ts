@@ -13,6 +13,7 @@
 import { Hono } from "hono";
 import type { Character } from "../../schema/api.ts";
 import { characterInputSchema } from "../../schema/inputs.ts";
+import { deploymentVoices } from "../lib/voices.ts";
 import type { AppEnv } from "../env.ts";
 import { getCharacter } from "../lib/catalog.ts";
 import { writeCard } from "../lib/card-export.ts";
@@ -48,6 +49,13 @@ async function avatarPng(bucket: R2Bucket, avatarUrl: string | null): Promise<Ui
   return new Uint8Array(await object.arrayBuffer());
 }
 
+/**
+ * Header of a card import's answer with something the importer should know
+ * (URI-encoded text), the body keeping the character's exact shape.
+ */
+export const IMPORT_NOTICE_HEADER = "Fabled-Notice";
+export const VOICE_FALLBACK_NOTICE = "The card's voice is not offered on this site, so the character uses the default voice.";
+
 export const cardsRoutes = new Hono<AppEnv>()
   .post("/import", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const user = c.get("user")!;
@@ -58,6 +66,11 @@ export const cardsRoutes = new Hono<AppEnv>()
     if (kind === "png") assertImageDimensions(bytes, "card");
     const parsed = characterInputSchema.safeParse(card.input);
     if (!parsed.success) throw validationFailed(parsed.error);
+    // A voice this site does not offer: the default, and the person is told (DESIGN.md "Voices").
+    if (parsed.data.voice && !deploymentVoices(c.env).some((voice) => voice.id === parsed.data.voice)) {
+      parsed.data.voice = null;
+      c.header(IMPORT_NOTICE_HEADER, encodeURIComponent(VOICE_FALLBACK_NOTICE));
+    }
     // The card's extensions too: they are stored and given back by card.json (issue 21).
     const verdict = await screenCharacter(c.env, { ...parsed.data, characterBook: parsed.data.characterBook ?? null, extensions: card.extensions }, {
       userId: user.id,

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from "../../schema/inputs.ts";
+import { assertKnownVoice } from "../lib/voices.ts";
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
@@ -117,6 +118,7 @@ export const charactersRoutes = new Hono<AppEnv>()
       const user = c.get("user")!;
       const input = c.req.valid("json");
       assertOwnPicture(input.avatarUrl, user.id, "avatarUrl");
+      assertKnownVoice(c.env, input.voice);
       const verdict = await screenCharacter(c.env, { ...input, characterBook: input.characterBook ?? null }, {
         userId: user.id,
         characterId: null,
@@ -149,6 +151,8 @@ export const charactersRoutes = new Hono<AppEnv>()
       }
       // Checked when it changes: a picture the character already shows stays editable around.
       if (patch.avatarUrl !== current.avatarUrl) assertOwnPicture(patch.avatarUrl, user.id, "avatarUrl");
+      // Checked when it changes: a voice of an earlier configuration reads in the default until then.
+      if (patch.voice !== undefined && patch.voice !== current.voice) assertKnownVoice(c.env, patch.voice);
       const next = { ...current, ...withoutUndefined(patch) };
       const verdict = changesScreenedText(current, next)
         ? await screenCharacter(c.env, next, { userId: user.id, characterId: id })

@@ -55,6 +55,11 @@
  * - `MOD-MALFORMED`: 200 with `results: []`;
  * - anything else: not flagged.
  *
+ * `POST /v1/audio/speech` answers an "MP3" of `ID3` + the request's JSON;
+ * `POST /v1/audio/transcriptions` answers `{text}` naming the file's size,
+ * name, type and the model (see handleSpeech, handleTranscription); model
+ * `error-500` makes either answer 500.
+ *
  * The response's `model` is `omni-moderation-2024-09-26` for
  * `omni-moderation-latest` (as OpenAI answers), else the requested model.
  */
@@ -210,13 +215,58 @@ async function streamWords(res: ServerResponse, words: string[], options: { eol?
   res.end();
 }
 
+/**
+ * `POST /v1/audio/speech` (`{model, input, voice, response_format}`): an
+ * "MP3" whose bytes are `ID3` and then the request as JSON text, so tests see
+ * what was asked; model `error-500` answers 500.
+ */
+async function handleSpeech(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson<{ model?: string; input?: string; voice?: string; response_format?: string }>(req);
+  if (!body || typeof body.input !== "string" || typeof body.voice !== "string") {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
+    return;
+  }
+  if (body.model === "error-500") {
+    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "speech failed" } }));
+    return;
+  }
+  res.writeHead(200, { "content-type": "audio/mpeg" }).end(Buffer.concat([Buffer.from("ID3"), Buffer.from(JSON.stringify(body))]));
+}
+
+/**
+ * `POST /v1/audio/transcriptions` (multipart: `file`, `model`,
+ * `response_format`): `{text}` saying what arrived — " Heard {bytes} bytes
+ * of {filename} ({content type}) with {model}. " (spaces as Whisper leaves
+ * them); model `error-500` answers 500.
+ */
+async function handleTranscription(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const form = await new Response(Buffer.concat(parts), { headers: { "content-type": req.headers["content-type"] ?? "" } })
+    .formData()
+    .catch(() => null);
+  const file = form?.get("file");
+  const model = form?.get("model");
+  if (!form || !(file instanceof File) || typeof model !== "string") {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad form" } }));
+    return;
+  }
+  if (model === "error-500") {
+    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "transcription failed" } }));
+    return;
+  }
+  const text = ` Heard ${file.size} bytes of ${file.name} (${file.type}) with ${model}. `;
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text }));
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.url?.startsWith("/redirect-private/")) {
     res.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     return;
   }
   const listing = req.method === "GET" && req.url === "/v1/models";
-  if (!listing && (req.method !== "POST" || (req.url !== "/v1/chat/completions" && req.url !== "/v1/moderations"))) {
+  const known = ["/v1/chat/completions", "/v1/moderations", "/v1/audio/speech", "/v1/audio/transcriptions"];
+  if (!listing && (req.method !== "POST" || !known.includes(req.url ?? ""))) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
     return;
   }
@@ -233,6 +283,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.url === "/v1/moderations") {
     await handleModeration(req, res);
+    return;
+  }
+  if (req.url === "/v1/audio/speech") {
+    await handleSpeech(req, res);
+    return;
+  }
+  if (req.url === "/v1/audio/transcriptions") {
+    await handleTranscription(req, res);
     return;
   }
   const body = await readJson(req);

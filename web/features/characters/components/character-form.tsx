@@ -36,8 +36,9 @@ import {
 import { AlternateGreetingsField } from "./alternate-greetings-field.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { TagPicker } from "./tag-picker.tsx";
+import { VoicePicker } from "./voice-picker.tsx";
 
-type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings">;
+type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings" | "voice">;
 
 interface CharacterFormProps {
   /** The character being edited; omitted on Create Character. */
@@ -245,6 +246,10 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             placeholder: "{{user}}: Is this place open?\n{{char}}: *wipes the counter* For you? Always. Tea or trouble?",
           },
         )}
+      </Section>
+
+      <Section title="Voice">
+        <VoicePicker value={values.voice} onChange={(voice) => set("voice", voice)} error={errors.voice} />
       </Section>
 
       <Section title="Tags and content">

@@ -37,6 +37,7 @@ const character: Character = {
   systemPrompt: null,
   postHistoryInstructions: null,
   creatorNotes: null,
+  voice: null,
   characterBook: { entries: [] },
   extensions: {},
   ratingUp: 0,
@@ -69,6 +70,7 @@ describe("characterToFormValues", () => {
       systemPrompt: "",
       postHistoryInstructions: "",
       creatorNotes: "",
+      voice: "",
     });
   });
 

@@ -24,6 +24,8 @@ export interface CharacterFormValues {
   systemPrompt: string;
   postHistoryInstructions: string;
   creatorNotes: string;
+  /** A voice id of GET /api/voices; "" for the site's default voice. */
+  voice: string;
 }
 
 /** The character-card fields of the "Advanced (character card)" section. */
@@ -50,6 +52,7 @@ export const EMPTY_CHARACTER_FORM: CharacterFormValues = {
   systemPrompt: "",
   postHistoryInstructions: "",
   creatorNotes: "",
+  voice: "",
 };
 
 /** A stored character as form values: missing texts become "". */
@@ -69,6 +72,7 @@ export function characterToFormValues(character: Character): CharacterFormValues
     systemPrompt: character.systemPrompt ?? "",
     postHistoryInstructions: character.postHistoryInstructions ?? "",
     creatorNotes: character.creatorNotes ?? "",
+    voice: character.voice ?? "",
   };
 }
 

@@ -3,7 +3,9 @@
  * (44–120 px); Enter sends, Shift+Enter adds a line; Send is disabled while
  * the text is empty after trimming or a reply is awaited. While a reply is
  * being written, Stop sits beside it. A message the socket could not
- * take (disconnected) stays in the input.
+ * take (disconnected) stays in the input. Where the site has speech to
+ * text, a microphone button records a message and puts its words in the
+ * input (DESIGN.md "Voices").
  */
 import { SendHorizontal, Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
@@ -11,7 +13,9 @@ import { MAX_CHAT_MESSAGE_LENGTH } from "../../../../schema/chat.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { IconTooltip } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
+import { useVoices } from "../../../lib/voices-query.ts";
 import { CHAT_INPUT_MIN_HEIGHT_PX, fitChatInput, resetChatInput } from "../lib/textarea-height.ts";
+import { MicButton } from "./mic-button.tsx";
 
 /** From this many characters on, the input shows how many are left. */
 const COUNTER_FROM = MAX_CHAT_MESSAGE_LENGTH - 500;
@@ -33,6 +37,20 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop }:
   const id = useId();
   const counterId = `${id}-counter`;
   const canSend = value.trim().length > 0 && !busy;
+  // The microphone only where the site turns speech into text (GET /api/voices says).
+  const transcription = useVoices().data?.transcription ?? false;
+
+  /** Spoken words land in the input, after what is there, to edit before sending. */
+  const addSpoken = (text: string) => {
+    const next = (value.trim() ? `${value.trimEnd()} ${text}` : text).slice(0, MAX_CHAT_MESSAGE_LENGTH);
+    setValue(next);
+    const textarea = textareaRef.current;
+    if (textarea) {
+      textarea.value = next;
+      fitChatInput(textarea);
+      textarea.focus();
+    }
+  };
 
   // Desktop: the cursor is in the input on arrival. Phones: no keyboard popping up unasked.
   useEffect(() => {
@@ -88,6 +106,7 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop }:
           </p>
         )}
       </div>
+      {transcription && <MicButton disabled={false} onText={addSpoken} />}
       {streaming && (
         <IconTooltip label="Stop the reply">
           <Button

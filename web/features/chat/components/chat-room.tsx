@@ -13,7 +13,7 @@
  */
 import { LoaderCircle, WifiOff } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import {
   type AuthorNote,
@@ -35,6 +35,7 @@ import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
 import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
+import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-reply-player.ts";
 import { castNames, castOf, type KnownCharacter, speakerOf, unknownSpeakers } from "../lib/cast.ts";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import { newClientId } from "../lib/chat-socket.ts";
@@ -62,6 +63,7 @@ import { MemoryDialog } from "./memory-dialog.tsx";
 import { MessageList } from "./message-list.tsx";
 import { ModelPickerDialog } from "./model-picker-dialog.tsx";
 import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
+import { VoiceModeSwitch } from "./voice-mode-switch.tsx";
 
 /** Said when a steering frame could not be sent (the socket is down). */
 function notConnected() {
@@ -87,6 +89,18 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     setState(stateRef.current);
   }, []);
   const stickToBottom = useRef(true);
+  const player = usePagePlayer();
+  const [voiceMode, setVoiceMode] = useVoiceMode();
+  const playerContext = useMemo(() => ({ player, conversationId }), [player, conversationId]);
+  // Voice mode: a reply that just finished streaming is read aloud (not one stopped halfway or failed).
+  const lastStreamingId = useRef<string | null>(null);
+  useEffect(() => {
+    const finished = lastStreamingId.current;
+    lastStreamingId.current = state.streamingId;
+    if (!voiceMode || !finished || state.streamingId !== null) return;
+    const reply = state.messages.find((message) => message.id === finished);
+    if (reply && !reply.isUser && reply.status === "saved" && !reply.stopped) void player.play(conversationId, reply.id);
+  }, [state.streamingId, state.messages, voiceMode, player, conversationId]);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
@@ -316,6 +330,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const loading = !state.synced && initialMessages === undefined;
 
   return (
+    <ReplyPlayerContext.Provider value={playerContext}>
     <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4">
       <title>{`${title} — Fabled`}</title>
       <section
@@ -369,7 +384,16 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               onSend={onSend}
               onStop={onStop}
             />
-            <p className="mt-2 text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
+            <div className="mt-2 flex flex-wrap items-center justify-center gap-x-4 gap-y-1">
+              <p className="text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
+              <VoiceModeSwitch
+                checked={voiceMode}
+                onCheckedChange={(on) => {
+                  setVoiceMode(on);
+                  if (!on) player.stop();
+                }}
+              />
+            </div>
           </div>
         </div>
       </section>
@@ -412,6 +436,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         />
       )}
     </div>
+    </ReplyPlayerContext.Provider>
   );
 }
 

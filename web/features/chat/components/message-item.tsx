@@ -22,6 +22,7 @@ import type { Speaker } from "../lib/cast.ts";
 import { characterInitial } from "../lib/chat-character.ts";
 import type { ChatItem } from "../lib/chat-state.ts";
 import { type MessageActionHandlers, MessageActions } from "./message-actions.tsx";
+import { ReadAloudButton } from "./read-aloud-button.tsx";
 import { MessageContent } from "../../../components/message-content.tsx";
 import { MessageEditor } from "./message-editor.tsx";
 
@@ -249,8 +250,9 @@ export function CharacterMessage({
             Not the version the chat went on from ({current + 1}/{versions.length})
           </p>
         )}
-        {stored && !steer.editing && (versions.length > 1 || rateable || regeneratable || continuable) && (
+        {stored && !steer.editing && (
           <div className="-ml-1 flex flex-wrap items-center gap-0.5">
+            {!other && <ReadAloudButton messageId={item.id} characterName={speaker.name} />}
             {versions.length > 1 && (
               <div role="group" aria-label="Versions of this reply" className="mr-1 flex items-center">
                 <IconButton
