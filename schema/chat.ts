@@ -519,6 +519,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
   /**
    * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply
    * that failed (drop its partial text); `clientId` a user message that was refused.
+   * `retryAfterMs` (with `rate_limited`): how long until the same request would be
+   * admitted, ms; `message` says it in seconds too.
    */
   z.object({
     type: z.literal("error"),
@@ -526,6 +528,7 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     code: z.enum(CHAT_ERROR_CODES),
     messageId: z.string().optional(),
     clientId: z.string().optional(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type ServerFrame = z.output<typeof serverFrameSchema>;

@@ -5,7 +5,9 @@
  * - A round starts with a person's message (`receiveMessage`), a
  *   `regenerate` of the last reply, or a `continue` (steering.ts). One reply
  *   at a time: while one is written or a message admitted, others get `busy`.
- *   Each start is rate limited per person (MESSAGE_RATE_LIMITER).
+ *   Each start is rate limited per person: a message by MESSAGE_RATE_LIMITER,
+ *   a regenerate or continue by REPLY_RATE_LIMITER (sized for swiping,
+ *   docs/decisions/0020); a refusal says how long to wait (`retryAfterMs`).
  * - The reply belongs to the object, not a socket: it runs in
  *   `ctx.waitUntil` and finishes and is stored even when every client has
  *   gone; a client that comes back gets it in `history_sync`.
@@ -70,7 +72,34 @@ const DELTA_INTERVAL_MS = 50;
  */
 const FLUSH_EVERY_MS = 5_000;
 
-export const RATE_LIMITED_MESSAGE = "You're sending messages too fast. Please wait a moment.";
+/**
+ * What a round counts against: a person's new message (MESSAGE_RATE_LIMITER,
+ * 20 a minute) or a new version of a reply — regenerate, continue
+ * (REPLY_RATE_LIMITER, 60 a minute). Limits are in wrangler.toml.
+ */
+export type RoundKind = "message" | "reply";
+
+const RATE_LIMITERS = { message: "MESSAGE_RATE_LIMITER", reply: "REPLY_RATE_LIMITER" } as const satisfies Record<RoundKind, keyof Env>;
+
+/**
+ * The limiters' window, ms (`period = 60` in wrangler.toml). Cloudflare's and
+ * miniflare's limiters count in windows aligned to the clock
+ * (`floor(now / period)`), so a refused request is admitted again when the
+ * current window ends.
+ */
+export const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The `rate_limited` error frame for a round of `kind` refused at `now` (ms
+ * since the epoch): `retryAfterMs` until the limiter's window ends, and the
+ * same wait in whole seconds (rounded up) in its sentence.
+ */
+export function rateLimitedFrame(kind: RoundKind, now: number, clientId?: string): ServerFrame {
+  const retryAfterMs = RATE_WINDOW_MS - (now % RATE_WINDOW_MS);
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  const what = kind === "message" ? "You're sending messages too fast." : "You're asking for new replies too fast.";
+  return { type: "error", code: "rate_limited", message: `${what} Please try again in ${seconds} s.`, retryAfterMs, ...(clientId ? { clientId } : {}) };
+}
 
 /** What ReplyRounds works with: the room's other modules. */
 export interface ReplyParts {
@@ -159,10 +188,10 @@ export class ReplyRounds {
     });
   }
 
-  /** True when the person may send another message now (MESSAGE_RATE_LIMITER, keyed by user). */
-  private async withinRateLimit(userId: string): Promise<boolean> {
+  /** True when the person may start a round of `kind` now (its limiter, keyed by user). */
+  private async withinRateLimit(kind: RoundKind, userId: string): Promise<boolean> {
     try {
-      return (await this.env.MESSAGE_RATE_LIMITER.limit({ key: userId })).success;
+      return (await this.env[RATE_LIMITERS[kind]].limit({ key: userId })).success;
     } catch (error) {
       // A limiter outage must not stop conversations.
       console.warn("message rate limiter failed", String(error));
@@ -172,15 +201,16 @@ export class ReplyRounds {
 
   /**
    * Runs `start` (which stores and starts a reply) unless the person is over
-   * the message rate limit: then false, and the caller tells the sender. One
+   * the rate limit of `kind`: then the `rate_limited` frame (rateLimitedFrame,
+   * with `clientId`) the caller sends to the sender; null when admitted. One
    * admission at a time: others meanwhile get `busy`.
    */
-  async admit(state: SocketState, start: () => void): Promise<boolean> {
+  async admit(state: SocketState, kind: RoundKind, start: () => void, clientId?: string): Promise<ServerFrame | null> {
     this.admitting = true;
     try {
-      if (!(await this.withinRateLimit(state.userId))) return false;
+      if (!(await this.withinRateLimit(kind, state.userId))) return rateLimitedFrame(kind, Date.now(), clientId);
       if (!this.store.deleted) start();
-      return true;
+      return null;
     } finally {
       this.admitting = false;
     }
@@ -204,7 +234,7 @@ export class ReplyRounds {
     let verdict: ModerationVerdict | null | undefined;
     const screening = this.screening.screen({ text: content, role: "user" }).then((result) => (verdict = result));
     let stored: MessageRow | null = null;
-    const admitted = await this.admit(state, () => {
+    const storeAndReply = () => {
       if (verdict && isChildSafetyViolation(verdict)) {
         // Known before storing: nothing is kept.
         this.screening.logRefusedMessage(content, verdict, null);
@@ -217,9 +247,10 @@ export class ReplyRounds {
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.d1.countMessage(row);
       this.start(null);
-    });
-    if (!admitted) {
-      send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
+    };
+    const limited = await this.admit(state, "message", storeAndReply, clientId ?? undefined);
+    if (limited) {
+      send(ws, limited);
       return;
     }
     const message: MessageRow | null = stored;
@@ -255,7 +286,8 @@ export class ReplyRounds {
       send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
       return;
     }
-    if (!(await this.admit(state, () => this.start(target)))) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE));
+    const limited = await this.admit(state, "reply", () => this.start(target));
+    if (limited) send(ws, limited);
   }
 
   /**

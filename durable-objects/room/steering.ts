@@ -27,7 +27,7 @@ import {
 } from "../../schema/chat.ts";
 import type { SeedMessage } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
-import { RATE_LIMITED_MESSAGE, type ReplyRounds } from "./replies.ts";
+import type { ReplyRounds } from "./replies.ts";
 import type { RoomScreening } from "./screening.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
 import { type MessageRow, type RoomStore, seedOf, versionFields } from "./store.ts";
@@ -176,16 +176,15 @@ export class Steering {
 
   /**
    * `continue`: the character goes on with its last reply, streamed into the
-   * same message (ReplyRounds.start). Rate limited like a message. Its
-   * receipt is kept when the reply ends.
+   * same message (ReplyRounds.start). Rate limited like a regenerate
+   * (REPLY_RATE_LIMITER). Its receipt is kept when the reply ends.
    */
   async continueReply(state: SocketState, clientId: string | undefined): Promise<ServerFrame | null> {
     const last = this.store.lastVisible();
     if (!last || last.role !== "character") {
       return refusal("nothing_to_continue", "Only a reply of the character can be continued, and only the latest one.", clientId);
     }
-    const admitted = await this.replies.admit(state, () => this.replies.start(null, { row: last, clientId: clientId ?? null }));
-    return admitted ? null : refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId);
+    return this.replies.admit(state, "reply", () => this.replies.start(null, { row: last, clientId: clientId ?? null }), clientId);
   }
 
   /**
