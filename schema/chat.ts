@@ -165,7 +165,11 @@ export interface Conversation {
   branchedFrom: { id: string; title: string | null } | null;
 }
 
-/** One row of `GET /api/conversations` ("My Chats"): latest activity first. */
+/**
+ * One row of `GET /api/conversations` ("My Chats"): latest activity first —
+ * the last message's time, else when the conversation was created (the
+ * time a row shows, so the order is the one seen).
+ */
 export type ConversationSummary = Conversation;
 
 /** `POST /api/conversations/:id/messages/:messageId/rating` answer. */
@@ -205,10 +209,36 @@ export type ConversationInput = z.output<typeof conversationInputSchema>;
 /** `POST /api/conversations/new` (SPEC.md §7: `{characterId}`). */
 export const newConversationInputSchema = z.object({ characterId: characterIdSchema });
 
-/** `GET /api/conversations?limit=&offset=` */
+/** Longest search of "My Chats" (`q`), in characters. */
+export const MAX_CONVERSATION_SEARCH_LENGTH = 100;
+
+/**
+ * `GET /api/conversations?limit=&offset=&q=&characterId=`: `q` matches the
+ * title or the character's name (case-insensitive, anywhere in it; blank:
+ * everything); `characterId` keeps the conversations with that character
+ * (the character page's "Continue chat" asks for the latest one).
+ */
 export const conversationListQuerySchema = z.object({
   limit: z.coerce.number({ error: "limit must be a whole number" }).int().min(1).max(100).default(50),
   offset: z.coerce.number({ error: "offset must be a whole number" }).int().min(0).max(10_000).default(0),
+  q: z
+    .string()
+    .trim()
+    .max(MAX_CONVERSATION_SEARCH_LENGTH, `Searches can be at most ${MAX_CONVERSATION_SEARCH_LENGTH} characters`)
+    .optional()
+    .transform((v) => v || undefined),
+  characterId: characterIdSchema.optional(),
+});
+export type ConversationListQuery = z.output<typeof conversationListQuerySchema>;
+
+/** `PATCH /api/conversations/:id` `{title}` (DESIGN.md "Small contracts of the first hour"): a new title, 1–200 characters. */
+export const conversationRenameSchema = z.object({
+  title: z
+    .string({ error: "title is required" })
+    .trim()
+    .min(1, "Titles cannot be empty")
+    .max(MAX_CONVERSATION_TITLE_LENGTH, `Titles can be at most ${MAX_CONVERSATION_TITLE_LENGTH} characters`)
+    .refine(...visibleName),
 });
 
 /** `POST /api/conversations/:id/branch`: a new conversation holding the messages up to and including `messageId`. */

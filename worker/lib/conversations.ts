@@ -171,22 +171,37 @@ export function roomPerson(user: SessionUser, persona: ConversationPersona | nul
 }
 
 /**
- * "My Chats": the person's conversations, latest activity first (a new
- * message moves `updated_at`), each with its character embedded and the
- * last message's preview.
+ * "My Chats": the person's conversations, latest activity first — the last
+ * message's time, else the creation time (`lastMessageAt ?? createdAt`, the
+ * time each row shows) — each with its character embedded and the last
+ * message's preview. `q` keeps those whose title or character name contains
+ * it (case-insensitive for ASCII, SQLite LIKE; `%` and `_` match
+ * themselves); `characterId` those with that character.
  */
 export async function listConversations(
   db: D1Database,
   userId: string,
   chatModel: ChatModelName,
-  page: { limit: number; offset: number },
+  query: { limit: number; offset: number; q?: string; characterId?: number },
 ): Promise<ConversationSummary[]> {
+  const where = ["v.user_id = ?"];
+  const binds: (string | number)[] = [userId];
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    where.push("(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')");
+    binds.push(pattern, pattern);
+  }
+  if (query.characterId !== undefined) {
+    where.push("v.character_id = ?");
+    binds.push(query.characterId);
+  }
   const { results } = await db
     .prepare(
       `SELECT ${COLUMNS} FROM ${FROM_JOINED}
-       WHERE v.user_id = ? ORDER BY v.updated_at DESC, v.id DESC LIMIT ? OFFSET ?`,
+       WHERE ${where.join(" AND ")}
+       ORDER BY coalesce(v.last_message_at, v.created_at) DESC, v.id DESC LIMIT ? OFFSET ?`,
     )
-    .bind(userId, page.limit, page.offset)
+    .bind(...binds, query.limit, query.offset)
     .all<JoinedRow>();
   return results.map((row) => fromJoined(row, chatModel));
 }
@@ -318,4 +333,30 @@ export async function setConversationPersona(
     .bind(personaId?.toLowerCase() ?? null, id, userId)
     .run();
   return (await findOwnConversationPersona(db, id, userId))?.persona ?? null;
+}
+
+/**
+ * Renames the person's own conversation (`title` already checked: 1–200
+ * visible characters); `updated_at` moves to now. False when it is not
+ * theirs (or unknown). My Chats is ordered by the last message, so a rename
+ * does not move it.
+ */
+export async function renameConversation(db: D1Database, id: string, userId: string, title: string): Promise<boolean> {
+  const result = await db
+    .prepare("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ? AND user_id = ?")
+    .bind(title, Date.now(), id.toLowerCase(), userId)
+    .run();
+  return result.meta.changes > 0;
+}
+
+/**
+ * Deletes the person's own conversation from D1 (its `hidden_messages` go by
+ * cascade; conversations branched from it keep going, `branched_from_id`
+ * set to null). False when it is not theirs (or unknown). The caller wipes
+ * the room's storage afterwards (deleteConversationStorage): once the row is
+ * gone, nobody can reach the room again.
+ */
+export async function deleteOwnConversation(db: D1Database, id: string, userId: string): Promise<boolean> {
+  const result = await db.prepare("DELETE FROM conversations WHERE id = ? AND user_id = ?").bind(id.toLowerCase(), userId).run();
+  return result.meta.changes > 0;
 }

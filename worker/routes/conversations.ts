@@ -2,7 +2,8 @@
  * `/api/conversations` (SPEC.md §7, issue "Real-time chat"): start a
  * conversation, read it and its messages (the owner only; 404 for anyone
  * else, DESIGN.md "Ownership"), list the person's conversations ("My
- * Chats"), and rate a character's reply. Every conversation answer embeds
+ * Chats", searched by title or character), rename and delete one (the
+ * owner; its room's storage goes too), and rate a character's reply. Every conversation answer embeds
  * its `character` (schema/chat.ts `ConversationCharacter`), inactive or not,
  * so the chat page needs no `GET /api/characters/:id`.
  *
@@ -23,6 +24,7 @@ import {
   conversationInputSchema,
   conversationListQuerySchema,
   conversationPersonaInputSchema,
+  conversationRenameSchema,
   conversationTitle,
   newConversationInputSchema,
   ratingInputSchema,
@@ -33,14 +35,18 @@ import {
   type ConversationStart,
   conversationRoom,
   chatCharacter,
+  isConversationId,
   createConversation,
+  deleteOwnConversation,
   findOwnConversation,
   findOwnConversationPersona,
   listConversations,
   moderatedRoom,
+  renameConversation,
   roomPerson,
   setConversationPersona,
 } from "../lib/conversations.ts";
+import { deleteConversationStorage } from "../lib/characters.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { MAX_CHAT_IMPORT_BYTES, readSillyTavernJsonl, writeChatMarkdown, writeSillyTavernJsonl } from "../lib/sillytavern-chat.ts";
 import { characterIsNsfw, screenWrite, TEXT_OF } from "../lib/screening.ts";
@@ -122,6 +128,24 @@ export const conversationsRoutes = new Hono<AppEnv>()
     const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), c.get("user")!.id, chatModelName(c.env));
     if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
     return c.json(conversation, 200);
+  })
+  .patch("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationRenameSchema), async (c) => {
+    const user = c.get("user")!;
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const { title } = c.req.valid("json");
+    // Shown in My Chats and exports, like a title given at the start (issue 21).
+    const nsfw = await characterIsNsfw(c.env.DB, conversation.characterId);
+    await screenWrite(c.env, { subjectType: "conversation", text: TEXT_OF.conversation({ title }), nsfw, who: { userId: user.id, characterId: conversation.characterId } });
+    if (!(await renameConversation(c.env.DB, conversation.id, user.id, title))) throw notFound(CONVERSATION_NOT_FOUND);
+    return c.json({ ...conversation, title, updatedAt: new Date().toISOString() }, 200);
+  })
+  .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const user = c.get("user")!;
+    const id = c.req.param("id");
+    if (!isConversationId(id) || !(await deleteOwnConversation(c.env.DB, id, user.id))) throw notFound(CONVERSATION_NOT_FOUND);
+    // D1 first: once the row is gone nobody reaches the room, whose sockets close and storage is wiped.
+    await deleteConversationStorage(c.env, [id.toLowerCase()]);
+    return c.body(null, 204);
   })
   .get("/:id/messages", requireUser, async (c) => {
     const user = c.get("user")!;

@@ -32,6 +32,7 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   profileInputSchema: { text: TEXT_OF.profile, notText: NOT_TEXT.profile },
   commentInputSchema: { text: TEXT_OF.comment, notText: NOT_TEXT.comment },
   conversationInputSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
+  conversationRenameSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
   // The room's frames (durable-objects/room/steering.ts screenFrame, replies.ts receiveMessage).
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
