@@ -11,6 +11,7 @@ import { characterQueryOptions, useCharacter } from "../features/characters/api/
 import { isCharacterListKey } from "../features/characters/api/get-characters.ts";
 import { CharacterProfile, CharacterProfileSkeleton } from "../features/characters/components/character-profile.tsx";
 import { useCreateConversation } from "../features/chat/api/create-conversation.ts";
+import { ContinueChatLink } from "../features/chat/components/continue-chat-link.tsx";
 import { ImportChatButton } from "../features/chat/components/import-chat-button.tsx";
 import { CommentsSection } from "../features/comments/components/comments-section.tsx";
 
@@ -58,7 +59,12 @@ export function CharacterPage() {
         character={query.data}
         onStartChat={startChat}
         startingChat={createConversation.isPending}
-        chatActions={<ImportChatButton characterId={query.data.id} className="w-full sm:w-auto" />}
+        chatActions={
+          <>
+            <ContinueChatLink characterId={query.data.id} className="w-full sm:w-auto" />
+            <ImportChatButton characterId={query.data.id} className="w-full sm:w-auto" />
+          </>
+        }
         commentsId={COMMENTS_ID}
       >
         <CommentsSection

@@ -1,0 +1,163 @@
+/**
+ * The first hour with chats (issue 26), from the person's side in Chromium:
+ * swiping through many new versions of a reply is not "sending messages too
+ * fast"; My Chats can be searched, a chat renamed and deleted (after a
+ * confirmation), in the order of the times it shows; a character's page
+ * offers "Continue chat" once there is a chat with it. Every test signs in
+ * as a new person (local sign-in); the offline model answers.
+ */
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { Character } from "../schema/api.ts";
+import type { Conversation } from "../schema/chat.ts";
+import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, toast } from "./helpers.ts";
+
+const MOBILE = { width: 375, height: 800 };
+
+/** A character of the signed-in person of `request`, named `name`. */
+async function createCharacter(request: APIRequestContext, name = `Sir ${letters()}`): Promise<Character> {
+  const res = await request.post("/api/characters", {
+    data: {
+      name,
+      description: "A wandering knight for the first-hour browser test.",
+      personality: "Brave, dry-humoured and loyal.",
+      scenario: "A campfire on the road north.",
+      greeting: "*The knight looks up.* Well met, {{user}}.",
+      tags: [],
+      isNsfw: false,
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Character;
+}
+
+/** A new chat of the signed-in person with `characterId`, through the API (as Start Chat makes it). */
+async function startChat(request: APIRequestContext, characterId: number, title?: string): Promise<Conversation> {
+  const res = await request.post("/api/conversations", { data: { characterId, title } });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Conversation;
+}
+
+const characterMessages = (page: Page, name: string) => page.getByRole("log").getByRole("article", { name, exact: true });
+
+test.beforeEach(({ page }) => followChatSockets(page));
+
+test("one message, then 21 new versions of its reply in a row: every one arrives, none is refused as too fast", async ({ page }) => {
+  // 21 replies of the offline model one after the other (about a second each).
+  test.setTimeout(120_000);
+  await signIn(page, "Sasha");
+  const character = await createCharacter(page.request);
+  const chat = await startChat(page.request, character.id);
+  await page.goto(`/chat/${chat.id}`);
+  await expectChatJoined(page);
+  const box = page.getByLabel(`Message ${character.name}`);
+  await box.fill("Tell me about the road north.");
+  await box.press("Enter");
+  const reply = characterMessages(page, character.name).last();
+  await expect(characterMessages(page, character.name)).toHaveCount(2);
+  await expect(reply).toHaveAttribute("aria-busy", "false");
+
+  // More than the 20 messages a minute a person may send: new versions have their own, larger limit.
+  for (let version = 2; version <= 22; version++) {
+    await reply.getByRole("button", { name: "Regenerate" }).click();
+    await expect(reply.getByText(`${version}/${version}`)).toBeVisible();
+    await expect(reply).toHaveAttribute("aria-busy", "false");
+  }
+  await expect(page.getByText(/too fast/)).toHaveCount(0);
+  // Sending a message still works.
+  await box.fill("And the bridge?");
+  await box.press("Enter");
+  await expect(characterMessages(page, character.name)).toHaveCount(3);
+  await expect(characterMessages(page, character.name).last()).toHaveAttribute("aria-busy", "false");
+  await expect(page.getByText(/too fast/)).toHaveCount(0);
+});
+
+test("My Chats at 375 px: search by title or character, rename, delete after confirming; the newest message comes first", async ({ page }) => {
+  await page.setViewportSize(MOBILE);
+  await signIn(page, "Mona");
+  const knight = await createCharacter(page.request, `Knight ${letters()}`);
+  const witch = await createCharacter(page.request, `Witch ${letters()}`);
+  const older = await startChat(page.request, knight.id, "The ledger affair");
+  await startChat(page.request, witch.id);
+
+  // A message in the older chat: it moves to the top, and its time is the one shown first.
+  await page.goto(`/chat/${older.id}`);
+  await expectChatJoined(page);
+  const box = page.getByLabel(`Message ${knight.name}`);
+  await box.fill("Back to the ledger.");
+  await box.press("Enter");
+  await expect(characterMessages(page, knight.name)).toHaveCount(2);
+  await expect(characterMessages(page, knight.name).last()).toHaveAttribute("aria-busy", "false");
+
+  await page.goto("/chats");
+  const rows = page.getByRole("main").getByRole("listitem");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText(knight.name);
+  await expect(rows.nth(1)).toContainText(witch.name);
+  const times = await rows.locator("time").evaluateAll((nodes) => nodes.map((n) => Date.parse(n.getAttribute("datetime") ?? "")));
+  expect(times).toEqual([...times].sort((a, b) => b - a));
+  await expectAccessible(page);
+  await page.screenshot({ path: test.info().outputPath("my-chats-375.png"), fullPage: true });
+
+  // Search: by the title, then by the character's name; a search with no match says so.
+  const search = page.getByRole("searchbox", { name: "Search your chats" });
+  await search.fill("ledger");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("The ledger affair");
+  await search.fill(witch.name.slice(0, 9).toLowerCase());
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(witch.name);
+  await search.fill("no such chat");
+  await expect(page.getByText("No chats match “no such chat”.")).toBeVisible();
+  await search.fill("");
+  await expect(rows).toHaveCount(2);
+
+  // Rename the witch's chat.
+  await page.getByRole("button", { name: `Rename Chat with ${witch.name}` }).click();
+  const renameDialog = page.getByRole("dialog", { name: "Rename chat" });
+  const title = renameDialog.getByLabel("Title");
+  await expect(title).toHaveValue(`Chat with ${witch.name}`);
+  await title.fill("Potions at midnight");
+  await expectAccessible(page);
+  await renameDialog.getByRole("button", { name: "Save" }).click();
+  await expect(renameDialog).toBeHidden();
+  await expect(rows.nth(1)).toContainText("Potions at midnight");
+  // Renaming is not a message: the order stays.
+  await expect(rows.nth(0)).toContainText(knight.name);
+
+  // Delete it: Cancel keeps it; confirming removes it for good.
+  await page.getByRole("button", { name: "Delete Potions at midnight" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this chat?" });
+  await expect(confirm).toContainText("“Potions at midnight” and every message in it will be deleted.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(rows).toHaveCount(2);
+  await page.getByRole("button", { name: "Delete Potions at midnight" }).click();
+  await page.getByRole("alertdialog", { name: "Delete this chat?" }).getByRole("button", { name: "Delete Chat" }).click();
+  await expect(toast(page, "Chat deleted“Potions at midnight” is gone.")).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await page.reload();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("The ledger affair");
+});
+
+test("a character's page offers Continue chat once there is a chat with it, opening the latest; Start Chat still starts a new one", async ({
+  page,
+}) => {
+  await signIn(page, "Cleo");
+  const character = await createCharacter(page.request);
+  await page.goto(`/character/${character.id}`);
+  await expect(page.getByRole("button", { name: "Start Chat" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Continue chat" })).toHaveCount(0);
+
+  await startChat(page.request, character.id, "First visit");
+  const latest = await startChat(page.request, character.id, "Second visit");
+  await page.reload();
+  await page.getByRole("link", { name: "Continue chat" }).click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${latest.id}$`));
+
+  await page.goBack();
+  await page.getByRole("button", { name: "Start Chat" }).click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  expect(page.url()).not.toContain(latest.id);
+  const mine = (await (await page.request.get(`/api/conversations?characterId=${character.id}`)).json()) as Conversation[];
+  expect(mine).toHaveLength(3);
+});
