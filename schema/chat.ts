@@ -8,10 +8,11 @@
  *
  * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`,
  * `swipe`, `edit_message`, `delete_message`, `rewind`, `continue`,
- * `set_memory`.
+ * `set_memory`, `set_summary`.
  * server → client: `history_sync`, `message_saved`, `reply_started`,
  * `character_response_delta`, `character_response` (spec), `message_rated`,
- * `message_updated`, `messages_deleted`, `memory_updated`, `error` (spec).
+ * `message_updated`, `messages_deleted`, `memory_updated`, `summary_updated`,
+ * `error` (spec).
  *
  * Steering frames (edit, delete, rewind, continue, memory) are refused with
  * `busy` while a reply is being written, are the owner's alone (the socket
@@ -54,6 +55,15 @@ export const MEMORY_REFUSED_TEXT =
  * involving minors in it (the original is kept only in the operator's log).
  */
 export const REFUSED_REPLY_TEXT = "This reply was withheld because it broke Fabled's content rules.";
+/** The sentence of a `message_refused` error frame answering a `set_summary` (issue 26): the summary keeps its text. */
+export const SUMMARY_REFUSED_TEXT =
+  "That summary was not saved: Fabled does not allow sexual content involving minors, in any form.";
+
+/**
+ * Longest running summary, in characters (after trimming): what the room
+ * keeps of the model's summary, and the longest a person may write.
+ */
+export const MAX_SUMMARY_LENGTH = 2000;
 /** Longest memory note of a conversation, in characters (after trimming). */
 export const MAX_MEMORY_LENGTH = 2000;
 /** Largest frame a client may send, in bytes (UTF-8); larger ones close the socket with 1009. */
@@ -380,6 +390,23 @@ export const setMemoryFrameSchema = z.object({
   clientId: clientIdField.optional(),
 });
 
+/**
+ * Replace the conversation's running summary ("The story so far", written
+ * by the model as the chat outgrows the prompt): it keeps covering the same
+ * messages. Empty resets it: nothing is summarised any more, and the model
+ * writes a new one when the history next overflows. Answered with
+ * `summary_updated` to every socket.
+ */
+export const setSummaryFrameSchema = z.object({
+  type: z.literal("set_summary"),
+  conversationId: conversationIdField.optional(),
+  summary: z
+    .string({ error: "summary must be text" })
+    .trim()
+    .max(MAX_SUMMARY_LENGTH, `The summary can be at most ${MAX_SUMMARY_LENGTH.toLocaleString("en-US")} characters`),
+  clientId: clientIdField.optional(),
+});
+
 /** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
 export const clientFrameSchema = z.discriminatedUnion("type", [
   joinFrameSchema,
@@ -392,6 +419,7 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   rewindFrameSchema,
   continueFrameSchema,
   setMemoryFrameSchema,
+  setSummaryFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type ClientFrameInput = z.input<typeof clientFrameSchema>;
@@ -466,7 +494,7 @@ export const CHAT_ERROR_CODES = [
   "nothing_to_continue",
   /**
    * Screening refused the person's text (sexual content involving minors):
-   * a `chat_message` not kept, an `edit_message` or `set_memory` not applied.
+   * a `chat_message` not kept, an `edit_message`, `set_memory` or `set_summary` not applied.
    */
   "message_refused",
   "model_failed",
@@ -484,6 +512,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     chatModel: z.enum(CHAT_MODELS),
     /** The conversation's memory note ("" for none). */
     memory: z.string().optional(),
+    /** The running summary ("" for none). */
+    summary: z.string().optional(),
   }),
   /** A user message is stored (sent to every socket of the conversation; match yours by clientId). */
   z.object({
@@ -544,6 +574,12 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("memory_updated"),
     memory: z.string(),
+    clientId: z.string().optional(),
+  }),
+  /** The running summary changed (`set_summary`; "" once reset). */
+  z.object({
+    type: z.literal("summary_updated"),
+    summary: z.string(),
     clientId: z.string().optional(),
   }),
   /**

@@ -139,7 +139,7 @@ export class ReplyRounds {
     return this.active !== null || this.admitting;
   }
 
-  /** The `history_sync` frame: every visible message (a reply being written as its sockets have it) and the memory note. */
+  /** The `history_sync` frame: every visible message (a reply being written as its sockets have it), the memory note and the running summary. */
   historySync(): ServerFrame {
     const room = this.store.room!;
     const active = this.active;
@@ -149,6 +149,7 @@ export class ReplyRounds {
       messages: this.store.visibleRows().map((row) => this.store.toWire(row, active)),
       chatModel: chatModelName(this.env),
       memory: room.memory,
+      summary: room.summary,
     };
   }
 

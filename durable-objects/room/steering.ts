@@ -1,7 +1,7 @@
 /**
  * Steering (docs/decisions/0007): what the owner may change in their
  * conversation, and when — edit, delete, rewind, continue, the memory note,
- * swipe (which version of the last reply counts), thumbs on a reply, and the
+ * the running summary (rewrite, reset), swipe (which version of the last reply counts), thumbs on a reply, and the
  * source of a branch.
  *
  * Who may: only the conversation's owner ever reaches the room (the Worker
@@ -24,6 +24,7 @@ import {
   MEMORY_REFUSED_TEXT,
   replyVersions,
   type ServerFrame,
+  SUMMARY_REFUSED_TEXT,
 } from "../../schema/chat.ts";
 import type { SeedMessage } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
@@ -59,7 +60,7 @@ export class Steering {
    */
   private async screenFrame(
     frame: object,
-    subjectType: "message" | "memory",
+    subjectType: "message" | "memory" | "summary",
     subjectId: string | null,
     sentence: string,
     clientId: string | undefined,
@@ -170,6 +171,23 @@ export class Steering {
     if (refused) return refused;
     this.store.setMemory(memory);
     const answer: ServerFrame = { type: "memory_updated", memory, ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /**
+   * `set_summary`: the owner's text for the running summary (it covers the
+   * same messages), or "" to reset it (store.replaceSummary). Every socket
+   * gets `summary_updated`. Screened first, like the memory note
+   * (screenFrame): S4 is refused with `message_refused`
+   * (SUMMARY_REFUSED_TEXT), the summary unchanged.
+   */
+  async setSummary(frame: Extract<ClientFrame, { type: "set_summary" }>): Promise<ServerFrame> {
+    const { summary, clientId } = frame;
+    const refused = await this.screenFrame(frame, "summary", null, SUMMARY_REFUSED_TEXT, clientId);
+    if (refused) return refused;
+    this.store.replaceSummary(summary);
+    const answer: ServerFrame = { type: "summary_updated", summary, ...(clientId ? { clientId } : {}) };
     this.sockets.broadcast(answer);
     return answer;
   }

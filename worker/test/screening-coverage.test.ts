@@ -37,10 +37,11 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setMemoryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
+  setSummaryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
 };
 
 /** The client frames the room screens (by `type`); every other frame must carry no text. */
-const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory"];
+const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summary"];
 
 /** Exported schemas that are not a stored write of text, and why. */
 const NOT_WRITES: Record<string, string> = {
