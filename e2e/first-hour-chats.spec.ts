@@ -3,8 +3,10 @@
  * swiping through many new versions of a reply is not "sending messages too
  * fast"; My Chats can be searched, a chat renamed and deleted (after a
  * confirmation), in the order of the times it shows; a character's page
- * offers "Continue chat" once there is a chat with it. Every test signs in
- * as a new person (local sign-in); the offline model answers.
+ * offers "Continue chat" once there is a chat with it; the character form
+ * edits the lorebook, which the card carries; the memory panel shows the
+ * running summary, to correct or reset. Every test signs in as a new person
+ * (local sign-in); the offline model answers.
  */
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
@@ -13,10 +15,11 @@ import { expectAccessible, expectChatJoined, followChatSockets, letters, signInW
 
 const MOBILE = { width: 375, height: 800 };
 
-/** A character of the signed-in person of `request`, named `name`. */
-async function createCharacter(request: APIRequestContext, name = `Sir ${letters()}`): Promise<Character> {
+/** A character of the signed-in person of `request`, named `name`, with `extra` fields. */
+async function createCharacter(request: APIRequestContext, name = `Sir ${letters()}`, extra: Record<string, unknown> = {}): Promise<Character> {
   const res = await request.post("/api/characters", {
     data: {
+      ...extra,
       name,
       description: "A wandering knight for the first-hour browser test.",
       personality: "Brave, dry-humoured and loyal.",
@@ -160,4 +163,98 @@ test("a character's page offers Continue chat once there is a chat with it, open
   expect(page.url()).not.toContain(latest.id);
   const mine = (await (await page.request.get(`/api/conversations?characterId=${character.id}`)).json()) as Conversation[];
   expect(mine).toHaveLength(3);
+});
+
+test("the character form edits the lorebook at 375 px; the exported card carries it", async ({ page }) => {
+  await page.setViewportSize(MOBILE);
+  await signIn(page, "Lore");
+  // As a card import keeps it: fields the form shows and some it does not.
+  const book = {
+    name: "Eldoria",
+    scan_depth: 4,
+    extensions: {},
+    entries: [{ id: 3, keys: ["forest", "wood"], content: "Eldoria is an ancient forest.", enabled: true, insertion_order: 10, position: "before_char", extensions: { depth: 4 } }],
+  };
+  const character = await createCharacter(page.request, `Seer ${letters()}`, { characterBook: book });
+  await page.goto(`/edit-character/${character.id}`);
+
+  const lorebook = page.getByRole("group", { name: "Lorebook (Optional)" });
+  await expect(lorebook).toBeVisible();
+  const first = lorebook.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Entry 1" }) });
+  await expect(first.getByLabel("Keys of entry 1", { exact: true })).toHaveValue("forest, wood");
+  await expect(first.getByLabel("Content of entry 1")).toHaveValue("Eldoria is an ancient forest.");
+  await expect(first.getByLabel("Insertion order")).toHaveValue("10");
+  await expect(first.getByRole("switch", { name: "Enabled" })).toBeChecked();
+  await first.getByLabel("Content of entry 1").fill("Eldoria is an ancient, whispering forest.");
+
+  await lorebook.getByRole("button", { name: "Add lorebook entry" }).click();
+  const second = lorebook.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Entry 2" }) });
+  await second.getByLabel("Keys of entry 2", { exact: true }).fill("moon, Moon Queen");
+  await second.getByLabel("Secondary keys of entry 2 (Optional)").fill("castle");
+  await second.getByLabel("Content of entry 2").fill("The Moon Queen rules from a castle of glass.");
+  await second.getByRole("switch", { name: "Always on" }).click();
+  await second.getByLabel("Insertion order").fill("5");
+  await expectAccessible(page);
+  await lorebook.screenshot({ path: test.info().outputPath("lorebook-375.png") });
+  await page.getByRole("button", { name: "Update Character" }).click();
+  await expect(page).toHaveURL(/\/my-characters$/);
+
+  const card = (await (await page.request.get(`/api/characters/${character.id}/card.json`)).json()) as { data: { character_book: Record<string, unknown> } };
+  expect(card.data.character_book).toMatchObject({
+    name: "Eldoria",
+    scan_depth: 4,
+    entries: [
+      { id: 3, keys: ["forest", "wood"], content: "Eldoria is an ancient, whispering forest.", insertion_order: 10, position: "before_char", extensions: { depth: 4 } },
+      { id: 4, keys: ["moon", "Moon Queen"], secondary_keys: ["castle"], selective: true, content: "The Moon Queen rules from a castle of glass.", constant: true, enabled: true, insertion_order: 5 },
+    ],
+  });
+
+  // Back in the form, the entries are as saved; removing one removes it from the card.
+  await page.goto(`/edit-character/${character.id}`);
+  await expect(lorebook.getByLabel("Keys of entry 2", { exact: true })).toHaveValue("moon, Moon Queen");
+  await lorebook.getByRole("button", { name: "Remove lorebook entry 1" }).click();
+  await page.getByRole("button", { name: "Update Character" }).click();
+  await expect(page).toHaveURL(/\/my-characters$/);
+  const after = (await (await page.request.get(`/api/characters/${character.id}/card.json`)).json()) as { data: { character_book: { entries: { keys: string[] }[] } } };
+  expect(after.data.character_book.entries.map((e) => e.keys)).toEqual([["moon", "Moon Queen"]]);
+});
+
+test("the memory panel shows the story so far, to correct or reset; it is kept after a reload", async ({ page }) => {
+  await page.setViewportSize(MOBILE);
+  await signIn(page, "Rhea");
+  const character = await createCharacter(page.request);
+  const chat = await startChat(page.request, character.id);
+  await page.goto(`/chat/${chat.id}`);
+  await expectChatJoined(page);
+
+  const openMemory = async () => {
+    await page.getByRole("button", { name: "Conversation options" }).click();
+    await page.getByRole("menuitem", { name: "Memory" }).click();
+  };
+  await openMemory();
+  const dialog = page.getByRole("dialog", { name: "Memory" });
+  const story = dialog.getByLabel("Story so far");
+  // A short chat has no summary yet.
+  await expect(story).toHaveValue("");
+  await expect(story).toHaveAttribute("placeholder", "No summary yet: the chat still fits.");
+  await expect(dialog.getByRole("button", { name: "Reset summary" })).toBeDisabled();
+  await story.fill("Rhea met the knight at the campfire and asked about the road north.");
+  await expectAccessible(page);
+  await page.screenshot({ path: test.info().outputPath("memory-375.png"), fullPage: true });
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "Memory saved")).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await page.reload();
+  await expectChatJoined(page);
+  await openMemory();
+  await expect(story).toHaveValue("Rhea met the knight at the campfire and asked about the road north.");
+  await dialog.getByRole("button", { name: "Reset summary" }).click();
+  await expect(story).toHaveValue("");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  await page.reload();
+  await expectChatJoined(page);
+  await openMemory();
+  await expect(story).toHaveValue("");
 });

@@ -90,6 +90,8 @@ export interface ChatState {
   swiping: { messageId: string; confirmed: ChatItem; outstanding: number } | null;
   /** The conversation's memory note ("" for none), as the server last said. */
   memory: string;
+  /** The running summary ("" for none), as the server last said. */
+  summary: string;
   /** Steering frames sent and not answered yet, oldest first. */
   steering: PendingSteer[];
 }
@@ -100,7 +102,8 @@ export type SteeringFrame =
   | { type: "delete_message"; messageId: string; clientId: string }
   | { type: "rewind"; messageId: string; clientId: string }
   | { type: "continue"; clientId: string }
-  | { type: "set_memory"; memory: string; clientId: string };
+  | { type: "set_memory"; memory: string; clientId: string }
+  | { type: "set_summary"; summary: string; clientId: string };
 
 export interface PendingSteer {
   frame: SteeringFrame;
@@ -135,6 +138,7 @@ export const initialChatState: ChatState = {
   error: null,
   swiping: null,
   memory: "",
+  summary: "",
   steering: [],
 };
 
@@ -246,6 +250,7 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         chatModel: frame.chatModel,
         swiping: null,
         memory: frame.memory ?? state.memory,
+        summary: frame.summary ?? state.summary,
         steering,
       };
     }
@@ -333,6 +338,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
     }
     case "memory_updated":
       return { ...state, memory: frame.memory, steering: withoutSteer(state.steering, frame.clientId) };
+    case "summary_updated":
+      return { ...state, summary: frame.summary, steering: withoutSteer(state.steering, frame.clientId) };
     case "error": {
       const mine = findSteer(state, frame.clientId);
       if (mine) return steeringRefused(state, mine, frame);
