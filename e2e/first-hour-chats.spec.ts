@@ -8,12 +8,16 @@
  * running summary, to correct or reset. Every test signs in as a new person
  * (local sign-in); the offline model answers.
  */
+import { gzipSync } from "node:zlib";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
 import type { Conversation } from "../schema/chat.ts";
 import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, toast } from "./helpers.ts";
 
 const MOBILE = { width: 375, height: 800 };
+
+/** What a first visit to `/` may download of JavaScript, gzipped bytes (docs/decisions/0004-first-visit-budget.md). */
+const FIRST_VISIT_JS_BUDGET = 140 * 1024;
 
 /** A character of the signed-in person of `request`, named `name`, with `extra` fields. */
 async function createCharacter(request: APIRequestContext, name = `Sir ${letters()}`, extra: Record<string, unknown> = {}): Promise<Character> {
@@ -257,4 +261,32 @@ test("the memory panel shows the story so far, to correct or reset; it is kept a
   await expectChatJoined(page);
   await openMemory();
   await expect(story).toHaveValue("");
+});
+
+test("a first visit to / loads at most 140 KB of gzipped JavaScript, toasts and dialogs included only when needed", async ({ page }) => {
+  // Every script the page fetches, measured as the browser got it (gzipped here as the server's compression would).
+  const scripts = new Map<string, number>();
+  let pending = 0;
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") pending++;
+  });
+  page.on("requestfailed", (request) => {
+    if (request.resourceType() === "script") pending--;
+  });
+  page.on("response", async (response) => {
+    if (response.request().resourceType() !== "script") return;
+    const body = await response.body();
+    scripts.set(new URL(response.url()).pathname, gzipSync(body).length);
+    pending--;
+  });
+  await page.goto("/");
+  // Its first seconds: the catalog is shown, the browser has been idle once (code loaded after the
+  // first render has been asked for by then) and every script asked for has arrived.
+  await expect(page.locator('main a[href^="/character/"]').first()).toBeVisible();
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  await expect.poll(() => pending).toBe(0);
+  const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+  const listing = [...scripts].map(([path, size]) => `${path} ${(size / 1024).toFixed(1)} KB`).join("\n");
+  console.log(`first visit: ${scripts.size} scripts, ${(total / 1024).toFixed(1)} KB gzipped\n${listing}`);
+  expect(total, `first visit scripts:\n${listing}\ntotal ${(total / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(FIRST_VISIT_JS_BUDGET);
 });
