@@ -290,3 +290,21 @@ test("a first visit to / loads at most 140 KB of gzipped JavaScript, toasts and 
   console.log(`first visit: ${scripts.size} scripts, ${(total / 1024).toFixed(1)} KB gzipped\n${listing}`);
   expect(total, `first visit scripts:\n${listing}\ntotal ${(total / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(FIRST_VISIT_JS_BUDGET);
 });
+
+test("a demo character's link preview names a PNG picture, and that picture is served as PNG", async ({ page, request }) => {
+  const list = (await (await request.get("/api/characters?limit=50")).json()) as { characters: Character[] };
+  const demo = list.characters.find((c) => c.avatarUrl?.startsWith("/avatars/demo/") && c.avatarUrl.endsWith(".svg") && !c.isNsfw);
+  expect(demo, "a demo character with an SVG avatar").toBeDefined();
+  // What a link preview crawler reads: the page's HTML as served, before any script runs.
+  const html = await (await request.get(`/character/${demo!.id}`)).text();
+  const image = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+  expect(image).toMatch(/\/avatars\/demo\/[a-z0-9-]+\.png$/);
+  const picture = await request.get(new URL(image!).pathname);
+  expect(picture.status()).toBe(200);
+  expect(picture.headers()["content-type"]).toBe("image/png");
+  const bytes = await picture.body();
+  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // Shown as a person would see it: the picture opens in the browser.
+  await page.goto(new URL(image!).pathname);
+  expect(await page.evaluate(() => (document.querySelector("img") as HTMLImageElement | null)?.naturalWidth)).toBe(300);
+});

@@ -11,6 +11,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
 import { clearCatalog, insertCharacter } from "./fixtures.ts";
 
+/** The files of web/public/avatars/demo/ by path (not loaded: only their names are read). */
+const DEMO_FILES = import.meta.glob("../../web/public/avatars/demo/*.{svg,png}");
+
 const ORIGIN = "http://localhost";
 
 function get(path: string, init: RequestInit = {}): Promise<Response> {
@@ -190,6 +193,27 @@ describe("GET /character/{id}", () => {
     expect(head.meta.has("twitter:image")).toBe(false);
     expect(one(head, "twitter:card")).toBe("summary");
     expect(one(head, "og:title")).toBe("No Picture by @tester");
+  });
+
+  it("a demo character's SVG avatar is previewed by its PNG beside it; another SVG gives no picture (previews do not render SVG)", async () => {
+    const demo = await insertCharacter({ name: "Caelum" });
+    await setCharacter(demo, { avatar_url: "/avatars/demo/caelum-nocturne.svg" });
+    const head = await readPage(await get(`/character/${demo}`));
+    expect(one(head, "og:image")).toBe(`${ORIGIN}/avatars/demo/caelum-nocturne.png`);
+    expect(one(head, "twitter:image")).toBe(`${ORIGIN}/avatars/demo/caelum-nocturne.png`);
+    expect(one(head, "twitter:card")).toBe("summary_large_image");
+
+    const elsewhere = await insertCharacter({ name: "Vector" });
+    await setCharacter(elsewhere, { avatar_url: "https://images.example/vector.SVG" });
+    const other = await readPage(await get(`/character/${elsewhere}`));
+    expect(other.meta.has("og:image")).toBe(false);
+    expect(one(other, "twitter:card")).toBe("summary");
+  });
+
+  it("every demo avatar has its PNG preview beside it", () => {
+    const svgs = Object.keys(DEMO_FILES).filter((path) => path.endsWith(".svg"));
+    expect(svgs.length).toBeGreaterThan(40);
+    for (const svg of svgs) expect(DEMO_FILES[svg.replace(/\.svg$/, ".png")], svg).toBeDefined();
   });
 
   it("gives an NSFW character a neutral preview without its picture, name or description", async () => {
