@@ -11,9 +11,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
 import { clearCatalog, insertCharacter } from "./fixtures.ts";
 
-/** The files of web/public/avatars/demo/ by path (not loaded: only their names are read). */
-const DEMO_FILES = import.meta.glob("../../web/public/avatars/demo/*.{svg,png}");
-
 const ORIGIN = "http://localhost";
 
 function get(path: string, init: RequestInit = {}): Promise<Response> {
@@ -208,12 +205,6 @@ describe("GET /character/{id}", () => {
     const other = await readPage(await get(`/character/${elsewhere}`));
     expect(other.meta.has("og:image")).toBe(false);
     expect(one(other, "twitter:card")).toBe("summary");
-  });
-
-  it("every demo avatar has its PNG preview beside it", () => {
-    const svgs = Object.keys(DEMO_FILES).filter((path) => path.endsWith(".svg"));
-    expect(svgs.length).toBeGreaterThan(40);
-    for (const svg of svgs) expect(DEMO_FILES[svg.replace(/\.svg$/, ".png")], svg).toBeDefined();
   });
 
   it("gives an NSFW character a neutral preview without its picture, name or description", async () => {
