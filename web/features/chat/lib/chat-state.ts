@@ -340,6 +340,10 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
       return { ...state, memory: frame.memory, steering: withoutSteer(state.steering, frame.clientId) };
     case "summary_updated":
       return { ...state, summary: frame.summary, steering: withoutSteer(state.steering, frame.clientId) };
+    // Group chats (issue 22): the chat page reads these itself.
+    case "author_note_updated":
+    case "cast_updated":
+      return state;
     case "error": {
       const mine = findSteer(state, frame.clientId);
       if (mine) return steeringRefused(state, mine, frame);
