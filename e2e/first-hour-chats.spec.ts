@@ -78,7 +78,7 @@ test("one message, then 21 new versions of its reply in a row: every one arrives
   await expect(page.getByText(/too fast/)).toHaveCount(0);
 });
 
-test("My Chats at 375 px: search by title or character, rename, delete after confirming; the newest message comes first", async ({ page }) => {
+test("My Chats at 375 px: search by title or character, rename, delete after confirming; the latest activity comes first, at the time shown", async ({ page }) => {
   await page.setViewportSize(MOBILE);
   await signIn(page, "Mona");
   const knight = await createCharacter(page.request, `Knight ${letters()}`);

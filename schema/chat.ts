@@ -239,9 +239,9 @@ export interface Conversation {
 }
 
 /**
- * One row of `GET /api/conversations` ("My Chats"): latest activity first —
- * the last message's time, else when the conversation was created (the
- * time a row shows, so the order is the one seen).
+ * One row of `GET /api/conversations` ("My Chats"): latest activity first
+ * (`updatedAt`: the start, a message, an edit or delete of one), the time a
+ * row shows, so the order is the one seen.
  */
 export type ConversationSummary = Conversation;
 

@@ -224,10 +224,10 @@ export function roomPerson(user: SessionUser, persona: ConversationPersona | nul
 }
 
 /**
- * "My Chats": the person's conversations, latest activity first — the last
- * message's time, else the creation time (`lastMessageAt ?? createdAt`, the
- * time each row shows) — each with its character embedded and the last
- * message's preview. `q` keeps those whose title or character name contains
+ * "My Chats": the person's conversations, latest activity first
+ * (`updated_at`: its start, a message, an edit or delete of one — not a
+ * rename), the time each row shows, each with its character embedded and
+ * the last message's preview. `q` keeps those whose title or character name contains
  * it (case-insensitive for ASCII, SQLite LIKE; `%` and `_` match
  * themselves); `characterId` those with that character.
  */
@@ -252,7 +252,7 @@ export async function listConversations(
     .prepare(
       `SELECT ${COLUMNS} FROM ${FROM_JOINED}
        WHERE ${where.join(" AND ")}
-       ORDER BY coalesce(v.last_message_at, v.created_at) DESC, v.id DESC LIMIT ? OFFSET ?`,
+       ORDER BY v.updated_at DESC, v.id DESC LIMIT ? OFFSET ?`,
     )
     .bind(...binds, query.limit, query.offset)
     .all<JoinedRow>();

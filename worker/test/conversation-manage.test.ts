@@ -4,7 +4,7 @@
  * deleting (`DELETE` → 204, the room's storage wiped, 404 from anyone
  * else's side), searching "My Chats" by title or character (`?q=`), the
  * latest chat with one character (`?characterId=`), and the order of the
- * list following the time each row shows (the last message's).
+ * list following the time each row shows (the last activity).
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -162,7 +162,7 @@ describe("My Chats", () => {
     expect((await call("/api/conversations?characterId=abc", { user: mira })).status).toBe(400);
   });
 
-  it("the order follows the time each row shows: the last message's, not a rename's", async () => {
+  it("the order follows the time each row shows (the last activity): a message moves a chat up, a rename does not", async () => {
     const mira = await signIn();
     const older = await startChat(mira, quill);
     const newer = await startChat(mira, rook);
@@ -175,7 +175,7 @@ describe("My Chats", () => {
     await json(await rename(mira, newer.id, "Renamed"), 200);
     list = await myChats(mira);
     expect(list.map((c) => c.id)).toEqual([older.id, newer.id]);
-    const shown = list.map((c) => Date.parse(c.lastMessageAt ?? c.createdAt));
+    const shown = list.map((c) => Date.parse(c.updatedAt));
     expect(shown).toEqual([...shown].sort((a, b) => b - a));
   });
 });

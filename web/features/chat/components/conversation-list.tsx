@@ -1,5 +1,5 @@
 /**
- * "My Chats": the person's conversations, latest message first, each with
+ * "My Chats": the person's conversations, latest activity first, each with
  * the character's avatar and name, the title, a preview of the last message
  * and how long ago it was (the same time the order follows), linking to the
  * chat; a branch also links to the chat it was branched from. A search box
@@ -188,8 +188,8 @@ interface ConversationRowProps {
 
 function ConversationRow({ conversation, onRename, onDelete }: ConversationRowProps) {
   const { character, branchedFrom } = conversation;
-  // The time the list is ordered by (GET /api/conversations): the last message's, else the start.
-  const at = conversation.lastMessageAt ?? conversation.createdAt;
+  // The time the list is ordered by (GET /api/conversations): the last activity.
+  const at = conversation.updatedAt;
   const title = shownTitle(conversation);
   const preview = conversation.lastMessagePreview ? plainText(conversation.lastMessagePreview) : "";
   return (
