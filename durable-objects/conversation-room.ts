@@ -50,6 +50,14 @@ import { RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import type { SocketHolder } from "./socket-limits.ts";
 
+/** Frames only a shared room's owner may send, and the power each is (DESIGN.md "Shared rooms"). */
+const OWNER_ONLY_FRAMES: Partial<Record<string, string>> = {
+  set_memory: "change the memory",
+  set_author_note: "change the author's note",
+  rewind: "rewind the chat",
+  hide_message: "hide messages from the context",
+};
+
 export class ConversationRoom extends DurableObject<Env> implements SocketHolder, RoomSeams {
   private readonly store: RoomStore;
   private readonly sockets: RoomSockets;
@@ -112,6 +120,30 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     return !this.store.deleted && this.store.room !== null && this.store.room.user_id === userId;
   }
 
+  /**
+   * `userId` may read the room: its owner, or — `asMember` — a member of the
+   * shared room the Worker checked in D1 (DESIGN.md "Shared rooms").
+   */
+  private reads(userId: string, asMember: boolean): boolean {
+    return this.owns(userId) || (asMember && !this.store.deleted && this.store.room !== null);
+  }
+
+  /** Every socket gets who is here now (a socket opened or closed). */
+  private announcePresence(): void {
+    if (this.store.deleted || !this.store.room) return;
+    this.sockets.broadcast({ type: "presence", people: this.sockets.people().map((person) => ({ ...person, typing: false })) });
+  }
+
+  /**
+   * A member left or was removed (the Worker already deleted their row):
+   * their sockets here close with 1008, and the others see them go.
+   */
+  async removePerson(userId: string): Promise<void> {
+    if (this.owns(userId)) return;
+    this.sockets.closeUser(userId, "You are no longer in this chat");
+    this.announcePresence();
+  }
+
   // -------------------------------------------------------------------------
   // Calls from the Worker (RPC).
 
@@ -129,13 +161,14 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   }
 
   /** "Branch from here" (Steering.branchSource): the messages up to `messageId` and the memory note; "busy"; or null. */
-  async branchSource(userId: string, messageId: string): Promise<{ messages: SeedMessage[]; memory: string } | "busy" | null> {
-    return this.steering.branchSource(userId, messageId);
+  async branchSource(userId: string, messageId: string, asMember = false): Promise<{ messages: SeedMessage[]; memory: string } | "busy" | null> {
+    if (!this.reads(userId, asMember)) return null;
+    return this.steering.branchSource(this.store.room!.user_id, messageId);
   }
 
   /** The messages, oldest first, for their owner; null for anyone else (the Worker answers 404). */
-  async listMessages(userId: string): Promise<ChatMessage[] | null> {
-    if (!this.owns(userId)) return null;
+  async listMessages(userId: string, asMember = false): Promise<ChatMessage[] | null> {
+    if (!this.reads(userId, asMember)) return null;
     return this.store
       .visibleRows()
       .filter((row) => row.status !== "streaming")
@@ -168,19 +201,28 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    * One stored message as its owner sees it (what a report copies); null
    * when the room is not `userId`'s or has no such complete message.
    */
-  async readMessage(userId: string, messageId: string): Promise<{ isUser: boolean; content: string; characterId: number | null } | null> {
-    if (!this.owns(userId)) return null;
+  async readMessage(
+    userId: string,
+    messageId: string,
+    asMember = false,
+  ): Promise<{ isUser: boolean; content: string; characterId: number | null } | null> {
+    if (!this.reads(userId, asMember)) return null;
     const row = this.store.visibleRow(messageId);
     return row ? { isUser: row.role === "user", content: row.content, characterId: row.character_id } : null;
   }
 
-  /** The owner's thumbs on a character reply (Steering.rateMessage). Throws when D1 cannot be updated. */
+  /**
+   * Thumbs on a character reply (Steering.rateMessage), by the owner or —
+   * `asMember` — a member of the shared room. One rating per reply for now
+   * (per-person thumbs: issue 23, not yet). Throws when D1 cannot be updated.
+   */
   async rateMessage(
     userId: string,
     messageId: string,
     value: 1 | -1 | 0,
+    asMember = false,
   ): Promise<{ ok: true; rating: 1 | -1 | null } | { ok: false; reason: "not_found" | "not_a_reply" }> {
-    return this.steering.rateMessage(userId, messageId, value);
+    return this.steering.rateMessage(asMember && this.reads(userId, true) ? this.store.room!.user_id : userId, messageId, value);
   }
 
   /**
@@ -221,13 +263,13 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return Response.json({ error: "Expected a WebSocket upgrade", code: "not_found" }, { status: 426 });
     }
-    const { conversationId, userId, userName, personaDescription } = readRoomVisitor(request.headers);
+    const { conversationId, userId, userName, personaDescription, role } = readRoomVisitor(request.headers);
     const { 0: client, 1: server } = new WebSocketPair();
     const room = this.store.room;
     const refusal =
       this.store.deleted || !room || room.conversation_id !== conversationId
         ? "Conversation not found"
-        : room.user_id !== userId
+        : room.user_id !== userId && role !== "member"
           ? "This conversation belongs to someone else"
           : null;
     if (refusal) {
@@ -237,8 +279,10 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       server.close(CLOSE_CODES.policyViolation, refusal);
       return new Response(null, { status: 101, webSocket: client });
     }
-    this.store.notePerson(userName, personaDescription);
-    await this.sockets.accept(server, conversationId, userId);
+    // The owner's name and persona are the room's `{{user}}` default; a member's name is kept on their socket.
+    if (role !== "member") this.store.notePerson(userName, personaDescription);
+    await this.sockets.accept(server, conversationId, userId, { role: role === "member" ? "member" : "owner", name: userName });
+    this.announcePresence();
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -284,6 +328,21 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       return;
     }
     const steering = this.steering;
+    // What only the owner may do (DESIGN.md "Shared rooms"): refused with a frame naming why, nothing changes.
+    const ownerOnly = OWNER_ONLY_FRAMES[data.type];
+    if (ownerOnly && state.role === "member") {
+      send(ws, { type: "error", code: "forbidden", message: `Only the chat's owner can ${ownerOnly}.`, ...("clientId" in data && data.clientId ? { clientId: data.clientId } : {}) });
+      return;
+    }
+    if ((data.type === "edit_message" || data.type === "delete_message") && state.role === "member" && !this.steering.isOwnMessage(data.messageId, state.userId)) {
+      send(ws, {
+        type: "error",
+        code: "forbidden",
+        message: data.type === "edit_message" ? "You can only edit your own messages." : "You can only delete your own messages.",
+        ...(data.clientId ? { clientId: data.clientId } : {}),
+      });
+      return;
+    }
     switch (data.type) {
       case "join":
         send(ws, this.replies.historySync());
@@ -329,11 +388,15 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       case "generate":
         await this.replies.generate(ws, state, data.characterId, data.clientId);
         return;
+      case "typing":
+        this.sockets.broadcastExcept(state.userId, { type: "typing", userId: state.userId, name: state.name ?? "" });
+        return;
     }
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     this.sockets.closed(ws, code, reason);
+    this.announcePresence();
   }
 
   override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {

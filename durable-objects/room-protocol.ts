@@ -34,6 +34,8 @@ export const ROOM_HEADERS = {
   userName: "x-fabled-user-name",
   /** The persona's description, percent-encoded; "" for none. */
   personaDescription: "x-fabled-persona-description",
+  /** "member": a member of the shared room (the Worker checked D1); absent: the owner. */
+  role: "x-fabled-role",
 } as const;
 
 /** Who is connecting to a room, as the Worker vouches for them. */
@@ -44,6 +46,8 @@ export interface RoomVisitor {
   userName: string;
   /** Their persona's description for the prompt ("" for none); null when the Worker sent none. */
   personaDescription: string | null;
+  /** A member of the shared room (DESIGN.md "Shared rooms"), as the Worker checked in D1; the owner otherwise. */
+  role?: "owner" | "member";
 }
 
 /** The headers of the Worker's WebSocket upgrade request to a room. */
@@ -54,6 +58,7 @@ export function roomUpgradeHeaders(visitor: RoomVisitor): Record<string, string>
     [ROOM_HEADERS.userId]: visitor.userId,
     [ROOM_HEADERS.userName]: encodeURIComponent(visitor.userName),
     ...(visitor.personaDescription === null ? {} : { [ROOM_HEADERS.personaDescription]: encodeURIComponent(visitor.personaDescription) }),
+    ...(visitor.role === "member" ? { [ROOM_HEADERS.role]: "member" } : {}),
   };
 }
 
@@ -75,6 +80,7 @@ export function readRoomVisitor(headers: Headers): RoomVisitor {
     userId: headers.get(ROOM_HEADERS.userId) ?? "",
     userName: decodeHeader(headers, ROOM_HEADERS.userName) ?? "",
     personaDescription: decodeHeader(headers, ROOM_HEADERS.personaDescription),
+    role: headers.get(ROOM_HEADERS.role) === "member" ? "member" : "owner",
   };
 }
 

@@ -17,7 +17,7 @@
  *   tab) — is closed with 1008 and a reason.
  */
 
-/** Open sockets one conversation keeps (several tabs of one chat); the oldest beyond it is closed. */
+/** Open sockets one person keeps in one conversation (several tabs of one chat; in a shared room, each person); the oldest beyond it is closed. */
 export const MAX_SOCKETS_PER_CONVERSATION = 8;
 /** Open chat sockets one person keeps across all their conversations; the oldest beyond it is closed. */
 export const MAX_SOCKETS_PER_PERSON = 16;

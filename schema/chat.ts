@@ -201,6 +201,42 @@ export interface ConversationCharacter {
   creatorUsername: string | null;
 }
 
+/** Most people in one shared room, the owner included (DESIGN.md "Shared rooms"). */
+export const MAX_ROOM_PEOPLE = 10;
+/** How long an invitation link works, ms (7 days). */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A person in a conversation (DESIGN.md "Shared rooms"): the owner first, then members in the order they joined. */
+export interface ConversationMember {
+  userId: string;
+  username: string;
+  /** Their display name (name, else first name, else username). */
+  name: string;
+  avatarUrl: string | null;
+  role: "owner" | "member";
+}
+
+/** `POST /api/conversations/:id/invites` (201). */
+export interface ConversationInvite {
+  /** The secret of the link; only its SHA-256 is stored. */
+  token: string;
+  /** "/join/{token}". */
+  url: string;
+  /** ISO 8601. */
+  expiresAt: string;
+}
+
+/** `GET /api/invites/:token`: what the join page shows before anyone joins. */
+export interface InvitePreview {
+  conversationId: string;
+  title: string | null;
+  characters: ConversationCharacter[];
+  owner: { username: string; name: string; avatarUrl: string | null };
+  /** People in the room now, owner included. */
+  people: number;
+  expiresAt: string;
+}
+
 /** A member of a conversation's cast: the character as embedded, and how it takes part. */
 export interface CastMember extends ConversationCharacter {
   /** Replies only when asked ("Let … speak", `generate`). */
@@ -232,6 +268,8 @@ export interface Conversation {
   characters: CastMember[];
   /** Who replies after a person's message (REPLY_ORDERS). */
   replyOrder: ReplyOrder;
+  /** The people of the conversation: the owner, then members of a shared room. */
+  members: ConversationMember[];
   /** The persona picked for this conversation; null: the person's default persona (or, without one, their first name). */
   personaId: string | null;
   /** The conversation this one was branched from ("Branch from here"); null for none or once that one is deleted. */
@@ -575,6 +613,12 @@ export const hideMessageFrameSchema = z.object({
   clientId: clientIdField.optional(),
 });
 
+/** A shared room: the sender is typing; relayed to the others as `typing {userId, name}` (DESIGN.md "Shared rooms"). */
+export const typingFrameSchema = z.object({
+  type: z.literal("typing"),
+  conversationId: conversationIdField.optional(),
+});
+
 /** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
 export const clientFrameSchema = z.discriminatedUnion("type", [
   joinFrameSchema,
@@ -591,6 +635,7 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   generateFrameSchema,
   setAuthorNoteFrameSchema,
   hideMessageFrameSchema,
+  typingFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type ClientFrameInput = z.input<typeof clientFrameSchema>;
@@ -777,6 +822,17 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("author_note_updated"),
     authorNote: authorNoteSchema,
     clientId: z.string().optional(),
+  }),
+  /** Who is in the room now (a socket opened or closed): one entry per person, in the order they came. */
+  z.object({
+    type: z.literal("presence"),
+    people: z.array(z.object({ userId: z.string(), name: z.string(), typing: z.boolean() })),
+  }),
+  /** Someone else in the room is typing (their `typing` frame). */
+  z.object({
+    type: z.literal("typing"),
+    userId: z.string(),
+    name: z.string(),
   }),
   /**
    * The cast or the reply order changed (the conversation's routes): refetch

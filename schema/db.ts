@@ -386,6 +386,43 @@ export const conversationCharacters = sqliteTable(
 );
 
 /**
+ * Shared rooms (DESIGN.md "Shared rooms"): the people a conversation's owner
+ * let in by invitation. The owner is `conversations.user_id` and has no row
+ * here; at most 10 people per room, owner included (worker/lib/shared-rooms.ts).
+ */
+export const conversationMembers = sqliteTable(
+  "conversation_members",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    joinedAt: integer("joined_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index("conversation_members_user_idx").on(t.userId)],
+);
+
+/**
+ * Invitation links to a shared room: only the SHA-256 of the random token is
+ * kept (like sessions); a link works until `expires_at` (7 days) unless revoked.
+ */
+export const conversationInvites = sqliteTable(
+  "conversation_invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "number" }),
+  },
+  (t) => [index("conversation_invites_conversation_idx").on(t.conversationId)],
+);
+
+/**
  * Who a person is in chats (SillyTavern's personas): the name that replaces
  * `{{user}}` and a description the characters know (docs/decisions/0007-steering-a-chat.md,
  * "The prompt"). At most one default per person, enforced by

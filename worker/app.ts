@@ -16,6 +16,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { conversationsRoutes } from "./routes/conversations.ts";
+import { invitesRoutes } from "./routes/invites.ts";
 import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { enforcementRoutes } from "./routes/enforcement.ts";
 import { favoritesListRoutes, favoritesRoutes } from "./routes/favorites.ts";
@@ -64,6 +65,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/personas", personasRoutes)
   .route("/reports", reportsRoutes)
   .route("/conversations", conversationsRoutes)
+  .route("/invites", invitesRoutes)
   .route("/favorites", favoritesListRoutes)
   .route("/users", usersRoutes)
   .route("/enforcement", enforcementRoutes);

@@ -263,7 +263,9 @@ export class ReplyRounds {
         send(ws, refusal("message_refused", MESSAGE_REFUSED_TEXT, clientId ?? undefined));
         return;
       }
-      const row = this.store.insertUserMessage(content, clientId, { id: state.userId, name: this.store.room!.user_name });
+      // A member of a shared room writes under their own name; the owner under the room's (their persona's).
+      const name = state.role === "member" && state.name ? state.name : this.store.room!.user_name;
+      const row = this.store.insertUserMessage(content, clientId, { id: state.userId, name });
       stored = row;
       this.sockets.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.store.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.

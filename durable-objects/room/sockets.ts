@@ -32,6 +32,10 @@ import {
 export interface SocketState {
   conversationId: string;
   userId: string;
+  /** A member of a shared room; absent or "owner" for the owner (DESIGN.md "Shared rooms"). */
+  role?: "owner" | "member";
+  /** The name they write under (presence, typing). */
+  name?: string;
   /** Random id, also the socket's hibernation tag (PersonSockets names sockets by it). */
   socketId?: string;
   /** When it was accepted, ms since the epoch. */
@@ -95,14 +99,17 @@ export class RoomSockets {
    * the idle check is set, and counts it with the person (beyond their cap
    * PersonSockets asks the rooms to close their oldest).
    */
-  async accept(server: WebSocket, conversationId: string, userId: string): Promise<void> {
+  async accept(server: WebSocket, conversationId: string, userId: string, who: { role?: "owner" | "member"; name?: string } = {}): Promise<void> {
     const socketId = crypto.randomUUID();
     const now = this.now();
     this.ctx.acceptWebSocket(server, [socketId]);
     this.sockets = null;
-    server.serializeAttachment({ conversationId, userId, socketId, openedAt: now, seenAt: now } satisfies SocketState);
-    // The newest socket is the tab in use: beyond the caps, the oldest ones go.
-    for (const { ws } of oldestBeyond(this.openSockets(), MAX_SOCKETS_PER_CONVERSATION)) {
+    server.serializeAttachment({ conversationId, userId, socketId, openedAt: now, seenAt: now, ...who } satisfies SocketState);
+    // The newest socket is the tab in use: beyond the caps (per person, in a shared room too), the oldest ones go.
+    for (const { ws } of oldestBeyond(
+      this.openSockets().filter((socket) => socket.state.userId === userId),
+      MAX_SOCKETS_PER_CONVERSATION,
+    )) {
       this.closeForPolicy(ws, CLOSE_REASONS.conversationCap);
     }
     await this.scheduleIdleCheck();
@@ -189,6 +196,31 @@ export class RoomSockets {
     const { idle, nextCheckAt } = idleSockets(this.openSockets(), this.now(), IDLE_TIMEOUT_MS);
     for (const { ws } of idle) this.closeForPolicy(ws, CLOSE_REASONS.idle);
     if (nextCheckAt !== null) await this.ctx.storage.setAlarm(nextCheckAt);
+  }
+
+  /**
+   * Who is here (presence): one entry per person with an open socket, in
+   * the order they connected, with the name they write under.
+   */
+  people(): { userId: string; name: string }[] {
+    const seen = new Map<string, string>();
+    for (const { state } of this.openSockets().sort((a, b) => a.openedAt - b.openedAt)) {
+      if (!seen.has(state.userId)) seen.set(state.userId, state.name ?? "");
+    }
+    return [...seen].map(([userId, name]) => ({ userId, name }));
+  }
+
+  /** Sends `frame` to every open socket but those of `userId`. */
+  broadcastExcept(userId: string, frame: ServerFrame): void {
+    const text = JSON.stringify(frame);
+    for (const { ws, state } of this.openSockets()) {
+      if (state.userId === userId) continue;
+      try {
+        ws.send(text);
+      } catch {
+        // closing
+      }
+    }
   }
 
   /** The ids of this room's open sockets (PersonSockets). */

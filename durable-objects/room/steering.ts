@@ -108,6 +108,12 @@ export class Steering {
     else if (clientId) this.store.keepReceipt(clientId, answer);
   }
 
+  /** Whether `messageId` is a message `userId` wrote (a shared room's member may edit and delete only those). */
+  isOwnMessage(messageId: string, userId: string): boolean {
+    const row = this.store.visibleRow(messageId);
+    return row !== null && row.role === "user" && (row.author_id ?? this.store.room?.user_id) === userId;
+  }
+
   /** A visible stored message by id, or the `message_not_found` error frame. */
   private findMessage(messageId: string, clientId: string | undefined): MessageRow | ServerFrame {
     return this.store.visibleRow(messageId) ?? refusal("message_not_found", "That message is not in this conversation.", clientId);

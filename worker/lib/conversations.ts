@@ -22,6 +22,7 @@ import {
   type ChatModelName,
   type Conversation,
   type ConversationCharacter,
+  type ConversationMember,
   type ConversationPatch,
   type ConversationSummary,
   DEFAULT_TALKATIVENESS,
@@ -96,7 +97,17 @@ interface JoinedRow {
   replyOrder: ReplyOrder;
   /** JSON list of CastMember (muted as 0/1), in member order. */
   castJson: string;
+  /** JSON list of ConversationMember: the owner, then members by joining time. */
+  membersJson: string;
 }
+
+/** The people of conversation `v`: its owner, then the members of a shared room in the order they joined. */
+const MEMBERS_SQL = `(SELECT json_group_array(json_object('userId', u.id, 'username', u.username,
+    'name', coalesce(nullif(trim(u.name), ''), nullif(trim(u.first_name), ''), u.username), 'avatarUrl', u.profile_image_url, 'role', x.role))
+  FROM (SELECT v.user_id AS uid, 'owner' AS role, 0 AS ord, 0 AS at
+        UNION ALL SELECT m.user_id, 'member', 1, m.joined_at FROM conversation_members m WHERE m.conversation_id = v.id
+        ORDER BY ord, at) x
+  JOIN users u ON u.id = x.uid)`;
 
 /**
  * The cast of conversation `v` as one JSON list in member order (the
@@ -111,7 +122,8 @@ const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.tit
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
   v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
-  ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson`;
+  ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
+  ${MEMBERS_SQL} AS membersJson`;
 
 /** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
 const FROM_JOINED = `conversations v JOIN characters c ON c.id = v.character_id
@@ -161,6 +173,7 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
     },
     characters: readCast(row),
     replyOrder: row.replyOrder,
+    members: JSON.parse(row.membersJson || "[]") as ConversationMember[],
     personaId: row.personaId,
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
   };
@@ -184,6 +197,24 @@ export async function findOwnConversation(
   return row ? fromJoined(row, chatModel) : null;
 }
 
+/** SQL: person `?2` may read conversation `v` — its owner, or a member of the shared room. */
+const READER_SQL = `(v.user_id = ?2 OR EXISTS (SELECT 1 FROM conversation_members m WHERE m.conversation_id = v.id AND m.user_id = ?2))`;
+
+/**
+ * A conversation `userId` may read — theirs, or a shared room they joined
+ * (DESIGN.md "Shared rooms") — with its cast and people, or null (unknown,
+ * malformed, or neither). One D1 query. `roleOf` (shared-rooms.ts) tells
+ * owner from member.
+ */
+export async function findConversationFor(db: D1Database, id: string, userId: string, chatModel: ChatModelName): Promise<Conversation | null> {
+  if (!isConversationId(id)) return null;
+  const row = await db
+    .prepare(`SELECT ${COLUMNS} FROM ${FROM_JOINED} WHERE v.id = ?1 AND ${READER_SQL}`)
+    .bind(id.toLowerCase(), userId)
+    .first<JoinedRow>();
+  return row ? fromJoined(row, chatModel) : null;
+}
+
 /** Who the person is in a conversation: its persona, else their default persona; null for neither. */
 export interface ConversationPersona {
   name: string;
@@ -200,22 +231,24 @@ export async function findOwnConversationPersona(
   db: D1Database,
   id: string,
   userId: string,
-): Promise<{ id: string; persona: ConversationPersona | null; hiddenMessageIds: string[] } | null> {
+): Promise<{ id: string; persona: ConversationPersona | null; hiddenMessageIds: string[]; role: "owner" | "member" } | null> {
   if (!isConversationId(id)) return null;
+  // The owner plays the persona picked for the chat (else their default); a member of a shared room, their default.
   const row = await db
     .prepare(
-      `SELECT v.id, p.name AS personaName, p.description AS personaDescription,
+      `SELECT v.id, p.name AS personaName, p.description AS personaDescription, v.user_id = ?2 AS isOwner,
          (SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden
        FROM conversations v
-       LEFT JOIN personas p ON p.user_id = v.user_id
-         AND p.id = coalesce(v.persona_id, (SELECT d.id FROM personas d WHERE d.user_id = v.user_id AND d.is_default = 1))
-       WHERE v.id = ? AND v.user_id = ?`,
+       LEFT JOIN personas p ON p.user_id = ?2
+         AND p.id = coalesce(CASE WHEN v.user_id = ?2 THEN v.persona_id END,
+                             (SELECT d.id FROM personas d WHERE d.user_id = ?2 AND d.is_default = 1))
+       WHERE v.id = ?1 AND ${READER_SQL}`,
     )
     .bind(id.toLowerCase(), userId)
-    .first<{ id: string; personaName: string | null; personaDescription: string | null; hidden: string }>();
+    .first<{ id: string; personaName: string | null; personaDescription: string | null; hidden: string; isOwner: number }>();
   if (!row) return null;
   const persona = row.personaName === null ? null : { name: row.personaName, description: row.personaDescription ?? "" };
-  return { id: row.id, persona, hiddenMessageIds: JSON.parse(row.hidden) as string[] };
+  return { id: row.id, persona, hiddenMessageIds: JSON.parse(row.hidden) as string[], role: row.isOwner ? "owner" : "member" };
 }
 
 /** What the room is told of the person (RoomVisitor): the persona's name for `{{user}}`, else promptName; its description, else "". */
@@ -224,12 +257,13 @@ export function roomPerson(user: SessionUser, persona: ConversationPersona | nul
 }
 
 /**
- * "My Chats": the person's conversations, latest activity first
- * (`updated_at`: its start, a message, an edit or delete of one — not a
- * rename), the time each row shows, each with its character embedded and
- * the last message's preview. `q` keeps those whose title or character name contains
- * it (case-insensitive for ASCII, SQLite LIKE; `%` and `_` match
- * themselves); `characterId` those with that character.
+ * "My Chats": the person's conversations and the shared rooms they joined,
+ * latest activity first (`updated_at`: its start, a message, an edit or
+ * delete of one — not a rename), the time each row shows, each with its
+ * character embedded and the last message's preview. `q` keeps those whose
+ * title or character name contains it (case-insensitive for ASCII, SQLite
+ * LIKE; `%` and `_` match themselves); `characterId` those with that
+ * character.
  */
 export async function listConversations(
   db: D1Database,
@@ -237,8 +271,8 @@ export async function listConversations(
   chatModel: ChatModelName,
   query: { limit: number; offset: number; q?: string; characterId?: number },
 ): Promise<ConversationSummary[]> {
-  const where = ["v.user_id = ?"];
-  const binds: (string | number)[] = [userId];
+  const where = ["v.id IN (SELECT id FROM conversations WHERE user_id = ? UNION SELECT conversation_id FROM conversation_members WHERE user_id = ?)"];
+  const binds: (string | number)[] = [userId, userId];
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     where.push("(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')");
@@ -423,28 +457,9 @@ export async function createConversation(
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();
     throw error;
   }
-  return fromJoined(
-    {
-      id,
-      characterId: first.id,
-      userId: input.user.id,
-      title,
-      createdAt: now,
-      updatedAt: now,
-      lastMessageAt: last ? last.createdAt : null,
-      lastMessagePreview: last ? messagePreview(last.content) : null,
-      personaId: null,
-      branchedFromId: start.kind === "messages" ? (start.branchedFrom?.id ?? null) : null,
-      branchedFromTitle: start.kind === "messages" ? (start.branchedFrom?.title ?? null) : null,
-      characterName: first.name,
-      characterAvatarUrl: first.avatarUrl,
-      characterCreator: first.creator,
-      characterCreatorUsername: first.creatorUsername,
-      replyOrder,
-      castJson: JSON.stringify(cast),
-    },
-    chatModel,
-  );
+  const created = await findOwnConversation(env.DB, id, input.user.id, chatModel);
+  if (!created) throw new Error(`conversation ${id} vanished after it was created`);
+  return created;
 }
 
 /** A cast member as the room is told of it. */

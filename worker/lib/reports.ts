@@ -109,7 +109,11 @@ export async function resolveReportTarget(
   const conversationId = input.conversationId ?? "";
   const conversation = isConversationId(conversationId)
     ? await db
-        .prepare("SELECT id, character_id AS characterId FROM conversations WHERE id = ? AND user_id = ?")
+        // The reporter's own chat, or a shared room they are in (any member may report any message of it).
+        .prepare(
+          `SELECT v.id, v.character_id AS characterId, v.user_id AS ownerId FROM conversations v WHERE v.id = ?1
+             AND (v.user_id = ?2 OR EXISTS (SELECT 1 FROM conversation_members m WHERE m.conversation_id = v.id AND m.user_id = ?2))`,
+        )
         .bind(conversationId.toLowerCase(), reporterId)
         .first<{ id: string; characterId: number }>()
     : null;

@@ -43,11 +43,10 @@ import {
   type ConversationStart,
   conversationRoom,
   chatCharacter,
-  isConversationId,
   chatCharacters,
   createConversation,
   deleteOwnConversation,
-  findOwnConversation,
+  findConversationFor,
   findOwnConversationPersona,
   listConversations,
   moderatedRoom,
@@ -67,6 +66,7 @@ import {
   writeSillyTavernJsonl,
 } from "../lib/sillytavern-chat.ts";
 import { screenWrite, TEXT_OF } from "../lib/screening.ts";
+import { createInvite, removeMember, requireOwner, revokeInvite, roleOf } from "../lib/shared-rooms.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -117,10 +117,21 @@ function characterIdParam(raw: string): number {
   return Number(raw);
 }
 
-/** The person's own conversation `id`, or 404 "Conversation not found". */
-async function ownConversation(env: Env, id: string, userId: string) {
-  const conversation = await findOwnConversation(env.DB, id, userId, chatModelName(env));
+/** Conversation `id` as `userId` may read it (theirs, or a shared room they joined), or 404 "Conversation not found". */
+async function readableConversation(env: Env, id: string, userId: string) {
+  const conversation = await findConversationFor(env.DB, id, userId, chatModelName(env));
   if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+  return conversation;
+}
+
+/**
+ * The person's own conversation `id`: 404 "Conversation not found" for
+ * anyone outside it, 403 for a member of the shared room (`what` names the
+ * owner's power, DESIGN.md "Shared rooms").
+ */
+async function ownConversation(env: Env, id: string, userId: string, what = "change this chat") {
+  const conversation = await readableConversation(env, id, userId);
+  requireOwner(conversation, userId, what);
   return conversation;
 }
 
@@ -194,13 +205,11 @@ export const conversationsRoutes = new Hono<AppEnv>()
     );
   })
   .get("/:id", requireUser, async (c) => {
-    const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), c.get("user")!.id, chatModelName(c.env));
-    if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
-    return c.json(conversation, 200);
+    return c.json(await readableConversation(c.env, c.req.param("id"), c.get("user")!.id), 200);
   })
   .patch("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPatchSchema), async (c) => {
     const user = c.get("user")!;
-    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "rename the chat or change its reply order");
     const patch = c.req.valid("json");
     if (patch.title !== undefined) {
       await screenWrite(c.env, {
@@ -214,31 +223,49 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const user = c.get("user")!;
-    const id = c.req.param("id");
-    if (!isConversationId(id) || !(await deleteOwnConversation(c.env.DB, id, user.id))) throw notFound(CONVERSATION_NOT_FOUND);
+    // 404 outside the chat, 403 for a member of the shared room (members lose it with the owner's delete).
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "delete this chat");
+    if (!(await deleteOwnConversation(c.env.DB, conversation.id, user.id))) throw notFound(CONVERSATION_NOT_FOUND);
     // D1 first: once the row is gone nobody reaches the room, whose sockets close and storage is wiped.
-    await deleteConversationStorage(c.env, [id.toLowerCase()]);
+    await deleteConversationStorage(c.env, [conversation.id]);
     return c.body(null, 204);
   })
   .post("/:id/characters", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castAddInputSchema), async (c) => {
-    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id);
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id, "change the cast");
     return c.json(await addCastMember(c.env, conversation, c.req.valid("json").characterId), 201);
   })
   .patch("/:id/characters/:characterId", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castMemberPatchSchema), async (c) => {
-    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id);
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id, "change the cast");
     const characterId = characterIdParam(c.req.param("characterId"));
     return c.json(await updateCastMember(c.env, conversation, characterId, c.req.valid("json")), 200);
   })
   .delete("/:id/characters/:characterId", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
-    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id);
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id, "change the cast");
     await removeCastMember(c.env, conversation, characterIdParam(c.req.param("characterId")));
+    return c.body(null, 204);
+  })
+  .post("/:id/invites", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id, "invite people");
+    return c.json(await createInvite(c.env.DB, conversation.id), 201);
+  })
+  .delete("/:id/invites/:token", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id, "revoke invitations");
+    await revokeInvite(c.env.DB, conversation.id, c.req.param("token"));
+    return c.body(null, 204);
+  })
+  .delete("/:id/members/:userId", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const user = c.get("user")!;
+    const conversation = await readableConversation(c.env, c.req.param("id"), user.id);
+    const target = c.req.param("userId").toLowerCase();
+    await removeMember(c.env.DB, conversation, user.id, target);
+    // Their sockets close; every later read or upgrade is a 404 (the row is gone).
+    await conversationRoom(c.env, conversation.id).removePerson(target);
     return c.body(null, 204);
   })
   .get("/:id/messages", requireUser, async (c) => {
     const user = c.get("user")!;
-    const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), user.id, chatModelName(c.env));
-    if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
-    const messages = await (await moderatedRoom(c.env, conversation.id)).listMessages(user.id);
+    const conversation = await readableConversation(c.env, c.req.param("id"), user.id);
+    const messages = await (await moderatedRoom(c.env, conversation.id)).listMessages(user.id, roleOf(conversation, user.id) === "member");
     if (!messages) throw notFound(CONVERSATION_NOT_FOUND);
     return c.json(messages, 200);
   })
@@ -249,11 +276,15 @@ export const conversationsRoutes = new Hono<AppEnv>()
     validate("json", ratingInputSchema),
     async (c) => {
       const user = c.get("user")!;
-      const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), user.id, chatModelName(c.env));
-      if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
+      const conversation = await readableConversation(c.env, c.req.param("id"), user.id);
       const messageId = c.req.param("messageId");
       if (messageId.length > 100) throw notFound("Message not found");
-      const result = await conversationRoom(c.env, conversation.id).rateMessage(user.id, messageId, c.req.valid("json").value);
+      const result = await conversationRoom(c.env, conversation.id).rateMessage(
+        user.id,
+        messageId,
+        c.req.valid("json").value,
+        roleOf(conversation, user.id) === "member",
+      );
       if (!result.ok) {
         if (result.reason === "not_a_reply") {
           throw new ApiError("validation_failed", "Only the character's replies can be rated", {
@@ -267,8 +298,13 @@ export const conversationsRoutes = new Hono<AppEnv>()
   )
   .post("/:id/branch", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", branchInputSchema), async (c) => {
     const user = c.get("user")!;
-    const source = await ownConversation(c.env, c.req.param("id"), user.id);
-    const copied = await (await moderatedRoom(c.env, source.id)).branchSource(user.id, c.req.valid("json").messageId);
+    // Any member branches into a private copy of their own.
+    const source = await readableConversation(c.env, c.req.param("id"), user.id);
+    const copied = await (await moderatedRoom(c.env, source.id)).branchSource(
+      user.id,
+      c.req.valid("json").messageId,
+      roleOf(source, user.id) === "member",
+    );
     if (copied === "busy") throw new ApiError("conflict", "Please wait for the reply to finish before branching.");
     if (!copied) throw notFound("Message not found");
     const how: ConversationStart = { kind: "messages", ...copied, branchedFrom: { id: source.id, title: source.title } };
@@ -284,7 +320,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .put("/:id/persona", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPersonaInputSchema), async (c) => {
     const user = c.get("user")!;
-    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "pick the chat's persona");
     const { personaId } = c.req.valid("json");
     const persona = await setConversationPersona(c.env.DB, conversation.id, user.id, personaId);
     // Open chats use it from their next reply on.
@@ -293,9 +329,9 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .get("/:id/export", requireUser, validate("query", chatExportQuerySchema), async (c) => {
     const user = c.get("user")!;
-    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const conversation = await readableConversation(c.env, c.req.param("id"), user.id);
     const [messages, person] = await Promise.all([
-      moderatedRoom(c.env, conversation.id).then((room) => room.listMessages(user.id)),
+      moderatedRoom(c.env, conversation.id).then((room) => room.listMessages(user.id, roleOf(conversation, user.id) === "member")),
       findOwnConversationPersona(c.env.DB, conversation.id, user.id),
     ]);
     if (!messages) throw notFound(CONVERSATION_NOT_FOUND);

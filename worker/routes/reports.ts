@@ -26,7 +26,7 @@ export const reportsRoutes = new Hono<AppEnv>().post(
     const user = c.get("user")!;
     const input = c.req.valid("json");
     const target = await resolveReportTarget(c.env.DB, user.id, input, (conversationId, messageId) =>
-      conversationRoom(c.env, conversationId).readMessage(user.id, messageId),
+      conversationRoom(c.env, conversationId).readMessage(user.id, messageId, true),
     );
     const { report, created } = await fileReport(c.env.DB, user.id, target, input.reason, input.details);
     return c.json(report, created ? 201 : 200);

@@ -75,11 +75,12 @@ function refusedSocket(reason: string, code: "forbidden" | "rate_limited" = "for
 async function openRoomSocket(
   env: Env,
   user: SessionUser,
-  own: { id: string; persona: ConversationPersona | null; hiddenMessageIds: string[] },
+  own: { id: string; persona: ConversationPersona | null; hiddenMessageIds: string[]; role: "owner" | "member" },
 ): Promise<Response> {
   const room = await moderatedRoom(env, own.id, own.hiddenMessageIds);
+  // A member of a shared room is vouched for by D1 (findOwnConversationPersona read the membership).
   return room.fetch("https://room/ws", {
-    headers: roomUpgradeHeaders({ conversationId: own.id, userId: user.id, ...roomPerson(user, own.persona) }),
+    headers: roomUpgradeHeaders({ conversationId: own.id, userId: user.id, ...roomPerson(user, own.persona), role: own.role }),
   });
 }
 

@@ -73,7 +73,7 @@ describe("readReplyCharacter", () => {
       postHistoryInstructions: "Stay brief.",
       characterBook: book,
       isNsfw: false,
-      isActive: true,
+      isActive: false,
     });
   });
 

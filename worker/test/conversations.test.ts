@@ -54,6 +54,7 @@ describe("starting a conversation", () => {
         { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null, muted: false, talkativeness: 0.5 },
       ],
       replyOrder: "natural",
+      members: [{ userId: mira.id, username: expect.any(String), name: "Mira", avatarUrl: null, role: "owner" }],
       personaId: null,
       branchedFrom: null,
     });

@@ -70,6 +70,7 @@ const NOT_WRITES: Record<string, string> = {
   rewindFrameSchema: "ids only (checked below)",
   continueFrameSchema: "ids only (checked below)",
   generateFrameSchema: "ids only (checked below)",
+  typingFrameSchema: "ids only (checked below)",
   hideMessageFrameSchema: "an id and a flag (checked below)",
   castAddInputSchema: "a character id",
   castMemberPatchSchema: "a flag and a number",

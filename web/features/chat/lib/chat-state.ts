@@ -343,6 +343,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
     // Group chats (issue 22): the chat page reads these itself.
     case "author_note_updated":
     case "cast_updated":
+    case "presence":
+    case "typing":
       return state;
     case "error": {
       const mine = findSteer(state, frame.clientId);

@@ -1,0 +1,160 @@
+/**
+ * Shared rooms (issue 23, DESIGN.md "Shared rooms"): the owner of a
+ * conversation invites people with a link; the members are rows of
+ * `conversation_members`, the room stays the conversation's one Durable
+ * Object.
+ *
+ * - Invitation links carry a random 32-byte token (base64url); only its
+ *   SHA-256 (hex) is stored, like session tokens (worker/lib/sessions.ts). A
+ *   link works for INVITE_TTL_MS (7 days) unless revoked; joining again is
+ *   harmless.
+ * - At most MAX_ROOM_PEOPLE people per room, the owner included: checked in
+ *   the statement that adds the member, so two joins at once cannot pass it.
+ * - Who may do what: the owner invites, revokes and removes anyone but
+ *   themselves; a member may only leave. Anyone outside the room gets 404
+ *   (the room's existence is not revealed), a member asking for an owner's
+ *   power 403.
+ *
+ * Errors are ApiErrors (the JSON error shape); D1 failures are thrown as is.
+ */
+import {
+  type Conversation,
+  type ConversationInvite,
+  INVITE_TTL_MS,
+  type InvitePreview,
+  MAX_ROOM_PEOPLE,
+} from "../../schema/chat.ts";
+import { ApiError, forbidden, notFound } from "./errors.ts";
+import { generateSessionToken, sha256Hex } from "./sessions.ts";
+
+/** What a person is in a conversation they can see. */
+export type RoomRole = "owner" | "member";
+
+/** The role of `userId` in `conversation` (which the caller found for them). */
+export function roleOf(conversation: Pick<Conversation, "userId">, userId: string): RoomRole {
+  return conversation.userId === userId ? "owner" : "member";
+}
+
+/** Throws 403 unless `userId` owns the conversation: `what` names the power ("invite people"). */
+export function requireOwner(conversation: Pick<Conversation, "userId">, userId: string, what: string): void {
+  if (roleOf(conversation, userId) !== "owner") throw forbidden(`Only the chat's owner can ${what}.`);
+}
+
+/** Invitation tokens as they appear in links: base64url of 32 random bytes. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+
+/** A new invitation link to the conversation, valid INVITE_TTL_MS from `now` (ms). */
+export async function createInvite(db: D1Database, conversationId: string, now = Date.now()): Promise<ConversationInvite> {
+  const token = generateSessionToken();
+  const expiresAt = now + INVITE_TTL_MS;
+  await db
+    .prepare("INSERT INTO conversation_invites (token_hash, conversation_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+    .bind(await sha256Hex(token), conversationId, now, expiresAt)
+    .run();
+  return { token, url: `/join/${token}`, expiresAt: new Date(expiresAt).toISOString() };
+}
+
+/** Revokes the link `token` of the conversation. Throws 404 when it is not one of its links. */
+export async function revokeInvite(db: D1Database, conversationId: string, token: string): Promise<void> {
+  if (!TOKEN_PATTERN.test(token)) throw notFound("Invitation not found");
+  const result = await db
+    .prepare("UPDATE conversation_invites SET revoked_at = coalesce(revoked_at, ?) WHERE token_hash = ? AND conversation_id = ?")
+    .bind(Date.now(), await sha256Hex(token), conversationId)
+    .run();
+  if (result.meta.changes === 0) throw notFound("Invitation not found");
+}
+
+/** The conversation a working link leads to (not revoked, not expired at `now`), or null. */
+async function inviteTarget(db: D1Database, token: string, now: number): Promise<{ conversationId: string; expiresAt: number } | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  return db
+    .prepare(
+      `SELECT conversation_id AS conversationId, expires_at AS expiresAt FROM conversation_invites
+       WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`,
+    )
+    .bind(await sha256Hex(token), now)
+    .first<{ conversationId: string; expiresAt: number }>();
+}
+
+/**
+ * What the join page shows for a working link: the chat's title, cast and
+ * owner. Throws 404 "Invitation not found" for an unknown, revoked or
+ * expired link. Anyone holding the link may read it (a visitor signs in
+ * after seeing it).
+ */
+export async function invitePreview(db: D1Database, token: string, now = Date.now()): Promise<InvitePreview> {
+  const target = await inviteTarget(db, token, now);
+  if (!target) throw notFound("Invitation not found");
+  const row = await db
+    .prepare(
+      `SELECT v.id, v.title, u.username, coalesce(nullif(trim(u.name), ''), nullif(trim(u.first_name), ''), u.username) AS ownerName,
+         u.profile_image_url AS ownerAvatar,
+         (SELECT json_group_array(json_object('id', c.id, 'name', c.name, 'avatarUrl', c.avatar_url, 'creator', c.creator, 'creatorUsername', NULL))
+            FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m JOIN characters c ON c.id = m.character_id) AS cast,
+         1 + (SELECT count(*) FROM conversation_members m WHERE m.conversation_id = v.id) AS people
+       FROM conversations v JOIN users u ON u.id = v.user_id WHERE v.id = ?`,
+    )
+    .bind(target.conversationId)
+    .first<{ id: string; title: string | null; username: string; ownerName: string; ownerAvatar: string | null; cast: string; people: number }>();
+  if (!row) throw notFound("Invitation not found");
+  return {
+    conversationId: row.id,
+    title: row.title,
+    characters: JSON.parse(row.cast) as InvitePreview["characters"],
+    owner: { username: row.username, name: row.ownerName, avatarUrl: row.ownerAvatar },
+    people: Number(row.people),
+    expiresAt: new Date(target.expiresAt).toISOString(),
+  };
+}
+
+/**
+ * `userId` joins the room a working link leads to; joining again (or the
+ * owner following their own link) changes nothing. Throws 404 for an
+ * unknown, revoked or expired link, 409 when the room already has
+ * MAX_ROOM_PEOPLE people. Returns the conversation's id.
+ */
+export async function joinByInvite(db: D1Database, token: string, userId: string, now = Date.now()): Promise<string> {
+  const target = await inviteTarget(db, token, now);
+  if (!target) throw notFound("Invitation not found");
+  const { conversationId } = target;
+  // One statement: the owner and members already in are not added again, and the 11th person is not added at all.
+  const added = await db
+    .prepare(
+      `INSERT INTO conversation_members (conversation_id, user_id, joined_at)
+       SELECT ?1, ?2, ?3 WHERE
+         NOT EXISTS (SELECT 1 FROM conversations WHERE id = ?1 AND user_id = ?2)
+         AND NOT EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2)
+         AND 1 + (SELECT count(*) FROM conversation_members WHERE conversation_id = ?1) < ?4
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(conversationId, userId, now, MAX_ROOM_PEOPLE)
+    .run();
+  if (added.meta.changes === 0) {
+    const already = await db
+      .prepare(
+        `SELECT 1 FROM conversations WHERE id = ?1 AND user_id = ?2
+         UNION ALL SELECT 1 FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2`,
+      )
+      .bind(conversationId, userId)
+      .first();
+    if (!already) throw new ApiError("conflict", `This chat already has ${MAX_ROOM_PEOPLE} people, the most a chat can have.`);
+  }
+  return conversationId;
+}
+
+/**
+ * `DELETE /api/conversations/:id/members/:userId` by `actorId`: the owner
+ * removes anyone but themselves; a member removes only themselves (leaves).
+ * Throws 403 for anything else (the owner leaving, a member removing
+ * another), 404 when `targetId` is not a member.
+ */
+export async function removeMember(db: D1Database, conversation: Conversation, actorId: string, targetId: string): Promise<void> {
+  const actor = roleOf(conversation, actorId);
+  if (targetId === conversation.userId) throw forbidden("The owner cannot leave their own chat; delete it instead.");
+  if (actor === "member" && targetId !== actorId) throw forbidden("Only the chat's owner can remove other people.");
+  const result = await db
+    .prepare("DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?")
+    .bind(conversation.id, targetId)
+    .run();
+  if (result.meta.changes === 0) throw notFound("That person is not in this chat");
+}

@@ -1,0 +1,24 @@
+/**
+ * `/api/invites/:token` (DESIGN.md "Shared rooms"): what an invitation link
+ * leads to, and joining by it.
+ *
+ * - `GET` (anyone holding the link): the join page's preview — the chat's
+ *   title, cast and owner (InvitePreview); 404 for an unknown, revoked or
+ *   expired link.
+ * - `POST` (signed in): joins the room → 200 `{conversationId}`; again is
+ *   harmless; 404 as above; 409 when the room has 10 people.
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { invitePreview, joinByInvite } from "../lib/shared-rooms.ts";
+import { limitWrites } from "../middleware/rate-limit.ts";
+import { requireUser } from "../middleware/session.ts";
+
+export const invitesRoutes = new Hono<AppEnv>()
+  .get("/:token", async (c) => {
+    return c.json(await invitePreview(c.env.DB, c.req.param("token")), 200);
+  })
+  .post("/:token", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const conversationId = await joinByInvite(c.env.DB, c.req.param("token"), c.get("user")!.id);
+    return c.json({ conversationId }, 200);
+  });
