@@ -34,11 +34,12 @@ import {
   validateCharacterForm,
 } from "../lib/character-form.ts";
 import { AlternateGreetingsField } from "./alternate-greetings-field.tsx";
+import { LorebookField } from "./lorebook-field.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { TagPicker } from "./tag-picker.tsx";
 import { VoicePicker } from "./voice-picker.tsx";
 
-type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings" | "voice">;
+type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings" | "voice" | "characterBook" | "lorebook">;
 
 interface CharacterFormProps {
   /** The character being edited; omitted on Create Character. */
@@ -332,11 +333,7 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             "Notes for people who download your character card: tips, content warnings, version history. Never sent to the AI.",
             { multiline: true, rows: 3 },
           )}
-          {character?.characterBook && (
-            <p className="rounded-xl bg-surface/60 p-3 text-xs text-muted-foreground">
-              This character has a lorebook from its character card. It is kept as it is and exported with the card.
-            </p>
-          )}
+          <LorebookField value={values.lorebook} onChange={(rows) => set("lorebook", rows)} error={errors.characterBook} />
         </div>
       </section>
 

@@ -71,6 +71,8 @@ describe("characterToFormValues", () => {
       postHistoryInstructions: "",
       creatorNotes: "",
       voice: "",
+      characterBook: { entries: [] },
+      lorebook: [],
     });
   });
 
@@ -186,5 +188,26 @@ describe("the advanced section", () => {
     expect(isAdvancedError("systemPrompt")).toBe(true);
     expect(isAdvancedError("description")).toBe(false);
     expect(isAdvancedError("tags")).toBe(false);
+  });
+});
+
+describe("the lorebook in the request body", () => {
+  const book = { name: "Glade", scan_depth: 3, entries: [{ id: 1, keys: ["glade"], content: "A quiet glade.", enabled: true, insertion_order: 1, extensions: { x: 1 } }] };
+  const edited = characterToFormValues({ ...character, characterBook: book });
+
+  it("an untouched lorebook is not sent (an update keeps it as it was)", () => {
+    const result = validateCharacterForm(edited);
+    expect(result.data).not.toHaveProperty("characterBook");
+  });
+
+  it("an edited one is sent whole: the book's and entries' other fields kept, keys split at commas", () => {
+    const rows = edited.lorebook.map((row) => ({ ...row, keys: "glade, clearing", constant: true }));
+    const result = validateCharacterForm({ ...edited, lorebook: [...rows, { ...rows[0]!, keys: "", secondaryKeys: "", content: " ", rest: {} }] });
+    expect(result.data?.characterBook).toEqual({
+      name: "Glade",
+      scan_depth: 3,
+      extensions: {},
+      entries: [{ id: 1, keys: ["glade", "clearing"], secondary_keys: [], content: "A quiet glade.", constant: true, enabled: true, insertion_order: 1, extensions: { x: 1 } }],
+    });
   });
 });

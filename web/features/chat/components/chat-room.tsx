@@ -106,10 +106,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const [memoryOpen, setMemoryOpen] = useState(false);
   const [personaOpen, setPersonaOpen] = useState(false);
   const [modelOpen, setModelOpen] = useState(false);
-  /** The clientId of the memory save on its way (shown as saving), and why the last one was refused. */
-  const [memorySave, setMemorySave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
-  // The same clientId for the frame handler, which may run twice before a render.
-  const memoryClientId = useRef<string | null>(null);
+  /** The clientIds of the memory dialog's frames on their way (shown as saving), and why the last save was refused. */
+  const [memorySave, setMemorySave] = useState<{ clientIds: string[]; error: string | null }>({ clientIds: [], error: null });
+  // The same clientIds for the frame handler, which may run twice before a render.
+  const memoryClientIds = useRef<string[]>([]);
   const [castView, setCastView] = useState<CastPanelView | null>(null);
   const [authorNoteOpen, setAuthorNoteOpen] = useState(false);
   const [authorNoteSave, setAuthorNoteSave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
@@ -139,11 +139,14 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     enabled: true,
     onFrame: (frame, send) => {
       dispatch({ type: "frame", frame });
-      if (frame.type === "memory_updated" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
-        memoryClientId.current = null;
-        setMemorySave({ clientId: null, error: null });
-        setMemoryOpen(false);
-        toast({ title: "Memory saved", description: `${names} will keep it in mind from the next reply on.` });
+      const ours = "clientId" in frame && typeof frame.clientId === "string" && memoryClientIds.current.includes(frame.clientId);
+      if (ours && (frame.type === "memory_updated" || frame.type === "summary_updated")) {
+        memoryClientIds.current = memoryClientIds.current.filter((id) => id !== frame.clientId);
+        if (memoryClientIds.current.length === 0) {
+          setMemorySave({ clientIds: [], error: null });
+          setMemoryOpen(false);
+          toast({ title: "Memory saved", description: `${names} will keep it in mind from the next reply on.` });
+        }
       }
       if (frame.type === "author_note_updated" && frame.clientId !== undefined && frame.clientId === authorNoteClientId.current) {
         authorNoteClientId.current = null;
@@ -159,9 +162,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       if (frame.type === "cast_updated") {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
-      if (frame.type === "error" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
-        memoryClientId.current = null;
-        setMemorySave({ clientId: null, error: frame.message });
+      if (ours && frame.type === "error") {
+        memoryClientIds.current = [];
+        setMemorySave({ clientIds: [], error: frame.message });
       }
       if (frame.type !== "history_sync") return;
       // Sent before a reconnect and not in the server's history: send again
@@ -230,11 +233,20 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     steer({ type: request.kind === "rewind" ? "rewind" : "delete_message", messageId: request.messageId, clientId: newClientId() });
   };
 
-  const onSaveMemory = (memory: string): boolean => {
-    const clientId = newClientId();
-    if (!steer({ type: "set_memory", memory, clientId })) return false;
-    memoryClientId.current = clientId;
-    setMemorySave({ clientId, error: null });
+  const onSaveMemory = ({ memory, summary }: { memory?: string; summary?: string }): boolean => {
+    const sent: string[] = [];
+    if (memory !== undefined) {
+      const clientId = newClientId();
+      if (!steer({ type: "set_memory", memory, clientId })) return false;
+      sent.push(clientId);
+    }
+    if (summary !== undefined) {
+      const clientId = newClientId();
+      if (!steer({ type: "set_summary", summary, clientId })) return false;
+      sent.push(clientId);
+    }
+    memoryClientIds.current = sent;
+    setMemorySave({ clientIds: sent, error: null });
     return true;
   };
 
@@ -346,7 +358,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           onOpenPersona={() => setPersonaOpen(true)}
           onOpenModel={() => setModelOpen(true)}
           onOpenMemory={() => {
-            setMemorySave({ clientId: null, error: null });
+            setMemorySave({ clientIds: [], error: null });
             setMemoryOpen(true);
           }}
           cast={cast}
@@ -426,11 +438,12 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         <MemoryDialog
           characterName={names}
           memory={state.memory}
-          saving={isSteerPending(state, memorySave.clientId)}
+          summary={state.summary}
+          saving={memorySave.clientIds.some((clientId) => isSteerPending(state, clientId))}
           error={memorySave.error}
           onSave={onSaveMemory}
           onClose={() => {
-            memoryClientId.current = null;
+            memoryClientIds.current = [];
             setMemoryOpen(false);
           }}
         />
