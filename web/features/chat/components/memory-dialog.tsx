@@ -31,10 +31,12 @@ interface MemoryDialogProps {
   /** Sends the trimmed memory; false when it could not be sent. */
   onSave: (memory: string) => boolean;
   onClose: () => void;
+  /** Called once the dialog has closed, to put the focus where the person goes on (the message box). */
+  onClosed?: () => void;
 }
 
 /** Open while mounted. */
-export function MemoryDialog({ characterName, memory, saving, error, onSave, onClose }: MemoryDialogProps) {
+export function MemoryDialog({ characterName, memory, saving, error, onSave, onClose, onClosed }: MemoryDialogProps) {
   const [value, setValue] = useState(memory);
   const length = value.trim().length;
   const unchanged = value.trim() === memory.trim();
@@ -48,7 +50,15 @@ export function MemoryDialog({ characterName, memory, saving, error, onSave, onC
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-lg">
+      <DialogContent
+        className="max-w-lg"
+        onCloseAutoFocus={(event) => {
+          if (!onClosed) return;
+          // The menu item that opened it is gone; the message box is where the person goes on.
+          event.preventDefault();
+          onClosed();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Memory</DialogTitle>
           <DialogDescription>
