@@ -45,6 +45,11 @@ const userMessages = (page: Page) => log(page).getByRole("article", { name: "You
 const messageBox = (page: Page, name: string) => page.getByLabel(`Message ${name}`);
 const sendButton = (page: Page) => page.getByRole("button", { name: "Send message" });
 
+/** The page fits the window's width: nothing sticks out sideways (phones). */
+async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
 /** Signs in at the local sign-in form the browser was sent to, as a person would. */
 async function signInHere(page: Page, firstName: string): Promise<void> {
   await page.getByLabel("E-mail").fill(`${firstName.toLowerCase()}-${unique()}@example.com`);
@@ -199,5 +204,53 @@ test.describe("focus and Escape in the chat", () => {
     await expect(page.getByRole("button", { name: `Remove ${character.name} from favorites (1)` })).toHaveText("1");
     const results = await new AxeBuilder({ page }).withRules(["label-content-name-mismatch"]).analyze();
     expect(results.violations.map((v) => v.nodes.map((n) => n.target.join(" "))).flat()).toEqual([]);
+  });
+});
+
+test.describe("create is one click away", () => {
+  test("on a phone: Create Character from the header, the greeting in the main form, Edit Character on your own page", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await signIn(page, "Ada");
+    await page.goto("/");
+    await page.getByRole("link", { name: "Create Character" }).click();
+    await expect(page).toHaveURL(/\/create-character$/);
+
+    const name = `Keeper ${letters()}`;
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Description", { exact: true }).fill("A lighthouse keeper who collects other people's secrets.");
+    await page.getByLabel("Personality", { exact: true }).fill("Quiet, observant, with a dry sense of humour.");
+    // The greeting is right there, not behind "Advanced".
+    const greeting = page.getByLabel("Greeting (first message)");
+    await expect(greeting).toBeVisible();
+    await expect(page.getByRole("button", { name: /Advanced \(character card\)/ })).toHaveAttribute("aria-expanded", "false");
+    await greeting.fill("*The lamp swings toward you.* Another ship lost in the fog?");
+    await page.getByRole("button", { name: "Create Character" }).click();
+    await expect(page).toHaveURL(/\/my-characters$/);
+
+    const mine = (await (await page.request.get("/api/my-characters")).json()) as Character[];
+    const created = mine.find((c) => c.name === name)!;
+    expect(created.greeting).toBe("*The lamp swings toward you.* Another ship lost in the fog?");
+    await page.goto(`/character/${created.id}`);
+    await expect(page.getByRole("link", { name: "Create Character" })).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await page.getByRole("link", { name: "Edit Character" }).click();
+    await expect(page).toHaveURL(new RegExp(`/edit-character/${created.id}$`));
+    await expect(page.getByLabel("Greeting (first message)")).toHaveValue(/Another ship lost in the fog/);
+  });
+
+  test("someone else's character has no Edit button; visitors have no Create Character", async ({ page, browser, baseURL }) => {
+    const makerContext = await browser.newContext({ baseURL });
+    const maker = await makerContext.newPage();
+    await signIn(maker, "Maker");
+    const character = await createCharacter(maker.request);
+    await makerContext.close();
+
+    await page.goto(`/character/${character.id}`);
+    await expect(page.getByRole("button", { name: "Start Chat" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Create Character" })).toHaveCount(0);
+    await signIn(page, "Other");
+    await page.reload();
+    await expect(page.getByRole("link", { name: "Create Character" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Edit Character" })).toHaveCount(0);
   });
 });

@@ -2,10 +2,10 @@
  * The character page body (SPEC.md §2 "Character detail"): avatar, name,
  * creator, long description, counts, tags, Start Chat (and what the page
  * adds beside it), Download card, the card texts, and below them whatever
- * the page adds (the comments). Anyone but its creator may report it; its
+ * the page adds (the comments). Its creator gets Edit Character; anyone else may report it; its
  * creator is told when moderation removed it (only they still see it).
  */
-import { ArrowLeft, LoaderCircle, MessageSquareText, ShieldAlert } from "lucide-react";
+import { ArrowLeft, LoaderCircle, MessageSquareText, Pencil, ShieldAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Character } from "../../../../schema/api.ts";
@@ -42,6 +42,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
   const { user, isLoading: userLoading } = useUser();
   // Hidden until it is known who this is, so the creator never sees it flash.
   const reportable = !userLoading && user?.id !== character.creatorId;
+  const ownCharacter = user !== null && user.id === character.creatorId;
   // Personality always; Scenario and the greeting only when the card has them.
   // The greeting is a chat message: its *actions* look as they will in the chat.
   const halfCards = [
@@ -132,6 +133,13 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
                 Start Chat
               </Button>
               {chatActions}
+              {ownCharacter && (
+                <Button asChild variant="outline" size="lg" className="w-full sm:w-auto">
+                  <Link to={`/edit-character/${character.id}`}>
+                    <Pencil aria-hidden="true" /> Edit Character
+                  </Link>
+                </Button>
+              )}
               <DownloadCardMenu character={character} className="w-full sm:w-auto" />
             </div>
           </div>
