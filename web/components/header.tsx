@@ -10,6 +10,7 @@ import { type FormEvent, Suspense, lazy, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { LOGIN_PATH, useUser } from "../lib/auth.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
+import { catalogSearch } from "../lib/catalog-url.ts";
 import { Button } from "./ui/button.tsx";
 import { Input } from "./ui/input.tsx";
 import { Skeleton } from "./ui/skeleton.tsx";
@@ -92,13 +93,13 @@ function HomeSearch() {
 /** Elsewhere: the text is this page's own until Enter opens Home with it. */
 function PageSearch() {
   const [query, setQuery] = useState("");
-  const { dispatch } = useCatalogFilters();
+  const { filters } = useCatalogFilters();
   const navigate = useNavigate();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!query.trim()) return;
-    dispatch({ type: "setSearch", search: query });
-    navigate("/");
+    // Home reads its filters from its address (lib/catalog-url.ts): the others stay as they were.
+    navigate(`/${catalogSearch({ ...filters, search: query })}`);
   };
   return (
     <form role="search" onSubmit={submit}>

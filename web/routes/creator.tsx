@@ -54,7 +54,7 @@ export function CreatorPage() {
 
 function CreatorView({ profile }: { profile: CreatorProfile }) {
   const { user } = useUser();
-  const { filters, dispatch } = useCatalogFilters();
+  const { filters, setShowNsfw } = useCatalogFilters();
   const [sort, setSort] = useState<Exclude<CatalogSort, "for-you">>("new");
   useCanonicalLink(new URL(creatorPath(profile.username), window.location.origin).href);
   // Hidden tags apply here as on Home (lib/use-hidden-tags.ts).
@@ -110,7 +110,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
           tab={sort}
           onTabChange={setSort}
           showNsfw={filters.showNsfw}
-          onShowNsfwChange={(showNsfw) => dispatch({ type: "setShowNsfw", showNsfw })}
+          onShowNsfwChange={(showNsfw) => setShowNsfw(showNsfw)}
         />
         <CharacterGrid
           id={CATALOG_PANEL_ID}

@@ -11,11 +11,13 @@ import { Link } from "react-router";
 import type { Character } from "../../../../schema/api.ts";
 import { MessageContent } from "../../../components/message-content.tsx";
 import { ReportButton } from "../../../components/report-dialog.tsx";
-import { Badge } from "../../../components/ui/badge.tsx";
+import { Badge, badgeVariants } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useUser } from "../../../lib/auth.ts";
+import { useCatalogFilters } from "../../../lib/catalog-filters-context.tsx";
+import { tagHref } from "../../../lib/catalog-url.ts";
 import { cn } from "../../../lib/utils.ts";
 import { fillMacros } from "../lib/macros.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
@@ -112,9 +114,15 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               <ul aria-label="Tags" className="flex flex-wrap gap-2">
                 {character.tags.map((tag) => (
                   <li key={tag}>
-                    <Badge variant="secondary" className="px-3 py-1 text-sm">
+                    <Link
+                      to={tagHref(tag)}
+                      className={cn(
+                        badgeVariants({ variant: "secondary" }),
+                        "px-3 py-1 text-sm transition-colors hover:bg-primary/25 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                      )}
+                    >
                       {tag}
-                    </Badge>
+                    </Link>
                   </li>
                 ))}
               </ul>
@@ -203,10 +211,12 @@ function TextCard({
   );
 }
 
+/** Back to Home as it was last shown (its filters are in its address). */
 export function BackLink({ children }: { children: ReactNode }) {
+  const { homeHref } = useCatalogFilters();
   return (
     <Link
-      to="/"
+      to={homeHref}
       className="inline-flex items-center gap-2 rounded-md text-sm text-muted-foreground transition-colors hover:text-foreground"
     >
       <ArrowLeft aria-hidden="true" className="size-4" />
