@@ -254,3 +254,155 @@ test.describe("create is one click away", () => {
     await expect(page.getByRole("link", { name: "Edit Character" })).toHaveCount(0);
   });
 });
+
+test.describe("browsing you can share", () => {
+  test("a tag leads to Home filtered by it; tab, search and tags are in the address, shareable, with Back and Forward", async ({ page, browser, baseURL }) => {
+    const makerContext = await browser.newContext({ baseURL });
+    const maker = await makerContext.newPage();
+    await signIn(maker, "Maker");
+    const tag = `t${letters()}`;
+    const first = await createCharacter(maker.request, { name: `Harbor ${letters()}`, tags: [tag] });
+    await createCharacter(maker.request, { name: `Beacon ${letters()}`, tags: [tag] });
+    await makerContext.close();
+
+    await page.goto(`/character/${first.id}`);
+    await page.getByRole("list", { name: "Tags" }).getByRole("link", { name: tag }).click();
+    await expect(page).toHaveURL(`/?tags=${tag}`);
+    await expect(page.getByText("2 results found", { exact: true })).toBeVisible();
+    await expect(page.getByText("Selected Filters (1)")).toBeVisible();
+
+    await page.getByRole("tab", { name: "New" }).click();
+    await expect(page).toHaveURL(`/?tab=new&tags=${tag}`);
+    const word = first.name.split(" ")[1]!;
+    await page.getByPlaceholder("Search characters...").fill(word);
+    await expect(page).toHaveURL(`/?tab=new&q=${word}&tags=${tag}`);
+    await expect(page.getByText("1 results found", { exact: true })).toBeVisible();
+
+    // Shared: another visitor opening the address sees the same.
+    const shared = await browser.newContext({ baseURL });
+    const friend = await shared.newPage();
+    await friend.goto(page.url());
+    await expect(friend.getByRole("tab", { name: "New" })).toHaveAttribute("aria-selected", "true");
+    await expect(friend.getByPlaceholder("Search characters...")).toHaveValue(word);
+    await expect(friend.getByText("Selected Filters (1)")).toBeVisible();
+    await expect(friend.getByText("1 results found", { exact: true })).toBeVisible();
+    await shared.close();
+
+    // Back steps over the typing to the tab change, then to the tag alone; Forward returns.
+    await page.goBack();
+    await expect(page).toHaveURL(`/?tags=${tag}`);
+    await expect(page.getByRole("tab", { name: "For You" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByPlaceholder("Search characters...")).toHaveValue("");
+    await expect(page.getByText("2 results found", { exact: true })).toBeVisible();
+    await page.goForward();
+    await expect(page.getByRole("tab", { name: "New" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByPlaceholder("Search characters...")).toHaveValue(word);
+    await expect(page.getByText("1 results found", { exact: true })).toBeVisible();
+
+    // The card's tags are links too.
+    const card = page.getByRole("article").filter({ has: page.getByRole("link", { name: first.name, exact: true }) });
+    await expect(card.getByRole("link", { name: tag, exact: true })).toHaveAttribute("href", `/?tags=${tag}`);
+  });
+
+  test("search finds characters by their creator's name", async ({ page, browser, baseURL }) => {
+    const makerContext = await browser.newContext({ baseURL });
+    const maker = await makerContext.newPage();
+    await signIn(maker, "Maker");
+    const character = await createCharacter(maker.request);
+    await makerContext.close();
+
+    await page.goto("/");
+    await page.getByPlaceholder("Search characters...").fill(character.creator);
+    const card = page.getByRole("article").filter({ has: page.getByRole("link", { name: character.name, exact: true }) });
+    await expect(card).toHaveCount(1);
+    await expect(card.getByText(`@${character.creator}`)).toBeVisible();
+  });
+
+  test("with NSFW off, a tag's count is what choosing it finds", async ({ page }) => {
+    await page.goto("/");
+    const sidebar = page.getByRole("complementary");
+    const tagButtons = sidebar.getByRole("button", { name: /^.+, [\d.,k]+ characters$/ });
+    await expect(tagButtons.first()).toBeVisible();
+    for (let i = 0; i < 3; i++) {
+      const name = (await tagButtons.nth(i).getAttribute("aria-label")) ?? (await tagButtons.nth(i).innerText());
+      const label = (await tagButtons.nth(i).evaluate((el) => el.textContent ?? "")).replace(/\s+/g, " ").trim();
+      const match = /^(.+?)\s*,\s*(\d+) characters$/.exec(label);
+      expect(match, `${name} / ${label}`).not.toBeNull();
+      const [, tag, count] = match!;
+      await tagButtons.nth(i).click();
+      await expect(page.getByText(`${count} results found`, { exact: true })).toBeVisible();
+      await page.getByRole("button", { name: new RegExp(`remove.*${tag}`, "i") }).click();
+      await expect(page.getByText("Selected Filters (1)")).toBeHidden();
+    }
+  });
+});
+
+test.describe("adult content, deliberately", () => {
+  const nsfwSwitch = (page: Page) => page.getByRole("switch", { name: "Show NSFW" }).first();
+  const ageDialog = (page: Page) => page.getByRole("alertdialog", { name: "Are you 18 or older?" });
+
+  test("a visitor confirms 18+ the first time; the choice is remembered in the browser; a new visitor starts with it off", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await page.goto("/");
+    await expect(nsfwSwitch(page)).not.toBeChecked();
+    await nsfwSwitch(page).click();
+    await expect(ageDialog(page)).toBeVisible();
+    await expectAccessible(page);
+    await ageDialog(page).getByRole("button", { name: "Cancel" }).click();
+    await expect(ageDialog(page)).toBeHidden();
+    await expect(nsfwSwitch(page)).not.toBeChecked();
+    await expect(page).toHaveURL(/\/$/);
+
+    await nsfwSwitch(page).click();
+    await ageDialog(page).getByRole("button", { name: "I am 18 or older" }).click();
+    await expect(nsfwSwitch(page)).toBeChecked();
+    await expect(page).toHaveURL(/\/\?nsfw=true$/);
+
+    // Remembered: a fresh visit to Home has it on, and off again needs no question.
+    await page.goto("/");
+    await expect(nsfwSwitch(page)).toBeChecked();
+    await nsfwSwitch(page).click();
+    await expect(nsfwSwitch(page)).not.toBeChecked();
+    await nsfwSwitch(page).click();
+    await expect(ageDialog(page)).toHaveCount(0);
+    await expect(nsfwSwitch(page)).toBeChecked();
+
+    const other = await browser.newContext({ baseURL });
+    const stranger = await other.newPage();
+    await stranger.goto("/");
+    await expect(nsfwSwitch(stranger)).not.toBeChecked();
+    // A shared link asking for NSFW asks a visitor who never confirmed; cancelling leaves it off.
+    await stranger.goto("/?nsfw=true");
+    await expect(ageDialog(stranger)).toBeVisible();
+    await ageDialog(stranger).getByRole("button", { name: "Cancel" }).click();
+    await expect(nsfwSwitch(stranger)).not.toBeChecked();
+    await expect(stranger).toHaveURL(/\/$/);
+    await other.close();
+  });
+
+  test("a signed-in person's choice and confirmation are kept in their profile, on every device", async ({ page, browser, baseURL }) => {
+    const email = `nadia-${unique()}@example.com`;
+    const signInAs = async (p: Page) => expect((await p.request.post("/api/login/dev", { data: { email, firstName: "Nadia" } })).ok()).toBe(true);
+    await signInAs(page);
+    await page.goto("/");
+    await expect(nsfwSwitch(page)).not.toBeChecked();
+    await nsfwSwitch(page).click();
+    await ageDialog(page).getByRole("button", { name: "I am 18 or older" }).click();
+    await expect(nsfwSwitch(page)).toBeChecked();
+    await expect
+      .poll(async () => ((await (await page.request.get("/api/profile/content")).json()) as { adultConfirmedAt: number | null }).adultConfirmedAt)
+      .not.toBeNull();
+
+    // Another device: signed in as the same person, NSFW is on, with no question.
+    const otherContext = await browser.newContext({ baseURL });
+    const other = await otherContext.newPage();
+    await signInAs(other);
+    await other.goto("/");
+    await expect(nsfwSwitch(other)).toBeChecked();
+    await expect(ageDialog(other)).toHaveCount(0);
+    await otherContext.close();
+  });
+});

@@ -12,8 +12,8 @@
  *   and `nsfw=true` for someone who never confirmed being 18 or older asks first.
  */
 import { CATALOG_SORTS } from "../../schema/api.ts";
-import type { TagMode } from "../../schema/constants.ts";
-import { MAX_SEARCH_LENGTH, MAX_TAGS } from "../../schema/inputs.ts";
+// constants.ts, not inputs.ts: Home's first download must not carry zod.
+import { MAX_SEARCH_LENGTH, MAX_TAGS, type TagMode } from "../../schema/constants.ts";
 import type { CatalogFilters, HomeTab } from "./catalog-filters.ts";
 
 const HOME_TABS: readonly HomeTab[] = [...CATALOG_SORTS, "following"];

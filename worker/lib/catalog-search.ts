@@ -25,13 +25,15 @@ const STOPWORDS = new Set(
 const MAX_SEARCH_TERMS = 12;
 
 /**
- * The words of whatever a person typed: every run of letters or digits, in
+ * The words of whatever a person typed: every run of letters, digits or "_", in
  * order, without duplicates and (when others remain) without stopwords.
  * Quotes, stars, parentheses, operators and column filters typed by a person
  * are separators, never FTS5 syntax.
  */
 export function searchTerms(search: string): string[] {
-  const words = [...new Set((search.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase()))];
+  // "_" joins a word as the index's tokenizer does (tokenchars '_'), so "@mira_42" finds creator mira_42.
+  const found = (search.normalize("NFKC").match(/[\p{L}\p{N}_]+/gu) ?? []).map((w) => w.replace(/^_+|_+$/g, "").toLowerCase());
+  const words = [...new Set(found.filter(Boolean))];
   const meaningful = words.filter((w) => !STOPWORDS.has(w));
   return (meaningful.length > 0 ? meaningful : words).slice(0, MAX_SEARCH_TERMS);
 }

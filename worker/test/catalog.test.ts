@@ -139,6 +139,9 @@ describe("GET /api/characters — search by creator", () => {
     // A name's own words still match; a creator word narrows with the others.
     expect(names(await list("search=quill")).sort()).toEqual(["Lantern Keeper", "Quill Sharpener"]);
     expect(names(await list("search=quillmoth%20lantern"))).toEqual(["Lantern Keeper"]);
+    // A handle as shown, "@" and "_" included.
+    await insertCharacter({ name: "Tide Reader", creator: "mira_42" });
+    expect(names(await list(`search=${encodeURIComponent("@mira_42")}`))).toEqual(["Tide Reader"]);
   });
 
   it("follows a change of the shown creator name", async () => {
