@@ -86,6 +86,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-2xl font-bold tracking-tight md:text-3xl">{displayName}</h1>
           <p className="truncate text-muted-foreground">{profile.username}</p>
+          {profile.bio && <p className="mt-2 max-w-2xl text-sm leading-relaxed break-words whitespace-pre-line text-foreground/85">{profile.bio}</p>}
           <p className="mt-1 flex items-center gap-1.5 text-sm text-muted-foreground">
             <CalendarDays aria-hidden="true" className="size-4" /> Joined {joined}
           </p>
