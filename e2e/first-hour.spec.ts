@@ -13,6 +13,8 @@ import { expectAccessible, expectChatJoined, followChatSockets, letters, signInW
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
 const PHONE = { width: 375, height: 740 };
+/** A 1×1 PNG: the smallest picture the upload panel takes. */
+const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 /** A character of the signed-in person of `request`. */
 async function createCharacter(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<Character> {
@@ -404,5 +406,40 @@ test.describe("adult content, deliberately", () => {
     await expect(nsfwSwitch(other)).toBeChecked();
     await expect(ageDialog(other)).toHaveCount(0);
     await otherContext.close();
+  });
+});
+
+test.describe("profiles", () => {
+  test("on a phone: upload a profile picture, write a bio, and see the new name in the header and the bio on your page", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    const me = await signIn(page, "Pia");
+    await page.goto("/profile");
+    const dashboard = page.locator(".uppy-Dashboard");
+    await dashboard.locator("input.uppy-Dashboard-input").first().setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PIXEL_PNG });
+    await expect(page.getByLabel("Profile Image URL (Optional)")).toHaveValue(/^\/objects\/avatars\/[\w-]+\/[\w-]+$/);
+
+    const bio = page.getByLabel("Bio (Optional)");
+    await bio.fill("I write lighthouse keepers and the storms that find them.");
+    await expect(page.getByText("57/500")).toBeVisible();
+    await page.getByLabel("Display Name").fill("Captain Pia");
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByText("Your profile has been updated successfully.").first()).toBeVisible();
+
+    // The header names the person by the new display name at once (on a phone, the menu button's name).
+    await expect(page.getByRole("button", { name: "Captain Pia" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Captain Pia" }).locator("img")).toHaveAttribute("src", /\/objects\/avatars\//);
+
+    await page.goto(`/u/${me.username.slice(1)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Captain Pia" })).toBeVisible();
+    await expect(page.getByText("I write lighthouse keepers and the storms that find them.")).toBeVisible();
+    await expectNoHorizontalScroll(page);
+
+    // Over 500 characters: the form says so and nothing is saved.
+    await page.goto("/profile");
+    await page.getByLabel("Bio (Optional)").fill("x".repeat(501));
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByText("Bio is too long (at most 500 characters)")).toBeVisible();
   });
 });
