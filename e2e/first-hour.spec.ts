@@ -180,7 +180,6 @@ test.describe("focus and Escape in the chat", () => {
     await box.press("Enter");
     const reply = characterMessages(page, character.name).nth(1);
     await expect(reply).toHaveAttribute("aria-busy", "true");
-    await page.getByRole("heading", { level: 1, name: character.name }).click();
     await page.keyboard.press("Escape");
     await expect(reply).toHaveAttribute("aria-busy", "false");
     await expect(reply.getByText("Stopped", { exact: true })).toBeVisible();
@@ -414,6 +413,8 @@ test.describe("profiles", () => {
     await page.setViewportSize(PHONE);
     const me = await signIn(page, "Pia");
     await page.goto("/profile");
+    await expect(page.locator(".uppy-Dashboard")).toBeVisible();
+    await expectAccessible(page);
     const dashboard = page.locator(".uppy-Dashboard");
     await dashboard.locator("input.uppy-Dashboard-input").first().setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PIXEL_PNG });
     await expect(page.getByLabel("Profile Image URL (Optional)")).toHaveValue(/^\/objects\/avatars\/[\w-]+\/[\w-]+$/);
@@ -423,7 +424,6 @@ test.describe("profiles", () => {
     await expect(page.getByText("57/500")).toBeVisible();
     await page.getByLabel("Display Name").fill("Captain Pia");
     await expectNoHorizontalScroll(page);
-    await expectAccessible(page);
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect(page.getByText("Your profile has been updated successfully.").first()).toBeVisible();
 

@@ -36,7 +36,8 @@ export function Header() {
         </div>
         <div className="ml-auto flex shrink-0 items-center gap-2">
           {isLoading && <Skeleton className="h-9 w-20 rounded-lg" />}
-          {user && pathname !== "/create-character" && (
+          {/* Not where the page offers it itself. */}
+          {user && pathname !== "/create-character" && pathname !== "/my-characters" && (
             <Button asChild variant="outline" size="sm" className="h-10 w-10 rounded-full px-0 md:w-auto md:px-4">
               <Link to="/create-character" aria-label="Create Character">
                 <Plus aria-hidden="true" />
