@@ -32,6 +32,12 @@ export interface ChatModelOptions {
    * from here.
    */
   purpose?: "reply" | "continue" | "summary";
+  /**
+   * Stop sequences: the model ends its reply before writing any of them
+   * (OpenAI's `stop`). Group chats name the other speakers here; the room
+   * also cuts a reply at them, whatever the provider does.
+   */
+  stop?: string[];
 }
 
 /**

@@ -214,7 +214,9 @@ export class OfflineChatModel implements ChatModel {
   }
 
   async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply" }: ChatModelOptions): AsyncGenerator<string> {
-    const lastUser = prompt.findLast((m) => m.role === "user")?.content ?? "";
+    // A group chat's lines carry "Name: " (durable-objects/prompt.ts): the person's words are what follows.
+    const lastLine = prompt.findLast((m) => m.role === "user")?.content ?? "";
+    const lastUser = lastLine.startsWith(`${this.userName}: `) ? lastLine.slice(this.userName.length + 2) : lastLine;
     if (purpose === "summary") {
       const summary = offlineSummary(lastUser);
       if (summary && !signal?.aborted) yield summary;

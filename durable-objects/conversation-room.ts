@@ -36,7 +36,7 @@ import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat.ts";
+import { type ChatMessage, CLOSE_CODES, PING_FRAME, PONG_FRAME, type ReplyOrder, type ServerFrame } from "../schema/chat.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
@@ -47,7 +47,7 @@ import { Steering } from "./room/steering.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
-import { readClientMessage, readRoomVisitor, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
+import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import type { SocketHolder } from "./socket-limits.ts";
 
 export class ConversationRoom extends DurableObject<Env> implements SocketHolder, RoomSeams {
@@ -77,6 +77,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   budget: { contextTokens: number; maxTokens: number } | null = null;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. A seam for tests. */
   now: () => number = () => Date.now();
+  /** The reply orders' random source, [0, 1). A seam for tests (room/reply-order.ts seededRandom). */
+  random: () => number = Math.random;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -140,6 +142,23 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       .map((row) => this.store.toWire(row));
   }
 
+  /**
+   * The cast or the reply order changed (the Worker's conversation routes,
+   * DESIGN.md "Group chats"): the room keeps them, and every socket gets
+   * `cast_updated`. A member removed in the middle of a round does not
+   * speak in it any more (ReplyRounds.next). False when the room is not `userId`'s.
+   */
+  async setCast(userId: string, cast: RoomCastMember[], replyOrder: ReplyOrder): Promise<boolean> {
+    if (!this.owns(userId) || cast.length === 0) return false;
+    this.store.setCast(cast, replyOrder);
+    this.sockets.broadcast({
+      type: "cast_updated",
+      characters: cast.map((member) => ({ id: member.characterId, name: member.name, muted: member.muted, talkativeness: member.talkativeness })),
+      replyOrder,
+    });
+    return true;
+  }
+
   /** Hides messages an operator removed (RoomScreening.hideMessages); how many changed. */
   async hideMessages(messageIds: string[]): Promise<number> {
     return this.screening.hideMessages(messageIds);
@@ -149,10 +168,10 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    * One stored message as its owner sees it (what a report copies); null
    * when the room is not `userId`'s or has no such complete message.
    */
-  async readMessage(userId: string, messageId: string): Promise<{ isUser: boolean; content: string } | null> {
+  async readMessage(userId: string, messageId: string): Promise<{ isUser: boolean; content: string; characterId: number | null } | null> {
     if (!this.owns(userId)) return null;
     const row = this.store.visibleRow(messageId);
-    return row ? { isUser: row.role === "user", content: row.content } : null;
+    return row ? { isUser: row.role === "user", content: row.content, characterId: row.character_id } : null;
   }
 
   /** The owner's thumbs on a character reply (Steering.rateMessage). Throws when D1 cannot be updated. */
@@ -297,6 +316,15 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "set_memory":
         await steering.steer(ws, data.clientId, () => steering.setMemory(data));
+        return;
+      case "set_author_note":
+        await steering.steer(ws, data.clientId, () => steering.setAuthorNote(data));
+        return;
+      case "hide_message":
+        await steering.steer(ws, data.clientId, () => steering.hideMessage(data));
+        return;
+      case "generate":
+        await this.replies.generate(ws, state, data.characterId, data.clientId);
         return;
     }
   }

@@ -190,6 +190,65 @@ describe("buildPrompt", () => {
   });
 });
 
+describe("buildPrompt in a group chat (DESIGN.md \"Group chats\")", () => {
+  const bo = { name: "Bo", description: "A ferryman who hums.", characterBook: { entries: [{ keys: ["ferry"], content: "BO-LORE: the ferry leaks." }] } };
+  const cy = { name: "Cy", description: "A cartographer.".padEnd(600, " and more"), characterBook: null };
+  const history: HistoryMessage[] = [
+    { role: "assistant", content: "Evening.", name: "Orla" },
+    { role: "user", content: "Is the ferry running?", name: "Mira" },
+    { role: "assistant", content: "Not tonight.", name: "Bo" },
+  ];
+  const group = { userName: "Mira", contextTokens: 8192, maxTokens: 512, cast: [bo, cy] };
+
+  it("names every history line, lists the cast after the persona, ends with the group nudge and stops at the others' names", () => {
+    const prompt = buildPrompt(base, history, { ...group, personaDescription: "A traveller." });
+    const system = prompt.messages[0]!.content;
+    expect(system.indexOf("Mira's persona: A traveller.")).toBeLessThan(system.indexOf("Orla is in a group chat with Mira and:\n- Bo: A ferryman who hums.\n- Cy: A cartographer."));
+    // Another member's lorebook fires on the shared history.
+    expect(system).toContain("BO-LORE: the ferry leaks.");
+    // The cast's descriptions are short.
+    expect(system).not.toContain("and more".repeat(40));
+    expect(prompt.messages.slice(1)).toEqual([
+      { role: "assistant", content: "Orla: Evening." },
+      { role: "user", content: "Mira: Is the ferry running?" },
+      { role: "assistant", content: "Bo: Not tonight." },
+      { role: "system", content: "Keep Orla's replies under 100 words." },
+      { role: "system", content: "Write the next reply only as Orla." },
+    ]);
+    expect(prompt.stop).toEqual(["\nBo:", "\nCy:", "\nMira:"]);
+    // A one-to-one chat has none of it.
+    const single = buildPrompt(base, history, { userName: "Mira", contextTokens: 8192, maxTokens: 512 });
+    expect(single.stop).toEqual([]);
+    expect(single.messages.at(-1)).toEqual({ role: "system", content: "Keep Orla's replies under 100 words." });
+  });
+
+  it("puts the author's note `depth` messages before the end, and never joins it with its neighbours", () => {
+    const at = (depth: number) =>
+      buildPrompt(base, history, { ...group, authorNote: { text: "Keep {{char}} brief.", depth } })
+        .messages.slice(1)
+        .map((m) => m.content);
+    expect(at(0).slice(0, 4)).toEqual(["Orla: Evening.", "Mira: Is the ferry running?", "Bo: Not tonight.", "Keep Orla brief."]);
+    expect(at(1).slice(0, 4)).toEqual(["Orla: Evening.", "Mira: Is the ferry running?", "Keep Orla brief.", "Bo: Not tonight."]);
+    expect(at(99)[0]).toBe("Keep Orla brief.");
+  });
+
+  it("a short budget drops history, examples, lore and the cast's descriptions, never the speaker's card or the latest message", () => {
+    const long: HistoryMessage[] = Array.from({ length: 40 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      content: `${"word ".repeat(60)}${i}`,
+      name: i % 2 ? "Bo" : "Mira",
+    }));
+    const prompt = buildPrompt(base, [...long, { role: "user", content: "Last words about the ferry.", name: "Mira" }], { ...group, contextTokens: 450, maxTokens: 300 });
+    const system = prompt.messages[0]!.content;
+    expect(system).toContain("Orla keeps the lighthouse on Gull Rock");
+    expect(system).toContain("- Bo");
+    expect(prompt.castDescriptionsIncluded).toBe(false);
+    expect(prompt.examplesIncluded).toBe(false);
+    expect(prompt.messages.at(-3)).toEqual({ role: "user", content: "Mira: Last words about the ferry." });
+    expect(prompt.historyIncluded).toBeLessThan(41);
+  });
+});
+
 describe("lorebook keys", () => {
   it("match case-insensitively, as whole words, unless the entry is case-sensitive", () => {
     expect(keyOccurs("Storm", "a STORM brews")).toBe(true);

@@ -33,6 +33,18 @@
  *   `secondary_keys` also need one of those. The book's `token_budget` caps
  *   them.
  * - Creator notes are for people and never enter the prompt.
+ * - Group chats (DESIGN.md "Group chats"; SillyTavern's "swap" mode): the
+ *   speaker's own card as above, then the cast block (each other member's
+ *   name and a short description, after the persona), every history line
+ *   prefixed with its speaker's or author's `Name: `, and last "Write the
+ *   next reply only as {{char}}." Stop sequences (`stop`) name the other
+ *   members and the person, so a reply never speaks for them. Every member's
+ *   lorebook entries trigger on the shared history. When the budget is short,
+ *   the cast's descriptions go after the examples and lorebook entries; the
+ *   speaker's card and the latest message always stay.
+ * - Author's note (SillyTavern's): a system message inserted `depth`
+ *   messages before the end of the history (0: after the last one); the
+ *   caller decides whether it applies to this reply (its interval).
  */
 import type { Character } from "../schema/api.ts";
 import { replaceMacros } from "../schema/macros.ts";
@@ -53,7 +65,21 @@ export type PromptCharacter = Pick<
 export interface HistoryMessage {
   role: "user" | "assistant";
   content: string;
+  /** Who wrote it (a member's or the person's name): group chats prefix each line with `Name: `. */
+  name?: string;
 }
+
+/** Another member of a group chat as the speaker's prompt names it. */
+export interface CastEntry {
+  name: string;
+  /** Its short description ("" for none). */
+  description: string;
+  /** Its card's lorebook: its entries trigger on the shared history too. */
+  characterBook?: Record<string, unknown> | null;
+}
+
+/** Longest description of another member in the cast block, characters. */
+export const CAST_DESCRIPTION_CHARS = 300;
 
 export interface PromptOptions {
   /** The person's name for `{{user}}`: their persona's, else their first name. */
@@ -70,6 +96,10 @@ export interface PromptOptions {
   summary?: string;
   /** The last message of `history` is a reply to continue: the continue nudge goes last. */
   continueLast?: boolean;
+  /** A group chat: the other members (may be empty when the others cannot speak). Absent: a one-to-one chat. */
+  cast?: CastEntry[];
+  /** The author's note for this reply (text, depth in messages from the end); absent or "" for none. */
+  authorNote?: { text: string; depth: number };
 }
 
 export interface BuiltPrompt {
@@ -82,7 +112,14 @@ export interface BuiltPrompt {
   lorebookEntries: string[];
   /** Whether the example dialogue made it in. */
   examplesIncluded: boolean;
+  /** Whether the cast block kept the other members' descriptions (group chats; true otherwise). */
+  castDescriptionsIncluded: boolean;
+  /** Stop sequences (group chats: a new line starting with another member's or the person's name); [] for none. */
+  stop: string[];
 }
+
+/** The last instruction of a group chat's prompt. */
+export const GROUP_NUDGE = "Write the next reply only as {{char}}.";
 
 /** The last instruction when the character continues its last reply (SillyTavern's default continue nudge). */
 export const CONTINUE_NUDGE = "[Continue your last message without repeating its original content.]";
@@ -218,18 +255,33 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const memory = normalise(options.memory);
   const summary = normalise(options.summary);
 
-  const book = readLorebook(character.characterBook);
-  const recent = history.slice(-book.scanDepth).map((m) => m.content);
-  let lore = activeLoreEntries(book, recent);
-  if (book.tokenBudget !== null) {
-    let spent = 0;
-    lore = lore.filter((entry) => {
-      spent += estimateTokens(entry.content);
-      return spent <= book.tokenBudget!;
-    });
-  }
+  const group = options.cast;
+  // Every member's lorebook triggers on the shared history (the speaker's first).
+  const books = [character.characterBook, ...(group ?? []).map((member) => member.characterBook)].map(readLorebook);
+  let lore = books.flatMap((book) => {
+    const recent = history.slice(-book.scanDepth).map((m) => m.content);
+    let entries = activeLoreEntries(book, recent);
+    if (book.tokenBudget !== null) {
+      let spent = 0;
+      entries = entries.filter((entry) => {
+        spent += estimateTokens(entry.content);
+        return spent <= book.tokenBudget!;
+      });
+    }
+    return entries;
+  });
+  if (books.length > 1) lore.sort((a, b) => a.insertionOrder - b.insertionOrder);
+  const castBlock = (withDescriptions: boolean) =>
+    group && group.length > 0
+      ? `{{char}} is in a group chat with {{user}} and:\n${group
+          .map((member) => {
+            const about = withDescriptions ? normalise(member.description).replace(/\s+/g, " ").slice(0, CAST_DESCRIPTION_CHARS) : "";
+            return `- ${member.name}${about ? `: ${about}` : ""}`;
+          })
+          .join("\n")}`
+      : "";
 
-  const systemText = (withLore: LoreEntry[], withExamples: boolean) =>
+  const systemText = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true) =>
     macros(
       [
         system,
@@ -237,6 +289,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
         personality && `{{char}}'s personality: ${personality}`,
         scenario && `Scenario: ${scenario}`,
         persona && `{{user}}'s persona: ${persona}`,
+        castBlock(withCastDescriptions),
         withLore.map((e) => normalise(e.content)).join("\n"),
         withExamples && examples && `Examples of how {{char}} speaks:\n${examples}`,
         memory && `Remember:\n${memory}`,
@@ -246,12 +299,19 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
         .join("\n\n"),
     );
   const post = macros(normalise(character.postHistoryInstructions));
+  const groupNudge = group ? macros(GROUP_NUDGE) : "";
   const nudge = options.continueLast ? CONTINUE_NUDGE : "";
-  const postTokens = (post ? messageTokens(post) : 0) + (nudge ? messageTokens(nudge) : 0);
-  const latest = history.at(-1);
+  const note = macros(normalise(options.authorNote?.text));
+  const postTokens = [post, groupNudge, nudge, note].reduce((sum, text) => sum + (text ? messageTokens(text) : 0), 0);
+  // A group chat's history lines carry their speaker's name.
+  const lines: HistoryMessage[] = group
+    ? history.map((m) => ({ role: m.role, content: m.name ? `${m.name}: ${m.content}` : m.content }))
+    : history;
+  const latest = lines.at(-1);
   const latestTokens = latest ? messageTokens(latest.content) : 0;
 
   let includeExamples = examples !== "";
+  let castDescriptions = true;
   let systemContent = systemText(lore, includeExamples);
   const fixed = () => messageTokens(systemContent) + postTokens + latestTokens;
   if (fixed() > budget && includeExamples) {
@@ -262,35 +322,45 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
     lore = lore.slice(0, -1);
     systemContent = systemText(lore, includeExamples);
   }
+  if (fixed() > budget && group && group.length > 0) {
+    castDescriptions = false;
+    systemContent = systemText(lore, includeExamples, false);
+  }
 
   // History, newest first, while it fits; the latest message always.
   let remaining = budget - fixed();
-  let first = history.length - (latest ? 1 : 0);
+  let first = lines.length - (latest ? 1 : 0);
   while (first > 0) {
-    const cost = messageTokens(history[first - 1]!.content);
+    const cost = messageTokens(lines[first - 1]!.content);
     if (cost > remaining) break;
     remaining -= cost;
     first -= 1;
   }
-  const kept = history.slice(first);
+  const kept: PromptMessage[] = lines.slice(first).map((m) => ({ role: m.role, content: m.content }));
+  // The author's note, `depth` messages before the end (SillyTavern's "in-chat @ depth").
+  if (note) kept.splice(Math.max(0, kept.length - Math.max(0, options.authorNote!.depth)), 0, { role: "system", content: note });
 
   // Strict chat templates want user and assistant to alternate: neighbours of one role are joined.
   const turns: PromptMessage[] = [];
   for (const message of kept) {
     const previous = turns.at(-1);
-    if (previous && previous.role === message.role) previous.content += `\n\n${message.content}`;
+    if (previous && previous.role === message.role && message.role !== "system") previous.content += `\n\n${message.content}`;
     else turns.push({ role: message.role, content: message.content });
   }
 
   const messages: PromptMessage[] = [{ role: "system", content: systemContent }, ...turns];
   if (post) messages.push({ role: "system", content: post });
+  if (groupNudge) messages.push({ role: "system", content: groupNudge });
   if (nudge) messages.push({ role: "system", content: nudge });
+  const stop = group ? [...new Set([...group.map((member) => member.name), user])].filter((name) => name && name !== char).map((name) => `\n${name}:`) : [];
   return {
     messages,
     estimatedTokens: messages.reduce((sum, m) => sum + messageTokens(m.content), 0),
-    historyIncluded: kept.length,
+    historyIncluded: kept.length - (note ? 1 : 0),
     lorebookEntries: lore.map((e) => e.label),
     examplesIncluded: includeExamples,
+    castDescriptionsIncluded: castDescriptions,
+    stop,
   };
 }
 
@@ -298,6 +368,8 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
 export interface SummaryMessage {
   isUser: boolean;
   content: string;
+  /** Its speaker's name in a group chat; absent: the character's (or the person's). */
+  name?: string;
 }
 
 /**
@@ -308,7 +380,7 @@ export interface SummaryMessage {
  */
 export function summaryPrompt(characterName: string, userName: string, summarySoFar: string, messages: SummaryMessage[]): PromptMessage[] {
   const transcript = messages
-    .map((m) => `${m.isUser ? userName : characterName}: ${normalise(replaceMacros(m.content, characterName, userName))}`)
+    .map((m) => `${m.name ?? (m.isUser ? userName : characterName)}: ${normalise(replaceMacros(m.content, m.name ?? characterName, userName))}`)
     .join("\n");
   const earlier = normalise(summarySoFar);
   return [

@@ -90,6 +90,30 @@ export interface SeedMessage {
   createdAt: number;
   alternatives: string[];
   swipeIndex?: number;
+  /** A reply's speaker (a member of the new room's cast); absent: the first member. */
+  characterId?: number;
+  /** A person's message: the name they wrote under; absent: the owner's name. */
+  authorName?: string;
+  /** Hidden from context. */
+  hidden?: boolean;
+}
+
+/** A member of a room's cast as the Worker tells it (DESIGN.md "Group chats"). */
+export interface RoomCastMember {
+  characterId: number;
+  name: string;
+  muted: boolean;
+  /** 0–1. */
+  talkativeness: number;
+}
+
+/** A greeting a new room starts with: one per member that has one, in member order. */
+export interface RoomGreeting {
+  characterId: number;
+  /** The greeting with macros replaced (`greetingFor`). */
+  content: string;
+  /** The character's alternate greetings, macros replaced: the greeting's other versions (swipes). */
+  alternatives: string[];
 }
 
 /** What the Worker tells a new room (from D1) through its `initialize` RPC. */
@@ -97,13 +121,18 @@ export interface RoomFacts {
   conversationId: string;
   /** The owner; only they may read or join. */
   userId: string;
+  /** The first member of the cast. */
   characterId: number;
+  /** The cast in member order (at least the first member). */
+  cast: RoomCastMember[];
+  /** schema/chat.ts REPLY_ORDERS; default "natural". */
+  replyOrder?: "natural" | "list" | "pooled" | "manual";
   /** The owner's name for `{{user}}`. */
   userName: string;
   /** ms since the epoch. */
   createdAt: number;
-  /** The character's greeting with macros replaced (`greetingFor`), stored as the first message; null for none. */
-  greeting: string | null;
+  /** The members' greetings, stored as the first messages in this order (none: the room starts empty). */
+  greetings: RoomGreeting[];
   /** A branch or an import: the messages it starts with, oldest first (instead of the greeting). */
   messages?: SeedMessage[];
   /** A branch: the memory note of the conversation it came from. */

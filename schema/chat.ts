@@ -8,10 +8,12 @@
  *
  * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`,
  * `swipe`, `edit_message`, `delete_message`, `rewind`, `continue`,
- * `set_memory`.
+ * `set_memory`, and for casts (DESIGN.md "Group chats"): `generate`,
+ * `set_author_note`, `hide_message`.
  * server → client: `history_sync`, `message_saved`, `reply_started`,
  * `character_response_delta`, `character_response` (spec), `message_rated`,
- * `message_updated`, `messages_deleted`, `memory_updated`, `error` (spec).
+ * `message_updated`, `messages_deleted`, `memory_updated`,
+ * `author_note_updated`, `cast_updated`, `error` (spec).
  *
  * Steering frames (edit, delete, rewind, continue, memory) are refused with
  * `busy` while a reply is being written, are the owner's alone (the socket
@@ -49,6 +51,10 @@ export const EDIT_REFUSED_TEXT =
 export const MEMORY_REFUSED_TEXT =
   "That memory note was not saved: Fabled does not allow sexual content involving minors, in any form.";
 
+/** The sentence of a `message_refused` error frame answering a `set_author_note`: the note keeps its text. */
+export const AUTHOR_NOTE_REFUSED_TEXT =
+  "That author's note was not saved: Fabled does not allow sexual content involving minors, in any form.";
+
 /**
  * What a generated reply becomes when screening finds sexual content
  * involving minors in it (the original is kept only in the operator's log).
@@ -60,6 +66,43 @@ export const MAX_MEMORY_LENGTH = 2000;
 export const MAX_FRAME_BYTES = 16 * 1024;
 /** Longest conversation title, in characters. */
 export const MAX_CONVERSATION_TITLE_LENGTH = 200;
+
+/** Most characters in one conversation (a group chat's cast; DESIGN.md "Group chats"). */
+export const MAX_CAST_SIZE = 8;
+/** A member's talkativeness when none was given (0–1; SillyTavern's default). */
+export const DEFAULT_TALKATIVENESS = 0.5;
+
+/**
+ * Who replies after a person's message in a group chat (SillyTavern's group
+ * "reply order", DESIGN.md "Group chats"; durable-objects/room/reply-order.ts):
+ * - `natural` (default): members named in the message first, in the order
+ *   named; then each member whose talkativeness roll succeeds, shuffled; if
+ *   nobody, one at random; the last speaker is not rolled again unless alone;
+ * - `list`: every unmuted member in member order;
+ * - `pooled`: one member who has not spoken since the person's previous
+ *   message, else any;
+ * - `manual`: nobody until asked (`generate`).
+ * Muted members reply only when asked.
+ */
+export const REPLY_ORDERS = ["natural", "list", "pooled", "manual"] as const;
+export type ReplyOrder = (typeof REPLY_ORDERS)[number];
+
+/** Longest author's note, in characters (after trimming). */
+export const MAX_AUTHOR_NOTE_LENGTH = 2000;
+
+/**
+ * The conversation's author's note (SillyTavern's): a text inserted into the
+ * prompt `depth` messages before the end of the history (0: after the last
+ * one), on every `interval`-th message of the person (1: always; 0: never).
+ * "" for none.
+ */
+export interface AuthorNote {
+  text: string;
+  depth: number;
+  interval: number;
+}
+
+export const DEFAULT_AUTHOR_NOTE: AuthorNote = { text: "", depth: 4, interval: 1 };
 
 /** Which chat model answers: DESIGN.md "Chat models". `offline` must be shown to people as such. */
 export const CHAT_MODELS = ["workers-ai", "openai", "offline"] as const;
@@ -121,6 +164,14 @@ export interface ChatMessage {
   status?: "streaming";
   /** ISO 8601: when the person last edited the text; absent when never edited. */
   editedAt?: string;
+  /** A character reply's speaker (a member of the cast, or one that was). Absent on the person's messages. */
+  characterId?: number;
+  /** The person who wrote a user message (their user id). Absent on replies. */
+  authorId?: string;
+  /** The name the author wrote under (their persona's, else their first name). Absent on replies. */
+  authorName?: string;
+  /** "Hide from context": kept and shown (dimmed) but left out of every prompt. Absent when false. */
+  hidden?: boolean;
 }
 
 /**
@@ -141,6 +192,14 @@ export interface ConversationCharacter {
   creatorUsername: string | null;
 }
 
+/** A member of a conversation's cast: the character as embedded, and how it takes part. */
+export interface CastMember extends ConversationCharacter {
+  /** Replies only when asked ("Let … speak", `generate`). */
+  muted: boolean;
+  /** Chance of replying in the `natural` order, 0–1. */
+  talkativeness: number;
+}
+
 /**
  * `POST /api/conversations`, `POST /api/conversations/new` (201),
  * `GET /api/conversations/:id` (200): the SPEC.md §7 conversation with its
@@ -148,6 +207,7 @@ export interface ConversationCharacter {
  */
 export interface Conversation {
   id: string;
+  /** The first member of the cast. */
   characterId: number;
   userId: string;
   title: string | null;
@@ -157,8 +217,12 @@ export interface Conversation {
   lastMessagePreview: string | null;
   /** The model that answers in this deployment; the chat page says so when it is "offline". */
   chatModel: ChatModelName;
-  /** The character, whether or not it is still active. */
+  /** The first member of the cast, whether or not it is still active. */
   character: ConversationCharacter;
+  /** The cast in member order (one for a one-to-one chat); members stay listed when deactivated. */
+  characters: CastMember[];
+  /** Who replies after a person's message (REPLY_ORDERS). */
+  replyOrder: ReplyOrder;
   /** The persona picked for this conversation; null: the person's default persona (or, without one, their first name). */
   personaId: string | null;
   /** The conversation this one was branched from ("Branch from here"); null for none or once that one is deleted. */
@@ -189,18 +253,74 @@ export function conversationTitle(characterName: string): string {
   return `Chat with ${characterName}`;
 }
 
-/** `POST /api/conversations` (SPEC.md §7: `{characterId, title}`); the title defaults to conversationTitle. */
-export const conversationInputSchema = z.object({
-  characterId: characterIdSchema,
-  title: z
-    .string({ error: "title must be text" })
-    .trim()
-    .max(MAX_CONVERSATION_TITLE_LENGTH, `Titles can be at most ${MAX_CONVERSATION_TITLE_LENGTH} characters`)
-    .refine(...visibleName)
-    .nullish()
-    .transform((v) => v || null),
-});
+/**
+ * The title of a conversation with `characterNames` (its cast, in member
+ * order): "Chat with Ana", "Chat with Ana and Bo", "Chat with Ana, Bo and Cy".
+ */
+export function castTitle(characterNames: readonly string[]): string {
+  const names = characterNames.length > 0 ? characterNames : ["…"];
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return conversationTitle(list);
+}
+
+const titleField = z
+  .string({ error: "title must be text" })
+  .trim()
+  .max(MAX_CONVERSATION_TITLE_LENGTH, `Titles can be at most ${MAX_CONVERSATION_TITLE_LENGTH} characters`)
+  .refine(...visibleName);
+
+/** A cast as given: 1–MAX_CAST_SIZE distinct character ids, in member order. */
+const castIdsSchema = z
+  .array(characterIdSchema, { error: "characterIds must be a list of character ids" })
+  .min(1, "Choose at least one character")
+  .max(MAX_CAST_SIZE, `A chat can have at most ${MAX_CAST_SIZE} characters`)
+  .refine((ids) => new Set(ids).size === ids.length, "Each character can be in a chat only once");
+
+/**
+ * `POST /api/conversations` (SPEC.md §7: `{characterId, title}`; DESIGN.md
+ * "Group chats": or `{characterIds}`, 1–8 distinct, member order kept). Read
+ * as `characterIds`; the title defaults to castTitle.
+ */
+export const conversationInputSchema = z
+  .object({
+    characterId: characterIdSchema.optional(),
+    characterIds: castIdsSchema.optional(),
+    title: titleField.nullish().transform((v) => v || null),
+  })
+  .superRefine((input, ctx) => {
+    if (input.characterId === undefined && input.characterIds === undefined) {
+      ctx.addIssue({ code: "custom", path: ["characterId"], message: "characterId must be a character id" });
+    }
+    if (input.characterId !== undefined && input.characterIds !== undefined && input.characterIds[0] !== input.characterId) {
+      ctx.addIssue({ code: "custom", path: ["characterIds"], message: "characterId must be the first of characterIds" });
+    }
+  })
+  .transform(({ characterId, characterIds, title }) => ({ characterIds: characterIds ?? [characterId!], title }));
 export type ConversationInput = z.output<typeof conversationInputSchema>;
+
+/** `PATCH /api/conversations/:id`: rename (1–200 characters) and/or choose the reply order. */
+export const conversationPatchSchema = z
+  .object({
+    title: titleField.min(1, "Titles cannot be empty").optional(),
+    replyOrder: z.enum(REPLY_ORDERS, { error: `replyOrder must be one of ${REPLY_ORDERS.join(", ")}` }).optional(),
+  })
+  .refine((patch) => Object.values(patch).some((v) => v !== undefined), "Nothing to change");
+export type ConversationPatch = z.output<typeof conversationPatchSchema>;
+
+/** `POST /api/conversations/:id/characters`: add a character to the cast. */
+export const castAddInputSchema = z.object({ characterId: characterIdSchema });
+
+/** `PATCH /api/conversations/:id/characters/:characterId`: mute and talkativeness. */
+export const castMemberPatchSchema = z
+  .object({
+    muted: z.boolean({ error: "muted must be true or false" }).optional(),
+    talkativeness: z
+      .number({ error: "talkativeness must be a number from 0 to 1" })
+      .min(0, "talkativeness must be a number from 0 to 1")
+      .max(1, "talkativeness must be a number from 0 to 1")
+      .optional(),
+  })
+  .refine((patch) => patch.muted !== undefined || patch.talkativeness !== undefined, "Nothing to change");
 
 /** `POST /api/conversations/new` (SPEC.md §7: `{characterId}`). */
 export const newConversationInputSchema = z.object({ characterId: characterIdSchema });
@@ -226,8 +346,33 @@ export const chatExportQuerySchema = z.object({
   format: z.enum(["jsonl", "markdown"], { error: 'format must be "jsonl" or "markdown"' }).default("jsonl"),
 });
 
-/** `POST /api/conversations/import?characterId=`: the chat file is the body. */
-export const chatImportQuerySchema = z.object({ characterId: characterIdSchema });
+/**
+ * `POST /api/conversations/import?characterId=` or `?characterIds=1,2,3`
+ * (a SillyTavern group chat: each message's `name` is mapped onto one of
+ * them): the chat file is the body. Read as `characterIds`.
+ */
+export const chatImportQuerySchema = z
+  .object({
+    characterId: characterIdSchema.optional(),
+    characterIds: z
+      .string({ error: "characterIds must be a comma-separated list of character ids" })
+      .max(200, "characterIds must be a comma-separated list of character ids")
+      .transform((text) => text.split(",").map((part) => part.trim()))
+      .pipe(
+        z
+          .array(z.string().regex(/^[1-9]\d{0,15}$/, "characterIds must be a comma-separated list of character ids").transform(Number))
+          .min(1, "Choose at least one character")
+          .max(MAX_CAST_SIZE, `A chat can have at most ${MAX_CAST_SIZE} characters`)
+          .refine((ids) => new Set(ids).size === ids.length, "Each character can be in a chat only once"),
+      )
+      .optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.characterId === undefined && input.characterIds === undefined) {
+      ctx.addIssue({ code: "custom", path: ["characterId"], message: "characterId must be a character id" });
+    }
+  })
+  .transform(({ characterId, characterIds }) => ({ characterIds: characterIds ?? [characterId!] }));
 
 /** `POST /api/conversations/:id/messages/:messageId/rating`: thumbs up, down, or 0 to take it back. */
 export const ratingInputSchema = z.object({
@@ -350,6 +495,40 @@ export const setMemoryFrameSchema = z.object({
   clientId: clientIdField.optional(),
 });
 
+/**
+ * "Let … speak": member `characterId` replies now (one reply, muted or not).
+ * Not a member of the cast, or no longer able to speak → `error`
+ * (`not_a_member`); while a reply is written → `busy`.
+ */
+export const generateFrameSchema = z.object({
+  type: z.literal("generate"),
+  conversationId: conversationIdField.optional(),
+  characterId: z.number({ error: "characterId must be a character id" }).int().positive({ error: "characterId must be a character id" }),
+  clientId: clientIdField.optional(),
+});
+
+/** Set the author's note (AuthorNote); empty text clears it. Answered with `author_note_updated` to every socket. */
+export const setAuthorNoteFrameSchema = z.object({
+  type: z.literal("set_author_note"),
+  conversationId: conversationIdField.optional(),
+  text: z
+    .string({ error: "text must be text" })
+    .trim()
+    .max(MAX_AUTHOR_NOTE_LENGTH, `The author's note can be at most ${MAX_AUTHOR_NOTE_LENGTH.toLocaleString("en-US")} characters`),
+  depth: z.number({ error: "depth must be a whole number from 0 to 100" }).int().min(0).max(100).default(DEFAULT_AUTHOR_NOTE.depth),
+  interval: z.number({ error: "interval must be a whole number from 0 to 100" }).int().min(0).max(100).default(DEFAULT_AUTHOR_NOTE.interval),
+  clientId: clientIdField.optional(),
+});
+
+/** "Hide from context": the message stays (shown dimmed) but no prompt reads it; `hidden: false` brings it back. Answered with `message_updated`. */
+export const hideMessageFrameSchema = z.object({
+  type: z.literal("hide_message"),
+  conversationId: conversationIdField.optional(),
+  messageId: messageIdField,
+  hidden: z.boolean({ error: "hidden must be true or false" }),
+  clientId: clientIdField.optional(),
+});
+
 /** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
 export const clientFrameSchema = z.discriminatedUnion("type", [
   joinFrameSchema,
@@ -362,6 +541,9 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   rewindFrameSchema,
   continueFrameSchema,
   setMemoryFrameSchema,
+  generateFrameSchema,
+  setAuthorNoteFrameSchema,
+  hideMessageFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type ClientFrameInput = z.input<typeof clientFrameSchema>;
@@ -390,7 +572,20 @@ export const chatMessageSchema = z.object({
   swipeIndex: z.number().int().min(0).optional(),
   status: z.literal("streaming").optional(),
   editedAt: isoDate.optional(),
+  characterId: z.number().int().optional(),
+  authorId: z.string().optional(),
+  authorName: z.string().optional(),
+  hidden: z.boolean().optional(),
 }) satisfies z.ZodType<ChatMessage>;
+
+const authorNoteSchema = z.object({ text: z.string(), depth: z.number().int(), interval: z.number().int() }) satisfies z.ZodType<AuthorNote>;
+
+const castMemberFrameSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  muted: z.boolean(),
+  talkativeness: z.number(),
+});
 
 /** The parts of a reply that say which of its versions is shown. */
 export type ReplyVersionFields = Pick<ChatMessage, "content" | "alternatives" | "swipeIndex">;
@@ -434,6 +629,8 @@ export const CHAT_ERROR_CODES = [
   "not_last_reply",
   "no_such_version",
   "nothing_to_continue",
+  /** `generate` named a character that is not (or no longer) in the cast, or cannot speak any more. */
+  "not_a_member",
   /**
    * Screening refused the person's text (sexual content involving minors):
    * a `chat_message` not kept, an `edit_message` or `set_memory` not applied.
@@ -454,6 +651,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     chatModel: z.enum(CHAT_MODELS),
     /** The conversation's memory note ("" for none). */
     memory: z.string().optional(),
+    /** The conversation's author's note. */
+    authorNote: authorNoteSchema.optional(),
   }),
   /** A user message is stored (sent to every socket of the conversation; match yours by clientId). */
   z.object({
@@ -473,6 +672,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     messageId: z.string(),
     replaces: z.string().nullable(),
     continues: z.boolean().optional(),
+    /** The speaker. */
+    characterId: z.number().int().optional(),
   }),
   z.object({
     type: z.literal("character_response_delta"),
@@ -515,6 +716,21 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     type: z.literal("memory_updated"),
     memory: z.string(),
     clientId: z.string().optional(),
+  }),
+  /** The author's note changed (`set_author_note`). */
+  z.object({
+    type: z.literal("author_note_updated"),
+    authorNote: authorNoteSchema,
+    clientId: z.string().optional(),
+  }),
+  /**
+   * The cast or the reply order changed (the conversation's routes): refetch
+   * the conversation for avatars; `characters` says who is in it and how.
+   */
+  z.object({
+    type: z.literal("cast_updated"),
+    characters: z.array(castMemberFrameSchema),
+    replyOrder: z.enum(REPLY_ORDERS),
   }),
   /**
    * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply

@@ -350,6 +350,8 @@ export const conversations = sqliteTable(
     branchedFromId: text("branched_from_id").references((): AnySQLiteColumn => conversations.id, {
       onDelete: "set null",
     }),
+    /** Who replies after a person's message (schema/chat.ts REPLY_ORDERS; DESIGN.md "Group chats"). */
+    replyOrder: text("reply_order", { enum: ["natural", "list", "pooled", "manual"] }).notNull().default("natural"),
     lastMessageAt: integer("last_message_at", { mode: "number" }),
     lastMessagePreview: text("last_message_preview"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
@@ -359,6 +361,35 @@ export const conversations = sqliteTable(
     index("conversations_user_activity_idx").on(t.userId, sql`${t.updatedAt} DESC`),
     index("conversations_character_idx").on(t.characterId),
     index("conversations_branched_from_idx").on(t.branchedFromId),
+  ],
+);
+
+/**
+ * A conversation's cast (DESIGN.md "Group chats"): 1–8 characters in member
+ * order (`position`, ascending; gaps after a removal). `conversations.character_id`
+ * is always the first member. A member that is later deactivated or removed
+ * by moderation keeps its row (its replies stay readable) but no longer speaks.
+ */
+export const conversationCharacters = sqliteTable(
+  "conversation_characters",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** Replies only when asked ("Let … speak"). */
+    muted: integer("muted", { mode: "boolean" }).notNull().default(false),
+    /** Chance of replying in the natural order, 0–1. */
+    talkativeness: real("talkativeness").notNull().default(0.5),
+    addedAt: integer("added_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.characterId] }),
+    index("conversation_characters_character_idx").on(t.characterId),
+    check("conversation_characters_talkativeness", sql`${t.talkativeness} BETWEEN 0 AND 1`),
   ],
 );
 

@@ -25,10 +25,10 @@ export const NOT_TEXT = {
   profile: ["profileImageUrl"],
   /** A comment: the comment it answers. */
   comment: ["parentId"],
-  /** A new conversation: the character it is with. */
-  conversation: ["characterId"],
+  /** A new conversation (or a change of it): the characters it is with, its reply order. */
+  conversation: ["characterId", "characterIds", "replyOrder"],
   /** A room frame: its type and the ids it names. */
-  frame: ["type", "conversationId", "messageId", "clientId", "isUser"],
+  frame: ["type", "conversationId", "messageId", "clientId", "isUser", "characterId"],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -46,6 +46,15 @@
  * the figures measure the disk as much as the app (README "Chat"); pass
  * `--state-dir .bench/chat-state` to measure on disk.
  * Target of the issue: N = 1,000 with p95 first delta ≤ 50 ms, 0 lost, 0 duplicated.
+ *
+ * Group chats (issue 22): `--characters K` (2–8) gives every person a second
+ * conversation, with K demo characters in the `list` reply order (every
+ * member answers each message, one after another), chatting beside the
+ * one-to-one one on its own socket. Printed for the groups, beside the
+ * one-to-one figures of the same run: the first delta of a round (from the
+ * message sent), the hand-over (from one reply's `character_response` to the
+ * next reply's first delta), and the whole round. Target: p95 hand-over
+ * ≤ 50 ms with the offline model.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
@@ -97,9 +106,12 @@ const { values } = parseArgs({
     port: { type: "string" },
     bare: { type: "boolean", default: false },
     "state-dir": { type: "string" },
+    characters: { type: "string", default: "1" },
   },
 });
 const count = Number(values.conversations);
+const castSize = Number(values.characters);
+if (!Number.isInteger(castSize) || castSize < 1 || castSize > 8) throw new Error("--characters must be a whole number from 1 to 8");
 const burst = values.burst || values.probe;
 const probe = values.probe;
 const turns = burst ? 1 : Number(values.turns);
@@ -210,12 +222,22 @@ interface Sample {
   sentAt: number;
   savedAt: number | null;
   firstDeltaAt: number | null;
+  /** The last reply of the round ended (one reply in a one-to-one chat). */
   responseAt: number | null;
   refusedAt: number | null;
+  /** Replies of the round ended so far, and when the latest did. */
+  repliesSeen: number;
+  lastReplyAt: number | null;
+  /** Group chats: ms from each reply's end to the next reply's first delta. */
+  handoffs: number[];
 }
 
 interface Run {
   conversationId: string;
+  /** Replies per message: 1, or the cast's size in a group chat (the list order). */
+  repliesPerMessage: number;
+  /** Messages the conversation started with (greetings). */
+  initialReplies: number;
   ws: WebSocket;
   joined: Promise<void>;
   samples: Sample[];
@@ -228,7 +250,7 @@ interface Run {
   closed: boolean;
 }
 
-function open(person: Person, conversationId: string): Promise<Run> {
+function open(person: Person, conversationId: string, repliesPerMessage = 1): Promise<Run> {
   const url = values.bare ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}/ws?conversationId=${conversationId}`;
   // Node's WebSocket (undici) takes headers — the browser's cookie and Origin —
   // though the DOM typings know only the protocols argument.
@@ -237,6 +259,8 @@ function open(person: Person, conversationId: string): Promise<Run> {
     let joinedResolve!: () => void;
     const run: Run = {
       conversationId,
+      repliesPerMessage,
+      initialReplies: 0,
       ws,
       joined: new Promise((r) => (joinedResolve = r)),
       samples: [],
@@ -272,11 +296,20 @@ function open(person: Person, conversationId: string): Promise<Run> {
           break;
         case "character_response_delta":
           if (current && current.firstDeltaAt === null) current.firstDeltaAt = now;
+          else if (current && current.lastReplyAt !== null && current.handoffs.length < current.repliesSeen) {
+            current.handoffs.push(now - current.lastReplyAt);
+          }
           break;
         case "character_response":
           run.responses.set(frame.messageId ?? "?", (run.responses.get(frame.messageId ?? "?") ?? 0) + 1);
-          if (current) current.responseAt ??= now;
-          settle();
+          if (current) {
+            current.repliesSeen += 1;
+            current.lastReplyAt = now;
+            if (current.repliesSeen >= run.repliesPerMessage) {
+              current.responseAt ??= now;
+              settle();
+            }
+          } else settle();
           break;
         case "error":
           if (current) current.refusedAt ??= now;
@@ -298,7 +331,17 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Sends one message on `run` and waits for its reply (or refusal), at most 60 s. */
 async function exchange(run: Run, text: string): Promise<void> {
   if (run.closed) return;
-  const sample: Sample = { clientId: randomUUID(), sentAt: 0, savedAt: null, firstDeltaAt: null, responseAt: null, refusedAt: null };
+  const sample: Sample = {
+    clientId: randomUUID(),
+    sentAt: 0,
+    savedAt: null,
+    firstDeltaAt: null,
+    responseAt: null,
+    refusedAt: null,
+    repliesSeen: 0,
+    lastReplyAt: null,
+    handoffs: [],
+  };
   run.samples.push(sample);
   const answered = new Promise<void>((resolve) => (run.answered = resolve));
   sample.sentAt = performance.now();
@@ -350,12 +393,30 @@ try {
     }),
   );
   console.log(`created ${count} conversations in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  // Group chats: a second conversation per person, K characters answering in list order.
+  const groups =
+    castSize > 1
+      ? await pool(people, 16, async (person, i) => {
+          const cast = Array.from({ length: castSize }, (_, k) => characterIds[(i + k) % characterIds.length]!);
+          const group = await api<{ id: string }>("/api/conversations", person, { method: "POST", body: { characterIds: cast } });
+          await api(`/api/conversations/${group.id}`, person, { method: "PATCH", body: { replyOrder: "list" } });
+          return group;
+        })
+      : [];
+  if (groups.length > 0) console.log(`created ${count} group chats of ${castSize} characters (list order)`);
   stage = "opening WebSockets";
 
   t = performance.now();
-  const runs = await pool(people, 64, (person, i) => open(person, conversations[i]!.id));
+  const singles = await pool(people, 64, (person, i) => open(person, conversations[i]!.id));
+  const groupRuns = await pool(groups.length > 0 ? people : [], 64, (person, i) => open(person, groups[i]!.id, castSize));
+  const runs = [...singles, ...groupRuns];
+  const owners = [...people, ...(groupRuns.length > 0 ? people : [])];
   await Promise.all(runs.map((r) => r.joined));
-  console.log(`opened and joined ${count} WebSockets in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await pool(runs, 16, async (run, i) => {
+    const messages = await api<{ isUser: boolean }[]>(`/api/conversations/${run.conversationId}/messages`, owners[i]!);
+    run.initialReplies = messages.filter((m) => !m.isUser).length;
+  });
+  console.log(`opened and joined ${runs.length} WebSockets in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
   const messageText = (i: number, turn: number) =>
     probe ? "   " : `Hello! This is bench message ${turn + 1} of person ${i}. Tell me about your day.`;
@@ -384,10 +445,10 @@ try {
   // Stored state: the greeting, then each of our messages and a reply to it, each exactly once.
   stage = "reading the stored messages";
   const stored = await pool(runs, 16, async (run, i) => {
-    const messages = await api<{ isUser: boolean; clientId: string | null }[]>(`/api/conversations/${run.conversationId}/messages`, people[i]!);
+    const messages = await api<{ isUser: boolean; clientId: string | null }[]>(`/api/conversations/${run.conversationId}/messages`, owners[i]!);
     return {
       perClientId: run.samples.map((s) => messages.filter((m) => m.clientId === s.clientId).length),
-      replies: messages.filter((m) => !m.isUser).length - 1, // minus the greeting
+      replies: messages.filter((m) => !m.isUser).length - run.initialReplies, // minus the greetings
     };
   });
 
@@ -407,13 +468,14 @@ try {
     });
     const replies = [...run.responses.values()];
     // Replies the socket saw twice, and stored replies beyond one per message.
-    duplicated += replies.filter((n) => n > 1).length + Math.max(0, s.replies - run.samples.length);
+    duplicated += replies.filter((n) => n > 1).length + Math.max(0, s.replies - run.samples.length * run.repliesPerMessage);
   });
-  const samples = runs.flatMap((r) => r.samples);
-  const since = (pick: (s: Sample) => number | null) =>
-    samples.filter((s) => pick(s) !== null).map((s) => pick(s)! - s.sentAt).sort((a, b) => a - b);
+  const samples = singles.flatMap((r) => r.samples);
+  const groupSamples = groupRuns.flatMap((r) => r.samples);
+  const since = (pick: (s: Sample) => number | null, from: Sample[] = samples) =>
+    from.filter((s) => pick(s) !== null).map((s) => pick(s)! - s.sentAt).sort((a, b) => a - b);
   const row = (label: string, xs: number[]) =>
-    `| ${label.padEnd(34)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
+    `| ${label.padEnd(40)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
 
   const load = burst
     ? `one ${probe ? "probe (a message of spaces, refused at once)" : "message"} per conversation, all sent in the same instant`
@@ -422,14 +484,23 @@ try {
     `\nN = ${count.toLocaleString("en-US")} concurrent conversations (${values.bare ? "bare /ws + join" : "/ws?conversationId="}); ` +
       `${load}; offline model at ${values["word-delay-ms"]} ms/word${values["context-tokens"] ? `; AI_CONTEXT_TOKENS ${values["context-tokens"]}` : ""}\n`,
   );
-  console.log(`| ${"ms from chat_message sent".padEnd(34)} |      p50 |      p95 |      max |`);
-  console.log(`|${"-".repeat(36)}|---------:|---------:|---------:|`);
+  console.log(`| ${"ms from chat_message sent".padEnd(40)} |      p50 |      p95 |      max |`);
+  console.log(`|${"-".repeat(42)}|---------:|---------:|---------:|`);
   if (probe) {
     console.log(row("to the error frame", since((s) => s.refusedAt)));
   } else {
     console.log(row("to message_saved", since((s) => s.savedAt)));
     console.log(row("to first character_response_delta", since((s) => s.firstDeltaAt)));
     console.log(row("to character_response", since((s) => s.responseAt)));
+  }
+  const handoffs = groupSamples.flatMap((s) => s.handoffs).sort((a, b) => a - b);
+  if (groupRuns.length > 0) {
+    console.log(row(`group of ${castSize}: to message_saved`, since((s) => s.savedAt, groupSamples)));
+    console.log(row(`group of ${castSize}: to the round's first delta`, since((s) => s.firstDeltaAt, groupSamples)));
+    console.log(row(`group of ${castSize}: to the round's end`, since((s) => s.responseAt, groupSamples)));
+    console.log(
+      `| ${"group: reply end → next first delta".padEnd(40)} | ${percentile(handoffs, 50).toFixed(1).padStart(8)} | ${percentile(handoffs, 95).toFixed(1).padStart(8)} | ${(handoffs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`,
+    );
   }
   const first = since((s) => s.firstDeltaAt);
   console.log(
@@ -439,6 +510,10 @@ try {
   if (!probe) {
     const ok = lost === 0 && duplicated === 0 && percentile(first, 95) <= 50;
     console.log(`target (p95 first delta ≤ 50 ms, 0 lost, 0 duplicated): ${ok ? "met" : "NOT met"}`);
+    if (groupRuns.length > 0) {
+      const handoffOk = handoffs.length > 0 && percentile(handoffs, 95) <= 50;
+      console.log(`group target (p95 reply end → next first delta ≤ 50 ms; ${handoffs.length} hand-overs): ${handoffOk ? "met" : "NOT met"}`);
+    }
   }
   if (failed > 0) console.log(`first error: ${runs.find((r) => r.errors.length > 0)?.errors[0]}`);
   const summaries = summarizedRooms(stateDir);

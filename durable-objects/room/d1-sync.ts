@@ -55,7 +55,10 @@ export type ReplyCharacter = Pick<
   | "postHistoryInstructions"
   | "characterBook"
   | "isNsfw"
->;
+> & {
+  /** False once the character was deactivated (a group chat's member then no longer speaks); absent in cards kept before. */
+  isActive?: boolean;
+};
 
 /**
  * The card of character `characterId`, active or not (chats already open keep
@@ -66,12 +69,13 @@ export async function readReplyCharacter(db: D1Database, characterId: number): P
     .prepare(
       `SELECT name, description, long_description AS longDescription, personality, scenario,
          example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
-         post_history_instructions AS postHistoryInstructions, character_book AS characterBook, is_nsfw AS isNsfw
+         post_history_instructions AS postHistoryInstructions, character_book AS characterBook, is_nsfw AS isNsfw,
+         is_active AS isActive
        FROM characters WHERE id = ? AND moderation_status != 'removed'`,
     )
     .bind(characterId)
-    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw"> & { characterBook: string | null; isNsfw: number }>();
-  return row ? { ...row, characterBook: parseBook(row.characterBook), isNsfw: Boolean(row.isNsfw) } : null;
+    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive"> & { characterBook: string | null; isNsfw: number; isActive: number }>();
+  return row ? { ...row, characterBook: parseBook(row.characterBook), isNsfw: Boolean(row.isNsfw), isActive: Boolean(row.isActive) } : null;
 }
 
 function parseBook(text: string | null): Record<string, unknown> | null {
@@ -87,9 +91,12 @@ function parseBook(text: string | null): Record<string, unknown> | null {
 /** Stored messages of one conversation that D1 has not counted yet. */
 export interface ChatActivity {
   conversationId: string;
+  /** The conversation's first member: the person's messages count for it (and its trending score). */
   characterId: number;
   /** Messages stored (the person's and the character's); 0 when only the preview changed (a swipe). */
   messages: number;
+  /** In a group chat, replies of other members among `messages`, by speaker (each counts for its own character). */
+  bySpeaker?: Record<number, number>;
   /** Of those, the person's: each is engagement for the trending score. */
   userMessages: number;
   /** The latest message's time, ms since the epoch. */
@@ -121,9 +128,15 @@ export async function recordChatActivity(db: D1Database, activity: ChatActivity)
     await conversation.run();
     return;
   }
+  const others = Object.entries(activity.bySpeaker ?? {})
+    .map(([id, count]) => [Number(id), count] as const)
+    .filter(([id, count]) => id !== activity.characterId && count > 0);
+  const ownCount = activity.messages - others.reduce((sum, [, count]) => sum + count, 0);
   const statements = [
     conversation,
-    db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(activity.messages, activity.characterId),
+    ...[[activity.characterId, ownCount] as const, ...others]
+      .filter(([, count]) => count > 0)
+      .map(([id, count]) => db.prepare("UPDATE characters SET message_count = message_count + ? WHERE id = ?").bind(count, id)),
   ];
   if (activity.userMessages > 0) {
     statements.push(
@@ -217,7 +230,7 @@ export async function logScreening(db: D1Database, entry: ScreeningEntry): Promi
 }
 
 /** Stored messages not yet written to D1 (writeCounters): how many, and the latest one's time (ms) and preview. */
-type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId">;
+type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId" | "bySpeaker"> & { bySpeaker: Record<number, number> };
 
 /** The room's writes to D1: counters and the last message. */
 export class D1Sync {
@@ -236,11 +249,12 @@ export class D1Sync {
     const pending = this.notePreview(row);
     pending.messages += 1;
     if (row.role === "user") pending.userMessages += 1;
+    else if (row.character_id !== null) pending.bySpeaker[row.character_id] = (pending.bySpeaker[row.character_id] ?? 0) + 1;
   }
 
   /** Notes a message's text for the conversation's preview in D1 (when it is the latest), counting nothing. */
   notePreview(row: MessageRow): PendingCounters {
-    const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "" });
+    const pending = (this.uncounted ??= { messages: 0, userMessages: 0, lastAt: 0, preview: "", bySpeaker: {} });
     if (row.created_at >= pending.lastAt) {
       pending.lastAt = row.created_at;
       pending.preview = messagePreview(row.content);
@@ -285,14 +299,14 @@ export class D1Sync {
     }
   }
 
-  /** Moves the character's reply ratings (addReplyRating). Throws what D1 throws. */
-  async addRating(change: { up: number; down: number }): Promise<void> {
-    await addReplyRating(this.db, this.store.room!.character_id, change);
+  /** Moves the reply ratings of character `characterId` (the reply's speaker; addReplyRating). Throws what D1 throws. */
+  async addRating(characterId: number, change: { up: number; down: number }): Promise<void> {
+    await addReplyRating(this.db, characterId, change);
   }
 
-  /** The character's card (readReplyCharacter). Throws what D1 throws. */
-  readCharacter(): Promise<ReplyCharacter | null> {
-    return readReplyCharacter(this.db, this.store.room!.character_id);
+  /** Member `characterId`'s card (readReplyCharacter). Throws what D1 throws. */
+  readCharacter(characterId: number): Promise<ReplyCharacter | null> {
+    return readReplyCharacter(this.db, characterId);
   }
 
   /** Writes one screening outcome of this conversation to `moderation_log`; never throws (failures are logged). */

@@ -7,8 +7,11 @@
  * - `room`: one row, the conversation's facts (owner, character, the name
  *   for `{{user}}`) and what steers its prompts (memory, summary, persona).
  * - `messages`: every message and reply, with a reply's versions (swipes).
- * - `character_card`: the character's card as last read from D1.
+ * - `character_card`: the character's card as last read from D1 (until
+ *   version 5; since then `cast_cards`).
  * - `frame_receipts`: answers of steering frames by clientId (applied once).
+ * - `cast_members`: the cast in member order, as the Worker last said
+ *   (DESIGN.md "Group chats"); `cast_cards`: each member's card as last read.
  *
  * Times are ms since the epoch.
  */
@@ -28,6 +31,21 @@ export interface RoomRow {
   summary_through: number;
   /** The persona's description, as the Worker last said ("" for none): in the prompt after the scenario. */
   persona_description: string;
+  /** schema/chat.ts REPLY_ORDERS. */
+  reply_order: "natural" | "list" | "pooled" | "manual";
+  /** The author's note (schema/chat.ts AuthorNote): text ("" for none), depth in messages, every `interval`-th message of the person. */
+  author_note: string;
+  author_note_depth: number;
+  author_note_interval: number;
+}
+
+/** One row of `cast_members`, in member order by `position`. */
+export interface CastRow {
+  character_id: number;
+  position: number;
+  name: string;
+  muted: 0 | 1;
+  talkativeness: number;
 }
 
 /** One row of `messages`, oldest first by `seq`. */
@@ -49,6 +67,13 @@ export interface MessageRow {
   swipe_index: number | null;
   /** When the person last edited the text, ms; null when never. */
   edited_at: number | null;
+  /** A reply's speaker; null on the person's messages. */
+  character_id: number | null;
+  /** A person's message: who wrote it, and the name they wrote under. */
+  author_id: string | null;
+  author_name: string | null;
+  /** 1: "hide from context" — shown, but no prompt reads it. */
+  hidden: 0 | 1;
 }
 
 /**
@@ -103,6 +128,35 @@ const MIGRATIONS: string[][] = [
        answer TEXT NOT NULL,
        created_at INTEGER NOT NULL
      )`,
+  ],
+  // 5: group chats (DESIGN.md "Group chats") — the cast and each member's card,
+  // every reply's speaker and every message's author, the reply order, the
+  // author's note and "hide from context". A room from before is a cast of one.
+  [
+    "ALTER TABLE messages ADD COLUMN character_id INTEGER",
+    "ALTER TABLE messages ADD COLUMN author_id TEXT",
+    "ALTER TABLE messages ADD COLUMN author_name TEXT",
+    "ALTER TABLE messages ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE room ADD COLUMN reply_order TEXT NOT NULL DEFAULT 'natural'",
+    "ALTER TABLE room ADD COLUMN author_note TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE room ADD COLUMN author_note_depth INTEGER NOT NULL DEFAULT 4",
+    "ALTER TABLE room ADD COLUMN author_note_interval INTEGER NOT NULL DEFAULT 1",
+    `CREATE TABLE cast_members (
+       character_id INTEGER PRIMARY KEY,
+       position INTEGER NOT NULL,
+       name TEXT NOT NULL DEFAULT '',
+       muted INTEGER NOT NULL DEFAULT 0,
+       talkativeness REAL NOT NULL DEFAULT 0.5
+     )`,
+    `CREATE TABLE cast_cards (
+       character_id INTEGER PRIMARY KEY,
+       card TEXT NOT NULL,
+       read_at INTEGER NOT NULL
+     )`,
+    "INSERT INTO cast_members (character_id, position) SELECT character_id, 0 FROM room",
+    "INSERT INTO cast_cards (character_id, card, read_at) SELECT r.character_id, c.card, c.read_at FROM room r JOIN character_card c",
+    "UPDATE messages SET character_id = (SELECT character_id FROM room) WHERE role = 'character'",
+    "UPDATE messages SET author_id = (SELECT user_id FROM room), author_name = (SELECT user_name FROM room) WHERE role = 'user'",
   ],
 ];
 

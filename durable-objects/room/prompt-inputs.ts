@@ -1,14 +1,21 @@
 /**
  * What a prompt of the room is made of, apart from prompt assembly itself
- * (../prompt.ts): the character's card, the history after the summary, and
- * the settings (budget, persona, memory, summary).
+ * (../prompt.ts): each member's card, the history after the summary, and
+ * the settings (budget, persona, memory, summary, the cast, the author's
+ * note).
  *
- * The card is kept in memory and in the room's own storage (which outlives
+ * Each card is kept in memory and in the room's own storage (which outlives
  * hibernation) for CHARACTER_TTL_MS (ms), then re-read from D1: a room woken
- * from hibernation starts a reply without D1, and an edit of the character
+ * from hibernation starts a reply without D1, and an edit of a character
  * reaches open chats within a minute.
+ *
+ * Who may speak (`canSpeak`): a member whose card still reads (not deleted,
+ * not removed by moderation) and, in a group chat, is still active — a
+ * deactivated member stays in the history but no longer speaks. A
+ * one-to-one chat keeps its deactivated character (DESIGN.md "Inactive
+ * characters": chats already open keep working).
  */
-import type { HistoryMessage, PromptOptions } from "../prompt.ts";
+import type { CastEntry, HistoryMessage, PromptOptions } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import type { RoomSeams } from "./seams.ts";
 import type { MessageRow, RoomStore } from "./store.ts";
@@ -16,13 +23,18 @@ import type { MessageRow, RoomStore } from "./store.ts";
 /** The character's card is re-read from D1 after this long, ms (edits reach open chats within it). */
 const CHARACTER_TTL_MS = 60_000;
 
-/** A stored message as the prompt's history has it. */
-export function historyOf(row: MessageRow): HistoryMessage {
-  return { role: row.role === "user" ? "user" : "assistant", content: row.content };
+/** A stored message as the prompt's history has it; `names` gives a reply's speaker's name (group chats). */
+export function historyOf(row: MessageRow, names?: ReadonlyMap<number, string>): HistoryMessage {
+  const message: HistoryMessage = { role: row.role === "user" ? "user" : "assistant", content: row.content };
+  if (names) {
+    const name = row.role === "user" ? row.author_name : row.character_id !== null ? names.get(row.character_id) : undefined;
+    if (name) message.name = name;
+  }
+  return message;
 }
 
 export class PromptInputs {
-  private character: { value: Promise<ReplyCharacter | null>; at: number } | null = null;
+  private readonly cards = new Map<number, { value: Promise<ReplyCharacter | null>; at: number }>();
   private readonly env: Env;
   private readonly store: RoomStore;
   private readonly d1: D1Sync;
@@ -36,34 +48,69 @@ export class PromptInputs {
   }
 
   /**
-   * The character's card for prompts: kept in memory and in the room's own
-   * storage (which outlives hibernation) for CHARACTER_TTL_MS, then re-read
-   * from D1. Null when the character no longer exists; a failed read rejects
-   * and is not kept.
+   * Member `characterId`'s card for prompts (the first member's without an
+   * id): kept in memory and in the room's own storage (which outlives
+   * hibernation) for CHARACTER_TTL_MS, then re-read from D1. Null when the
+   * character no longer exists; a failed read rejects and is not kept.
    */
-  loadCharacter(): Promise<ReplyCharacter | null> {
+  loadCharacter(characterId: number = this.store.room!.character_id): Promise<ReplyCharacter | null> {
     const now = Date.now();
-    if (!this.character) {
-      const stored = this.store.readCard();
-      if (stored) this.character = { value: Promise.resolve(JSON.parse(stored.card) as ReplyCharacter), at: stored.read_at };
+    if (!this.cards.has(characterId)) {
+      const stored = this.store.readCard(characterId);
+      if (stored) this.cards.set(characterId, { value: Promise.resolve(JSON.parse(stored.card) as ReplyCharacter), at: stored.read_at });
     }
-    const cached = this.character;
+    const cached = this.cards.get(characterId);
     if (cached && now - cached.at < CHARACTER_TTL_MS) return cached.value;
-    const value = this.d1.readCharacter().then((character) => {
-      if (character && !this.store.deleted && this.character?.value === value) this.store.writeCard(JSON.stringify(character), now);
+    const value = this.d1.readCharacter(characterId).then((character) => {
+      if (character && !this.store.deleted && this.cards.get(characterId)?.value === value) {
+        this.store.writeCard(characterId, JSON.stringify(character), now);
+      }
       return character;
     });
-    this.character = { value, at: now };
+    this.cards.set(characterId, { value, at: now });
     // A failed read is not kept.
     value.catch(() => {
-      if (this.character?.value === value) this.character = null;
+      if (this.cards.get(characterId)?.value === value) this.cards.delete(characterId);
     });
     return value;
   }
 
-  /** The stored messages a prompt reads, oldest first: those after the summary. */
-  history(): HistoryMessage[] {
-    return this.store.rowsAfterSummary().map(historyOf);
+  /** Every member's card, in member order (null for one that no longer exists). Rejects when a read fails. */
+  async loadCast(): Promise<{ characterId: number; card: ReplyCharacter | null }[]> {
+    const cast = this.store.cast();
+    const cards = await Promise.all(cast.map((member) => this.loadCharacter(member.character_id)));
+    return cast.map((member, i) => ({ characterId: member.character_id, card: cards[i]! }));
+  }
+
+  /** Whether a member with this card may speak (see the module's note). */
+  canSpeak(card: ReplyCharacter | null): card is ReplyCharacter {
+    if (!card) return false;
+    return this.isGroup() ? card.isActive !== false : true;
+  }
+
+  /** More than one character in the cast. */
+  isGroup(): boolean {
+    return this.store.cast().length > 1;
+  }
+
+  /** The names of the members, by id, as their cards say (else as the Worker said). */
+  async names(): Promise<Map<number, string>> {
+    const cast = await this.loadCast().catch(() => []);
+    const names = new Map(this.store.cast().map((member) => [member.character_id, member.name]));
+    for (const { characterId, card } of cast) if (card) names.set(characterId, card.name);
+    return names;
+  }
+
+  /**
+   * The stored messages a prompt reads, oldest first: those after the
+   * summary, without the ones hidden from context. With `names` (a group
+   * chat), each carries its speaker's or author's name.
+   */
+  history(names?: ReadonlyMap<number, string>): HistoryMessage[] {
+    return this.store
+      .rowsAfterSummary()
+      .filter((row) => !row.hidden)
+      .map((row) => historyOf(row, names));
   }
 
   /** The prompt's settings: budget (AI_CONTEXT_TOKENS, AI_MAX_TOKENS unless a test set `budget`), persona, memory and summary. */
@@ -78,6 +125,38 @@ export class PromptInputs {
       memory: room.memory,
       summary: room.summary,
     };
+  }
+
+  /**
+   * Everything a reply of `speakerId` reads: its card, the history (named in
+   * a group chat), and the options with the cast (the other members that
+   * can speak or spoke) and the author's note when it applies to this reply
+   * (every `interval`-th message of the person; 0: never). Null when the
+   * speaker's card no longer exists.
+   */
+  async forReply(speakerId: number): Promise<{ card: ReplyCharacter; history: HistoryMessage[]; options: PromptOptions } | null> {
+    const group = this.isGroup();
+    const cast = group ? await this.loadCast() : [{ characterId: speakerId, card: await this.loadCharacter(speakerId) }];
+    const card = cast.find((member) => member.characterId === speakerId)?.card ?? (await this.loadCharacter(speakerId));
+    if (!card) return null;
+    const options = this.options();
+    let names: Map<number, string> | undefined;
+    if (group) {
+      names = new Map(this.store.cast().map((member) => [member.character_id, member.name]));
+      const others: CastEntry[] = [];
+      for (const member of cast) {
+        if (member.card) names.set(member.characterId, member.card.name);
+        if (member.characterId === speakerId || !this.canSpeak(member.card)) continue;
+        others.push({ name: member.card.name, description: member.card.description, characterBook: member.card.characterBook });
+      }
+      options.cast = others;
+    }
+    const note = this.store.authorNote();
+    if (note.text && note.interval > 0) {
+      const userMessages = this.store.userMessageCount();
+      if (userMessages % note.interval === 0 || note.interval === 1) options.authorNote = { text: note.text, depth: note.depth };
+    }
+    return { card, history: this.history(names), options };
   }
 }
 

@@ -87,7 +87,7 @@ describe("the character's card", () => {
 
     // A minute after it was read, the next reply reads the card again.
     await runInDurableObject(stub, (_room: ConversationRoom, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE character_card SET read_at = read_at - 61000");
+      state.storage.sql.exec("UPDATE cast_cards SET read_at = read_at - 61000");
     });
     await evictDurableObject(stub);
     expect((await socket.chat(id, "And now?")).response.content).toMatch(/^\*Wren Vale /);

@@ -3,9 +3,21 @@
  * stopped, failed), and how one interrupted by a restart is recovered.
  *
  * - A round starts with a person's message (`receiveMessage`), a
- *   `regenerate` of the last reply, or a `continue` (steering.ts). One reply
- *   at a time: while one is written or a message admitted, others get `busy`.
- *   Each start is rate limited per person (MESSAGE_RATE_LIMITER).
+ *   `regenerate` of the last reply, a `continue` (steering.ts) or a
+ *   `generate` ("Let … speak"). One reply at a time: while one is written or
+ *   a message admitted, others get `busy`. Each start is rate limited per
+ *   person (MESSAGE_RATE_LIMITER).
+ * - Group chats (DESIGN.md "Group chats"): a person's message is answered
+ *   by the members the reply order picks (reply-order.ts), one reply after
+ *   another; the next starts as soon as the previous one is stored. `stop`
+ *   ends the round; a failed reply ends it too. A member removed, muted out
+ *   of the cast or no longer able to speak meanwhile is skipped. The round's
+ *   queue lives in memory: a restart in the middle of a round keeps what
+ *   was stored, and the round ends there (nothing is left streaming).
+ *   `regenerate`, `swipe` and `continue` keep the reply's speaker.
+ * - In a group chat a reply that starts with its speaker's own `Name:` has
+ *   it stripped, and one that goes on to another member's or the person's
+ *   line (`\nName:`, the prompt's stop sequences) is cut there.
  * - The reply belongs to the object, not a socket: it runs in
  *   `ctx.waitUntil` and finishes and is stored even when every client has
  *   gone; a client that comes back gets it in `history_sync`.
@@ -25,6 +37,7 @@ import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
 import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
 import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import { buildPrompt } from "../prompt.ts";
+import { chooseSpeakers, type Speaker } from "./reply-order.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
 import type { RoomScreening } from "./screening.ts";
@@ -36,6 +49,8 @@ import type { RoomSummary } from "./summary.ts";
 /** A reply being written. */
 export interface ActiveReply {
   id: string;
+  /** The speaker: a member of the cast. */
+  characterId: number;
   replaces: string | null;
   /** A `continue`: the reply's text before it, which the new text extends (and is put back on failure); else null. */
   continues: string | null;
@@ -88,6 +103,10 @@ export class ReplyRounds {
   active: ActiveReply | null = null;
   /** A message is between its checks and its storing (one at a time). */
   private admitting = false;
+  /** Speakers still to reply in this round, in order (group chats). */
+  private round: number[] = [];
+  /** The next speaker of the round is being readied. */
+  private advancing = false;
   private readonly ctx: DurableObjectState;
   private readonly env: Env;
   private readonly store: RoomStore;
@@ -107,7 +126,7 @@ export class ReplyRounds {
 
   /** A reply is being written or a message admitted: a new round or a steering frame must wait. */
   get busy(): boolean {
-    return this.active !== null || this.admitting;
+    return this.active !== null || this.admitting || this.advancing || this.round.length > 0;
   }
 
   /** The `history_sync` frame: every visible message (a reply being written as its sockets have it) and the memory note. */
@@ -120,6 +139,7 @@ export class ReplyRounds {
       messages: this.store.visibleRows().map((row) => this.store.toWire(row, active)),
       chatModel: chatModelName(this.env),
       memory: room.memory,
+      authorNote: this.store.authorNote(),
     };
   }
 
@@ -144,6 +164,7 @@ export class ReplyRounds {
 
   /** `stop`, or the conversation is deleted: the reply being written ends (what was written so far is kept unless deleted). */
   stop(): void {
+    this.round = [];
     if (this.active) {
       this.active.stopped = true;
       this.active.controller.abort();
@@ -175,11 +196,11 @@ export class ReplyRounds {
    * the message rate limit: then false, and the caller tells the sender. One
    * admission at a time: others meanwhile get `busy`.
    */
-  async admit(state: SocketState, start: () => void): Promise<boolean> {
+  async admit(state: SocketState, start: () => void | Promise<void>): Promise<boolean> {
     this.admitting = true;
     try {
       if (!(await this.withinRateLimit(state.userId))) return false;
-      if (!this.store.deleted) start();
+      if (!this.store.deleted) await start();
       return true;
     } finally {
       this.admitting = false;
@@ -204,19 +225,22 @@ export class ReplyRounds {
     let verdict: ModerationVerdict | null | undefined;
     const screening = this.screening.screen({ text: content, role: "user" }).then((result) => (verdict = result));
     let stored: MessageRow | null = null;
-    const admitted = await this.admit(state, () => {
+    const admitted = await this.admit(state, async () => {
       if (verdict && isChildSafetyViolation(verdict)) {
         // Known before storing: nothing is kept.
         this.screening.logRefusedMessage(content, verdict, null);
         send(ws, refusal("message_refused", MESSAGE_REFUSED_TEXT, clientId ?? undefined));
         return;
       }
-      const row = this.store.insertUserMessage(content, clientId);
+      const row = this.store.insertUserMessage(content, clientId, { id: state.userId, name: this.store.room!.user_name });
       stored = row;
       this.sockets.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.store.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.d1.countMessage(row);
-      this.start(null);
+      const speakers = await this.speakersFor(row);
+      if (speakers.length > 0) this.startRound(speakers);
+      // Nobody replies (manual order, everyone muted): the message alone is written to D1.
+      else this.ctx.waitUntil(this.d1.writeCounters());
     });
     if (!admitted) {
       send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
@@ -232,8 +256,90 @@ export class ReplyRounds {
     }
   }
 
+  /**
+   * The members that reply to the person's message `row`, in order, by the
+   * conversation's reply order (reply-order.ts) among those that may speak:
+   * unmuted and, in a group chat, still able to (PromptInputs.canSpeak). In
+   * a one-to-one chat the character answers even when its card can no
+   * longer be read (the reply then fails in plain words).
+   */
+  private async speakersFor(row: MessageRow): Promise<number[]> {
+    const group = this.inputs.isGroup();
+    const cast = await this.inputs.loadCast().catch(() => this.store.cast().map((m) => ({ characterId: m.character_id, card: null })));
+    const eligible: Speaker[] = [];
+    for (const member of this.store.cast()) {
+      if (member.muted) continue;
+      const card = cast.find((c) => c.characterId === member.character_id)?.card ?? null;
+      if (group && !this.inputs.canSpeak(card)) continue;
+      eligible.push({ characterId: member.character_id, name: card?.name ?? member.name, talkativeness: member.talkativeness });
+    }
+    const recent = this.store.recentBefore(row.seq);
+    const lastSpeakerId = recent.find((r) => r.role === "character")?.character_id ?? null;
+    const spokeLastRound = new Set<number>();
+    for (const r of recent) {
+      if (r.role === "user") break;
+      if (r.character_id !== null) spokeLastRound.add(r.character_id);
+    }
+    return chooseSpeakers(this.store.room!.reply_order, eligible, { message: row.content, lastSpeakerId, spokeLastRound }, this.seams.random);
+  }
+
+  /** Starts a round: `speakers` reply one after another (the first now). */
+  startRound(speakers: number[]): void {
+    const [first, ...rest] = speakers;
+    if (first === undefined) return;
+    this.round = rest;
+    this.start(null, null, first);
+  }
+
+  /**
+   * The next speaker of the round, once the previous reply is stored: one
+   * that is still in the cast and (in a group chat) can still speak;
+   * others are skipped.
+   */
+  private async next(): Promise<void> {
+    if (this.advancing) return;
+    this.advancing = true;
+    try {
+      while (this.round.length > 0 && !this.store.deleted && this.active === null) {
+        const id = this.round.shift()!;
+        if (!this.store.member(id)) continue;
+        if (this.inputs.isGroup() && !this.inputs.canSpeak(await this.inputs.loadCharacter(id).catch(() => null))) continue;
+        if (this.active !== null || this.store.deleted) return;
+        this.start(null, null, id);
+        return;
+      }
+    } finally {
+      this.advancing = false;
+    }
+  }
+
+  /**
+   * `generate` ("Let … speak"): member `characterId` replies now, muted or
+   * not. Refused with `not_a_member` when it is not in the cast or can no
+   * longer speak; `busy` while a reply is written; `rate_limited` like a message.
+   */
+  async generate(ws: WebSocket, state: SocketState, characterId: number, clientId: string | undefined): Promise<void> {
+    if (this.busy) {
+      this.busyError(ws, clientId ?? null);
+      return;
+    }
+    const member = this.store.member(characterId);
+    const card = member ? await this.inputs.loadCharacter(characterId).catch(() => null) : null;
+    if (!member || (this.inputs.isGroup() && !this.inputs.canSpeak(card))) {
+      const message = member ? `${card?.name ?? member.name} can no longer speak in this chat.` : "That character is not in this chat.";
+      send(ws, refusal("not_a_member", message, clientId));
+      return;
+    }
+    if (this.busy) {
+      this.busyError(ws, clientId ?? null);
+      return;
+    }
+    if (!(await this.admit(state, () => this.startRound([characterId])))) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId));
+  }
+
   /** Its message was retracted: the reply being written ends quietly (its rows are deleted with the message). */
   private retract(): void {
+    this.round = [];
     const reply = this.active;
     if (reply) {
       reply.stopped = true;
@@ -248,14 +354,30 @@ export class ReplyRounds {
       this.busyError(ws, null);
       return;
     }
-    const [last, previous] = this.store.lastTwo();
-    // The last reply to a message of the person, or a message of theirs still unanswered.
-    const target = last?.role === "character" && previous?.role === "user" ? last : last?.role === "user" ? null : undefined;
+    const [last] = this.store.lastTwo();
+    // The last reply (in a group chat, whoever spoke last) after a message of the person, or a message of theirs still unanswered.
+    const target =
+      last?.role === "character" && this.store.userMessageBefore(last.seq) !== null ? last : last?.role === "user" ? null : undefined;
     if (target === undefined) {
       send(ws, { type: "error", code: "nothing_to_regenerate", message: "There is no reply to regenerate yet." });
       return;
     }
-    if (!(await this.admit(state, () => this.start(target)))) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE));
+    // A new version keeps its speaker, who must still be in the cast.
+    const speaker = target ? (target.character_id ?? this.store.room!.character_id) : null;
+    if (speaker !== null && !this.store.member(speaker)) {
+      send(ws, refusal("not_a_member", "That character is no longer in this chat, so its reply cannot be regenerated."));
+      return;
+    }
+    const admitted = await this.admit(state, async () => {
+      if (target) {
+        this.start(target, null, speaker!);
+        return;
+      }
+      // The person's message is still unanswered: the reply order picks, else the first member.
+      const speakers = await this.speakersFor(last!);
+      this.startRound(speakers.length > 0 ? speakers : [this.store.cast()[0]?.character_id ?? this.store.room!.character_id]);
+    });
+    if (!admitted) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE));
   }
 
   /**
@@ -265,12 +387,15 @@ export class ReplyRounds {
    * marked by naming itself in `replaces` (so a crash recovery does not count
    * it again), and the deltas extend it.
    */
-  start(replaces: MessageRow | null, continuing: { row: MessageRow; clientId: string | null } | null = null): void {
+  start(replaces: MessageRow | null, continuing: { row: MessageRow; clientId: string | null } | null = null, speakerId?: number): void {
     // Every version of the replaced reply in written order; the new one will be the newest.
     const alternatives = replaces ? replyVersions(versionFields(replaces)).versions : [];
     const base = continuing?.row.content ?? "";
+    const existing = continuing?.row ?? replaces;
+    const characterId = speakerId ?? existing?.character_id ?? this.store.room!.character_id;
     const reply: ActiveReply = {
       id: continuing?.row.id ?? crypto.randomUUID(),
+      characterId,
       replaces: replaces?.id ?? null,
       continues: continuing ? base : null,
       clientId: continuing?.clientId ?? null,
@@ -280,17 +405,21 @@ export class ReplyRounds {
       stopped: false,
       controller: new AbortController(),
     };
-    this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null });
+    this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
     this.active = reply;
     this.sockets.broadcast({
       type: "reply_started",
       messageId: reply.id,
       replaces: reply.replaces,
       ...(continuing ? { continues: true } : {}),
+      characterId,
     });
-    const running = this.write(reply).finally(() => {
-      if (this.active === reply) this.active = null;
-    });
+    const running = this.write(reply)
+      .finally(() => {
+        if (this.active === reply) this.active = null;
+      })
+      // The round goes on with its next speaker.
+      .then(() => this.next());
     // The reply is the object's, not a socket's: it completes with nobody connected.
     this.ctx.waitUntil(running);
   }
@@ -312,13 +441,14 @@ export class ReplyRounds {
       this.sockets.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
     };
     try {
-      character = await this.inputs.loadCharacter();
-      if (!character) throw new Error(`character ${room.character_id} not found`);
+      const inputs = await this.inputs.forReply(reply.characterId);
+      if (!inputs) throw new Error(`character ${reply.characterId} not found`);
+      character = inputs.card;
       characterName = character.name;
-      const history = this.inputs.history();
+      const { history, options } = inputs;
+      const group = options.cast !== undefined;
       // A continued reply is the last message of its own prompt, with the text it had.
-      if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues });
-      const options = this.inputs.options();
+      if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(group ? { name: character.name } : {}) });
       const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
       const model = this.seams.modelFactory(character, room.user_name);
       const pieces = withTokenTimeout(
@@ -327,15 +457,31 @@ export class ReplyRounds {
           signal: reply.controller.signal,
           attempt: reply.alternatives.length,
           purpose: reply.continues !== null ? "continue" : "reply",
+          ...(prompt.stop.length > 0 ? { stop: prompt.stop } : {}),
         }),
         this.seams.tokenTimeoutMs,
         () => reply.controller.abort(),
       );
+      // Group chats: the speaker's own "Name:" is stripped from the start; another's line ends the reply.
+      const ownPrefix = group && reply.continues === null ? `${character.name}:` : null;
+      let prefixDone = ownPrefix === null;
       let flushed = Date.now();
       for await (const text of pieces) {
         if (reply.stopped || store.deleted) break;
         const piece = reply.continues !== null && reply.content === reply.continues ? continuationPiece(reply.continues, text) : text;
         reply.content += piece;
+        if (!prefixDone) {
+          const start = reply.content.trimStart();
+          // Not yet known whether it begins with the name: nothing goes out.
+          if (start.length < ownPrefix!.length && ownPrefix!.startsWith(start)) continue;
+          if (start.startsWith(ownPrefix!)) reply.content = start.slice(ownPrefix!.length).trimStart();
+          prefixDone = true;
+        }
+        const cut = earliestStop(reply.content, prompt.stop);
+        if (cut >= 0) {
+          reply.content = reply.content.slice(0, cut);
+          break;
+        }
         const wait = DELTA_INTERVAL_MS - (Date.now() - lastDeltaAt);
         if (wait <= 0) flushDelta();
         else deltaTimer ??= setTimeout(flushDelta, wait);
@@ -398,6 +544,7 @@ export class ReplyRounds {
    */
   private fail(reply: ActiveReply, code: ChatErrorCode, message: string): void {
     if (this.store.deleted) return;
+    this.round = [];
     if (reply.continues !== null) {
       const row = this.store.restoreContinued(reply.id, reply.continues);
       if (row) this.sockets.broadcast({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active) });
@@ -412,6 +559,16 @@ export class ReplyRounds {
       this.sockets.broadcast(this.historySync());
     }
   }
+}
+
+/** Where the first of `stops` occurs in `text`, or -1. */
+export function earliestStop(text: string, stops: readonly string[]): number {
+  let cut = -1;
+  for (const stop of stops) {
+    const at = text.indexOf(stop);
+    if (at >= 0 && (cut < 0 || at < cut)) cut = at;
+  }
+  return cut;
 }
 
 /**

@@ -57,8 +57,10 @@ export class RoomScreening {
    */
   async screen(input: Omit<ModerationInput, "nsfw">): Promise<ModerationVerdict | null> {
     try {
-      const character = await this.inputs.loadCharacter().catch(() => null);
-      return await screenWholeText(this.seams.moderatorFactory(), { ...input, nsfw: character?.isNsfw ?? false });
+      // A group chat is adult when any member is.
+      const cast = await this.inputs.loadCast().catch(() => []);
+      const nsfw = cast.some((member) => member.card?.isNsfw === true);
+      return await screenWholeText(this.seams.moderatorFactory(), { ...input, nsfw });
     } catch (error) {
       console.warn("screening failed", this.store.room?.conversation_id, String(error));
       this.ctx.waitUntil(

@@ -19,4 +19,6 @@ export interface RoomSeams {
   budget: { contextTokens: number; maxTokens: number } | null;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. */
   now: () => number;
+  /** The random source of the reply orders' rolls and picks, [0, 1); tests seed it (reply-order.ts seededRandom). */
+  random: () => number;
 }

@@ -193,7 +193,7 @@ describe("continue", () => {
     const counted = await eventually(async () => ((await messageCount()) > 0 ? messageCount() : null));
 
     socket.send({ type: "continue", clientId: "c1" });
-    expect(await other.next("reply_started")).toEqual({ type: "reply_started", messageId: reply.messageId, replaces: null, continues: true });
+    expect(await other.next("reply_started")).toEqual({ type: "reply_started", messageId: reply.messageId, replaces: null, continues: true, characterId: expect.any(Number) });
     let streamed = reply.content;
     for (;;) {
       const frame = await other.nextWhere((f) => f.type === "character_response_delta" || f.type === "character_response");

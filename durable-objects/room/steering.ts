@@ -22,6 +22,7 @@ import {
   EDIT_REFUSED_TEXT,
   MAX_CHAT_MESSAGE_LENGTH,
   MEMORY_REFUSED_TEXT,
+  AUTHOR_NOTE_REFUSED_TEXT,
   replyVersions,
   type ServerFrame,
 } from "../../schema/chat.ts";
@@ -175,6 +176,37 @@ export class Steering {
   }
 
   /**
+   * `set_author_note`: the conversation's author's note (AuthorNote), in the
+   * prompt from the next reply on. Every socket gets `author_note_updated`.
+   * Screened like the memory note (S4: `message_refused`, unchanged).
+   */
+  async setAuthorNote(frame: Extract<ClientFrame, { type: "set_author_note" }>): Promise<ServerFrame> {
+    const { text, depth, interval, clientId } = frame;
+    const refused = await this.screenFrame(frame, "memory", null, AUTHOR_NOTE_REFUSED_TEXT, clientId);
+    if (refused) return refused;
+    this.store.setAuthorNote({ text, depth, interval });
+    const answer: ServerFrame = { type: "author_note_updated", authorNote: this.store.authorNote(), ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /**
+   * `hide_message`: "hide from context" on or off. The message stays (the
+   * client shows it dimmed) and no prompt reads it while hidden. Every
+   * socket gets `message_updated`.
+   */
+  async hideMessage(frame: Extract<ClientFrame, { type: "hide_message" }>): Promise<ServerFrame> {
+    const { messageId, hidden, clientId } = frame;
+    const row = this.findMessage(messageId, clientId);
+    if (!isRow(row)) return row;
+    const updated = this.store.setHidden(row.id, hidden);
+    if (!updated) return refusal("message_not_found", "That message is not in this conversation.", clientId);
+    const answer: ServerFrame = { type: "message_updated", messageId, message: this.store.toWire(updated), ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /**
    * `continue`: the character goes on with its last reply, streamed into the
    * same message (ReplyRounds.start). Rate limited like a message. Its
    * receipt is kept when the reply ends.
@@ -255,7 +287,7 @@ export class Steering {
     const up = (value === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
     const down = (value === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
     try {
-      await this.d1.addRating({ up, down });
+      await this.d1.addRating(row.character_id ?? this.store.room!.character_id, { up, down });
     } catch (error) {
       this.store.setRating(messageId, row.rating);
       throw error;

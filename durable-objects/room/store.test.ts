@@ -65,9 +65,12 @@ describe("storage", () => {
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
       state.storage.sql.exec("DROP TABLE character_card");
       state.storage.sql.exec("DROP TABLE frame_receipts");
-      for (const column of ["memory", "summary", "summary_through", "persona_description"]) {
+      state.storage.sql.exec("DROP TABLE cast_members");
+      state.storage.sql.exec("DROP TABLE cast_cards");
+      for (const column of ["memory", "summary", "summary_through", "persona_description", "reply_order", "author_note", "author_note_depth", "author_note_interval"]) {
         state.storage.sql.exec(`ALTER TABLE room DROP COLUMN ${column}`);
       }
+      for (const column of ["character_id", "author_id", "author_name", "hidden"]) state.storage.sql.exec(`ALTER TABLE messages DROP COLUMN ${column}`);
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN edited_at");
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN swipe_index");
       state.storage.sql.exec("UPDATE _schema SET version = 1");
@@ -77,6 +80,10 @@ describe("storage", () => {
     const stored = await messages(mira, conversation.id);
     expect(stored.map((m) => m.content).slice(0, 2)).toEqual(["Hello there.", "Before the upgrade"]);
     expect(stored[2]!.swipeIndex).toBeUndefined();
+    // Version 5 made it a cast of one: every reply is its character's, every message the owner's.
+    expect(stored[0]).toMatchObject({ characterId: conversation.characterId });
+    expect(stored[1]).toMatchObject({ authorId: mira.id });
+    expect(stored[2]).toMatchObject({ characterId: conversation.characterId });
     const columns = await runInDurableObject(stub, (_room: ConversationRoom, state) => ({
       version: state.storage.sql.exec<{ version: number }>("SELECT version FROM _schema").one().version,
       names: state.storage.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('messages')").toArray().map((c) => c.name),
@@ -87,5 +94,7 @@ describe("storage", () => {
     expect(columns.names).toContain("edited_at");
     expect(columns.tables).toContain("character_card");
     expect(columns.tables).toContain("frame_receipts");
+    expect(columns.tables).toContain("cast_members");
+    expect(columns.names).toContain("hidden");
   });
 });

@@ -7,11 +7,11 @@
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
-import type { ChatMessage, ReplyVersionFields, ServerFrame } from "../../schema/chat.ts";
-import type { RoomFacts, SeedMessage } from "../room-protocol.ts";
-import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
+import type { AuthorNote, ChatMessage, ReplyOrder, ReplyVersionFields, ServerFrame } from "../../schema/chat.ts";
+import type { RoomCastMember, RoomFacts, SeedMessage } from "../room-protocol.ts";
+import { type CastRow, type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 
-export type { MessageRow, RoomRow } from "./migrations.ts";
+export type { CastRow, MessageRow, RoomRow } from "./migrations.ts";
 
 /** How long the answer of a steering frame is kept for its clientId (a resend after a reconnect), ms. */
 export const FRAME_RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -38,6 +38,8 @@ export class RoomStore {
   room: RoomRow | null = null;
   /** The conversation was deleted (`wipe`): the object answers nothing any more. */
   deleted = false;
+  /** The cast in member order, kept in memory (read on `open`, replaced by `setCast`). */
+  private castRows: CastRow[] = [];
   private readonly storage: DurableObjectStorage;
 
   constructor(storage: DurableObjectStorage) {
@@ -52,20 +54,23 @@ export class RoomStore {
   open(): void {
     migrateRoomStorage(this.storage);
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+    this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
   }
 
   /** The room's facts and its first messages (the seed messages, else the greeting), in one transaction. */
   create(facts: RoomFacts): void {
     this.storage.transactionSync(() => {
       this.sql(
-        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at, memory) VALUES (1, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at, memory, reply_order) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
         facts.conversationId,
         facts.userId,
         facts.characterId,
         facts.userName,
         facts.createdAt,
         facts.memory ?? "",
+        facts.replyOrder ?? "natural",
       );
+      this.writeCast(facts.cast.length > 0 ? facts.cast : [{ characterId: facts.characterId, name: "", muted: false, talkativeness: 0.5 }]);
       if (facts.messages) {
         for (const message of facts.messages) {
           // Stored as the wire has it (content shown, the other versions, swipeIndex); a person's message has one version.
@@ -73,25 +78,93 @@ export class RoomStore {
           const at = message.swipeIndex;
           const swipeIndex = at !== undefined && Number.isInteger(at) && at >= 0 && at < alternatives.length ? at : null;
           this.sql(
-            "INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index) VALUES (?, ?, ?, ?, ?, ?)",
+            `INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id, author_id, author_name, hidden)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             crypto.randomUUID(),
             message.isUser ? "user" : "character",
             message.content,
             message.createdAt,
             JSON.stringify(alternatives),
             swipeIndex,
+            message.isUser ? null : (message.characterId ?? facts.characterId),
+            message.isUser ? facts.userId : null,
+            message.isUser ? (message.authorName ?? facts.userName) : null,
+            message.hidden ? 1 : 0,
           );
         }
-      } else if (facts.greeting) {
-        this.sql(
-          "INSERT INTO messages (id, role, content, created_at) VALUES (?, 'character', ?, ?)",
-          crypto.randomUUID(),
-          facts.greeting,
-          facts.createdAt,
-        );
+      } else {
+        for (const greeting of facts.greetings) {
+          // The greeting is the first of its versions; the alternate greetings follow (a swipe away).
+          this.sql(
+            "INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id) VALUES (?, 'character', ?, ?, ?, ?, ?)",
+            crypto.randomUUID(),
+            greeting.content,
+            facts.createdAt,
+            JSON.stringify(greeting.alternatives),
+            greeting.alternatives.length > 0 ? 0 : null,
+            greeting.characterId,
+          );
+        }
       }
     });
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
+    this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
+  }
+
+  // --- the cast ------------------------------------------------------------
+
+  /** The cast in member order. */
+  cast(): readonly CastRow[] {
+    return this.castRows;
+  }
+
+  /** The member `characterId`, or null when it is not (or no longer) in the cast. */
+  member(characterId: number): CastRow | null {
+    return this.castRows.find((row) => row.character_id === characterId) ?? null;
+  }
+
+  private writeCast(members: RoomCastMember[]): void {
+    this.sql("DELETE FROM cast_members");
+    members.forEach((member, position) =>
+      this.sql(
+        "INSERT INTO cast_members (character_id, position, name, muted, talkativeness) VALUES (?, ?, ?, ?, ?)",
+        member.characterId,
+        position,
+        member.name,
+        member.muted ? 1 : 0,
+        member.talkativeness,
+      ),
+    );
+  }
+
+  /** The cast and reply order as the Worker now says (a member added, removed, muted …); the first member becomes the room's character. */
+  setCast(members: RoomCastMember[], replyOrder: ReplyOrder): void {
+    if (members.length === 0) return;
+    this.storage.transactionSync(() => {
+      this.writeCast(members);
+      this.sql("UPDATE room SET reply_order = ?, character_id = ? WHERE id = 1", replyOrder, members[0]!.characterId);
+    });
+    this.room!.reply_order = replyOrder;
+    this.room!.character_id = members[0]!.characterId;
+    this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
+  }
+
+  /** The author's note (schema/chat.ts AuthorNote). */
+  authorNote(): AuthorNote {
+    const room = this.room!;
+    return { text: room.author_note, depth: room.author_note_depth, interval: room.author_note_interval };
+  }
+
+  setAuthorNote(note: AuthorNote): void {
+    this.sql("UPDATE room SET author_note = ?, author_note_depth = ?, author_note_interval = ? WHERE id = 1", note.text, note.depth, note.interval);
+    Object.assign(this.room!, { author_note: note.text, author_note_depth: note.depth, author_note_interval: note.interval });
+  }
+
+  /** "Hide from context" on (or off) for a visible message; null when there is no such message. */
+  setHidden(messageId: string, hidden: boolean): MessageRow | null {
+    return (
+      this.sql<MessageRow>("UPDATE messages SET hidden = ? WHERE id = ? AND status = 'complete' RETURNING *", hidden ? 1 : 0, messageId)[0] ?? null
+    );
   }
 
   /** Forgets everything: the conversation was deleted. */
@@ -145,6 +218,12 @@ export class RoomStore {
     };
     if (row.swipe_index !== null) message.swipeIndex = row.swipe_index;
     if (row.edited_at !== null) message.editedAt = new Date(row.edited_at).toISOString();
+    if (row.role === "character") message.characterId = row.character_id ?? this.room!.character_id;
+    else {
+      message.authorId = row.author_id ?? this.room!.user_id;
+      message.authorName = row.author_name ?? this.room!.user_name;
+    }
+    if (row.hidden) message.hidden = true;
     if (row.status === "streaming") {
       message.status = "streaming";
       // Exactly what this socket's later deltas continue from.
@@ -205,6 +284,16 @@ export class RoomStore {
     );
   }
 
+  /** The visible messages before `seq`, newest first, at most `limit` (who spoke last, who spoke last round). */
+  recentBefore(seq: number, limit = 50): MessageRow[] {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND seq < ? ORDER BY seq DESC LIMIT ?", seq, limit);
+  }
+
+  /** How many messages of people the conversation holds (the author's note's interval counts them). */
+  userMessageCount(): number {
+    return this.sql<{ n: number }>("SELECT count(*) AS n FROM messages WHERE status = 'complete' AND role = 'user'")[0]?.n ?? 0;
+  }
+
   /** Replies being written when the object last stopped. */
   streamingRows(): MessageRow[] {
     return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'streaming'");
@@ -212,14 +301,16 @@ export class RoomStore {
 
   // --- writing messages --------------------------------------------------
 
-  /** Stores a message of the person. */
-  insertUserMessage(content: string, clientId: string | null): MessageRow {
+  /** Stores a message of the person `author` (their user id and the name they write under). */
+  insertUserMessage(content: string, clientId: string | null, author: { id: string; name: string }): MessageRow {
     return this.sql<MessageRow>(
-      "INSERT INTO messages (id, role, content, created_at, client_id) VALUES (?, 'user', ?, ?, ?) RETURNING *",
+      "INSERT INTO messages (id, role, content, created_at, client_id, author_id, author_name) VALUES (?, 'user', ?, ?, ?, ?, ?) RETURNING *",
       crypto.randomUUID(),
       content,
       Date.now(),
       clientId,
+      author.id,
+      author.name,
     )[0]!;
   }
 
@@ -228,7 +319,7 @@ export class RoomStore {
    * "streaming" and names itself in `replaces`; else the reply it replaces
    * (if any) becomes "superseded" and a new empty "streaming" row is added.
    */
-  beginReply(reply: { id: string; replaces: string | null; alternatives: string[]; continuing: boolean }): void {
+  beginReply(reply: { id: string; replaces: string | null; alternatives: string[]; continuing: boolean; characterId: number }): void {
     this.storage.transactionSync(() => {
       if (reply.continuing) {
         this.sql("UPDATE messages SET status = 'streaming', replaces = id WHERE id = ?", reply.id);
@@ -236,12 +327,13 @@ export class RoomStore {
       }
       if (reply.replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", reply.replaces);
       this.sql(
-        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces)
-         VALUES (?, 'character', '', ?, 'streaming', ?, ?)`,
+        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id)
+         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?)`,
         reply.id,
         Date.now(),
         JSON.stringify(reply.alternatives),
         reply.replaces,
+        reply.characterId,
       );
     });
   }
@@ -354,16 +446,18 @@ export class RoomStore {
     });
   }
 
-  // --- the character's card and frame receipts ----------------------------
+  // --- the members' cards and frame receipts ----------------------------
 
-  /** The card as last read from D1 (JSON) and when, ms. */
-  readCard(): { card: string; read_at: number } | null {
-    return this.sql<{ card: string; read_at: number }>("SELECT card, read_at FROM character_card WHERE id = 1")[0] ?? null;
+  /** Member `characterId`'s card as last read from D1 (JSON) and when, ms. */
+  readCard(characterId: number): { card: string; read_at: number } | null {
+    return this.sql<{ card: string; read_at: number }>("SELECT card, read_at FROM cast_cards WHERE character_id = ?", characterId)[0] ?? null;
   }
 
-  writeCard(card: string, readAt: number): void {
+  writeCard(characterId: number, card: string, readAt: number): void {
     this.sql(
-      "INSERT INTO character_card (id, card, read_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at",
+      `INSERT INTO cast_cards (character_id, card, read_at) VALUES (?, ?, ?)
+       ON CONFLICT (character_id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at`,
+      characterId,
       card,
       readAt,
     );
@@ -392,6 +486,9 @@ export class RoomStore {
 export function seedOf(row: MessageRow): SeedMessage {
   const seed: SeedMessage = { isUser: row.role === "user", content: row.content, createdAt: row.created_at, alternatives: JSON.parse(row.alternatives) as string[] };
   if (row.swipe_index !== null) seed.swipeIndex = row.swipe_index;
+  if (row.character_id !== null) seed.characterId = row.character_id;
+  if (row.author_name !== null) seed.authorName = row.author_name;
+  if (row.hidden) seed.hidden = true;
   return seed;
 }
 

@@ -45,9 +45,10 @@ export class RoomSummary {
   async summarizeIfOverflowing(character: ReplyCharacter): Promise<void> {
     const store = this.store;
     if (store.deleted || !store.room || this.summarizing) return;
-    const rows = store.rowsAfterSummary();
+    // Hidden messages stay out of the summary as they stay out of prompts.
+    const rows = store.rowsAfterSummary().filter((row) => !row.hidden);
     const options = this.inputs.options();
-    const history = rows.map(historyOf);
+    const history = rows.map((row) => historyOf(row));
     const fitted = buildPrompt(character, history, options);
     const dropped = history.length - fitted.historyIncluded;
     if (dropped <= 0) return;

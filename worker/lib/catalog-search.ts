@@ -40,7 +40,7 @@ export function searchTerms(search: string): string[] {
 
 /**
  * The columns of `characters_fts` a typed word may match: the texts and the
- * creator's shown name (migrations/0014_creator_search.sql), never the
+ * creator's shown name (migrations/0015_creator_search.sql), never the
  * filter columns `tag_keys` and `flags`.
  */
 const SEARCHED_COLUMNS = "{name description tags creator}";

@@ -198,13 +198,19 @@ export async function toggleCharacterActive(db: D1Database, id: number): Promise
 
 /**
  * Deletes a character; foreign-key cascades remove its favorites, comments
- * and their votes, tag links and conversations, and the triggers correct
+ * and their votes, tag links and conversations (a group chat keeps going
+ * without it), and the triggers correct
  * every counter. Returns the ids of the conversations that went with it, so
  * their stored messages can be removed (deleteConversationStorage).
  */
 export async function deleteCharacter(db: D1Database, id: number): Promise<string[]> {
+  // A group chat (DESIGN.md "Group chats") loses only this member: its next member becomes the first,
+  // so the conversation is not cascaded away; its replies stay readable. Chats with it alone go with it.
+  const others = `SELECT cc.character_id FROM conversation_characters cc
+    WHERE cc.conversation_id = conversations.id AND cc.character_id != ?1 ORDER BY cc.position LIMIT 1`;
   const [conversations] = await db.batch<{ id: string }>([
-    db.prepare("SELECT id FROM conversations WHERE character_id = ?").bind(id),
+    db.prepare(`SELECT id FROM conversations WHERE character_id = ?1 AND NOT EXISTS (${others})`).bind(id),
+    db.prepare(`UPDATE conversations SET character_id = (${others}) WHERE character_id = ?1 AND EXISTS (${others})`).bind(id),
     db.prepare("DELETE FROM characters WHERE id = ?").bind(id),
   ]);
   return (conversations?.results ?? []).map((row) => row.id);

@@ -9,14 +9,31 @@
  * another ("Branch from here") or imported from a SillyTavern chat file:
  * either way its room starts with the messages it was given
  * (docs/decisions/0007-steering-a-chat.md).
+ *
+ * Group chats (DESIGN.md "Group chats"): a conversation's cast is its rows
+ * of `conversation_characters` in member order; `conversations.character_id`
+ * is always the first member. Every answer embeds the cast (`characters`)
+ * and the reply order, read in the same query. A change of the cast or the
+ * reply order is written to D1 and then told to the room (`setCast`).
  */
-import { type ChatModelName, type Conversation, type ConversationCharacter, type ConversationSummary, conversationTitle } from "../../schema/chat.ts";
+import {
+  type CastMember,
+  castTitle,
+  type ChatModelName,
+  type Conversation,
+  type ConversationCharacter,
+  type ConversationPatch,
+  type ConversationSummary,
+  DEFAULT_TALKATIVENESS,
+  MAX_CAST_SIZE,
+  type ReplyOrder,
+} from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
-import { greetingFor, type SeedMessage } from "../../durable-objects/room-protocol.ts";
+import { greetingFor, type RoomCastMember, type RoomGreeting, type SeedMessage } from "../../durable-objects/room-protocol.ts";
 import { messagePreview } from "../../durable-objects/room/d1-sync.ts";
 import { creatorUsernameSql } from "./catalog-rows.ts";
 import type { SessionUser } from "./sessions.ts";
-import { notFound } from "./errors.ts";
+import { ApiError, notFound } from "./errors.ts";
 import { visibleToSql } from "./listable.ts";
 
 /** Conversation ids are random UUIDs (DESIGN.md "Data"); anything else names nothing. */
@@ -76,19 +93,53 @@ interface JoinedRow {
   characterAvatarUrl: string | null;
   characterCreator: string;
   characterCreatorUsername: string | null;
+  replyOrder: ReplyOrder;
+  /** JSON list of CastMember (muted as 0/1), in member order. */
+  castJson: string;
 }
+
+/**
+ * The cast of conversation `v` as one JSON list in member order (the
+ * subquery's ORDER BY is kept by json_group_array), members active or not.
+ */
+const CAST_SQL = `(SELECT json_group_array(json_object('id', m.character_id, 'name', mc.name, 'avatarUrl', mc.avatar_url,
+    'creator', mc.creator, 'creatorUsername', ${creatorUsernameSql("mc.creator_id")}, 'muted', m.muted, 'talkativeness', m.talkativeness))
+  FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m
+  JOIN characters mc ON mc.id = m.character_id)`;
 
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
   v.persona_id AS personaId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
-  ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername`;
+  ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson`;
 
 /** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
 const FROM_JOINED = `conversations v JOIN characters c ON c.id = v.character_id
   LEFT JOIN conversations b ON b.id = v.branched_from_id`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+function readCast(row: JoinedRow): CastMember[] {
+  const cast = (JSON.parse(row.castJson || "[]") as (Omit<CastMember, "muted"> & { muted: number | boolean })[]).map((member) => ({
+    ...member,
+    creatorUsername: member.creatorUsername ?? null,
+    muted: Boolean(member.muted),
+  }));
+  // A conversation from before its cast rows (never in use: migration 0013 wrote them): its character alone.
+  return cast.length > 0
+    ? cast
+    : [
+        {
+          id: row.characterId,
+          name: row.characterName,
+          avatarUrl: row.characterAvatarUrl,
+          creator: row.characterCreator,
+          creatorUsername: row.characterCreatorUsername ?? null,
+          muted: false,
+          talkativeness: DEFAULT_TALKATIVENESS,
+        },
+      ];
+}
 
 function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
   return {
@@ -108,6 +159,8 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
       creator: row.characterCreator,
       creatorUsername: row.characterCreatorUsername ?? null,
     },
+    characters: readCast(row),
+    replyOrder: row.replyOrder,
     personaId: row.personaId,
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
   };
@@ -191,8 +244,27 @@ export async function listConversations(
   return results.map((row) => fromJoined(row, chatModel));
 }
 
-/** A character a conversation starts with: what the answer embeds, and its greeting. */
-export type StartingCharacter = ConversationCharacter & { greeting: string | null };
+/** A character a conversation starts with: what the answer embeds, and its greetings. */
+export type StartingCharacter = ConversationCharacter & { greeting: string | null; alternateGreetings: string[] };
+
+type StartingRow = Omit<StartingCharacter, "alternateGreetings"> & { alternateGreetings: string | null };
+
+const STARTING_COLUMNS = `c.id, c.name, c.avatar_url AS avatarUrl, c.creator, c.greeting, c.alternate_greetings AS alternateGreetings,
+  ${creatorUsernameSql("c.creator_id")} AS creatorUsername`;
+
+function startingCharacter(row: StartingRow): StartingCharacter {
+  let alternates: unknown = [];
+  try {
+    alternates = JSON.parse(row.alternateGreetings ?? "[]");
+  } catch {
+    alternates = [];
+  }
+  return {
+    ...row,
+    creatorUsername: row.creatorUsername ?? null,
+    alternateGreetings: Array.isArray(alternates) ? alternates.filter((g): g is string => typeof g === "string" && g.trim() !== "") : [],
+  };
+}
 
 /**
  * The character `userId` may start a chat with — visible to them
@@ -202,15 +274,40 @@ export type StartingCharacter = ConversationCharacter & { greeting: string | nul
  */
 export async function chatCharacter(db: D1Database, characterId: number, userId: string): Promise<StartingCharacter> {
   const character = await db
-    .prepare(
-      `SELECT c.id, c.name, c.avatar_url AS avatarUrl, c.creator, c.greeting,
-         ${creatorUsernameSql("c.creator_id")} AS creatorUsername
-       FROM characters c WHERE c.id = ? AND ${visibleToSql("c", "?")}`,
-    )
+    .prepare(`SELECT ${STARTING_COLUMNS} FROM characters c WHERE c.id = ? AND ${visibleToSql("c", "?")}`)
     .bind(characterId, userId)
-    .first<StartingCharacter>();
+    .first<StartingRow>();
   if (!character) throw notFound("Character not found");
-  return character;
+  return startingCharacter(character);
+}
+
+/**
+ * The characters of a new cast, in the order given (chatCharacter's rule
+ * for each: visible to `userId`). Throws 404 "Character not found" when any
+ * is not — or, with `skipMissing` (a branch), leaves those out and throws
+ * only when none is left. One D1 query.
+ */
+export async function chatCharacters(
+  db: D1Database,
+  characterIds: readonly number[],
+  userId: string,
+  options: { skipMissing?: boolean } = {},
+): Promise<StartingCharacter[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${STARTING_COLUMNS} FROM characters c
+       WHERE c.id IN (SELECT value FROM json_each(?)) AND ${visibleToSql("c", "?")}`,
+    )
+    .bind(JSON.stringify(characterIds), userId)
+    .all<StartingRow>();
+  const byId = new Map(results.map((row) => [Number(row.id), startingCharacter(row)]));
+  const found = characterIds.flatMap((id) => {
+    const character = byId.get(id);
+    if (!character && !options.skipMissing) throw notFound("Character not found");
+    return character ? [character] : [];
+  });
+  if (found.length === 0) throw notFound("Character not found");
+  return found;
 }
 
 /** How a new conversation starts: with the character's greeting, or with given messages (a branch, an import). */
@@ -230,54 +327,91 @@ export type ConversationStart =
  */
 export async function createConversation(
   env: Env,
-  input: { user: SessionUser; character: StartingCharacter; title: string | null; start?: ConversationStart },
+  input: {
+    user: SessionUser;
+    /** The cast in member order (1–MAX_CAST_SIZE, distinct). */
+    characters: StartingCharacter[];
+    title: string | null;
+    start?: ConversationStart;
+    /** A branch keeps its source's mute and talkativeness (by character id) and reply order. */
+    castSettings?: ReadonlyMap<number, { muted: boolean; talkativeness: number }>;
+    replyOrder?: ReplyOrder;
+  },
   chatModel: ChatModelName,
 ): Promise<Conversation> {
   const id = crypto.randomUUID();
   const now = Date.now();
+  const first = input.characters[0];
+  if (!first) throw new ApiError("validation_failed", "Choose at least one character");
   const persona = await env.DB.prepare("SELECT name, description FROM personas WHERE user_id = ? AND is_default = 1")
     .bind(input.user.id)
     .first<ConversationPersona>();
   const { userName } = roomPerson(input.user, persona);
   const start = input.start ?? { kind: "greeting" };
-  const greeting = start.kind === "greeting" ? greetingFor(input.character.greeting, input.character.name, userName) : null;
-  const last = start.kind === "messages" ? start.messages.at(-1) : greeting ? { content: greeting, createdAt: now } : undefined;
-  const title = input.title ?? conversationTitle(input.character.name);
-  await env.DB.prepare(
-    `INSERT INTO conversations (id, character_id, user_id, title, branched_from_id, last_message_at, last_message_preview, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
+  // Every member with a greeting greets, in member order; its alternate greetings are a swipe away.
+  const greetings: RoomGreeting[] =
+    start.kind === "greeting"
+      ? input.characters.flatMap((character) => {
+          const content = greetingFor(character.greeting, character.name, userName);
+          if (!content) return [];
+          const alternatives = character.alternateGreetings.flatMap((text) => greetingFor(text, character.name, userName) ?? []);
+          return [{ characterId: character.id, content, alternatives }];
+        })
+      : [];
+  const last = start.kind === "messages" ? start.messages.at(-1) : greetings.length > 0 ? { content: greetings.at(-1)!.content, createdAt: now } : undefined;
+  const title = input.title ?? castTitle(input.characters.map((character) => character.name));
+  const replyOrder = input.replyOrder ?? "natural";
+  const cast: CastMember[] = input.characters.map((character) => ({
+    id: character.id,
+    name: character.name,
+    avatarUrl: character.avatarUrl,
+    creator: character.creator,
+    creatorUsername: character.creatorUsername ?? null,
+    muted: input.castSettings?.get(character.id)?.muted ?? false,
+    talkativeness: input.castSettings?.get(character.id)?.talkativeness ?? DEFAULT_TALKATIVENESS,
+  }));
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO conversations (id, character_id, user_id, title, reply_order, branched_from_id, last_message_at, last_message_preview, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(
       id,
-      input.character.id,
+      first.id,
       input.user.id,
       title,
+      replyOrder,
       start.kind === "messages" ? (start.branchedFrom?.id ?? null) : null,
       last ? last.createdAt : null,
       last ? messagePreview(last.content) : null,
       now,
       now,
-    )
-    .run();
+    ),
+    ...cast.map((member, position) =>
+      env.DB.prepare(
+        "INSERT INTO conversation_characters (conversation_id, character_id, position, muted, talkativeness, added_at) VALUES (?, ?, ?, ?, ?, ?)",
+      ).bind(id, member.id, position, member.muted ? 1 : 0, member.talkativeness, now),
+    ),
+  ]);
   try {
     await conversationRoom(env, id).initialize({
       conversationId: id,
       userId: input.user.id,
-      characterId: input.character.id,
+      characterId: first.id,
+      cast: cast.map(roomMember),
+      replyOrder,
       userName,
       createdAt: now,
-      greeting,
+      greetings,
       ...(start.kind === "messages" ? { messages: start.messages, memory: start.memory ?? "" } : {}),
     });
   } catch (error) {
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();
     throw error;
   }
-  const { name, avatarUrl, creator, creatorUsername } = input.character;
   return fromJoined(
     {
       id,
-      characterId: input.character.id,
+      characterId: first.id,
       userId: input.user.id,
       title,
       createdAt: now,
@@ -287,13 +421,111 @@ export async function createConversation(
       personaId: null,
       branchedFromId: start.kind === "messages" ? (start.branchedFrom?.id ?? null) : null,
       branchedFromTitle: start.kind === "messages" ? (start.branchedFrom?.title ?? null) : null,
-      characterName: name,
-      characterAvatarUrl: avatarUrl,
-      characterCreator: creator,
-      characterCreatorUsername: creatorUsername,
+      characterName: first.name,
+      characterAvatarUrl: first.avatarUrl,
+      characterCreator: first.creator,
+      characterCreatorUsername: first.creatorUsername,
+      replyOrder,
+      castJson: JSON.stringify(cast),
     },
     chatModel,
   );
+}
+
+/** A cast member as the room is told of it. */
+function roomMember(member: CastMember): RoomCastMember {
+  return { characterId: member.id, name: member.name, muted: member.muted, talkativeness: member.talkativeness };
+}
+
+/** Tells the room the conversation's cast and reply order as D1 now has them (ConversationRoom.setCast). */
+async function tellRoom(env: Env, conversation: Conversation): Promise<void> {
+  await conversationRoom(env, conversation.id).setCast(conversation.userId, conversation.characters.map(roomMember), conversation.replyOrder);
+}
+
+/** Re-reads a conversation after a change (its own, so never null in use). */
+async function reread(env: Env, conversation: Conversation): Promise<Conversation> {
+  const fresh = await findOwnConversation(env.DB, conversation.id, conversation.userId, conversation.chatModel);
+  if (!fresh) throw notFound("Conversation not found");
+  return fresh;
+}
+
+/**
+ * `PATCH /api/conversations/:id`: a new title and/or reply order. The
+ * caller checked the owner and screened the title. Returns the conversation
+ * as it now is; the room learns a new reply order.
+ */
+export async function updateConversation(env: Env, conversation: Conversation, patch: ConversationPatch): Promise<Conversation> {
+  await env.DB.prepare("UPDATE conversations SET title = coalesce(?, title), reply_order = coalesce(?, reply_order) WHERE id = ?")
+    .bind(patch.title ?? null, patch.replyOrder ?? null, conversation.id)
+    .run();
+  const fresh = await reread(env, conversation);
+  if (patch.replyOrder && patch.replyOrder !== conversation.replyOrder) await tellRoom(env, fresh);
+  return fresh;
+}
+
+/**
+ * Adds character `characterId` (visible to the owner: chatCharacter) as the
+ * last member. Throws 404 for a character the owner may not see, 409 when it
+ * is already a member or the cast has MAX_CAST_SIZE members.
+ */
+export async function addCastMember(env: Env, conversation: Conversation, characterId: number): Promise<Conversation> {
+  await chatCharacter(env.DB, characterId, conversation.userId);
+  if (conversation.characters.some((member) => member.id === characterId)) {
+    throw new ApiError("conflict", "That character is already in this chat.");
+  }
+  if (conversation.characters.length >= MAX_CAST_SIZE) {
+    throw new ApiError("conflict", `A chat can have at most ${MAX_CAST_SIZE} characters.`);
+  }
+  // One statement, so two adds at once cannot pass 8 or take one position twice.
+  const added = await env.DB.prepare(
+    `INSERT INTO conversation_characters (conversation_id, character_id, position)
+     SELECT ?1, ?2, coalesce(max(position), -1) + 1 FROM conversation_characters WHERE conversation_id = ?1
+     HAVING count(*) < ?3
+     ON CONFLICT DO NOTHING`,
+  )
+    .bind(conversation.id, characterId, MAX_CAST_SIZE)
+    .run();
+  if (added.meta.changes === 0) throw new ApiError("conflict", "That character is already in this chat, or the chat is full.");
+  const fresh = await reread(env, conversation);
+  await tellRoom(env, fresh);
+  return fresh;
+}
+
+/**
+ * Removes member `characterId`; its replies stay in the history. The first
+ * member's removal makes the next one the conversation's `characterId`.
+ * Throws 404 when it is not a member, 409 when it is the last one.
+ */
+export async function removeCastMember(env: Env, conversation: Conversation, characterId: number): Promise<Conversation> {
+  const rest = conversation.characters.filter((member) => member.id !== characterId);
+  if (rest.length === conversation.characters.length) throw notFound("That character is not in this chat");
+  if (rest.length === 0) throw new ApiError("conflict", "A chat needs at least one character: this is the last one.");
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM conversation_characters WHERE conversation_id = ? AND character_id = ?").bind(conversation.id, characterId),
+    env.DB.prepare("UPDATE conversations SET character_id = ? WHERE id = ?").bind(rest[0]!.id, conversation.id),
+  ]);
+  const fresh = await reread(env, conversation);
+  await tellRoom(env, fresh);
+  return fresh;
+}
+
+/** Mutes or unmutes member `characterId` and/or sets its talkativeness (0–1). Throws 404 when it is not a member. */
+export async function updateCastMember(
+  env: Env,
+  conversation: Conversation,
+  characterId: number,
+  patch: { muted?: boolean; talkativeness?: number },
+): Promise<Conversation> {
+  if (!conversation.characters.some((member) => member.id === characterId)) throw notFound("That character is not in this chat");
+  await env.DB.prepare(
+    `UPDATE conversation_characters SET muted = coalesce(?, muted), talkativeness = coalesce(?, talkativeness)
+     WHERE conversation_id = ? AND character_id = ?`,
+  )
+    .bind(patch.muted === undefined ? null : patch.muted ? 1 : 0, patch.talkativeness ?? null, conversation.id, characterId)
+    .run();
+  const fresh = await reread(env, conversation);
+  await tellRoom(env, fresh);
+  return fresh;
 }
 
 /**

@@ -33,7 +33,7 @@ export interface ReportTarget {
 export type MessageReader = (
   conversationId: string,
   messageId: string,
-) => Promise<{ isUser: boolean; content: string } | null>;
+) => Promise<{ isUser: boolean; content: string; characterId?: number | null } | null>;
 
 interface ReportRow {
   id: number;
@@ -125,7 +125,8 @@ export async function resolveReportTarget(
     targetType: "message",
     targetId: input.targetId,
     conversationId: conversation.id,
-    characterId: conversation.characterId,
+    // The reply's speaker (a group chat's member), else the conversation's character.
+    characterId: message.characterId ?? conversation.characterId,
     targetOwnerId: reporterId,
     excerpt: clip(message.content),
   };

@@ -72,6 +72,8 @@ export interface ExportChat {
   messages: ChatMessage[];
   /** Written as the first line's `chat_metadata`; `{}` when absent. */
   chatMetadata?: Record<string, unknown>;
+  /** A group chat: each reply's speaker's name by character id (its `name`); others are `characterName`. */
+  speakerNames?: ReadonlyMap<number, string>;
 }
 
 /** One message read from a chat file, in the `content`/`alternatives`/`swipeIndex` convention of `ChatMessage`. */
@@ -85,6 +87,8 @@ export interface ImportedMessage {
   alternatives: string[];
   /** Where `content` stands among all versions; absent when it is the newest. See `replyVersions`. */
   swipeIndex?: number;
+  /** The line's `name` (who is speaking), trimmed; absent when it has none. */
+  name?: string;
 }
 
 /** What `readSillyTavernJsonl` gives back. */
@@ -253,7 +257,9 @@ export function writeSillyTavernJsonl(chat: ExportChat): string {
   for (const message of exportedMessages(chat)) {
     const sendDate = new Date(msOf(message.createdAt)).toISOString();
     const line: Json = {
-      name: message.isUser ? who.user : who.character,
+      name: message.isUser
+        ? who.user
+        : ((message.characterId !== undefined ? chat.speakerNames?.get(message.characterId)?.trim() : undefined) || who.character),
       is_user: message.isUser,
       is_system: false,
       send_date: sendDate,
@@ -305,7 +311,11 @@ export function writeChatMarkdown(chat: ExportChat, exportedAt: number = Date.no
   for (const message of exportedMessages(chat)) {
     const { versions, current } = replyVersions(message);
     const which = !message.isUser && versions.length > 1 ? ` (${current + 1} of ${versions.length})` : "";
-    const name = escapeName(message.isUser ? who.user : who.character);
+    const name = escapeName(
+      message.isUser
+        ? who.user
+        : ((message.characterId !== undefined ? chat.speakerNames?.get(message.characterId)?.trim() : undefined) || who.character),
+    );
     blocks.push(`**${name}** — ${readableDate(msOf(message.createdAt))}${which}`, message.content);
   }
   return `${blocks.join("\n\n")}\n`;
@@ -459,6 +469,8 @@ export function readSillyTavernJsonl(text: string, options: ChatImportOptions = 
     const chosen = chooseVersion({ content: versions[newest]!, alternatives: versions.slice(0, newest) }, shown)!;
     const message: ImportedMessage = { isUser, content: chosen.content, createdAt, alternatives: chosen.alternatives };
     if (chosen.swipeIndex !== undefined) message.swipeIndex = chosen.swipeIndex;
+    const speaker = nameOf(line.name);
+    if (speaker !== null) message.name = speaker;
     result.messages.push(message);
 
     if (isUser) result.userName ??= nameOf(line.name);
@@ -467,4 +479,38 @@ export function readSillyTavernJsonl(text: string, options: ChatImportOptions = 
 
   if (result.messages.length === 0) throw invalid("The chat has no messages to import.");
   return result;
+}
+
+/**
+ * The messages of an imported chat mapped onto a cast (a SillyTavern group
+ * chat: `POST /api/conversations/import?characterIds=…`): each reply goes to
+ * the member whose name equals its `name` (case and surrounding spaces
+ * ignored); a reply without a name goes to the first member. With one
+ * member, every reply is that member's whatever its name (a one-to-one
+ * import, as before). Throws 400 naming every reply name that matches no
+ * member.
+ */
+export function castImportedMessages(
+  messages: readonly ImportedMessage[],
+  cast: readonly { id: number; name: string }[],
+): (ImportedMessage & { characterId?: number })[] {
+  if (cast.length <= 1) return messages.map((message) => ({ ...message }));
+  const byName = new Map(cast.map((member) => [member.name.trim().toLowerCase(), member.id]));
+  const unknown = new Set<string>();
+  const mapped = messages.map((message) => {
+    if (message.isUser) return { ...message };
+    const id = message.name === undefined ? cast[0]!.id : byName.get(message.name.trim().toLowerCase());
+    if (id === undefined) {
+      unknown.add(message.name!);
+      return { ...message };
+    }
+    return { ...message, characterId: id };
+  });
+  if (unknown.size > 0) {
+    const names = [...unknown].slice(0, 10).map((name) => `"${name.slice(0, 80)}"`);
+    throw invalid(
+      `The chat has replies from ${names.join(", ")}${unknown.size > 10 ? " and others" : ""}, who ${unknown.size === 1 ? "is" : "are"} not among the chosen characters (${cast.map((member) => member.name).join(", ")}). Choose a character for every name in the chat.`,
+    );
+  }
+  return mapped;
 }

@@ -10,14 +10,22 @@
  * message, pick the persona played, export as SillyTavern chat JSONL or
  * Markdown, and import a SillyTavern chat onto a character.
  *
+ * Group chats (DESIGN.md "Group chats"): start with a cast
+ * (`{characterIds}`), rename or choose the reply order (`PATCH /:id`), add,
+ * remove, mute and tune members (`/:id/characters…`), import a SillyTavern
+ * group chat onto a cast (`?characterIds=`). Only the owner; anyone else 404.
+ *
  * Messages live in the conversation's Durable Object; the live chat itself
  * is the WebSocket of worker/routes/ws.ts.
  */
 import { Hono } from "hono";
 import { chatModelName } from "../../ai/chat-models.ts";
-import type { ConversationCharacter, MessageRating } from "../../schema/chat.ts";
+import type { MessageRating } from "../../schema/chat.ts";
 import {
   branchInputSchema,
+  castAddInputSchema,
+  castMemberPatchSchema,
+  conversationPatchSchema,
   chatExportQuerySchema,
   chatImportQuerySchema,
   conversationInputSchema,
@@ -30,20 +38,31 @@ import {
 import type { AppEnv } from "../env.ts";
 import { attachmentDisposition } from "../lib/downloads.ts";
 import {
+  addCastMember,
   type ConversationStart,
   conversationRoom,
   chatCharacter,
+  chatCharacters,
   createConversation,
   findOwnConversation,
   findOwnConversationPersona,
   listConversations,
   moderatedRoom,
+  removeCastMember,
   roomPerson,
   setConversationPersona,
+  updateCastMember,
+  updateConversation,
 } from "../lib/conversations.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
-import { MAX_CHAT_IMPORT_BYTES, readSillyTavernJsonl, writeChatMarkdown, writeSillyTavernJsonl } from "../lib/sillytavern-chat.ts";
-import { characterIsNsfw, screenWrite, TEXT_OF } from "../lib/screening.ts";
+import {
+  castImportedMessages,
+  MAX_CHAT_IMPORT_BYTES,
+  readSillyTavernJsonl,
+  writeChatMarkdown,
+  writeSillyTavernJsonl,
+} from "../lib/sillytavern-chat.ts";
+import { screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -52,9 +71,46 @@ import type { SessionUser } from "../lib/sessions.ts";
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
 
-async function start(env: Env, user: SessionUser, characterId: number, title: string | null, how?: ConversationStart) {
-  const character = await chatCharacter(env.DB, characterId, user.id);
-  return createConversation(env, { user, character, title, start: how }, chatModelName(env));
+async function start(env: Env, user: SessionUser, characterIds: readonly number[], title: string | null, how?: ConversationStart) {
+  const characters = await chatCharacters(env.DB, characterIds, user.id);
+  return createConversation(env, { user, characters, title, start: how }, chatModelName(env));
+}
+
+/** Whether any of the characters is NSFW (the context a cast's text is screened in). */
+async function anyNsfw(db: D1Database, characterIds: readonly number[]): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS yes FROM characters WHERE id IN (SELECT value FROM json_each(?)) AND is_nsfw = 1 LIMIT 1")
+    .bind(JSON.stringify(characterIds))
+    .first();
+  return row !== null;
+}
+
+/**
+ * The name of every reply's speaker: the cast's, and for members removed
+ * since (their replies stay), the character's name as D1 has it. One query
+ * only when there are such replies.
+ */
+async function speakerNames(
+  db: D1Database,
+  cast: readonly { id: number; name: string }[],
+  messages: readonly { characterId?: number }[],
+): Promise<Map<number, string>> {
+  const names = new Map(cast.map((member) => [member.id, member.name]));
+  const former = [...new Set(messages.flatMap((m) => (m.characterId !== undefined && !names.has(m.characterId) ? [m.characterId] : [])))];
+  if (former.length > 0) {
+    const { results } = await db
+      .prepare("SELECT id, name FROM characters WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(former))
+      .all<{ id: number; name: string }>();
+    for (const row of results) names.set(Number(row.id), row.name);
+  }
+  return names;
+}
+
+/** A character id from the path: a positive whole number, else 404 (it names nothing). */
+function characterIdParam(raw: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound("That character is not in this chat");
+  return Number(raw);
 }
 
 /** The person's own conversation `id`, or 404 "Conversation not found". */
@@ -90,22 +146,27 @@ export const conversationsRoutes = new Hono<AppEnv>()
     return c.json(list, 200);
   })
   .post("/", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationInputSchema), async (c) => {
-    const { characterId, title } = c.req.valid("json");
+    const { characterIds, title } = c.req.valid("json");
     const user = c.get("user")!;
-    await chatCharacter(c.env.DB, characterId, user.id);
+    const characters = await chatCharacters(c.env.DB, characterIds, user.id);
     // The title is shown in My Chats and exports (issue 21).
-    const nsfw = await characterIsNsfw(c.env.DB, characterId);
-    await screenWrite(c.env, { subjectType: "conversation", text: TEXT_OF.conversation(c.req.valid("json")), nsfw, who: { userId: user.id, characterId } });
-    return c.json(await start(c.env, user, characterId, title), 201);
+    const nsfw = await anyNsfw(c.env.DB, characterIds);
+    await screenWrite(c.env, {
+      subjectType: "conversation",
+      text: TEXT_OF.conversation(c.req.valid("json")),
+      nsfw,
+      who: { userId: user.id, characterId: characterIds[0]! },
+    });
+    return c.json(await createConversation(c.env, { user, characters, title }, chatModelName(c.env)), 201);
   })
   .post("/new", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", newConversationInputSchema), async (c) => {
-    return c.json(await start(c.env, c.get("user")!, c.req.valid("json").characterId, null), 201);
+    return c.json(await start(c.env, c.get("user")!, [c.req.valid("json").characterId], null), 201);
   })
   .post("/import", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("query", chatImportQuerySchema), async (c) => {
     const user = c.get("user")!;
-    const { characterId } = c.req.valid("query");
-    // The character first: a file for a character the person may not chat with is not even read.
-    await chatCharacter(c.env.DB, characterId, user.id);
+    const { characterIds } = c.req.valid("query");
+    // The characters first: a file for characters the person may not chat with is not even read.
+    const characters = await chatCharacters(c.env.DB, characterIds, user.id);
     let chat;
     try {
       chat = readSillyTavernJsonl(await chatFileText(c.req.raw));
@@ -113,15 +174,53 @@ export const conversationsRoutes = new Hono<AppEnv>()
       if (error instanceof ApiError && error.code === "payload_too_large") throw new ApiError("validation_failed", error.message);
       throw error;
     }
+    // A group chat's replies go to the member with their name; an unknown name is a 400 naming it.
+    const messages = castImportedMessages(chat.messages, characters);
     // Every message and swipe of the file, as a chat message would be (issue 21); nothing is stored on a refusal.
-    const nsfw = await characterIsNsfw(c.env.DB, characterId);
-    await screenWrite(c.env, { subjectType: "conversation", text: TEXT_OF.chatImport(chat.messages), nsfw, who: { userId: user.id, characterId } });
-    return c.json(await start(c.env, user, characterId, null, { kind: "messages", messages: chat.messages }), 201);
+    const nsfw = await anyNsfw(c.env.DB, characterIds);
+    await screenWrite(c.env, {
+      subjectType: "conversation",
+      text: TEXT_OF.chatImport(messages),
+      nsfw,
+      who: { userId: user.id, characterId: characterIds[0]! },
+    });
+    return c.json(
+      await createConversation(c.env, { user, characters, title: null, start: { kind: "messages", messages } }, chatModelName(c.env)),
+      201,
+    );
   })
   .get("/:id", requireUser, async (c) => {
     const conversation = await findOwnConversation(c.env.DB, c.req.param("id"), c.get("user")!.id, chatModelName(c.env));
     if (!conversation) throw notFound(CONVERSATION_NOT_FOUND);
     return c.json(conversation, 200);
+  })
+  .patch("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPatchSchema), async (c) => {
+    const user = c.get("user")!;
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id);
+    const patch = c.req.valid("json");
+    if (patch.title !== undefined) {
+      await screenWrite(c.env, {
+        subjectType: "conversation",
+        text: TEXT_OF.conversation(patch),
+        nsfw: await anyNsfw(c.env.DB, conversation.characters.map((member) => member.id)),
+        who: { userId: user.id, characterId: conversation.characterId },
+      });
+    }
+    return c.json(await updateConversation(c.env, conversation, patch), 200);
+  })
+  .post("/:id/characters", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castAddInputSchema), async (c) => {
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id);
+    return c.json(await addCastMember(c.env, conversation, c.req.valid("json").characterId), 201);
+  })
+  .patch("/:id/characters/:characterId", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castMemberPatchSchema), async (c) => {
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id);
+    const characterId = characterIdParam(c.req.param("characterId"));
+    return c.json(await updateCastMember(c.env, conversation, characterId, c.req.valid("json")), 200);
+  })
+  .delete("/:id/characters/:characterId", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id);
+    await removeCastMember(c.env, conversation, characterIdParam(c.req.param("characterId")));
+    return c.body(null, 204);
   })
   .get("/:id/messages", requireUser, async (c) => {
     const user = c.get("user")!;
@@ -161,7 +260,15 @@ export const conversationsRoutes = new Hono<AppEnv>()
     if (copied === "busy") throw new ApiError("conflict", "Please wait for the reply to finish before branching.");
     if (!copied) throw notFound("Message not found");
     const how: ConversationStart = { kind: "messages", ...copied, branchedFrom: { id: source.id, title: source.title } };
-    return c.json(await start(c.env, user, source.characterId, source.title, how), 201);
+    // The branch keeps the cast as it is (members the person may still see), with its settings and reply order.
+    const characters = await chatCharacters(c.env.DB, source.characters.map((member) => member.id), user.id, { skipMissing: true });
+    const castSettings = new Map(source.characters.map((member) => [member.id, { muted: member.muted, talkativeness: member.talkativeness }]));
+    const branch = await createConversation(
+      c.env,
+      { user, characters, title: source.title, start: how, castSettings, replyOrder: source.replyOrder },
+      chatModelName(c.env),
+    );
+    return c.json(branch, 201);
   })
   .put("/:id/persona", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPersonaInputSchema), async (c) => {
     const user = c.get("user")!;
@@ -185,6 +292,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
       characterName: conversation.character.name,
       createdAt: conversation.createdAt,
       messages,
+      speakerNames: await speakerNames(c.env.DB, conversation.characters, messages),
     };
     const name = conversation.title ?? conversationTitle(conversation.character.name);
     if (c.req.valid("query").format === "markdown") {

@@ -73,6 +73,7 @@ describe("readReplyCharacter", () => {
       postHistoryInstructions: "Stay brief.",
       characterBook: book,
       isNsfw: false,
+      isActive: true,
     });
   });
 

@@ -50,6 +50,10 @@ describe("starting a conversation", () => {
       lastMessagePreview: "*Quill looks up from the ledger.* Good evening, Mira. Quill is at your service.",
       chatModel: "offline",
       character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null },
+      characters: [
+        { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null, muted: false, talkativeness: 0.5 },
+      ],
+      replyOrder: "natural",
       personaId: null,
       branchedFrom: null,
     });
@@ -64,6 +68,7 @@ describe("starting a conversation", () => {
         clientId: null,
         rating: null,
         alternatives: [],
+        characterId,
       },
     ]);
   });

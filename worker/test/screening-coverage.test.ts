@@ -32,14 +32,16 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   profileInputSchema: { text: TEXT_OF.profile, notText: NOT_TEXT.profile },
   commentInputSchema: { text: TEXT_OF.comment, notText: NOT_TEXT.comment },
   conversationInputSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
+  conversationPatchSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
   // The room's frames (durable-objects/room/steering.ts screenFrame, replies.ts receiveMessage).
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setMemoryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
+  setAuthorNoteFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
 };
 
 /** The client frames the room screens (by `type`); every other frame must carry no text. */
-const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory"];
+const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_author_note"];
 
 /** Exported schemas that are not a stored write of text, and why. */
 const NOT_WRITES: Record<string, string> = {
@@ -67,6 +69,10 @@ const NOT_WRITES: Record<string, string> = {
   deleteMessageFrameSchema: "ids only (checked below)",
   rewindFrameSchema: "ids only (checked below)",
   continueFrameSchema: "ids only (checked below)",
+  generateFrameSchema: "ids only (checked below)",
+  hideMessageFrameSchema: "an id and a flag (checked below)",
+  castAddInputSchema: "a character id",
+  castMemberPatchSchema: "a flag and a number",
   chatMessageSchema: "what the server sends",
   serverFrameSchema: "what the server sends",
 };

@@ -86,17 +86,19 @@ describe("reading SillyTavern's chat file", () => {
           content: "*Seraphina's eyes flutter open.* Welcome to the glade, {{user}}.",
           createdAt: Date.UTC(2024, 8, 28, 1, 2),
           alternatives: [],
+          name: "Seraphina",
         },
-        { isUser: true, content: "Where am I?", createdAt: Date.UTC(2024, 8, 28, 1, 3), alternatives: [] },
+        { isUser: true, content: "Where am I?", createdAt: Date.UTC(2024, 8, 28, 1, 3), alternatives: [], name: "Mira" },
         {
           isUser: false,
           content: "You are safe here, in my glade.",
           createdAt: Date.UTC(2024, 8, 28, 13, 5),
           alternatives: ["The forest brought you to me.", "*She smiles.* Rest first; questions later."],
           swipeIndex: 1,
+          name: "Seraphina",
         },
-        { isUser: true, content: "Thank you, Seraphina.", createdAt: Date.parse("2025-11-23T14:05:09.123Z"), alternatives: [] },
-        { isUser: false, content: "*She nods.*", createdAt: Date.parse("2025-11-23T14:05:20.456Z"), alternatives: [] },
+        { isUser: true, content: "Thank you, Seraphina.", createdAt: Date.parse("2025-11-23T14:05:09.123Z"), alternatives: [], name: "Mira" },
+        { isUser: false, content: "*She nods.*", createdAt: Date.parse("2025-11-23T14:05:20.456Z"), alternatives: [], name: "Seraphina" },
       ],
     } satisfies ReturnType<typeof readSillyTavernJsonl>);
   });
@@ -150,7 +152,7 @@ describe("reading SillyTavern's chat file", () => {
     });
     // The person's messages have no versions.
     const [own] = readSillyTavernJsonl(jsonl(HEADER, userLine("Mine", { swipe_id: 0, swipes: ["Other", "Mine"] }))).messages;
-    expect(own).toEqual({ isUser: true, content: "Mine", createdAt: Date.parse("2025-11-23T14:06:00.000Z"), alternatives: [] });
+    expect(own).toEqual({ isUser: true, content: "Mine", createdAt: Date.parse("2025-11-23T14:06:00.000Z"), alternatives: [], name: "Mira" });
   });
 
   it("reads Chub's variant ({ message } objects), as SillyTavern's importer flattens it", () => {

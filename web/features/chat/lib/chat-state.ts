@@ -333,6 +333,10 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
     }
     case "memory_updated":
       return { ...state, memory: frame.memory, steering: withoutSteer(state.steering, frame.clientId) };
+    // Group chats (issue 22): the chat page reads these itself.
+    case "author_note_updated":
+    case "cast_updated":
+      return state;
     case "error": {
       const mine = findSteer(state, frame.clientId);
       if (mine) return steeringRefused(state, mine, frame);
