@@ -175,15 +175,15 @@ describe("issuesToFormErrors", () => {
 describe("the advanced section", () => {
   it("starts open when a card field holds something", () => {
     expect(hasAdvancedContent(valid)).toBe(false);
-    expect(hasAdvancedContent({ ...valid, greeting: "  " })).toBe(false);
-    expect(hasAdvancedContent({ ...valid, greeting: "Hi" })).toBe(true);
+    // The greeting is in the main part of the form (issue 26), not a card field of the advanced section.
+    expect(hasAdvancedContent({ ...valid, greeting: "Hi" })).toBe(false);
     expect(hasAdvancedContent({ ...valid, alternateGreetings: [""] })).toBe(true);
     expect(hasAdvancedContent({ ...valid, creatorNotes: "v2" })).toBe(true);
     expect(hasAdvancedContent(characterToFormValues(character))).toBe(true);
   });
 
   it("knows which messages belong to it", () => {
-    expect(isAdvancedError("greeting")).toBe(true);
+    expect(isAdvancedError("greeting")).toBe(false);
     expect(isAdvancedError("alternateGreetings.4")).toBe(true);
     expect(isAdvancedError("systemPrompt")).toBe(true);
     expect(isAdvancedError("description")).toBe(false);

@@ -48,7 +48,6 @@ export interface CharacterFormValues {
 
 /** The character-card fields of the "Advanced (character card)" section. */
 export const ADVANCED_FIELDS = [
-  "greeting",
   "alternateGreetings",
   "systemPrompt",
   "postHistoryInstructions",

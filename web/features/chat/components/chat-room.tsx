@@ -101,6 +101,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     const reply = state.messages.find((message) => message.id === finished);
     if (reply && !reply.isUser && reply.status === "saved" && !reply.stopped) void player.play(conversationId, reply.id);
   }, [state.streamingId, state.messages, voiceMode, player, conversationId]);
+  const messageBox = useRef<HTMLTextAreaElement | null>(null);
+  /** Gives the message box the focus back (after the memory dialog or an edit closes). */
+  const focusMessageBox = useCallback(() => messageBox.current?.focus(), []);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
@@ -215,9 +218,25 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     dispatch({ type: "swipe", messageId: item.id, index });
   };
 
-  const onStop = () => {
+  const onStop = useCallback(() => {
     socket.send({ type: "stop", conversationId });
-  };
+  }, [socket.send, conversationId]);
+
+  // Escape stops a reply being written, wherever the focus is on the page,
+  // unless something else takes it: an open dialog or menu, or the message editor (which cancels and prevents the default).
+  const streaming = state.streamingId !== null;
+  useEffect(() => {
+    if (!streaming) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('[role="dialog"], [role="alertdialog"], [role="menu"]')) return;
+      if (document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')) return;
+      onStop();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [streaming, onStop]);
 
   const onContinue = () => {
     if (isBusy(stateRef.current)) return;
@@ -384,15 +403,20 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           editingId={editingId}
           actions={actions}
           onSaveEdit={onSaveEdit}
-          onCancelEdit={() => setEditingId(null)}
+          onCancelEdit={() => {
+            setEditingId(null);
+            focusMessageBox();
+          }}
         />
         <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
             <ConnectionNotice status={socket.status} onReconnect={socket.reconnect} />
             <ChatComposer
+              ref={messageBox}
               characterName={names}
+              connection={socket.status}
               busy={isBusy(state)}
-              streaming={state.streamingId !== null}
+              streaming={streaming}
               onSend={onSend}
               onStop={onStop}
             />
@@ -442,6 +466,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           saving={memorySave.clientIds.some((clientId) => isSteerPending(state, clientId))}
           error={memorySave.error}
           onSave={onSaveMemory}
+          onClosed={focusMessageBox}
           onClose={() => {
             memoryClientIds.current = [];
             setMemoryOpen(false);

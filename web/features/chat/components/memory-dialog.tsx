@@ -36,10 +36,12 @@ interface MemoryDialogProps {
   /** Sends what changed (trimmed; an empty summary resets it); false when it could not be sent. */
   onSave: (changes: { memory?: string; summary?: string }) => boolean;
   onClose: () => void;
+  /** Called once the dialog has closed, to put the focus where the person goes on (the message box). */
+  onClosed?: () => void;
 }
 
 /** Open while mounted. */
-export function MemoryDialog({ characterName, memory, summary, saving, error, onSave, onClose }: MemoryDialogProps) {
+export function MemoryDialog({ characterName, memory, summary, saving, error, onSave, onClose, onClosed }: MemoryDialogProps) {
   const [value, setValue] = useState(memory);
   const [summaryValue, setSummaryValue] = useState(summary);
   const length = value.trim().length;
@@ -58,7 +60,15 @@ export function MemoryDialog({ characterName, memory, summary, saving, error, on
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-lg">
+      <DialogContent
+        className="max-w-lg"
+        onCloseAutoFocus={(event) => {
+          if (!onClosed) return;
+          // The menu item that opened it is gone; the message box is where the person goes on.
+          event.preventDefault();
+          onClosed();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Memory</DialogTitle>
           <DialogDescription>
