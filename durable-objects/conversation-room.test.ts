@@ -285,6 +285,8 @@ describe("swipe", () => {
       code: "busy",
       message: "Please wait for the reply to finish before choosing another version.",
     });
+    // Stopped once it has said something (a stop before the first word ends it empty instead).
+    await socket.next("character_response_delta", (f) => f.messageId === started.messageId);
     socket.send({ type: "stop" });
     await socket.next("character_response", (f) => f.messageId === started.messageId);
 

@@ -44,6 +44,14 @@ interface MemoryDialogProps {
 export function MemoryDialog({ characterName, memory, summary, saving, error, onSave, onClose, onClosed }: MemoryDialogProps) {
   const [value, setValue] = useState(memory);
   const [summaryValue, setSummaryValue] = useState(summary);
+  // Opened before the chat's history arrived (or changed in another tab): the texts follow the
+  // server's until the person edits them (React's "adjusting state when a prop changes").
+  const [shown, setShown] = useState({ memory, summary });
+  if (shown.memory !== memory || shown.summary !== summary) {
+    if (value === shown.memory) setValue(memory);
+    if (summaryValue === shown.summary) setSummaryValue(summary);
+    setShown({ memory, summary });
+  }
   const length = value.trim().length;
   const summaryLength = summaryValue.trim().length;
 
