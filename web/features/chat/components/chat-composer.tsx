@@ -5,7 +5,8 @@
  * being written, Stop sits beside it. A message the socket could not
  * take (disconnected) stays in the input. Where the site has speech to
  * text, a microphone button records a message and puts its words in the
- * input (DESIGN.md "Voices").
+ * input (DESIGN.md "Voices"). In a shared room, typing tells the others
+ * (`onTyping`, at most every TYPING_EVERY_MS).
  */
 import { SendHorizontal, Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
@@ -16,6 +17,9 @@ import { cn } from "../../../lib/utils.ts";
 import { useVoices } from "../../../lib/voices-query.ts";
 import { CHAT_INPUT_MIN_HEIGHT_PX, fitChatInput, resetChatInput } from "../lib/textarea-height.ts";
 import { MicButton } from "./mic-button.tsx";
+
+/** Shortest time between two `typing` frames while the person types, ms (DESIGN.md "Shared rooms"). */
+export const TYPING_EVERY_MS = 3_000;
 
 /** From this many characters on, the input shows how many are left. */
 const COUNTER_FROM = MAX_CHAT_MESSAGE_LENGTH - 500;
@@ -29,10 +33,13 @@ interface ChatComposerProps {
   /** Sends the trimmed text; false when it could not be sent (the text stays). */
   onSend: (content: string) => boolean;
   onStop: () => void;
+  /** The person is typing (a shared room): called at most every TYPING_EVERY_MS. */
+  onTyping?: () => void;
 }
 
-export function ChatComposer({ characterName, busy, streaming, onSend, onStop }: ChatComposerProps) {
+export function ChatComposer({ characterName, busy, streaming, onSend, onStop, onTyping }: ChatComposerProps) {
   const [value, setValue] = useState("");
+  const lastTyping = useRef(0);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const counterId = `${id}-counter`;
@@ -95,6 +102,11 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop }:
           onChange={(e) => {
             setValue(e.target.value);
             fitChatInput(e.target);
+            const at = Date.now();
+            if (onTyping && e.target.value.trim() && at - lastTyping.current >= TYPING_EVERY_MS) {
+              lastTyping.current = at;
+              onTyping();
+            }
           }}
           onKeyDown={onKeyDown}
           style={{ height: CHAT_INPUT_MIN_HEIGHT_PX }}

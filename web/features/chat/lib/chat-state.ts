@@ -76,6 +76,8 @@ export interface ChatItem {
   editedAt?: string;
   /** A reply's speaker (ChatMessage.characterId); absent on the person's messages and on replies of unknown speaker. */
   characterId?: number;
+  /** The person who wrote a user message (ChatMessage.authorId); absent on replies and on messages not stored yet (the viewer's). */
+  authorId?: string;
   /** The name a person's message was written under (ChatMessage.authorName). */
   authorName?: string;
   /** Left out of every prompt, shown dimmed (ChatMessage.hidden). */
@@ -209,6 +211,7 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   if (message.swipeIndex !== undefined) item.swipeIndex = message.swipeIndex;
   if (message.editedAt !== undefined) item.editedAt = message.editedAt;
   if (message.characterId !== undefined) item.characterId = message.characterId;
+  if (message.authorId !== undefined) item.authorId = message.authorId;
   if (message.authorName !== undefined) item.authorName = message.authorName;
   if (message.hidden) item.hidden = true;
   return item;
