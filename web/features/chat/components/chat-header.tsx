@@ -201,7 +201,7 @@ export function ChatHeader({
             )}
             <DropdownMenuItem onSelect={openDialog(onOpenPeople)}>
               <UsersRound aria-hidden="true" /> People
-              <span className="ml-auto text-xs text-muted-foreground">{conversation.members.length}</span>
+              <span aria-hidden="true" className="ml-auto text-xs text-muted-foreground">{conversation.members.length}</span>
             </DropdownMenuItem>
             {isOwner && (
             <>
