@@ -2,8 +2,10 @@
  * Web build: React + Tailwind into dist/web (served by Workers Static Assets).
  * Writes `_headers` so static responses carry the same security headers as the
  * API (worker/lib/security-headers.ts), and prints gzipped sizes of what a
- * first visit to / downloads (budget: 150 KB).
+ * first visit to / downloads (budget: 142 KB for now — issue 26 asks 140; docs/decisions/0004).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
@@ -20,14 +22,24 @@ function securityHeadersFile(): Plugin {
   };
 }
 
-/** Budget for the JavaScript a first visit to / downloads, gzipped bytes. */
-const FIRST_VISIT_JS_BUDGET = 150 * 1024;
+/**
+ * Budget for the JavaScript a first visit to / downloads, gzipped bytes
+ * (issue 26; e2e/first-hour-chats.spec.ts measures what the browser fetches).
+ */
+const FIRST_VISIT_JS_BUDGET = 142 * 1024;
 
+/**
+ * After the files are written, sums the gzipped size (zlib's default level)
+ * of the entry chunk and its static imports as written — with Vite's
+ * preload map filled in, which `generateBundle` does not see yet — and fails
+ * the build above FIRST_VISIT_JS_BUDGET. Code loaded later (lazy routes, the
+ * toaster on the first toast) is not counted: a first visit does not fetch it.
+ */
 function firstVisitBudget(): Plugin {
   return {
     name: "fabled-first-visit-budget",
     apply: "build",
-    generateBundle(_options, bundle) {
+    writeBundle(options, bundle) {
       const entry = Object.values(bundle).find((chunk) => chunk.type === "chunk" && chunk.isEntry);
       if (!entry || entry.type !== "chunk") return;
       // The entry plus its static imports are what / loads before any lazy route.
@@ -43,7 +55,7 @@ function firstVisitBudget(): Plugin {
       for (const fileName of seen) {
         const chunk = bundle[fileName];
         if (chunk?.type !== "chunk") continue;
-        const size = gzipSync(chunk.code).length;
+        const size = gzipSync(readFileSync(join(options.dir!, fileName))).length;
         total += size;
         this.info(`first visit: ${fileName} ${(size / 1024).toFixed(1)} KB gzip`);
       }
@@ -62,6 +74,10 @@ export default defineConfig({
     outDir: "../dist/web",
     emptyOutDir: true,
     sourcemap: false,
+    // No preload map of every lazy chunk's imports in the entry (and no polyfill): ~1.4 KB gzip off
+    // every first visit. A lazy page's imports then load after its own chunk (most are shared and
+    // already loaded). docs/decisions/0004-first-visit-budget.md.
+    modulePreload: false,
     reportCompressedSize: true,
   },
   server: {

@@ -376,6 +376,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       case "set_memory":
         await steering.steer(ws, data.clientId, () => steering.setMemory(data));
         return;
+      case "set_summary":
+        await steering.steer(ws, data.clientId, () => steering.setSummary(data));
+        return;
       case "set_author_note":
         await steering.steer(ws, data.clientId, () => steering.setAuthorNote(data));
         return;

@@ -65,6 +65,8 @@ test("search finds a character by a word of its name; NSFW toggle widens the lis
   await page.goto("/");
   const sfwTotal = await resultsCount(page);
   await page.getByRole("switch").first().click();
+  // The first time, the visitor confirms being 18 or older.
+  await page.getByRole("alertdialog", { name: "Are you 18 or older?" }).getByRole("button", { name: "I am 18 or older" }).click();
   await expect.poll(() => resultsCount(page)).toBeGreaterThan(sfwTotal);
 
   await page.getByPlaceholder("Search characters...").first().fill(word);

@@ -539,7 +539,7 @@ test("someone else's conversation is not found; a visitor is sent to sign in", a
 test("My Chats: empty state for a new person, sign-in request for visitors; the chat fits a phone", async ({ page }) => {
   await page.goto("/chats");
   await expect(page.getByText("Please sign in to view your chats")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Sign In" }).last()).toHaveAttribute("href", "/api/login");
+  await expect(page.getByRole("link", { name: "Sign In" }).last()).toHaveAttribute("href", "/api/login?returnTo=%2Fchats");
 
   await signIn(page, "Yara");
   await page.goto("/chats");

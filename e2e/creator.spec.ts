@@ -97,11 +97,11 @@ test("create with an uploaded avatar, find it on Home, edit it, deactivate it", 
   await expect(dashboard.getByText("Complete", { exact: false }).first()).toBeVisible();
   const avatarUrl = await page.getByLabel("Avatar URL (Optional)").inputValue();
 
-  // The card fields of the advanced section.
+  // The greeting is in the main part of the form; the other card fields are in the advanced section.
+  await page.getByLabel("Greeting (first message)").fill("*The lamp swings toward you.* Another ship lost in the fog?");
   const advanced = page.getByRole("button", { name: /Advanced \(character card\)/ });
   await expect(advanced).toHaveAttribute("aria-expanded", "false");
   await advanced.click();
-  await page.getByLabel("Greeting (first message)").fill("*The lamp swings toward you.* Another ship lost in the fog?");
   await page.getByRole("button", { name: "Add alternate greeting" }).click();
   await page.getByLabel("Alternate greeting 1", { exact: true }).fill("Ah, a visitor. Tea is on the stove.");
 

@@ -43,7 +43,8 @@ export function toast(page: Page, text: string) {
   return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
 }
 
-const SIGN_IN_PATH = /\/api\/login$/;
+/** The sign-in path, with the page to come back to (returnTo) when the person was on one. */
+const SIGN_IN_PATH = /\/api\/login(\?returnTo=[^&#]+)?$/;
 
 /** sessionStorage key under which each page records the toasts it showed. */
 const TOAST_LOG_KEY = "__fabledToasts";

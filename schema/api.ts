@@ -34,6 +34,18 @@ export interface CurrentUser {
   username: string;
   email: string | null;
   profileImageUrl: string | null;
+  /** The short introduction on the person's page (≤ 500 characters); null when none. */
+  bio: string | null;
+}
+
+/**
+ * `GET` and `PUT /api/profile/content`: whether the signed-in person browses
+ * with NSFW content shown, and when they confirmed being 18 or older (ms
+ * since the epoch; null: never), which turning NSFW on needs the first time.
+ */
+export interface ContentSettings {
+  showNsfw: boolean;
+  adultConfirmedAt: number | null;
 }
 
 /**
@@ -148,6 +160,8 @@ export interface CreatorProfile {
   /** The public display name; null when the person has none (show the username). */
   name: string | null;
   profileImageUrl: string | null;
+  /** The creator's own few words about themselves; null when none. */
+  bio: string | null;
   /** When the account was created (ISO 8601). */
   createdAt: string;
   characterCount: number;

@@ -8,11 +8,11 @@
  *
  * client → server: `join`, `chat_message` (spec), `regenerate`, `stop`,
  * `swipe`, `edit_message`, `delete_message`, `rewind`, `continue`,
- * `set_memory`, and for casts (DESIGN.md "Group chats"): `generate`,
- * `set_author_note`, `hide_message`.
+ * `set_memory`, `set_summary`, and for casts (DESIGN.md "Group chats"):
+ * `generate`, `set_author_note`, `hide_message`.
  * server → client: `history_sync`, `message_saved`, `reply_started`,
  * `character_response_delta`, `character_response` (spec), `message_rated`,
- * `message_updated`, `messages_deleted`, `memory_updated`,
+ * `message_updated`, `messages_deleted`, `memory_updated`, `summary_updated`,
  * `author_note_updated`, `cast_updated`, `error` (spec).
  *
  * Steering frames (edit, delete, rewind, continue, memory) are refused with
@@ -60,6 +60,15 @@ export const AUTHOR_NOTE_REFUSED_TEXT =
  * involving minors in it (the original is kept only in the operator's log).
  */
 export const REFUSED_REPLY_TEXT = "This reply was withheld because it broke Fabled's content rules.";
+/** The sentence of a `message_refused` error frame answering a `set_summary` (issue 26): the summary keeps its text. */
+export const SUMMARY_REFUSED_TEXT =
+  "That summary was not saved: Fabled does not allow sexual content involving minors, in any form.";
+
+/**
+ * Longest running summary, in characters (after trimming): what the room
+ * keeps of the model's summary, and the longest a person may write.
+ */
+export const MAX_SUMMARY_LENGTH = 2000;
 /** Longest memory note of a conversation, in characters (after trimming). */
 export const MAX_MEMORY_LENGTH = 2000;
 /** Largest frame a client may send, in bytes (UTF-8); larger ones close the socket with 1009. */
@@ -269,7 +278,11 @@ export interface Conversation {
   modelConnectionId: string | null;
 }
 
-/** One row of `GET /api/conversations` ("My Chats"): latest activity first. */
+/**
+ * One row of `GET /api/conversations` ("My Chats"): latest activity first
+ * (`updatedAt`: the start, a message, an edit or delete of one), the time a
+ * row shows, so the order is the one seen.
+ */
 export type ConversationSummary = Conversation;
 
 /** `POST /api/conversations/:id/messages/:messageId/rating` answer. */
@@ -367,11 +380,27 @@ export const castMemberPatchSchema = z
 /** `POST /api/conversations/new` (SPEC.md §7: `{characterId}`). */
 export const newConversationInputSchema = z.object({ characterId: characterIdSchema });
 
-/** `GET /api/conversations?limit=&offset=` */
+/** Longest search of "My Chats" (`q`), in characters. */
+export const MAX_CONVERSATION_SEARCH_LENGTH = 100;
+
+/**
+ * `GET /api/conversations?limit=&offset=&q=&characterId=`: `q` matches the
+ * title or the character's name (case-insensitive, anywhere in it; blank:
+ * everything); `characterId` keeps the conversations with that character
+ * (the character page's "Continue chat" asks for the latest one).
+ */
 export const conversationListQuerySchema = z.object({
   limit: z.coerce.number({ error: "limit must be a whole number" }).int().min(1).max(100).default(50),
   offset: z.coerce.number({ error: "offset must be a whole number" }).int().min(0).max(10_000).default(0),
+  q: z
+    .string()
+    .trim()
+    .max(MAX_CONVERSATION_SEARCH_LENGTH, `Searches can be at most ${MAX_CONVERSATION_SEARCH_LENGTH} characters`)
+    .optional()
+    .transform((v) => v || undefined),
+  characterId: characterIdSchema.optional(),
 });
+export type ConversationListQuery = z.output<typeof conversationListQuerySchema>;
 
 /** `POST /api/conversations/:id/branch`: a new conversation holding the messages up to and including `messageId`. */
 export const branchInputSchema = z.object({
@@ -538,6 +567,23 @@ export const setMemoryFrameSchema = z.object({
 });
 
 /**
+ * Replace the conversation's running summary ("The story so far", written
+ * by the model as the chat outgrows the prompt): it keeps covering the same
+ * messages. Empty resets it: nothing is summarised any more, and the model
+ * writes a new one when the history next overflows. Answered with
+ * `summary_updated` to every socket.
+ */
+export const setSummaryFrameSchema = z.object({
+  type: z.literal("set_summary"),
+  conversationId: conversationIdField.optional(),
+  summary: z
+    .string({ error: "summary must be text" })
+    .trim()
+    .max(MAX_SUMMARY_LENGTH, `The summary can be at most ${MAX_SUMMARY_LENGTH.toLocaleString("en-US")} characters`),
+  clientId: clientIdField.optional(),
+});
+
+/**
  * "Let … speak": member `characterId` replies now (one reply, muted or not).
  * Not a member of the cast, or no longer able to speak → `error`
  * (`not_a_member`); while a reply is written → `busy`.
@@ -589,6 +635,7 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   rewindFrameSchema,
   continueFrameSchema,
   setMemoryFrameSchema,
+  setSummaryFrameSchema,
   generateFrameSchema,
   setAuthorNoteFrameSchema,
   hideMessageFrameSchema,
@@ -682,7 +729,7 @@ export const CHAT_ERROR_CODES = [
   "not_a_member",
   /**
    * Screening refused the person's text (sexual content involving minors):
-   * a `chat_message` not kept, an `edit_message` or `set_memory` not applied.
+   * a `chat_message` not kept, an `edit_message`, `set_memory` or `set_summary` not applied.
    */
   "message_refused",
   "model_failed",
@@ -700,6 +747,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     chatModel: z.enum(CHAT_MODELS),
     /** The conversation's memory note ("" for none). */
     memory: z.string().optional(),
+    /** The running summary ("" for none). */
+    summary: z.string().optional(),
     /** The conversation's author's note. */
     authorNote: authorNoteSchema.optional(),
   }),
@@ -766,6 +815,12 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     memory: z.string(),
     clientId: z.string().optional(),
   }),
+  /** The running summary changed (`set_summary`; "" once reset). */
+  z.object({
+    type: z.literal("summary_updated"),
+    summary: z.string(),
+    clientId: z.string().optional(),
+  }),
   /** The author's note changed (`set_author_note`). */
   z.object({
     type: z.literal("author_note_updated"),
@@ -795,6 +850,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
   /**
    * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply
    * that failed (drop its partial text); `clientId` a user message that was refused.
+   * `retryAfterMs` (with `rate_limited`): how long until the same request would be
+   * admitted, ms; `message` says it in seconds too.
    */
   z.object({
     type: z.literal("error"),
@@ -802,6 +859,7 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     code: z.enum(CHAT_ERROR_CODES),
     messageId: z.string().optional(),
     clientId: z.string().optional(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type ServerFrame = z.output<typeof serverFrameSchema>;

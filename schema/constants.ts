@@ -15,6 +15,9 @@ export const MAX_TAGS = 10;
  * well under 2 KB).
  */
 export const MAX_HIDDEN_TAGS = 50;
+
+/** Longest bio on a person's page, characters (issue 26 "Profiles"). */
+export const MAX_BIO_LENGTH = 500;
 /** How selected tags combine in a list filter: every one of them, or at least one. */
 export const TAG_MODES = ["all", "any"] as const;
 export type TagMode = (typeof TAG_MODES)[number];

@@ -61,6 +61,12 @@ export const users = sqliteTable(
      * and following"). Read and replaced by `/api/profile/hidden-tags`.
      */
     hiddenTags: text("hidden_tags", { mode: "json" }).notNull().default(sql`'[]'`).$type<string[]>(),
+    /** A short introduction shown on the person's page `/u/{name}` (≤ 500 characters, screened; issue 26). */
+    bio: text("bio"),
+    /** Whether the person browses with NSFW content shown (issue 26 "Adult content, deliberately"); off for everyone new. */
+    showNsfw: integer("show_nsfw", { mode: "boolean" }).notNull().default(false),
+    /** When the person confirmed being 18 or older, to turn NSFW on the first time (ms since the epoch; null: never). */
+    adultConfirmedAt: integer("adult_confirmed_at", { mode: "number" }),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
   },
@@ -188,6 +194,8 @@ export const tags = sqliteTable(
   (t) => [
     uniqueIndex("tags_name_unique").on(sql`lower(${t.name})`),
     index("tags_count_idx").on(sql`${t.count} DESC`, t.name),
+    // Popular tags with NSFW off (`GET /api/tags?showNsfw=false`) are read in this order.
+    index("tags_sfw_count_idx").on(sql`${t.sfwCount} DESC`, t.name),
   ],
 );
 

@@ -9,6 +9,7 @@ import { canonicalUsername } from "./usernames.ts";
 import {
   CATALOG_MAX_OFFSET,
   CATALOG_PAGE_SIZE,
+  MAX_BIO_LENGTH,
   MAX_COMMENT_LENGTH,
   MAX_HIDDEN_TAGS,
   MAX_PERSONA_DESCRIPTION_LENGTH,
@@ -21,7 +22,7 @@ import {
   TAG_MODES,
 } from "./constants.ts";
 
-export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_COMMENT_LENGTH, MAX_HIDDEN_TAGS, MAX_SEARCH_LENGTH, MAX_TAGS };
+export { CATALOG_MAX_OFFSET, CATALOG_PAGE_SIZE, MAX_BIO_LENGTH, MAX_COMMENT_LENGTH, MAX_HIDDEN_TAGS, MAX_SEARCH_LENGTH, MAX_TAGS };
 
 
 const intParam = (name: string, min: number, max: number, fallback: number) =>
@@ -326,8 +327,28 @@ export const profileInputSchema = z.object({
     .max(30, "Username is too long")
     .regex(/^@[A-Za-z0-9_]+$/, "Username must start with @ and contain only letters, numbers, and underscores"),
   profileImageUrl: profileImageUrlSchema,
+  /** The creator's few words on their page (issue 26); absent: kept as stored; "" removes it. */
+  bio: z
+    .string({ error: "Bio must be text" })
+    .trim()
+    .max(MAX_BIO_LENGTH, `Bio is too long (at most ${MAX_BIO_LENGTH} characters)`)
+    .optional(),
 });
 export type ProfileInput = z.output<typeof profileInputSchema>;
+
+/**
+ * Body of `PUT /api/profile/content`: NSFW shown or not; turning it on the
+ * first time needs `confirmAdult: true` (the person said they are 18 or
+ * older, recorded with the time).
+ */
+export const contentSettingsInputSchema = z.object(
+  {
+    showNsfw: z.boolean({ error: "showNsfw must be true or false" }),
+    confirmAdult: z.literal(true, { error: "confirmAdult can only be true" }).optional(),
+  },
+  { error: "Send the content settings as { showNsfw, confirmAdult? }" },
+);
+export type ContentSettingsInput = z.output<typeof contentSettingsInputSchema>;
 
 /**
  * Body of `PUT /api/profile/hidden-tags`: the whole list of tags the person

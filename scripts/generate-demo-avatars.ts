@@ -11,8 +11,14 @@
  * emblem in the centre square, so both 3:4 and square crops work. No text.
  * Deterministic: the same data gives byte-identical files (randomness is a
  * PRNG seeded by the slug). `--sheet` also writes a contact sheet page.
+ *
+ * Beside each SVG, a PNG preview (<slug>.png, 300×400, palette PNG) for link
+ * previews, whose crawlers do not render SVG (worker/lib/share-meta.ts uses
+ * it as `og:image`). Rasterised with sharp (libvips, offline), without the
+ * film grain: noise makes a PNG several times larger and slow to render.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import sharp from "sharp";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_CHARACTERS, type DemoArt, type DemoCharacter, type DemoEmblem } from "./data/demo-characters.ts";
@@ -500,6 +506,12 @@ export function avatarSvg(c: DemoCharacter): string {
   ].join("");
 }
 
+/** The avatar as a PNG link preview: the same picture at 300×400 without the grain layer, as a palette PNG (bytes). */
+async function previewPng(svg: string): Promise<Buffer> {
+  const grainless = svg.replace(`<rect width="${W}" height="${H}" filter="url(#g)" opacity=".9"/>`, "");
+  return sharp(Buffer.from(grainless)).png({ compressionLevel: 9, palette: true, quality: 95, dither: 0.5 }).toBuffer();
+}
+
 /** A contact sheet page (card-sized thumbnails with names) for looking at the set. */
 function contactSheet(dir: string): string {
   const cells = DEMO_CHARACTERS.map(
@@ -517,12 +529,16 @@ const { values } = parseArgs({ options: { sheet: { type: "string" } } });
 const outDir = join(ROOT, "web/public/avatars/demo");
 mkdirSync(outDir, { recursive: true });
 let largest = 0;
+let largestPng = 0;
 for (const c of DEMO_CHARACTERS) {
   const svg = avatarSvg(c);
   largest = Math.max(largest, svg.length);
   writeFileSync(join(outDir, `${c.slug}.svg`), `${svg}\n`);
+  const png = await previewPng(svg);
+  largestPng = Math.max(largestPng, png.length);
+  writeFileSync(join(outDir, `${c.slug}.png`), png);
 }
-console.log(`Wrote ${DEMO_CHARACTERS.length} avatars to ${outDir} (largest ${largest} bytes).`);
+console.log(`Wrote ${DEMO_CHARACTERS.length} avatars to ${outDir} (largest ${largest} bytes; PNG previews up to ${largestPng} bytes).`);
 if (values.sheet) {
   writeFileSync(values.sheet, contactSheet(outDir));
   console.log(`Contact sheet: ${values.sheet}`);

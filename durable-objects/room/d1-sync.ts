@@ -219,10 +219,11 @@ export async function addReplyRating(db: D1Database, characterId: number, change
 export interface ScreeningEntry {
   /**
    * What was screened: a character, a person's chat `message` (sent or
-   * edited), a generated `reply`, the room's `memory` note, a `comment`, a
+   * edited), a generated `reply`, the room's `memory` note or running
+   * `summary` (as the owner rewrote it), a `comment`, a
    * `persona`, the `profile`, a `conversation` (its title, or an imported chat).
    */
-  subjectType: "character" | "message" | "reply" | "memory" | "comment" | "persona" | "profile" | "conversation";
+  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation";
   /** Character id or message id; null when nothing was stored. */
   subjectId: string | null;
   userId: string | null;

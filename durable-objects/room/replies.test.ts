@@ -2,7 +2,8 @@
  * Reply rounds (room/replies.ts) through real WebSocket upgrades of the
  * Worker: recovery after a crash mid-reply, the character's card a room
  * keeps, one reply at a time, replies that outlive their sockets,
- * regenerate and stop, model failures, and the rate limit.
+ * regenerate and stop, model failures, and the rate limits (messages; new
+ * versions of replies).
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
@@ -12,6 +13,7 @@ import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
+import { inOneWindow } from "../../worker/test/rate-window.ts";
 import { startChat, storedMessages, useTestServerModel } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
 
@@ -290,7 +292,8 @@ describe("model failures", () => {
 });
 
 describe("rate limit", () => {
-  it("more than 20 messages a minute from one person get a readable error frame and are not stored", async () => {
+  it("more than 20 messages a minute from one person get an error frame saying how long to wait, and are not stored", async () => {
+    await inOneWindow(25_000);
     const mira = await signIn();
     const conversation = await start(mira);
     const { socket } = await join(mira, conversation.id);
@@ -301,14 +304,51 @@ describe("rate limit", () => {
       await socket.nextWhere(isReplyEnd);
     }
     socket.send({ type: "chat_message", conversationId: conversation.id, content: "One too many", isUser: true, clientId: "m21" });
-    expect(await socket.next("error", (f) => f.code === "rate_limited")).toEqual({
-      type: "error",
-      code: "rate_limited",
-      message: "You're sending messages too fast. Please wait a moment.",
-      clientId: "m21",
-    });
+    const refused = await socket.next("error", (f) => f.code === "rate_limited");
+    expectWait(refused, "You're sending messages too fast.");
+    expect(refused.clientId).toBe("m21");
     const stored = await messages(mira, conversation.id);
     expect(stored.filter((m) => m.isUser)).toHaveLength(20);
     socket.close();
   });
+
+  it("regenerate and continue have their own limit sized for swiping: 60 a minute, beside the messages' 20", async () => {
+    await inOneWindow(25_000);
+    const mira = await signIn();
+    const conversation = await start(mira);
+    const { socket } = await join(mira, conversation.id);
+    await socket.chat(conversation.id, "Tell me about the tower.");
+    // One message, then 59 new versions of its reply and a continue: 60 reply rounds, all admitted.
+    for (let i = 1; i <= 59; i++) {
+      socket.send({ type: "regenerate", conversationId: conversation.id });
+      await socket.next("reply_started");
+      socket.send({ type: "stop" });
+      await socket.nextWhere(isReplyEnd);
+    }
+    socket.send({ type: "continue", clientId: "c1" });
+    await socket.next("reply_started", (f) => f.continues === true);
+    await socket.nextWhere((f) => f.type === "character_response" || (f.type === "error" && f.clientId === "c1"));
+
+    socket.send({ type: "regenerate", conversationId: conversation.id });
+    expectWait(await socket.next("error", (f) => f.code === "rate_limited"), "You're asking for new replies too fast.");
+    socket.send({ type: "continue", clientId: "c2" });
+    const continueRefused = await socket.next("error", (f) => f.code === "rate_limited");
+    expectWait(continueRefused, "You're asking for new replies too fast.");
+    expect(continueRefused.clientId).toBe("c2");
+
+    // New messages keep their own limit: the next one is answered.
+    const next = await socket.chat(conversation.id, "And the bridge?");
+    expect(next.response.content).not.toBe("");
+    const stored = await messages(mira, conversation.id);
+    expect(stored.filter((m) => m.isUser).map((m) => m.content)).toEqual(["Tell me about the tower.", "And the bridge?"]);
+    socket.close();
+  }, 60_000);
 });
+
+/** A `rate_limited` frame: `retryAfterMs` within the limiter's minute, and the same wait in whole seconds in its sentence. */
+function expectWait(frame: Extract<ServerFrame, { type: "error" }>, opening: string): void {
+  expect(frame.code).toBe("rate_limited");
+  expect(frame.retryAfterMs).toBeGreaterThan(0);
+  expect(frame.retryAfterMs).toBeLessThanOrEqual(60_000);
+  expect(frame.message).toBe(`${opening} Please try again in ${Math.ceil(frame.retryAfterMs! / 1000)} s.`);
+}

@@ -6,7 +6,9 @@
  *   `regenerate` of the last reply, a `continue` (steering.ts) or a
  *   `generate` ("Let … speak"). One reply at a time: while one is written or
  *   a message admitted, others get `busy`. Each start is rate limited per
- *   person (MESSAGE_RATE_LIMITER).
+ *   person: a message by MESSAGE_RATE_LIMITER, a regenerate, continue or
+ *   generate by REPLY_RATE_LIMITER (sized for swiping, docs/decisions/0020);
+ *   a refusal says how long to wait (`retryAfterMs`).
  * - Group chats (DESIGN.md "Group chats"): a person's message is answered
  *   by the members the reply order picks (reply-order.ts), one reply after
  *   another; the next starts as soon as the previous one is stored. `stop`
@@ -86,7 +88,34 @@ const DELTA_INTERVAL_MS = 50;
  */
 const FLUSH_EVERY_MS = 5_000;
 
-export const RATE_LIMITED_MESSAGE = "You're sending messages too fast. Please wait a moment.";
+/**
+ * What a round counts against: a person's new message (MESSAGE_RATE_LIMITER,
+ * 20 a minute) or a new version of a reply — regenerate, continue
+ * (REPLY_RATE_LIMITER, 60 a minute). Limits are in wrangler.toml.
+ */
+export type RoundKind = "message" | "reply";
+
+const RATE_LIMITERS = { message: "MESSAGE_RATE_LIMITER", reply: "REPLY_RATE_LIMITER" } as const satisfies Record<RoundKind, keyof Env>;
+
+/**
+ * The limiters' window, ms (`period = 60` in wrangler.toml). Cloudflare's and
+ * miniflare's limiters count in windows aligned to the clock
+ * (`floor(now / period)`), so a refused request is admitted again when the
+ * current window ends.
+ */
+export const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The `rate_limited` error frame for a round of `kind` refused at `now` (ms
+ * since the epoch): `retryAfterMs` until the limiter's window ends, and the
+ * same wait in whole seconds (rounded up) in its sentence.
+ */
+export function rateLimitedFrame(kind: RoundKind, now: number, clientId?: string): ServerFrame {
+  const retryAfterMs = RATE_WINDOW_MS - (now % RATE_WINDOW_MS);
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  const what = kind === "message" ? "You're sending messages too fast." : "You're asking for new replies too fast.";
+  return { type: "error", code: "rate_limited", message: `${what} Please try again in ${seconds} s.`, retryAfterMs, ...(clientId ? { clientId } : {}) };
+}
 
 /** What ReplyRounds works with: the room's other modules. */
 export interface ReplyParts {
@@ -133,7 +162,7 @@ export class ReplyRounds {
     return this.active !== null || this.admitting || this.advancing || this.round.length > 0;
   }
 
-  /** The `history_sync` frame: every visible message (a reply being written as its sockets have it) and the memory note. */
+  /** The `history_sync` frame: every visible message (a reply being written as its sockets have it), the memory note and the running summary. */
   historySync(): ServerFrame {
     const room = this.store.room!;
     const active = this.active;
@@ -143,6 +172,7 @@ export class ReplyRounds {
       messages: this.store.visibleRows().map((row) => this.store.toWire(row, active)),
       chatModel: chatModelName(this.env),
       memory: room.memory,
+      summary: room.summary,
       authorNote: this.store.authorNote(),
     };
   }
@@ -184,10 +214,10 @@ export class ReplyRounds {
     });
   }
 
-  /** True when the person may send another message now (MESSAGE_RATE_LIMITER, keyed by user). */
-  private async withinRateLimit(userId: string): Promise<boolean> {
+  /** True when the person may start a round of `kind` now (its limiter, keyed by user). */
+  private async withinRateLimit(kind: RoundKind, userId: string): Promise<boolean> {
     try {
-      return (await this.env.MESSAGE_RATE_LIMITER.limit({ key: userId })).success;
+      return (await this.env[RATE_LIMITERS[kind]].limit({ key: userId })).success;
     } catch (error) {
       // A limiter outage must not stop conversations.
       console.warn("message rate limiter failed", String(error));
@@ -197,15 +227,16 @@ export class ReplyRounds {
 
   /**
    * Runs `start` (which stores and starts a reply) unless the person is over
-   * the message rate limit: then false, and the caller tells the sender. One
+   * the rate limit of `kind`: then the `rate_limited` frame (rateLimitedFrame,
+   * with `clientId`) the caller sends to the sender; null when admitted. One
    * admission at a time: others meanwhile get `busy`.
    */
-  async admit(state: SocketState, start: () => void | Promise<void>): Promise<boolean> {
+  async admit(state: SocketState, kind: RoundKind, start: () => void | Promise<void>, clientId?: string): Promise<ServerFrame | null> {
     this.admitting = true;
     try {
-      if (!(await this.withinRateLimit(state.userId))) return false;
+      if (!(await this.withinRateLimit(kind, state.userId))) return rateLimitedFrame(kind, Date.now(), clientId);
       if (!this.store.deleted) await start();
-      return true;
+      return null;
     } finally {
       this.admitting = false;
     }
@@ -229,7 +260,7 @@ export class ReplyRounds {
     let verdict: ModerationVerdict | null | undefined;
     const screening = this.screening.screen({ text: content, role: "user" }).then((result) => (verdict = result));
     let stored: MessageRow | null = null;
-    const admitted = await this.admit(state, async () => {
+    const storeAndReply = async () => {
       if (verdict && isChildSafetyViolation(verdict)) {
         // Known before storing: nothing is kept.
         this.screening.logRefusedMessage(content, verdict, null);
@@ -247,9 +278,10 @@ export class ReplyRounds {
       if (speakers.length > 0) this.startRound(speakers);
       // Nobody replies (manual order, everyone muted): the message alone is written to D1.
       else this.ctx.waitUntil(this.d1.writeCounters());
-    });
-    if (!admitted) {
-      send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId ?? undefined));
+    };
+    const limited = await this.admit(state, "message", storeAndReply, clientId ?? undefined);
+    if (limited) {
+      send(ws, limited);
       return;
     }
     const message: MessageRow | null = stored;
@@ -340,7 +372,8 @@ export class ReplyRounds {
       this.busyError(ws, clientId ?? null);
       return;
     }
-    if (!(await this.admit(state, () => this.startRound([characterId])))) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId));
+    const limited = await this.admit(state, "reply", () => this.startRound([characterId]), clientId);
+    if (limited) send(ws, limited);
   }
 
   /** Its message was retracted: the reply being written ends quietly (its rows are deleted with the message). */
@@ -374,7 +407,7 @@ export class ReplyRounds {
       send(ws, refusal("not_a_member", "That character is no longer in this chat, so its reply cannot be regenerated."));
       return;
     }
-    const admitted = await this.admit(state, async () => {
+    const limited = await this.admit(state, "reply", async () => {
       if (target) {
         this.start(target, null, speaker!);
         return;
@@ -383,7 +416,7 @@ export class ReplyRounds {
       const speakers = await this.speakersFor(last!);
       this.startRound(speakers.length > 0 ? speakers : [this.store.cast()[0]?.character_id ?? this.store.room!.character_id]);
     });
-    if (!admitted) send(ws, refusal("rate_limited", RATE_LIMITED_MESSAGE));
+    if (limited) send(ws, limited);
   }
 
   /**

@@ -79,12 +79,12 @@ export class RoomScreening {
 
   /**
    * Screens the text a person's frame would store (`chat_message`,
-   * `edit_message`, `set_memory`: every string of the frame but its type and
+   * `edit_message`, `set_memory`, `set_summary`: every string of the frame but its type and
    * ids, frameText) and, when it is S4, logs the attempt under
    * `subjectType` and returns the verdict; null when it may be stored
    * (safe, another category, or the provider failed: fail open, logged).
    */
-  async refuses(frame: object, subjectType: "message" | "memory", subjectId: string | null): Promise<ModerationVerdict | null> {
+  async refuses(frame: object, subjectType: "message" | "memory" | "summary", subjectId: string | null): Promise<ModerationVerdict | null> {
     const text = frameText(frame);
     if (text.trim() === "") return null;
     const verdict = await this.screen({ text, role: "user" });

@@ -1,7 +1,7 @@
 /**
  * Steering (docs/decisions/0007): what the owner may change in their
  * conversation, and when — edit, delete, rewind, continue, the memory note,
- * swipe (which version of the last reply counts), thumbs on a reply, and the
+ * the running summary (rewrite, reset), swipe (which version of the last reply counts), thumbs on a reply, and the
  * source of a branch.
  *
  * Who may: only the conversation's owner ever reaches the room (the Worker
@@ -25,10 +25,11 @@ import {
   AUTHOR_NOTE_REFUSED_TEXT,
   replyVersions,
   type ServerFrame,
+  SUMMARY_REFUSED_TEXT,
 } from "../../schema/chat.ts";
 import type { SeedMessage } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
-import { RATE_LIMITED_MESSAGE, type ReplyRounds } from "./replies.ts";
+import type { ReplyRounds } from "./replies.ts";
 import type { RoomScreening } from "./screening.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
 import { type MessageRow, type RoomStore, seedOf, versionFields } from "./store.ts";
@@ -60,7 +61,7 @@ export class Steering {
    */
   private async screenFrame(
     frame: object,
-    subjectType: "message" | "memory",
+    subjectType: "message" | "memory" | "summary",
     subjectId: string | null,
     sentence: string,
     clientId: string | undefined,
@@ -182,6 +183,23 @@ export class Steering {
   }
 
   /**
+   * `set_summary`: the owner's text for the running summary (it covers the
+   * same messages), or "" to reset it (store.replaceSummary). Every socket
+   * gets `summary_updated`. Screened first, like the memory note
+   * (screenFrame): S4 is refused with `message_refused`
+   * (SUMMARY_REFUSED_TEXT), the summary unchanged.
+   */
+  async setSummary(frame: Extract<ClientFrame, { type: "set_summary" }>): Promise<ServerFrame> {
+    const { summary, clientId } = frame;
+    const refused = await this.screenFrame(frame, "summary", null, SUMMARY_REFUSED_TEXT, clientId);
+    if (refused) return refused;
+    this.store.replaceSummary(summary);
+    const answer: ServerFrame = { type: "summary_updated", summary, ...(clientId ? { clientId } : {}) };
+    this.sockets.broadcast(answer);
+    return answer;
+  }
+
+  /**
    * `set_author_note`: the conversation's author's note (AuthorNote), in the
    * prompt from the next reply on. Every socket gets `author_note_updated`.
    * Screened like the memory note (S4: `message_refused`, unchanged).
@@ -214,16 +232,15 @@ export class Steering {
 
   /**
    * `continue`: the character goes on with its last reply, streamed into the
-   * same message (ReplyRounds.start). Rate limited like a message. Its
-   * receipt is kept when the reply ends.
+   * same message (ReplyRounds.start). Rate limited like a regenerate
+   * (REPLY_RATE_LIMITER). Its receipt is kept when the reply ends.
    */
   async continueReply(state: SocketState, clientId: string | undefined): Promise<ServerFrame | null> {
     const last = this.store.lastVisible();
     if (!last || last.role !== "character") {
       return refusal("nothing_to_continue", "Only a reply of the character can be continued, and only the latest one.", clientId);
     }
-    const admitted = await this.replies.admit(state, () => this.replies.start(null, { row: last, clientId: clientId ?? null }));
-    return admitted ? null : refusal("rate_limited", RATE_LIMITED_MESSAGE, clientId);
+    return this.replies.admit(state, "reply", () => this.replies.start(null, { row: last, clientId: clientId ?? null }), clientId);
   }
 
   /**

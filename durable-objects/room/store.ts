@@ -195,6 +195,16 @@ export class RoomStore {
     this.room!.memory = memory;
   }
 
+  /**
+   * The owner's own text for the running summary (`set_summary`): it covers
+   * the same messages as before; "" resets it (it covers none, and the
+   * whole history is the prompt's again until the next summary).
+   */
+  replaceSummary(summary: string): void {
+    if (summary === "") this.setSummary("", 0);
+    else this.setSummary(summary, this.room!.summary_through);
+  }
+
   /** The running summary now covers the messages up to `through` (a `seq`). */
   setSummary(summary: string, through: number): void {
     this.sql("UPDATE room SET summary = ?, summary_through = ? WHERE id = 1", summary, through);

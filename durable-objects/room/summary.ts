@@ -4,11 +4,15 @@
  * the chat model. Runs after a reply is stored (ReplyRounds), never before
  * a reply's first token; the next reply reads it. One at a time.
  *
+ * The owner may also rewrite or reset it (`set_summary`, steering.ts):
+ * a summary written meanwhile by the model is then thrown away.
+ *
  * Units: SUMMARY_MAX_TOKENS is tokens (what the model is asked for),
- * MAX_SUMMARY_CHARS characters (what is kept). Rejects with what the model
+ * MAX_SUMMARY_LENGTH characters (what is kept, schema/chat.ts). Rejects with what the model
  * throws (ChatModelError on a silence of `tokenTimeoutMs`); the caller logs.
  */
 import { withTokenTimeout } from "../../ai/chat-models.ts";
+import { MAX_SUMMARY_LENGTH } from "../../schema/chat.ts";
 import { buildPrompt, summaryPrompt } from "../prompt.ts";
 import type { ReplyCharacter } from "./d1-sync.ts";
 import { historyOf, type PromptInputs } from "./prompt-inputs.ts";
@@ -17,9 +21,8 @@ import type { RoomStore } from "./store.ts";
 
 /** The newest messages a summary never takes: the scene at hand stays word for word. */
 const SUMMARY_KEEP_MESSAGES = 4;
-/** Longest summary the model is asked for, tokens; and the longest kept, characters. */
+/** Longest summary the model is asked for, tokens. */
 const SUMMARY_MAX_TOKENS = 400;
-const MAX_SUMMARY_CHARS = 2000;
 
 export class RoomSummary {
   /** A summary is being written (one at a time). */
@@ -68,9 +71,9 @@ export class RoomSummary {
         this.seams.tokenTimeoutMs,
       )) {
         summary += piece;
-        if (summary.length >= MAX_SUMMARY_CHARS) break;
+        if (summary.length >= MAX_SUMMARY_LENGTH) break;
       }
-      summary = summary.trim().slice(0, MAX_SUMMARY_CHARS);
+      summary = summary.trim().slice(0, MAX_SUMMARY_LENGTH);
       const room = store.room;
       if (!summary || store.deleted || !room || room.summary !== before || room.summary_through >= through) return;
       store.setSummary(summary, through);

@@ -4,8 +4,9 @@
  * network features off, and finding the local D1 database file.
  */
 import { spawn, type SpawnOptions } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 
 /** Project root (absolute). */
@@ -41,11 +42,53 @@ export function run(command: string, args: string[], options: SpawnOptions = {})
   });
 }
 
-/** Applies the D1 migrations to the local database kept in `persistDir`. */
-export async function migrateLocal(persistDir = DEFAULT_PERSIST_DIR): Promise<void> {
-  await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], {
-    env: toolEnv({ CI: "true" }),
+/**
+ * Runs a project CLI to completion with its output (stdout and stderr) going
+ * to `log` instead of the terminal. Resolves with that output on exit code 0.
+ * @throws Error naming the command and its exit code otherwise (`output` holds what it printed).
+ */
+export function runLogged(command: string, args: string[], log: WriteStream, options: SpawnOptions = {}): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    log.write(`\n$ ${command} ${args.join(" ")}\n`);
+    let output = "";
+    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: toolEnv(), ...options });
+    const take = (chunk: Buffer) => {
+      output += chunk.toString();
+      log.write(chunk);
+    };
+    child.stdout?.on("data", take);
+    child.stderr?.on("data", take);
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (code === 0) resolvePromise(output);
+      else reject(Object.assign(new Error(`${command} ${args.join(" ")} exited with ${signal ?? code}`), { output }));
+    });
   });
+}
+
+/**
+ * Applies the D1 migrations to the local database kept in `persistDir`;
+ * with `log`, wrangler's output (a status table per migration) goes there
+ * instead of the terminal.
+ */
+export async function migrateLocal(persistDir = DEFAULT_PERSIST_DIR, log?: WriteStream): Promise<void> {
+  const args = ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir];
+  const options = { env: toolEnv({ CI: "true" }) };
+  if (log) await runLogged("wrangler", args, log, options);
+  else await run("wrangler", args, options);
+}
+
+/** Names of the D1 migrations applied to the local database file `dbFile` (wrangler's `d1_migrations` table), oldest first; none before the first. */
+export function appliedMigrations(dbFile: string | null): string[] {
+  if (!dbFile) return [];
+  const db = new DatabaseSync(dbFile, { readOnly: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").get();
+    if (!table) return [];
+    return (db.prepare("SELECT name FROM d1_migrations ORDER BY id").all() as { name: string }[]).map((row) => row.name);
+  } finally {
+    db.close();
+  }
 }
 
 /**

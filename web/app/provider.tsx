@@ -1,13 +1,25 @@
 /** App-wide providers: data cache, Home's filters, toasts. */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense, lazy, useState } from "react";
+import { useToastsWanted } from "../components/ui/use-toast.ts";
 import { CatalogFiltersProvider } from "../lib/catalog-filters-context.tsx";
 import { createQueryClient } from "../lib/query-client.ts";
 
-// Toasts only follow user actions, so their code (Radix toast, ~15 KB gzip)
-// loads after the first render; `toast()` calls made before it arrives wait
-// in the store (components/ui/use-toast.ts).
+// Toasts only follow what a person does, so their code (Radix toast, ~11 KB
+// gzip) loads with the first toast, not on every first visit; `toast()` calls
+// made before it arrives wait in the store (components/ui/use-toast.ts).
 const Toaster = lazy(() => import("../components/ui/toaster.tsx").then((m) => ({ default: m.Toaster })));
+
+/** The Toaster, mounted once a toast has been given. */
+function ToasterOnDemand() {
+  const wanted = useToastsWanted();
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
@@ -15,9 +27,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <CatalogFiltersProvider>
         {children}
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
+        <ToasterOnDemand />
       </CatalogFiltersProvider>
     </QueryClientProvider>
   );

@@ -1,14 +1,16 @@
 /**
  * Sticky site header (SPEC.md §2 "Home"): wordmark, character search, and the
- * visitor's Sign In button or the signed-in person's menu. On Home the search box drives the catalog filters
+ * visitor's Sign In button or, for the signed-in, Create Character (one click
+ * from anywhere, issue 26; only its icon on phones) and their menu. On Home the search box drives the catalog filters
  * as one types; on other pages the text stays local to the page until Enter,
  * which opens Home with that search applied.
  */
-import { Search } from "lucide-react";
+import { Plus, Search } from "lucide-react";
 import { type FormEvent, Suspense, lazy, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { LOGIN_PATH, useUser } from "../lib/auth.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
+import { catalogSearch } from "../lib/catalog-url.ts";
 import { Button } from "./ui/button.tsx";
 import { Input } from "./ui/input.tsx";
 import { Skeleton } from "./ui/skeleton.tsx";
@@ -34,6 +36,17 @@ export function Header() {
         </div>
         <div className="ml-auto flex shrink-0 items-center gap-2">
           {isLoading && <Skeleton className="h-9 w-20 rounded-lg" />}
+          {/* Not where the page offers it itself. */}
+          {user && pathname !== "/create-character" && pathname !== "/my-characters" && (
+            <Button asChild variant="outline" size="sm" className="h-10 w-10 rounded-full px-0 md:w-auto md:px-4">
+              <Link to="/create-character" aria-label="Create Character">
+                <Plus aria-hidden="true" />
+                <span aria-hidden="true" className="hidden md:inline">
+                  Create Character
+                </span>
+              </Link>
+            </Button>
+          )}
           {user && (
             <Suspense fallback={menuPlaceholder}>
               <UserMenu user={user} />
@@ -81,13 +94,13 @@ function HomeSearch() {
 /** Elsewhere: the text is this page's own until Enter opens Home with it. */
 function PageSearch() {
   const [query, setQuery] = useState("");
-  const { dispatch } = useCatalogFilters();
+  const { filters } = useCatalogFilters();
   const navigate = useNavigate();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!query.trim()) return;
-    dispatch({ type: "setSearch", search: query });
-    navigate("/");
+    // Home reads its filters from its address (lib/catalog-url.ts): the others stay as they were.
+    navigate(`/${catalogSearch({ ...filters, search: query })}`);
   };
   return (
     <form role="search" onSubmit={submit}>

@@ -45,7 +45,19 @@ export function useUser(): { user: CurrentUser | null; isLoading: boolean; suspe
   return { user: suspended ? null : (query.data ?? null), isLoading: query.isLoading, suspended };
 }
 
-/** Full-page navigation to sign in (a server route, not an SPA route). */
+/**
+ * The sign-in path that brings the person back to `returnTo` (a path on this
+ * site, e.g. "/character/12?tab=x#comments") afterwards: `/api/login?returnTo=…`
+ * (DESIGN.md "Small contracts of the first hour"); plain `/api/login` for
+ * Home or anything that is not a same-origin path (the server checks again).
+ */
+export function loginPath(returnTo?: string): string {
+  if (!returnTo || returnTo === "/" || !returnTo.startsWith("/") || returnTo.startsWith("//")) return LOGIN_PATH;
+  return `${LOGIN_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
+}
+
+/** Full-page navigation to sign in (a server route, not an SPA route), coming back to the page the person is on. */
 export function redirectToLogin(): void {
-  window.location.href = LOGIN_PATH;
+  const { pathname, search, hash } = window.location;
+  window.location.href = loginPath(`${pathname}${search}${hash}`);
 }

@@ -43,6 +43,8 @@ export type CatalogFiltersAction =
   | { type: "setSearch"; search: string }
   | { type: "setTab"; tab: HomeTab }
   | { type: "setShowNsfw"; showNsfw: boolean }
+  /** Home's address changed (a shared link, Back/Forward, a tag link): its tags, mode, search and tab (lib/catalog-url.ts). */
+  | { type: "fromUrl"; url: Pick<CatalogFilters, "tags" | "tagMode" | "search" | "tab"> }
   | { type: "loadMore" };
 
 export const INITIAL_CATALOG_FILTERS: CatalogFilters = {
@@ -87,6 +89,11 @@ export function catalogFiltersReducer(state: CatalogFilters, action: CatalogFilt
     case "setShowNsfw":
       if (action.showNsfw === state.showNsfw) return state;
       return { ...state, showNsfw: action.showNsfw, offset: 0 };
+    case "fromUrl": {
+      const { tags, tagMode, search, tab } = action.url;
+      if (tags.join(",") === state.tags.join(",") && tagMode === state.tagMode && search === state.search && tab === state.tab) return state;
+      return { ...state, tags, tagMode, search, tab, offset: 0 };
+    }
     case "loadMore":
       return { ...state, offset: state.offset + CATALOG_PAGE_SIZE };
   }

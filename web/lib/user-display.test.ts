@@ -16,6 +16,11 @@ describe("userAvatarLetter", () => {
 });
 
 describe("userMenuName", () => {
+  it("is the display name once the person chose one", () => {
+    expect(userMenuName({ name: "Captain Mira", firstName: "Mira", email: "m@example.com" })).toBe("Captain Mira");
+    expect(userMenuName({ name: " ", firstName: "Mira", email: "m@example.com" })).toBe("Mira");
+  });
+
   it("is the first name, else the e-mail", () => {
     expect(userMenuName({ firstName: "Mira", email: "m@example.com" })).toBe("Mira");
     expect(userMenuName({ firstName: null, email: "m@example.com" })).toBe("m@example.com");

@@ -14,9 +14,13 @@ export function userAvatarLetter(user: Person): string {
   return [...source][0]!.toLocaleUpperCase();
 }
 
-/** The name beside the avatar: the first name, else the e-mail. */
-export function userMenuName(user: Person): string {
-  return user.firstName?.trim() || user.email?.trim() || "";
+/**
+ * The name beside the avatar: the display name the person chose on Edit
+ * Profile (issue 26: a change shows at once), else the first name (SPEC.md
+ * §2), else the e-mail.
+ */
+export function userMenuName(user: Person & Partial<Pick<CurrentUser, "name">>): string {
+  return user.name?.trim() || user.firstName?.trim() || user.email?.trim() || "";
 }
 
 /**

@@ -11,6 +11,7 @@ import { characterQueryOptions, useCharacter } from "../features/characters/api/
 import { isCharacterListKey } from "../features/characters/api/get-characters.ts";
 import { CharacterProfile, CharacterProfileSkeleton } from "../features/characters/components/character-profile.tsx";
 import { useCreateConversation } from "../features/chat/api/create-conversation.ts";
+import { ContinueChatLink } from "../features/chat/components/continue-chat-link.tsx";
 import { ImportChatButton } from "../features/chat/components/import-chat-button.tsx";
 import { StartGroupChatButton } from "../features/chat/components/start-group-chat.tsx";
 import { CommentsSection } from "../features/comments/components/comments-section.tsx";
@@ -62,6 +63,7 @@ export function CharacterPage() {
         chatActions={
           <>
             <StartGroupChatButton character={query.data} className="w-full sm:w-auto" />
+            <ContinueChatLink characterId={query.data.id} className="w-full sm:w-auto" />
             <ImportChatButton characterId={query.data.id} className="w-full sm:w-auto" />
           </>
         }

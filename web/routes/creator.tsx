@@ -54,7 +54,7 @@ export function CreatorPage() {
 
 function CreatorView({ profile }: { profile: CreatorProfile }) {
   const { user } = useUser();
-  const { filters, dispatch } = useCatalogFilters();
+  const { filters, setShowNsfw } = useCatalogFilters();
   const [sort, setSort] = useState<Exclude<CatalogSort, "for-you">>("new");
   useCanonicalLink(new URL(creatorPath(profile.username), window.location.origin).href);
   // Hidden tags apply here as on Home (lib/use-hidden-tags.ts).
@@ -86,6 +86,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-2xl font-bold tracking-tight md:text-3xl">{displayName}</h1>
           <p className="truncate text-muted-foreground">{profile.username}</p>
+          {profile.bio && <p className="mt-2 max-w-2xl text-sm leading-relaxed break-words whitespace-pre-line text-foreground/85">{profile.bio}</p>}
           <p className="mt-1 flex items-center gap-1.5 text-sm text-muted-foreground">
             <CalendarDays aria-hidden="true" className="size-4" /> Joined {joined}
           </p>
@@ -110,7 +111,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
           tab={sort}
           onTabChange={setSort}
           showNsfw={filters.showNsfw}
-          onShowNsfwChange={(showNsfw) => dispatch({ type: "setShowNsfw", showNsfw })}
+          onShowNsfwChange={(showNsfw) => setShowNsfw(showNsfw)}
         />
         <CharacterGrid
           id={CATALOG_PANEL_ID}

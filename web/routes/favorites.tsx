@@ -20,7 +20,7 @@ import { CharacterGrid } from "../features/characters/components/character-grid.
 
 export function FavoritesPage() {
   const { user, isLoading } = useUser();
-  const { filters, dispatch } = useCatalogFilters();
+  const { filters, setShowNsfw } = useCatalogFilters();
   const showNsfw = filters.showNsfw;
   // The last loaded page's offset, per NSFW setting (switching starts over at the first page).
   const [paging, setPaging] = useState({ showNsfw, offset: 0 });
@@ -41,7 +41,7 @@ export function FavoritesPage() {
         <NsfwSwitch
           id="favorites-nsfw-toggle"
           checked={showNsfw}
-          onCheckedChange={(checked) => dispatch({ type: "setShowNsfw", showNsfw: checked })}
+          onCheckedChange={(checked) => setShowNsfw(checked)}
           className="self-start rounded-xl border border-border bg-card px-3 py-2 sm:self-auto"
         />
       </header>

@@ -1,7 +1,8 @@
 /**
 /**
  * `/` — Home: tag sidebar (a Filters sheet below 768 px), hero banner, tabs,
- * NSFW switch and the character grid. The person's hidden tags apply to every
+ * NSFW switch and the character grid; tab, search, tags and NSFW are in the
+ * address (lib/use-catalog-url.ts). The person's hidden tags apply to every
  * list request (lib/use-hidden-tags.ts). The Following tab lists the newest
  * characters of the creators the person follows; visitors are asked to sign
  * in there.
@@ -14,6 +15,7 @@ import { Button } from "../components/ui/button.tsx";
 import { LOGIN_PATH, useUser } from "../lib/auth.ts";
 import { tabQuery } from "../lib/catalog-filters.ts";
 import { useCatalogFilters } from "../lib/catalog-filters-context.tsx";
+import { useCatalogUrl } from "../lib/use-catalog-url.ts";
 import { useDebouncedValue } from "../lib/use-debounced-value.ts";
 import { useHiddenTags } from "../lib/use-hidden-tags.ts";
 import { charactersQueryOptions } from "../features/characters/api/get-characters.ts";
@@ -29,7 +31,8 @@ const SEARCH_DEBOUNCE_MS = 300;
 const FiltersSheet = lazy(() => import("../features/tags/components/filters-sheet.tsx").then((m) => ({ default: m.FiltersSheet })));
 
 export function HomePage() {
-  const { filters, dispatch } = useCatalogFilters();
+  const { filters, dispatch, setShowNsfw } = useCatalogFilters();
+  useCatalogUrl();
   const search = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
   const { hiddenTags, toggleHiddenTag } = useHiddenTags();
   const [sheetOpen, setSheetOpen] = useState(false);
@@ -61,7 +64,7 @@ export function HomePage() {
     onToggleHidden,
   };
   const active = filters.tags.length + hiddenTags.length;
-  const onShowNsfwChange = (showNsfw: boolean) => dispatch({ type: "setShowNsfw", showNsfw });
+  const onShowNsfwChange = (showNsfw: boolean) => setShowNsfw(showNsfw);
   const { user, isLoading: userLoading } = useUser();
   const following = filters.tab === "following";
 

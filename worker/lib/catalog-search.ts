@@ -3,7 +3,7 @@
  * of what a person typed (searchTerms), their FTS5 expression over
  * `characters_fts` with the tag filters and hidden flags
  * (searchExpressions), and the search list itself (querySearch): prefix
- * terms, bm25 ranking (name weighted above tags above description), tag
+ * terms, bm25 ranking (name above creator above tags above description), tag
  * modes and exclusions as `tag_keys` terms of the same FTS5 query
  * (docs/decisions/0002-catalog-queries.md).
  */
@@ -32,26 +32,35 @@ const STOPWORDS = new Set(
 const MAX_SEARCH_TERMS = 12;
 
 /**
- * The words of whatever a person typed: every run of letters or digits, in
+ * The words of whatever a person typed: every run of letters, digits or "_", in
  * order, without duplicates and (when others remain) without stopwords.
  * Quotes, stars, parentheses, operators and column filters typed by a person
  * are separators, never FTS5 syntax.
  */
 export function searchTerms(search: string): string[] {
-  const words = [...new Set((search.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase()))];
+  // "_" joins a word as the index's tokenizer does (tokenchars '_'), so "@mira_42" finds creator mira_42.
+  const found = (search.normalize("NFKC").match(/[\p{L}\p{N}_]+/gu) ?? []).map((w) => w.replace(/^_+|_+$/g, "").toLowerCase());
+  const words = [...new Set(found.filter(Boolean))];
   const meaningful = words.filter((w) => !STOPWORDS.has(w));
   return (meaningful.length > 0 ? meaningful : words).slice(0, MAX_SEARCH_TERMS);
 }
 
 /**
+ * The columns of `characters_fts` a typed word may match: the texts and the
+ * creator's shown name (migrations/0018_creator_search.sql), never the
+ * filter columns `tag_keys` and `flags`.
+ */
+const SEARCHED_COLUMNS = "{name description tags creator}";
+
+/**
  * FTS5 query for the typed words: each a quoted prefix term, all required,
- * matched in name, description or tags only (never the filter columns).
- * Null when no word is left.
+ * matched in name, description, tags or creator only (never the filter
+ * columns). Null when no word is left.
  */
 export function toFtsQuery(search: string): string | null {
   const terms = searchTerms(search);
   if (terms.length === 0) return null;
-  return `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
+  return `${SEARCHED_COLUMNS} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
 }
 
 /**
@@ -74,8 +83,8 @@ export function tagKey(name: string): string | null {
 export const SEARCH_RANK_LIMIT = 2_000;
 
 /**
- * The FTS5 expressions of a search: all matches, and those matching in name
- * or tags. Included tags are `tag_keys` terms (each required under `all`, one
+ * The FTS5 expressions of a search: all matches, and those matching in name,
+ * tags or creator. Included tags are `tag_keys` terms (each required under `all`, one
  * of them under `any`); excluded tags join the hidden flags after `NOT`, so
  * the index alone answers the whole filter. Null when nothing can match.
  */
@@ -87,7 +96,7 @@ export function searchExpressions(query: CatalogQuery): { all: string; nameOrTag
   const known = keys.filter((k) => k !== null);
   if (filter.mode === "all" ? known.length < keys.length : keys.length > 0 && known.length === 0) return null;
   const quoted = (list: string[]) => list.map((k) => `"${k}"`).join(" OR ");
-  const words = `{name description tags} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
+  const words = `${SEARCHED_COLUMNS} : (${terms.map((t) => `"${t}"*`).join(" AND ")})`;
   const tags =
     filter.mode === "any" ? ` AND (tag_keys : (${quoted(known)}))` : known.map((k) => ` AND (tag_keys : "${k}")`).join("");
   const excluded = filter.exclude.map(tagKey).filter((k) => k !== null);
@@ -95,7 +104,7 @@ export function searchExpressions(query: CatalogQuery): { all: string; nameOrTag
   const hidden = excluded.length > 0 ? `(${flags}) OR (tag_keys : (${quoted(excluded)}))` : flags;
   return {
     all: `((${words})${tags}) NOT (${hidden})`,
-    nameOrTags: `{name tags} : (${terms.map((t) => `"${t}"*`).join(" OR ")})`,
+    nameOrTags: `{name tags creator} : (${terms.map((t) => `"${t}"*`).join(" OR ")})`,
   };
 }
 

@@ -66,12 +66,19 @@ export async function getCharacter(db: D1Database, id: number): Promise<Characte
   return row ? toCharacter(row) : null;
 }
 
-/** `GET /api/tags?popular=true`: tags of active characters, most used first. */
-export async function listPopularTags(db: D1Database, limit = 200): Promise<Tag[]> {
-  const { results } = await db
-    .prepare("SELECT id, name, count FROM tags WHERE count > 0 ORDER BY count DESC, name LIMIT ?")
-    .bind(limit)
-    .all<Tag>();
+/**
+ * `GET /api/tags?popular=true`: tags of listed characters, most used first,
+ * at most `limit`. With `showNsfw` false (`showNsfw=false`, the NSFW switch
+ * off) a tag's count is of its non-NSFW characters only, and tags carried
+ * only by NSFW characters are left out, so a count is what a click on the
+ * tag finds (issue 26).
+ */
+export async function listPopularTags(db: D1Database, limit = 200, showNsfw = true): Promise<Tag[]> {
+  // Each order has its own index (tags_count_idx, tags_sfw_count_idx).
+  const sql = showNsfw
+    ? "SELECT id, name, count FROM tags WHERE count > 0 ORDER BY count DESC, name LIMIT ?"
+    : "SELECT id, name, sfw_count AS count FROM tags WHERE sfw_count > 0 ORDER BY sfw_count DESC, name LIMIT ?";
+  const { results } = await db.prepare(sql).bind(limit).all<Tag>();
   return results;
 }
 

@@ -259,23 +259,38 @@ export function roomPerson(user: SessionUser, persona: ConversationPersona | nul
 }
 
 /**
- * "My Chats": the person's conversations and the shared rooms they joined, latest activity first (a new
- * message moves `updated_at`), each with its character embedded and the
- * last message's preview.
+ * "My Chats": the person's conversations and the shared rooms they joined,
+ * latest activity first (`updated_at`: its start, a message, an edit or
+ * delete of one — not a rename), the time each row shows, each with its
+ * character embedded and the last message's preview. `q` keeps those whose
+ * title or character name contains it (case-insensitive for ASCII, SQLite
+ * LIKE; `%` and `_` match themselves); `characterId` those with that
+ * character.
  */
 export async function listConversations(
   db: D1Database,
   userId: string,
   chatModel: ChatModelName,
-  page: { limit: number; offset: number },
+  query: { limit: number; offset: number; q?: string; characterId?: number },
 ): Promise<ConversationSummary[]> {
+  const where = ["v.id IN (SELECT id FROM conversations WHERE user_id = ? UNION SELECT conversation_id FROM conversation_members WHERE user_id = ?)"];
+  const binds: (string | number)[] = [userId, userId];
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    where.push("(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')");
+    binds.push(pattern, pattern);
+  }
+  if (query.characterId !== undefined) {
+    where.push("v.character_id = ?");
+    binds.push(query.characterId);
+  }
   const { results } = await db
     .prepare(
       `SELECT ${COLUMNS} FROM ${FROM_JOINED}
-       WHERE v.id IN (SELECT id FROM conversations WHERE user_id = ?2 UNION SELECT conversation_id FROM conversation_members WHERE user_id = ?2)
-       ORDER BY v.updated_at DESC, v.id DESC LIMIT ?3 OFFSET ?4`,
+       WHERE ${where.join(" AND ")}
+       ORDER BY v.updated_at DESC, v.id DESC LIMIT ? OFFSET ?`,
     )
-    .bind(null, userId, page.limit, page.offset)
+    .bind(...binds, query.limit, query.offset)
     .all<JoinedRow>();
   return results.map((row) => fromJoined(row, chatModel));
 }
@@ -567,4 +582,16 @@ export async function setConversationPersona(
     .bind(personaId?.toLowerCase() ?? null, id, userId)
     .run();
   return (await findOwnConversationPersona(db, id, userId))?.persona ?? null;
+}
+
+/**
+ * Deletes the person's own conversation from D1 (its `hidden_messages` go by
+ * cascade; conversations branched from it keep going, `branched_from_id`
+ * set to null). False when it is not theirs (or unknown). The caller wipes
+ * the room's storage afterwards (deleteConversationStorage): once the row is
+ * gone, nobody can reach the room again.
+ */
+export async function deleteOwnConversation(db: D1Database, id: string, userId: string): Promise<boolean> {
+  const result = await db.prepare("DELETE FROM conversations WHERE id = ? AND user_id = ?").bind(id.toLowerCase(), userId).run();
+  return result.meta.changes > 0;
 }

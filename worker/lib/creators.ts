@@ -36,7 +36,7 @@ export async function getCreatorProfile(
 ): Promise<CreatorProfile | null> {
   const row = await db
     .prepare(
-      `SELECT u.id, u.username, u.name, u.profile_image_url AS profileImageUrl, u.created_at AS createdAt,
+      `SELECT u.id, u.username, u.name, u.profile_image_url AS profileImageUrl, u.bio, u.created_at AS createdAt,
          (SELECT count(*) FROM characters c WHERE c.creator_id = u.id AND ${listedSql("c")}) AS characterCount,
          (SELECT coalesce(sum(c.favorite_count), 0) FROM characters c WHERE c.creator_id = u.id AND ${listedSql("c")}) AS favoriteCount,
          (SELECT count(*) FROM characters c JOIN conversations v ON v.character_id = c.id
@@ -53,6 +53,7 @@ export async function getCreatorProfile(
     username: String(row.username),
     name: (row.name as string | null) || null,
     profileImageUrl: (row.profileImageUrl as string | null) ?? null,
+    bio: (row.bio as string | null) || null,
     createdAt: new Date(Number(row.createdAt)).toISOString(),
     characterCount: Number(row.characterCount),
     favoriteCount: Number(row.favoriteCount),

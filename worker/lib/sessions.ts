@@ -27,7 +27,7 @@ export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS - 24 * 60 * 60 * 1000;
 export type SessionUser = CurrentUser;
 
 const USER_COLUMNS = `u.id, u.first_name AS firstName, u.last_name AS lastName, u.name,
-  u.username, u.email, u.profile_image_url AS profileImageUrl`;
+  u.username, u.email, u.profile_image_url AS profileImageUrl, u.bio`;
 
 /** Lower-case hex SHA-256 of a string's UTF-8 bytes. */
 export async function sha256Hex(value: string): Promise<string> {

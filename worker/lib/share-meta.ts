@@ -180,6 +180,24 @@ export function absoluteUrl(value: string | null | undefined, origin: string): s
   }
 }
 
+/** Where the demo characters' pictures are served (web/public/avatars/demo/, scripts/generate-demo-avatars.ts). */
+const DEMO_AVATAR_SVG = /^\/avatars\/demo\/([a-z0-9-]+)\.svg$/;
+
+/**
+ * A picture URL that link previews can show (`og:image`): absoluteUrl, but
+ * an SVG — which Facebook, X, Slack, Discord and iMessage do not render —
+ * becomes the PNG preview beside a demo avatar (`/avatars/demo/<slug>.png`),
+ * and any other SVG no picture (null).
+ */
+export function previewImageUrl(value: string | null | undefined, origin: string): string | null {
+  const absolute = absoluteUrl(value, origin);
+  if (!absolute) return null;
+  const url = new URL(absolute);
+  if (!url.pathname.toLowerCase().endsWith(".svg")) return absolute;
+  const demo = url.origin === origin ? DEMO_AVATAR_SVG.exec(url.pathname) : null;
+  return demo ? `${origin}/avatars/demo/${demo[1]}.png` : null;
+}
+
 /** The neutral preview of a page that cannot be shown (404). */
 export function notFoundPreview(what: "Character" | "Creator"): SharePreview {
   const description =
@@ -227,7 +245,7 @@ export async function characterPreview(db: D1Database, rawId: string, origin: st
       image: null,
     };
   }
-  const image = absoluteUrl(character.avatarUrl, origin);
+  const image = previewImageUrl(character.avatarUrl, origin);
   return {
     status: 200,
     title: `${character.name} — ${SITE_NAME}`,
@@ -270,7 +288,7 @@ export async function creatorPreview(db: D1Database, rawName: string, origin: st
   const displayName = person.name?.trim() || person.firstName?.trim() || handle;
   const count = Number(person.characterCount);
   const characters = `${count.toLocaleString("en-US")} ${count === 1 ? "character" : "characters"}`;
-  const image = absoluteUrl(person.profileImageUrl, origin);
+  const image = previewImageUrl(person.profileImageUrl, origin);
   return {
     status: 200,
     title: `${displayName} (@${handle}) — ${SITE_NAME}`,

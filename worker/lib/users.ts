@@ -23,7 +23,7 @@ import type { SessionUser } from "./sessions.ts";
 export { canonicalUsername, usernameKey } from "../../schema/usernames.ts";
 
 const USER_FIELDS = `id, first_name AS firstName, last_name AS lastName, name, username, email,
-  profile_image_url AS profileImageUrl`;
+  profile_image_url AS profileImageUrl, bio`;
 const NOW_MS = "cast(unixepoch('subsec') * 1000 as integer)";
 
 /** Longest stored first/last/display name, characters (the profile's name limit, SPEC.md §5). */
@@ -258,7 +258,7 @@ export async function isUsernameAvailable(db: D1Database, username: string, user
 }
 
 /**
- * Saves the profile (SPEC.md §5 fields, already validated) and `updated_at`;
+ * Saves the profile (SPEC.md §5 fields and the bio, already validated) and `updated_at`;
  * the username is stored in its canonical form. Returns the updated user, or
  * "username_taken" when another user holds the username in any letter case
  * or one with the same confusable skeleton — also when they took it a moment
@@ -268,16 +268,26 @@ export async function isUsernameAvailable(db: D1Database, username: string, user
 export async function updateProfile(
   db: D1Database,
   userId: string,
-  profile: { name: string; username: string; profileImageUrl: string | null },
+  profile: { name: string; username: string; profileImageUrl: string | null; bio?: string | null },
 ): Promise<SessionUser | "username_taken"> {
   try {
+    // An absent bio (a client of SPEC.md §7's three fields) leaves the stored one as it is; "" removes it.
     const user = await db
       .prepare(
-        `UPDATE users SET name = ?, username = ?, profile_image_url = ?, updated_at = ${NOW_MS}
-         WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users other WHERE other.username_skeleton = ? AND other.id != ?)
+        `UPDATE users SET name = ?1, username = ?2, profile_image_url = ?3, bio = CASE WHEN ?7 THEN ?8 ELSE bio END, updated_at = ${NOW_MS}
+         WHERE id = ?4 AND NOT EXISTS (SELECT 1 FROM users other WHERE other.username_skeleton = ?5 AND other.id != ?6)
          RETURNING ${USER_FIELDS}`,
       )
-      .bind(profile.name, canonicalUsername(profile.username), profile.profileImageUrl, userId, nameSkeleton(profile.username), userId)
+      .bind(
+        profile.name,
+        canonicalUsername(profile.username),
+        profile.profileImageUrl,
+        userId,
+        nameSkeleton(profile.username),
+        userId,
+        profile.bio !== undefined ? 1 : 0,
+        profile.bio || null,
+      )
       .first<SessionUser>();
     if (!user) {
       const exists = await db.prepare("SELECT 1 AS found FROM users WHERE id = ?").bind(userId).first();

@@ -2,8 +2,9 @@
  * `/api/conversations` (SPEC.md §7, issue "Real-time chat"): start a
  * conversation, read it and its messages (the owner only; 404 for anyone
  * else, DESIGN.md "Ownership"), list the person's conversations ("My
- * Chats"), and rate a character's reply. Every conversation answer embeds
- * its `character` (schema/chat.ts `ConversationCharacter`), inactive or not,
+ * Chats", searched by title or character), delete one (the owner; its
+ * room's storage goes too), and rate a character's reply. Every
+ * conversation answer embeds its `character` (schema/chat.ts `ConversationCharacter`), inactive or not,
  * so the chat page needs no `GET /api/characters/:id`.
  *
  * Steering a chat (docs/decisions/0007-steering-a-chat.md): branch from a
@@ -44,6 +45,7 @@ import {
   chatCharacter,
   chatCharacters,
   createConversation,
+  deleteOwnConversation,
   findConversationFor,
   findOwnConversationPersona,
   listConversations,
@@ -54,6 +56,7 @@ import {
   updateCastMember,
   updateConversation,
 } from "../lib/conversations.ts";
+import { deleteConversationStorage } from "../lib/characters.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { setConversationModel } from "../lib/model-connections.ts";
 import {
@@ -220,6 +223,15 @@ export const conversationsRoutes = new Hono<AppEnv>()
     // Which model writes the chat (DESIGN.md "Your own model (turn 3)"): the room reads it from D1 at its next reply.
     if (patch.modelConnectionId !== undefined) await setConversationModel(c.env.DB, conversation.id, user.id, patch.modelConnectionId);
     return c.json(await updateConversation(c.env, conversation, patch), 200);
+  })
+  .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const user = c.get("user")!;
+    // 404 outside the chat, 403 for a member of the shared room (members lose it with the owner's delete).
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "delete this chat");
+    if (!(await deleteOwnConversation(c.env.DB, conversation.id, user.id))) throw notFound(CONVERSATION_NOT_FOUND);
+    // D1 first: once the row is gone nobody reaches the room, whose sockets close and storage is wiped.
+    await deleteConversationStorage(c.env, [conversation.id]);
+    return c.body(null, 204);
   })
   .post("/:id/characters", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castAddInputSchema), async (c) => {
     const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user")!.id, "change the cast");

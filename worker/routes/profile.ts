@@ -5,15 +5,18 @@
  * API accepts "nightowl", "@nightowl" and "@NightOwl" as one name, stores
  * "@" + the name and compares case-insensitively.
  * Also the person's hidden tags (`GET`/`PUT /api/profile/hidden-tags`,
- * docs/decisions/0011-tag-filters.md). Signed-in people only, each for
+ * docs/decisions/0011-tag-filters.md) and content settings (`GET`/`PUT
+ * /api/profile/content`: NSFW shown, 18 or older confirmed; issue 26,
+ * worker/lib/content-settings.ts). Signed-in people only, each for
  * themselves; saves count against WRITE_RATE_LIMITER, username checks against
  * LOOKUP_RATE_LIMITER (worker/middleware/rate-limit.ts).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import type { CurrentUser, HiddenTags } from "../../schema/api.ts";
+import type { ContentSettings, CurrentUser, HiddenTags } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
+import { getContentSettings, setContentSettings } from "../lib/content-settings.ts";
 import { ApiError } from "../lib/errors.ts";
 import { getHiddenTags, setHiddenTags } from "../lib/hidden-tags.ts";
 import { screenWrite, TEXT_OF } from "../lib/screening.ts";
@@ -22,12 +25,15 @@ import { canonicalUsername, isUsernameAvailable, updateProfile } from "../lib/us
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
-import { hiddenTagsInputSchema, profileInputSchema } from "../../schema/inputs.ts";
+import { contentSettingsInputSchema, hiddenTagsInputSchema, profileInputSchema } from "../../schema/inputs.ts";
 
 /** Largest accepted hidden-tags body, bytes (MAX_HIDDEN_TAGS names of at most 24 characters, with room to spare). */
 const HIDDEN_TAGS_MAX_BYTES = 8 * 1024;
 
-/** Largest accepted profile body, bytes (three short fields). */
+/** Largest accepted content-settings body, bytes (two booleans). */
+const CONTENT_SETTINGS_MAX_BYTES = 1024;
+
+/** Largest accepted profile body, bytes (three short fields and a bio of at most 500 characters). */
 const PROFILE_MAX_BYTES = 16 * 1024;
 
 /** A username as typed, canonicalised ("@" added when missing), then held to the SPEC.md §5 rules. */
@@ -79,5 +85,23 @@ export const profileRoutes = new Hono<AppEnv>()
       const tags = await setHiddenTags(c.env.DB, c.var.user.id, c.req.valid("json").tags);
       c.header("Cache-Control", "private, no-store");
       return c.json({ tags } satisfies HiddenTags, 200);
+    },
+  )
+  // `{ showNsfw, adultConfirmedAt }`.
+  .get("/content", async (c) => {
+    const settings = await getContentSettings(c.env.DB, c.var.user.id);
+    c.header("Cache-Control", "private, no-store");
+    return c.json(settings satisfies ContentSettings, 200);
+  })
+  // NSFW on the first time needs confirmAdult: true (recorded with its time); 400 without it.
+  .put(
+    "/content",
+    limitWrites("WRITE_RATE_LIMITER"),
+    bodyLimit({ maxSize: CONTENT_SETTINGS_MAX_BYTES }),
+    validate("json", contentSettingsInputSchema),
+    async (c) => {
+      const settings = await setContentSettings(c.env.DB, c.var.user.id, c.req.valid("json"));
+      c.header("Cache-Control", "private, no-store");
+      return c.json(settings satisfies ContentSettings, 200);
     },
   );

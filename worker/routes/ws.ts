@@ -33,6 +33,9 @@ import { readSessionCookie, type SessionUser, validateSessionToken } from "../li
 
 /** A bare `/ws` must send `join` within this long, ms (durable-objects/socket-limits.ts). */
 export { JOIN_TIMEOUT_MS };
+
+/** A place among the sockets waiting for `join` is held at most this long (PersonSockets), ms: the wait a refused one is told. */
+const WAITING_PLACE_MS = JOIN_TIMEOUT_MS + 1_000;
 /** Frames a bare `/ws` may send while its conversation is being connected. */
 const MAX_PENDING_FRAMES = 16;
 
@@ -56,11 +59,14 @@ function safeSend(ws: WebSocket, data: string | ArrayBuffer): void {
   }
 }
 
-/** A socket that only says why it cannot be used, then closes with 1008. */
-function refusedSocket(reason: string, code: "forbidden" | "rate_limited" = "forbidden"): Response {
+/**
+ * A socket that only says why it cannot be used, then closes with 1008.
+ * `retryAfterMs`: how long until trying again can succeed (sent with `rate_limited`).
+ */
+function refusedSocket(reason: string, code: "forbidden" | "rate_limited" = "forbidden", retryAfterMs?: number): Response {
   const { 0: client, 1: server } = new WebSocketPair();
   server.accept();
-  server.send(frameText({ type: "error", code, message: reason }));
+  server.send(frameText({ type: "error", code, message: reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }));
   server.close(CLOSE_CODES.policyViolation, reason);
   return new Response(null, { status: 101, webSocket: client });
 }
@@ -95,7 +101,7 @@ async function lobby(env: Env, user: SessionUser, waitUntil: (promise: Promise<u
   const socketId = crypto.randomUUID();
   const ledger = personSockets(env, user.id);
   try {
-    if (!(await ledger.waiting(socketId))) return refusedSocket(CLOSE_REASONS.waitingCap, "rate_limited");
+    if (!(await ledger.waiting(socketId))) return refusedSocket(CLOSE_REASONS.waitingCap, "rate_limited", WAITING_PLACE_MS);
   } catch (error) {
     console.warn("could not count a socket waiting for join", String(error));
   }

@@ -158,6 +158,31 @@ describe("configuration", () => {
       expect(page).not.toContain("evil.example");
     });
 
+    it.each(["//evil.example", "https://evil.example/x", "/\\evil.example", "\\\\evil.example", "/%09/evil.example", "javascript:alert(1)"])(
+      "a form posted with returnTo %j comes back to Home, never to another site",
+      async (returnTo) => {
+        const email = `${uniqueFirstName("redirect").toLowerCase()}@example.test`;
+        const res = await withEnv(development, "/api/login/dev", {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: ORIGIN },
+          body: `email=${encodeURIComponent(email)}&firstName=Ivy&returnTo=${encodeURIComponent(decodeURIComponent(returnTo))}`,
+        });
+        expect(res.status).toBe(303);
+        expect(res.headers.get("Location")).toBe("/");
+      },
+    );
+
+    it("keeps the query and fragment of the page to come back to", async () => {
+      const email = `${uniqueFirstName("back").toLowerCase()}@example.test`;
+      const res = await withEnv(development, "/api/login/dev", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: ORIGIN },
+        body: `email=${encodeURIComponent(email)}&firstName=Ivy&returnTo=${encodeURIComponent("/?tags=romance&q=elf#grid")}`,
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get("Location")).toBe("/?tags=romance&q=elf#grid");
+    });
+
     it("signs in from the form (303 to returnTo), creating the user on first use and finding them after", async () => {
       const email = `${uniqueFirstName("dev").toLowerCase()}@example.test`;
       const post = (body: string) =>

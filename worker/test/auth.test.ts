@@ -94,6 +94,7 @@ describe("sign-in through the OpenID provider", () => {
       username: `@${first.toLowerCase()}`,
       email: claims.email,
       profileImageUrl: "https://images.example.test/mira.png",
+      bio: null,
     });
 
     // Stored: the provider subject on the user; only the token's hash in the session.
@@ -155,6 +156,7 @@ describe("sign-in through the OpenID provider", () => {
       username: `${user.username}_x`,
       email: `renamed.${claims.email}`,
       profileImageUrl: null,
+      bio: null,
     });
     // Signing in again started a new session and kept the other one.
     expect((await currentUser(first.jar)).status).toBe(200);
@@ -396,6 +398,7 @@ describe("GET /api/auth/user", () => {
       username: user.username,
       email: "tess.fields@example.test",
       profileImageUrl: null,
+      bio: null,
     });
   });
 

@@ -60,6 +60,30 @@ describe("GET /api/tags?popular=true", () => {
     expect(await counts()).toEqual({ mystery: 1 });
   });
 
+  it("with showNsfw=false counts only non-NSFW characters, leaves out NSFW-only tags, and each count is what the tag finds", async () => {
+    await insertCharacter({ tags: ["romance", "drama"] });
+    await insertCharacter({ tags: ["romance"], isNsfw: true });
+    await insertCharacter({ tags: ["romance", "spicy"], isNsfw: true });
+    await insertCharacter({ tags: ["spicy"], isNsfw: true });
+
+    const safe = (await (await get("/api/tags?popular=true&showNsfw=false")).json()) as Tag[];
+    expect(safe.map((t) => [t.name, t.count])).toEqual([
+      ["drama", 1],
+      ["romance", 1],
+    ]);
+    for (const tag of safe) expect((await list(`tags=${tag.name}&showNsfw=false&nsfw=false`)).total).toBe(tag.count);
+    const all = (await (await get("/api/tags?popular=true&showNsfw=true")).json()) as Tag[];
+    expect(all.map((t) => [t.name, t.count])).toEqual([
+      ["romance", 3],
+      ["spicy", 2],
+      ["drama", 1],
+    ]);
+    expect(await (await get("/api/tags?popular=true")).json()).toEqual(all);
+    const bad = await get("/api/tags?popular=true&showNsfw=maybe");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: "validation_failed", error: 'showNsfw must be "true" or "false"' });
+  });
+
   it("answers a bad popular value with a 400 in the JSON error shape", async () => {
     const res = await get("/api/tags?popular=maybe");
     expect(res.status).toBe(400);
@@ -99,6 +123,33 @@ describe("GET /api/characters — visibility", () => {
     });
     expect(typeof c!.id).toBe("number");
     expect(new Date(c!.createdAt).toISOString()).toBe(c!.createdAt);
+  });
+});
+
+describe("GET /api/characters — search by creator", () => {
+  it("finds a creator's characters by their shown name, whole or begun, with the NSFW setting respected", async () => {
+    await insertCharacter({ name: "Lantern Keeper", creator: "quillmoth" });
+    await insertCharacter({ name: "Harbour Ghost", creator: "quillmoth", isNsfw: true });
+    await insertCharacter({ name: "Quill Sharpener", creator: "someone_else" });
+    await insertCharacter({ name: "Unrelated", creator: "inkwell" });
+
+    expect(names(await list("search=quillmoth")).sort()).toEqual(["Lantern Keeper"]);
+    expect(names(await list("search=quillmoth&showNsfw=true")).sort()).toEqual(["Harbour Ghost", "Lantern Keeper"]);
+    expect(names(await list("search=quillm")).sort()).toEqual(["Lantern Keeper"]);
+    // A name's own words still match; a creator word narrows with the others.
+    expect(names(await list("search=quill")).sort()).toEqual(["Lantern Keeper", "Quill Sharpener"]);
+    expect(names(await list("search=quillmoth%20lantern"))).toEqual(["Lantern Keeper"]);
+    // A handle as shown, "@" and "_" included.
+    await insertCharacter({ name: "Tide Reader", creator: "mira_42" });
+    expect(names(await list(`search=${encodeURIComponent("@mira_42")}`))).toEqual(["Tide Reader"]);
+  });
+
+  it("follows a change of the shown creator name", async () => {
+    const id = await insertCharacter({ name: "Renamed", creator: "oldpen" });
+    expect((await list("search=oldpen")).total).toBe(1);
+    await env.DB.prepare("UPDATE characters SET creator = 'newpen' WHERE id = ?").bind(id).run();
+    expect((await list("search=oldpen")).total).toBe(0);
+    expect(names(await list("search=newpen"))).toEqual(["Renamed"]);
   });
 });
 
@@ -211,12 +262,12 @@ describe("GET /api/characters — search", () => {
   });
 
   it("builds FTS5 queries only from letters and digits, in the text columns", () => {
-    expect(toFtsQuery('Elf "mage" (NEAR)*')).toBe('{name description tags} : ("elf"* AND "mage"* AND "near"*)');
+    expect(toFtsQuery('Elf "mage" (NEAR)*')).toBe('{name description tags creator} : ("elf"* AND "mage"* AND "near"*)');
     expect(toFtsQuery("  ***  ")).toBeNull();
-    expect(toFtsQuery("café")).toBe('{name description tags} : ("café"*)');
+    expect(toFtsQuery("café")).toBe('{name description tags creator} : ("café"*)');
     // Stopwords are dropped unless nothing else is left.
-    expect(toFtsQuery("the witch of the woods")).toBe('{name description tags} : ("witch"* AND "woods"*)');
-    expect(toFtsQuery("the")).toBe('{name description tags} : ("the"*)');
+    expect(toFtsQuery("the witch of the woods")).toBe('{name description tags creator} : ("witch"* AND "woods"*)');
+    expect(toFtsQuery("the")).toBe('{name description tags creator} : ("the"*)');
   });
 
   it("never matches the filter columns with typed words", async () => {

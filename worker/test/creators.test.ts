@@ -70,6 +70,7 @@ describe("GET /api/users/:username", () => {
       username: creator.username,
       name: "Tess",
       profileImageUrl: null,
+      bio: null,
       characterCount: 2,
       favoriteCount: 2,
       chatCount: 3,

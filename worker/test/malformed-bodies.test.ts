@@ -59,6 +59,11 @@ describe("malformed bodies never answer 500", () => {
           body,
         });
         const text = await res.text();
+        // DESIGN.md "Voices": without a speech-to-text provider (as in these tests) transcription is a 503 "unavailable", whatever the body.
+        if (path === "/api/transcriptions" && res.status === 503) {
+          expect(JSON.parse(text)).toMatchObject({ code: "unavailable" });
+          continue;
+        }
         expect(res.status, `${method} ${path} (${cookie ? "signed in" : "visitor"}): ${text}`).toBeLessThan(500);
         if (res.status >= 400 && res.headers.get("content-type")?.startsWith("application/json")) {
           expect(JSON.parse(text), `${method} ${path}`).toHaveProperty("code");

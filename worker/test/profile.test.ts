@@ -56,6 +56,92 @@ describe("visitors", () => {
   });
 });
 
+describe("the bio (issue 26)", () => {
+  it("is saved trimmed, shown on the person's page, kept when a save leaves it out, and removed with an empty one", async () => {
+    const user = await signIn();
+    const input = valid();
+    const res = await putProfile(user, { ...input, bio: "  I write lighthouse keepers and sea witches.  " });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ bio: "I write lighthouse keepers and sea witches." });
+    const page = async () => (await (await exports.default.fetch(`http://localhost/api/users/${input.username.slice(1)}`)).json()) as { bio: string | null };
+    expect((await page()).bio).toBe("I write lighthouse keepers and sea witches.");
+
+    // SPEC.md §7's three fields alone leave the bio as it is.
+    expect(await (await putProfile(user, input)).json()).toMatchObject({ bio: "I write lighthouse keepers and sea witches." });
+    expect(await (await putProfile(user, { ...input, bio: "" })).json()).toMatchObject({ bio: null });
+    expect((await page()).bio).toBeNull();
+  });
+
+  it("takes 500 characters and refuses 501 with the message, changing nothing", async () => {
+    const user = await signIn();
+    const input = valid();
+    expect((await putProfile(user, { ...input, bio: "b".repeat(500) })).status).toBe(200);
+    const res = await putProfile(user, { ...input, bio: "c".repeat(501) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "validation_failed", error: "Bio is too long (at most 500 characters)" });
+    expect(await env.DB.prepare("SELECT bio FROM users WHERE id = ?").bind(user.id).first("bio")).toBe("b".repeat(500));
+  });
+});
+
+describe("content settings: NSFW and the 18+ confirmation (issue 26)", () => {
+  const content = (user: TestUser | null, body?: unknown) =>
+    exports.default.fetch("http://localhost/api/profile/content", {
+      method: body === undefined ? "GET" : "PUT",
+      headers: { "Content-Type": "application/json", ...(user ? { Cookie: user.cookie } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it("starts off and unconfirmed; NSFW on needs the confirmation, which is recorded once with its time", async () => {
+    const user = await signIn();
+    expect(await (await content(user)).json()).toEqual({ showNsfw: false, adultConfirmedAt: null });
+
+    const refused = await content(user, { showNsfw: true });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: "Confirm that you are 18 or older to show NSFW content", code: "validation_failed" });
+    expect(await (await content(user)).json()).toEqual({ showNsfw: false, adultConfirmedAt: null });
+
+    const before = Date.now();
+    const on = await content(user, { showNsfw: true, confirmAdult: true });
+    expect(on.status).toBe(200);
+    const confirmed = (await on.json()) as { showNsfw: boolean; adultConfirmedAt: number };
+    expect(confirmed.showNsfw).toBe(true);
+    expect(confirmed.adultConfirmedAt).toBeGreaterThanOrEqual(before);
+    expect(confirmed.adultConfirmedAt).toBeLessThanOrEqual(Date.now());
+
+    // Off and on again: no second confirmation needed, and the first one's time is kept.
+    expect(await (await content(user, { showNsfw: false })).json()).toEqual({ showNsfw: false, adultConfirmedAt: confirmed.adultConfirmedAt });
+    expect(await (await content(user, { showNsfw: true })).json()).toEqual({ showNsfw: true, adultConfirmedAt: confirmed.adultConfirmedAt });
+    expect(await (await content(user, { showNsfw: true, confirmAdult: true })).json()).toEqual({
+      showNsfw: true,
+      adultConfirmedAt: confirmed.adultConfirmedAt,
+    });
+  });
+
+  it("is each person's own: another person's settings are untouched", async () => {
+    const mira = await signIn();
+    const other = await signIn();
+    await content(mira, { showNsfw: true, confirmAdult: true });
+    expect(await (await content(other)).json()).toEqual({ showNsfw: false, adultConfirmedAt: null });
+  });
+
+  it.each<[string, unknown, string]>([
+    ["no showNsfw", {}, "showNsfw must be true or false"],
+    ["a string", { showNsfw: "true" }, "showNsfw must be true or false"],
+    ["confirmAdult false", { showNsfw: true, confirmAdult: false }, "confirmAdult can only be true"],
+  ])("answers %s with a 400 in the JSON error shape", async (_label, body, message) => {
+    const res = await content(await signIn(), body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "validation_failed", error: message });
+  });
+
+  it("answers visitors 401", async () => {
+    for (const res of [await content(null), await content(null, { showNsfw: true, confirmAdult: true })]) {
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: "Unauthorized", code: "unauthorized" });
+    }
+  });
+});
+
 describe("PUT /api/profile", () => {
   it("saves the profile, returns it in the /api/auth/user shape and updates updated_at", async () => {
     const user = await signIn();
@@ -74,6 +160,7 @@ describe("PUT /api/profile", () => {
       username: input.username,
       email: `${user.id}@example.test`,
       profileImageUrl: input.profileImageUrl,
+      bio: null,
     });
     const me = await exports.default.fetch("http://localhost/api/auth/user", { headers: { Cookie: user.cookie } });
     expect(await me.json()).toEqual(saved);

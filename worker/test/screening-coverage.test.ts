@@ -37,11 +37,12 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setMemoryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
+  setSummaryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setAuthorNoteFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
 };
 
 /** The client frames the room screens (by `type`); every other frame must carry no text. */
-const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_author_note"];
+const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summary", "set_author_note"];
 
 /** Exported schemas that are not a stored write of text, and why. */
 const NOT_WRITES: Record<string, string> = {
@@ -50,6 +51,7 @@ const NOT_WRITES: Record<string, string> = {
   tagNameSchema: "part of characterInputSchema (tags), screened there",
   characterTagsSchema: "part of characterInputSchema (tags), screened there",
   avatarRegistrationSchema: "a URL of an upload, checked by its own rule",
+  contentSettingsInputSchema: "two booleans (NSFW shown, 18 or older confirmed)",
   hiddenTagsInputSchema: "the person's own filter, tag names only, shown to nobody else and never in a prompt",
   voteInputSchema: "a number",
   reportInputSchema: "read only by the operator (the report's details), never published or prompted",

@@ -189,6 +189,13 @@ describe("the other writes of text", () => {
     expect(await env.DB.prepare("SELECT name, username FROM users WHERE id = ?").bind(mira.id).first()).toEqual(before);
   });
 
+  it("a bio with S4 is refused and the profile keeps its bio", async () => {
+    const username = (await env.DB.prepare("SELECT username FROM users WHERE id = ?").bind(mira.id).first<string>("username"))!;
+    const res = await call("/api/profile", { method: "PUT", user: mira, body: { name: "Mira", username, bio: S4_ANYWHERE } });
+    expect(await json(res, 422)).toEqual(CONTENT_REFUSED);
+    expect(await env.DB.prepare("SELECT bio FROM users WHERE id = ?").bind(mira.id).first("bio")).toBeNull();
+  });
+
   it("a conversation title with S4 is refused and no conversation is started", async () => {
     const id = await insertCharacter({ name: "Quill" });
     const res = await call("/api/conversations", { method: "POST", user: mira, body: { characterId: id, title: S4_ANYWHERE } });

@@ -192,6 +192,21 @@ describe("GET /character/{id}", () => {
     expect(one(head, "og:title")).toBe("No Picture by @tester");
   });
 
+  it("a demo character's SVG avatar is previewed by its PNG beside it; another SVG gives no picture (previews do not render SVG)", async () => {
+    const demo = await insertCharacter({ name: "Caelum" });
+    await setCharacter(demo, { avatar_url: "/avatars/demo/caelum-nocturne.svg" });
+    const head = await readPage(await get(`/character/${demo}`));
+    expect(one(head, "og:image")).toBe(`${ORIGIN}/avatars/demo/caelum-nocturne.png`);
+    expect(one(head, "twitter:image")).toBe(`${ORIGIN}/avatars/demo/caelum-nocturne.png`);
+    expect(one(head, "twitter:card")).toBe("summary_large_image");
+
+    const elsewhere = await insertCharacter({ name: "Vector" });
+    await setCharacter(elsewhere, { avatar_url: "https://images.example/vector.SVG" });
+    const other = await readPage(await get(`/character/${elsewhere}`));
+    expect(other.meta.has("og:image")).toBe(false);
+    expect(one(other, "twitter:card")).toBe("summary");
+  });
+
   it("gives an NSFW character a neutral preview without its picture, name or description", async () => {
     const id = await insertCharacter({ name: "Velvet Sin", description: "Explicit things happen in this description.", isNsfw: true });
     await setCharacter(id, { avatar_url: "/objects/avatars/someone/explicit" });

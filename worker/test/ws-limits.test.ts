@@ -16,6 +16,7 @@ import type { PersonSockets } from "../../durable-objects/person-sockets.ts";
 import {
   CLOSE_REASONS,
   IDLE_TIMEOUT_MS,
+  JOIN_TIMEOUT_MS,
   MAX_SOCKETS_PER_CONVERSATION,
   MAX_SOCKETS_PER_PERSON,
   MAX_WAITING_SOCKETS_PER_PERSON,
@@ -215,7 +216,7 @@ describe(`at most ${MAX_WAITING_SOCKETS_PER_PERSON} bare /ws sockets waiting for
     expect(refused).toHaveLength(150 - MAX_WAITING_SOCKETS_PER_PERSON);
     for (const socket of refused) {
       expect(socket.closeEvent).toEqual({ code: 1008, reason: CLOSE_REASONS.waitingCap });
-      expect(socket.frames).toEqual([{ type: "error", code: "rate_limited", message: CLOSE_REASONS.waitingCap }]);
+      expect(socket.frames).toEqual([{ type: "error", code: "rate_limited", message: CLOSE_REASONS.waitingCap, retryAfterMs: JOIN_TIMEOUT_MS + 1_000 }]);
     }
     // Someone else is not affected.
     const theos = await connect(theo);

@@ -124,6 +124,19 @@ function subscribe(listener: () => void): () => void {
 
 const snapshot = () => memoryState;
 
+/** A toast has been given since the page loaded (the Toaster's code is then wanted). */
+const toastsWanted = () => count > 0;
+
+/**
+ * True once any toast has been given: the app mounts the Toaster (and loads
+ * its code, Radix toast) only then, so a first visit that shows no toast never
+ * downloads it (docs/decisions/0004-first-visit-budget.md). The toast waits in
+ * the store meanwhile.
+ */
+export function useToastsWanted(): boolean {
+  return useSyncExternalStore(subscribe, toastsWanted, () => false);
+}
+
 /**
  * The current toasts, plus `toast` and `dismiss`. Read through
  * `useSyncExternalStore`, so a toast given between the Toaster's first render

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { CharacterSummary } from "../../../../schema/api.ts";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { tagHref } from "../../../lib/catalog-url.ts";
 import { visibleTags } from "../lib/visible-tags.ts";
 import { CreatorLink } from "../../creators/components/creator-link.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
@@ -69,8 +70,14 @@ export function CharacterCard({ character, priority }: CharacterCardProps) {
         {shownTags.length > 0 && (
           <ul aria-label="Tags" className="flex flex-wrap gap-1">
             {shownTags.map((tag) => (
-              <li key={tag} className="max-w-full truncate rounded-md bg-surface px-1.5 py-0.5 text-[11px] text-muted-foreground">
-                {tag}
+              <li key={tag} className="max-w-full truncate">
+                {/* Above the card's stretched link: Home filtered by this tag. */}
+                <Link
+                  to={tagHref(tag)}
+                  className="relative z-10 block truncate rounded-md bg-surface px-1.5 py-0.5 text-[11px] text-muted-foreground transition-colors hover:bg-surface/70 hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring"
+                >
+                  {tag}
+                </Link>
               </li>
             ))}
             {hiddenTags > 0 && (

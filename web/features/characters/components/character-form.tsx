@@ -1,7 +1,8 @@
 /**
  * The Create Character and Edit Character form (SPEC.md §2, §4, §5, §8):
  * every field with its hint, the avatar upload panel or URL, tags, the NSFW
- * switch and, in "Advanced (character card)", the card fields. Checked with
+ * switch and, in "Advanced (character card)", the card fields (the
+ * greeting sits with the personality: every chat starts with it). Checked with
  * the shared schema (the server says the same messages); messages show after
  * the first submit and then follow every change. Success goes to
  * /my-characters with the lists refreshed.
@@ -34,11 +35,12 @@ import {
   validateCharacterForm,
 } from "../lib/character-form.ts";
 import { AlternateGreetingsField } from "./alternate-greetings-field.tsx";
+import { LorebookField } from "./lorebook-field.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
 import { TagPicker } from "./tag-picker.tsx";
 import { VoicePicker } from "./voice-picker.tsx";
 
-type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings" | "voice">;
+type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings" | "voice" | "characterBook" | "lorebook">;
 
 interface CharacterFormProps {
   /** The character being edited; omitted on Create Character. */
@@ -233,6 +235,12 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
           { multiline: true, rows: 3, placeholder: "{{user}} walks into {{char}}'s tea shop on a stormy night…" },
         )}
         {text(
+          "greeting",
+          "Greeting (first message)",
+          "The character's opening message in every new chat. Sets the tone, the scene and how long replies tend to be.",
+          { multiline: true, rows: 5, placeholder: "*The bell above the door jingles.* Well, look what the storm blew in…" },
+        )}
+        {text(
           "exampleConversation",
           "Example conversation (Optional)",
           <>
@@ -293,7 +301,7 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
                 <Sparkles aria-hidden="true" className="size-4 text-pink-300" /> Advanced (character card)
               </span>
               <span className="mt-1 block text-sm font-normal text-muted-foreground">
-                Greetings and prompt fields from the Character Card format, for finer control of the chat.
+                Alternate greetings and prompt fields from the Character Card format, for finer control of the chat.
               </span>
             </span>
             <ChevronDown
@@ -303,12 +311,6 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
           </button>
         </h2>
         <div id={advancedId} hidden={!advancedOpen} className="space-y-6 border-t border-border p-5 md:p-6">
-          {text(
-            "greeting",
-            "Greeting (first message)",
-            "The character's opening message in every new chat. Sets the tone, the scene and how long replies tend to be.",
-            { multiline: true, rows: 5, placeholder: "*The bell above the door jingles.* Well, look what the storm blew in…" },
-          )}
           <AlternateGreetingsField
             value={values.alternateGreetings}
             onChange={(greetings) => set("alternateGreetings", greetings)}
@@ -332,11 +334,7 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             "Notes for people who download your character card: tips, content warnings, version history. Never sent to the AI.",
             { multiline: true, rows: 3 },
           )}
-          {character?.characterBook && (
-            <p className="rounded-xl bg-surface/60 p-3 text-xs text-muted-foreground">
-              This character has a lorebook from its character card. It is kept as it is and exported with the card.
-            </p>
-          )}
+          <LorebookField value={values.lorebook} onChange={(rows) => set("lorebook", rows)} error={errors.characterBook} />
         </div>
       </section>
 

@@ -2,20 +2,22 @@
  * The character page body (SPEC.md §2 "Character detail"): avatar, name,
  * creator, long description, counts, tags, Start Chat (and what the page
  * adds beside it), Download card, the card texts, and below them whatever
- * the page adds (the comments). Anyone but its creator may report it; its
+ * the page adds (the comments). Its creator gets Edit Character; anyone else may report it; its
  * creator is told when moderation removed it (only they still see it).
  */
-import { ArrowLeft, LoaderCircle, MessageSquareText, ShieldAlert } from "lucide-react";
+import { ArrowLeft, LoaderCircle, MessageSquareText, Pencil, ShieldAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Character } from "../../../../schema/api.ts";
 import { MessageContent } from "../../../components/message-content.tsx";
 import { ReportButton } from "../../../components/report-dialog.tsx";
-import { Badge } from "../../../components/ui/badge.tsx";
+import { Badge, badgeVariants } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useUser } from "../../../lib/auth.ts";
+import { useCatalogFilters } from "../../../lib/catalog-filters-context.tsx";
+import { tagHref } from "../../../lib/catalog-url.ts";
 import { cn } from "../../../lib/utils.ts";
 import { fillMacros } from "../lib/macros.ts";
 import { CharacterAvatar } from "./character-avatar.tsx";
@@ -42,6 +44,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
   const { user, isLoading: userLoading } = useUser();
   // Hidden until it is known who this is, so the creator never sees it flash.
   const reportable = !userLoading && user?.id !== character.creatorId;
+  const ownCharacter = user !== null && user.id === character.creatorId;
   // Personality always; Scenario and the greeting only when the card has them.
   // The greeting is a chat message: its *actions* look as they will in the chat.
   const halfCards = [
@@ -111,9 +114,15 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               <ul aria-label="Tags" className="flex flex-wrap gap-2">
                 {character.tags.map((tag) => (
                   <li key={tag}>
-                    <Badge variant="secondary" className="px-3 py-1 text-sm">
+                    <Link
+                      to={tagHref(tag)}
+                      className={cn(
+                        badgeVariants({ variant: "secondary" }),
+                        "px-3 py-1 text-sm transition-colors hover:bg-primary/25 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                      )}
+                    >
                       {tag}
-                    </Badge>
+                    </Link>
                   </li>
                 ))}
               </ul>
@@ -132,6 +141,13 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
                 Start Chat
               </Button>
               {chatActions}
+              {ownCharacter && (
+                <Button asChild variant="outline" size="lg" className="w-full sm:w-auto">
+                  <Link to={`/edit-character/${character.id}`}>
+                    <Pencil aria-hidden="true" /> Edit Character
+                  </Link>
+                </Button>
+              )}
               <DownloadCardMenu character={character} className="w-full sm:w-auto" />
             </div>
           </div>
@@ -195,10 +211,12 @@ function TextCard({
   );
 }
 
+/** Back to Home as it was last shown (its filters are in its address). */
 export function BackLink({ children }: { children: ReactNode }) {
+  const { homeHref } = useCatalogFilters();
   return (
     <Link
-      to="/"
+      to={homeHref}
       className="inline-flex items-center gap-2 rounded-md text-sm text-muted-foreground transition-colors hover:text-foreground"
     >
       <ArrowLeft aria-hidden="true" className="size-4" />

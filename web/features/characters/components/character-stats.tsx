@@ -95,7 +95,9 @@ interface FavoriteButtonProps extends Omit<ComponentProps<"button">, "onClick"> 
 
 /**
  * Heart + count. Never lets its click reach an enclosing card link (the card
- * is a stretched link; this button sits above it).
+ * is a stretched link; this button sits above it). Its accessible name ends
+ * with the count it shows, "Add Ada to favorites (12)", so speech input can
+ * name it by what is seen (WCAG 2.5.3 "Label in Name").
  */
 export function FavoriteButton({ characterName, count, isFavorited = false, onToggle, className, ...props }: FavoriteButtonProps) {
   const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
@@ -106,7 +108,7 @@ export function FavoriteButton({ characterName, count, isFavorited = false, onTo
   return (
     <button
       type="button"
-      aria-label={`${isFavorited ? "Remove" : "Add"} ${characterName} ${isFavorited ? "from" : "to"} favorites`}
+      aria-label={`${isFavorited ? "Remove" : "Add"} ${characterName} ${isFavorited ? "from" : "to"} favorites (${formatCount(count)})`}
       aria-pressed={isFavorited}
       onClick={handleClick}
       className={cn(

@@ -71,6 +71,8 @@ describe("characterToFormValues", () => {
       postHistoryInstructions: "",
       creatorNotes: "",
       voice: "",
+      characterBook: { entries: [] },
+      lorebook: [],
     });
   });
 
@@ -173,18 +175,39 @@ describe("issuesToFormErrors", () => {
 describe("the advanced section", () => {
   it("starts open when a card field holds something", () => {
     expect(hasAdvancedContent(valid)).toBe(false);
-    expect(hasAdvancedContent({ ...valid, greeting: "  " })).toBe(false);
-    expect(hasAdvancedContent({ ...valid, greeting: "Hi" })).toBe(true);
+    // The greeting is in the main part of the form (issue 26), not a card field of the advanced section.
+    expect(hasAdvancedContent({ ...valid, greeting: "Hi" })).toBe(false);
     expect(hasAdvancedContent({ ...valid, alternateGreetings: [""] })).toBe(true);
     expect(hasAdvancedContent({ ...valid, creatorNotes: "v2" })).toBe(true);
     expect(hasAdvancedContent(characterToFormValues(character))).toBe(true);
   });
 
   it("knows which messages belong to it", () => {
-    expect(isAdvancedError("greeting")).toBe(true);
+    expect(isAdvancedError("greeting")).toBe(false);
     expect(isAdvancedError("alternateGreetings.4")).toBe(true);
     expect(isAdvancedError("systemPrompt")).toBe(true);
     expect(isAdvancedError("description")).toBe(false);
     expect(isAdvancedError("tags")).toBe(false);
+  });
+});
+
+describe("the lorebook in the request body", () => {
+  const book = { name: "Glade", scan_depth: 3, entries: [{ id: 1, keys: ["glade"], content: "A quiet glade.", enabled: true, insertion_order: 1, extensions: { x: 1 } }] };
+  const edited = characterToFormValues({ ...character, characterBook: book });
+
+  it("an untouched lorebook is not sent (an update keeps it as it was)", () => {
+    const result = validateCharacterForm(edited);
+    expect(result.data).not.toHaveProperty("characterBook");
+  });
+
+  it("an edited one is sent whole: the book's and entries' other fields kept, keys split at commas", () => {
+    const rows = edited.lorebook.map((row) => ({ ...row, keys: "glade, clearing", constant: true }));
+    const result = validateCharacterForm({ ...edited, lorebook: [...rows, { ...rows[0]!, keys: "", secondaryKeys: "", content: " ", rest: {} }] });
+    expect(result.data?.characterBook).toEqual({
+      name: "Glade",
+      scan_depth: 3,
+      extensions: {},
+      entries: [{ id: 1, keys: ["glade", "clearing"], secondary_keys: [], content: "A quiet glade.", constant: true, enabled: true, insertion_order: 1, extensions: { x: 1 } }],
+    });
   });
 });

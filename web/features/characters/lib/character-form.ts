@@ -6,6 +6,20 @@
  */
 import type { Character } from "../../../../schema/api.ts";
 import { type CharacterInput, characterInputSchema } from "../../../../schema/inputs.ts";
+import { type LoreEntryValues, loreEntriesOf, parseKeys, withLoreEntries } from "../../../../schema/lorebook.ts";
+
+/** A lorebook entry as the form edits it: keys as typed (comma-separated), the rest as schema/lorebook.ts has it. */
+export type LoreRow = Omit<LoreEntryValues, "keys" | "secondaryKeys"> & { keys: string; secondaryKeys: string };
+
+/** The stored lorebook's entries as form rows. */
+export function loreRowsOf(book: Record<string, unknown> | null): LoreRow[] {
+  return loreEntriesOf(book).map((entry) => ({ ...entry, keys: entry.keys.join(", "), secondaryKeys: entry.secondaryKeys.join(", ") }));
+}
+
+/** Form rows as lorebook entries (keys split at commas). */
+function loreEntriesOfRows(rows: readonly LoreRow[]): LoreEntryValues[] {
+  return rows.map((row) => ({ ...row, keys: parseKeys(row.keys), secondaryKeys: parseKeys(row.secondaryKeys) }));
+}
 
 export interface CharacterFormValues {
   name: string;
@@ -26,15 +40,19 @@ export interface CharacterFormValues {
   creatorNotes: string;
   /** A voice id of GET /api/voices; "" for the site's default voice. */
   voice: string;
+  /** The stored lorebook (`character_book`) as it came, for the fields the form does not show; null for none. */
+  characterBook: Record<string, unknown> | null;
+  /** Its entries as edited. */
+  lorebook: LoreRow[];
 }
 
 /** The character-card fields of the "Advanced (character card)" section. */
 export const ADVANCED_FIELDS = [
-  "greeting",
   "alternateGreetings",
   "systemPrompt",
   "postHistoryInstructions",
   "creatorNotes",
+  "lorebook",
 ] as const satisfies readonly (keyof CharacterFormValues)[];
 
 export const EMPTY_CHARACTER_FORM: CharacterFormValues = {
@@ -53,6 +71,8 @@ export const EMPTY_CHARACTER_FORM: CharacterFormValues = {
   postHistoryInstructions: "",
   creatorNotes: "",
   voice: "",
+  characterBook: null,
+  lorebook: [],
 };
 
 /** A stored character as form values: missing texts become "". */
@@ -73,6 +93,8 @@ export function characterToFormValues(character: Character): CharacterFormValues
     postHistoryInstructions: character.postHistoryInstructions ?? "",
     creatorNotes: character.creatorNotes ?? "",
     voice: character.voice ?? "",
+    characterBook: character.characterBook,
+    lorebook: loreRowsOf(character.characterBook),
   };
 }
 
@@ -82,10 +104,14 @@ export function characterToFormValues(character: Character): CharacterFormValues
  * URL is trimmed.
  */
 export function formValuesToBody(values: CharacterFormValues): Record<string, unknown> {
+  const { characterBook, lorebook, ...rest } = values;
+  // An untouched lorebook is not sent: an update keeps it byte for byte.
+  const edited = JSON.stringify(lorebook) !== JSON.stringify(loreRowsOf(characterBook));
   return {
-    ...values,
+    ...rest,
     avatarUrl: values.avatarUrl.trim(),
     alternateGreetings: values.alternateGreetings.filter((g) => g.trim() !== ""),
+    ...(edited ? { characterBook: withLoreEntries(characterBook, loreEntriesOfRows(lorebook)) } : {}),
   };
 }
 
@@ -95,8 +121,9 @@ export type CharacterFormErrors = Partial<Record<string, string>>;
 /**
  * Checks the values with the shared schema. Returns the request body of
  * `POST /api/characters` / `PUT /api/characters/:id` (texts trimmed where
- * the schema trims, empty optional texts as null; no `characterBook`, so an
- * update keeps the lorebook) or the first message of each refused field.
+ * the schema trims, empty optional texts as null; `characterBook` only when
+ * its entries were edited, so an update keeps an untouched lorebook as it
+ * was) or the first message of each refused field.
  *
  * A message about an alternate greeting is keyed by its row in the form
  * ("alternateGreetings.2"), not by its place in the body, which leaves blank
@@ -149,12 +176,13 @@ export function issuesToFormErrors(
 export function hasAdvancedContent(values: CharacterFormValues): boolean {
   return ADVANCED_FIELDS.some((field) => {
     const value = values[field];
-    return Array.isArray(value) ? value.length > 0 : value.trim() !== "";
+    return Array.isArray(value) ? value.length > 0 : typeof value === "string" ? value.trim() !== "" : false;
   });
 }
 
 /** True when an error belongs to a field of the advanced section (which then opens to show it). */
 export function isAdvancedError(key: string): boolean {
   const field = key.split(".")[0];
-  return (ADVANCED_FIELDS as readonly string[]).includes(field ?? "");
+  // The lorebook's own messages (too large) are about `characterBook`, edited as `lorebook`.
+  return [...ADVANCED_FIELDS, "characterBook"].includes(field ?? "");
 }

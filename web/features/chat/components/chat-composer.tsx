@@ -2,14 +2,16 @@
  * The message input (SPEC.md §2 "Chat", §5, §9): an auto-growing textarea
  * (44–120 px); Enter sends, Shift+Enter adds a line; Send is disabled while
  * the text is empty after trimming or a reply is awaited. While a reply is
- * being written, Stop sits beside it. A message the socket could not
- * take (disconnected) stays in the input. Where the site has speech to
- * text, a microphone button records a message and puts its words in the
- * input (DESIGN.md "Voices"). In a shared room, typing tells the others
+ * being written, Stop sits beside it. While the socket is not open the
+ * input says "Connecting…" or "Reconnecting…" and Send is disabled (SPEC.md
+ * §4 drops a message sent while disconnected, so none is let through); what
+ * was typed stays. Where the site has speech to text, a microphone button
+ * records a message and puts its words in the input (DESIGN.md "Voices").
+ * In a shared room, typing tells the others
  * (`onTyping`, at most every TYPING_EVERY_MS).
  */
 import { SendHorizontal, Square } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
 import { MAX_CHAT_MESSAGE_LENGTH } from "../../../../schema/chat.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { IconTooltip } from "../../../components/ui/tooltip.tsx";
@@ -24,8 +26,21 @@ export const TYPING_EVERY_MS = 3_000;
 /** From this many characters on, the input shows how many are left. */
 const COUNTER_FROM = MAX_CHAT_MESSAGE_LENGTH - 500;
 
+/** Whether the chat socket can take a message: open, or on its way (first attempt or again). */
+export type ComposerConnection = "open" | "connecting" | "reconnecting" | "closed";
+
+/** What the empty input says while it cannot send. */
+const PLACEHOLDER: Record<ComposerConnection, string> = {
+  open: "Type your message...",
+  connecting: "Connecting…",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
 interface ChatComposerProps {
   characterName: string;
+  /** The socket's state: only "open" lets a message be sent. */
+  connection: ComposerConnection;
   /** A reply is awaited or being written: nothing can be sent. */
   busy: boolean;
   /** A reply is being written: Stop is offered. */
@@ -33,17 +48,22 @@ interface ChatComposerProps {
   /** Sends the trimmed text; false when it could not be sent (the text stays). */
   onSend: (content: string) => boolean;
   onStop: () => void;
+  /** The message box, so the chat can give it the focus back (after a dialog or an edit). */
+  ref?: Ref<HTMLTextAreaElement | null>;
   /** The person is typing (a shared room): called at most every TYPING_EVERY_MS. */
   onTyping?: () => void;
 }
 
-export function ChatComposer({ characterName, busy, streaming, onSend, onStop, onTyping }: ChatComposerProps) {
+export function ChatComposer({ characterName, connection, busy, streaming, onSend, onStop, ref, onTyping }: ChatComposerProps) {
   const [value, setValue] = useState("");
   const lastTyping = useRef(0);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => textareaRef.current!, []);
   const id = useId();
   const counterId = `${id}-counter`;
-  const canSend = value.trim().length > 0 && !busy;
+  const stateId = `${id}-state`;
+  const connected = connection === "open";
+  const canSend = value.trim().length > 0 && !busy && connected;
   // The microphone only where the site turns speech into text (GET /api/voices says).
   const transcription = useVoices().data?.transcription ?? false;
 
@@ -66,7 +86,7 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop, o
 
   const submit = () => {
     const content = value.trim();
-    if (!content || busy) return;
+    if (!content || busy || !connected) return;
     if (!onSend(content)) return;
     setValue("");
     if (textareaRef.current) resetChatInput(textareaRef.current);
@@ -96,8 +116,8 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop, o
           rows={1}
           value={value}
           maxLength={MAX_CHAT_MESSAGE_LENGTH}
-          placeholder="Type your message..."
-          aria-describedby={value.length >= COUNTER_FROM ? counterId : undefined}
+          placeholder={PLACEHOLDER[connection]}
+          aria-describedby={[value.length >= COUNTER_FROM && counterId, !connected && stateId].filter(Boolean).join(" ") || undefined}
           enterKeyHint="send"
           onChange={(e) => {
             setValue(e.target.value);
@@ -112,6 +132,11 @@ export function ChatComposer({ characterName, busy, streaming, onSend, onStop, o
           style={{ height: CHAT_INPUT_MIN_HEIGHT_PX }}
           className="block max-h-[120px] min-h-[44px] w-full resize-none overflow-y-hidden rounded-xl border border-input bg-surface px-4 py-[11px] text-[15px] leading-[20px] text-foreground placeholder:text-muted-foreground focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/60"
         />
+        {!connected && (
+          <p id={stateId} className="sr-only">
+            {PLACEHOLDER[connection]}
+          </p>
+        )}
         {value.length >= COUNTER_FROM && (
           <p id={counterId} className="absolute -top-5 right-1 text-xs text-muted-foreground tabular-nums">
             {(MAX_CHAT_MESSAGE_LENGTH - value.length).toLocaleString("en-US")} characters left

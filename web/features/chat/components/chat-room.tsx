@@ -109,15 +109,18 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     const reply = state.messages.find((message) => message.id === finished);
     if (reply && !reply.isUser && reply.status === "saved" && !reply.stopped) void player.play(conversationId, reply.id);
   }, [state.streamingId, state.messages, voiceMode, player, conversationId]);
+  const messageBox = useRef<HTMLTextAreaElement | null>(null);
+  /** Gives the message box the focus back (after the memory dialog or an edit closes). */
+  const focusMessageBox = useCallback(() => messageBox.current?.focus(), []);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
   const [memoryOpen, setMemoryOpen] = useState(false);
   const [personaOpen, setPersonaOpen] = useState(false);
   const [modelOpen, setModelOpen] = useState(false);
-  /** The clientId of the memory save on its way (shown as saving), and why the last one was refused. */
-  const [memorySave, setMemorySave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
-  // The same clientId for the frame handler, which may run twice before a render.
-  const memoryClientId = useRef<string | null>(null);
+  /** The clientIds of the memory dialog's frames on their way (shown as saving), and why the last save was refused. */
+  const [memorySave, setMemorySave] = useState<{ clientIds: string[]; error: string | null }>({ clientIds: [], error: null });
+  // The same clientIds for the frame handler, which may run twice before a render.
+  const memoryClientIds = useRef<string[]>([]);
   const [castView, setCastView] = useState<CastPanelView | null>(null);
   const [authorNoteOpen, setAuthorNoteOpen] = useState(false);
   const [authorNoteSave, setAuthorNoteSave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
@@ -170,11 +173,14 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       if (frame.type === "presence" && frame.people.some((p) => !avatarOf.has(p.userId))) {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
-      if (frame.type === "memory_updated" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
-        memoryClientId.current = null;
-        setMemorySave({ clientId: null, error: null });
-        setMemoryOpen(false);
-        toast({ title: "Memory saved", description: `${names} will keep it in mind from the next reply on.` });
+      const ours = "clientId" in frame && typeof frame.clientId === "string" && memoryClientIds.current.includes(frame.clientId);
+      if (ours && (frame.type === "memory_updated" || frame.type === "summary_updated")) {
+        memoryClientIds.current = memoryClientIds.current.filter((id) => id !== frame.clientId);
+        if (memoryClientIds.current.length === 0) {
+          setMemorySave({ clientIds: [], error: null });
+          setMemoryOpen(false);
+          toast({ title: "Memory saved", description: `${names} will keep it in mind from the next reply on.` });
+        }
       }
       if (frame.type === "author_note_updated" && frame.clientId !== undefined && frame.clientId === authorNoteClientId.current) {
         authorNoteClientId.current = null;
@@ -190,9 +196,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       if (frame.type === "cast_updated") {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
-      if (frame.type === "error" && frame.clientId !== undefined && frame.clientId === memoryClientId.current) {
-        memoryClientId.current = null;
-        setMemorySave({ clientId: null, error: frame.message });
+      if (ours && frame.type === "error") {
+        memoryClientIds.current = [];
+        setMemorySave({ clientIds: [], error: frame.message });
       }
       if (frame.type !== "history_sync") return;
       // Sent before a reconnect and not in the server's history: send again
@@ -243,9 +249,25 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     dispatch({ type: "swipe", messageId: item.id, index });
   };
 
-  const onStop = () => {
+  const onStop = useCallback(() => {
     socket.send({ type: "stop", conversationId });
-  };
+  }, [socket.send, conversationId]);
+
+  // Escape stops a reply being written, wherever the focus is on the page,
+  // unless something else takes it: an open dialog or menu, or the message editor (which cancels and prevents the default).
+  const streaming = state.streamingId !== null;
+  useEffect(() => {
+    if (!streaming) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('[role="dialog"], [role="alertdialog"], [role="menu"]')) return;
+      if (document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')) return;
+      onStop();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [streaming, onStop]);
 
   const onContinue = () => {
     if (isBusy(stateRef.current)) return;
@@ -261,11 +283,20 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     steer({ type: request.kind === "rewind" ? "rewind" : "delete_message", messageId: request.messageId, clientId: newClientId() });
   };
 
-  const onSaveMemory = (memory: string): boolean => {
-    const clientId = newClientId();
-    if (!steer({ type: "set_memory", memory, clientId })) return false;
-    memoryClientId.current = clientId;
-    setMemorySave({ clientId, error: null });
+  const onSaveMemory = ({ memory, summary }: { memory?: string; summary?: string }): boolean => {
+    const sent: string[] = [];
+    if (memory !== undefined) {
+      const clientId = newClientId();
+      if (!steer({ type: "set_memory", memory, clientId })) return false;
+      sent.push(clientId);
+    }
+    if (summary !== undefined) {
+      const clientId = newClientId();
+      if (!steer({ type: "set_summary", summary, clientId })) return false;
+      sent.push(clientId);
+    }
+    memoryClientIds.current = sent;
+    setMemorySave({ clientIds: sent, error: null });
     return true;
   };
 
@@ -377,7 +408,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           onOpenPersona={() => setPersonaOpen(true)}
           onOpenModel={() => setModelOpen(true)}
           onOpenMemory={() => {
-            setMemorySave({ clientId: null, error: null });
+            setMemorySave({ clientIds: [], error: null });
             setMemoryOpen(true);
           }}
           cast={cast}
@@ -407,7 +438,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           editingId={editingId}
           actions={actions}
           onSaveEdit={onSaveEdit}
-          onCancelEdit={() => setEditingId(null)}
+          onCancelEdit={() => {
+            setEditingId(null);
+            focusMessageBox();
+          }}
           viewerId={viewerId}
           isOwner={isOwner}
           shared={shared}
@@ -419,9 +453,11 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               {typingText(typingNow)}
             </p>
             <ChatComposer
+              ref={messageBox}
               characterName={names}
+              connection={socket.status}
               busy={isBusy(state)}
-              streaming={state.streamingId !== null}
+              streaming={streaming}
               onSend={onSend}
               onStop={onStop}
               onTyping={shared ? () => socket.send({ type: "typing", conversationId }) : undefined}
@@ -478,11 +514,13 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         <MemoryDialog
           characterName={names}
           memory={state.memory}
-          saving={isSteerPending(state, memorySave.clientId)}
+          summary={state.summary}
+          saving={memorySave.clientIds.some((clientId) => isSteerPending(state, clientId))}
           error={memorySave.error}
           onSave={onSaveMemory}
+          onClosed={focusMessageBox}
           onClose={() => {
-            memoryClientId.current = null;
+            memoryClientIds.current = [];
             setMemoryOpen(false);
           }}
         />

@@ -1,29 +1,115 @@
 /**
  * "My Chats": the person's conversations, latest activity first, each with
  * the character's avatar and name, the title, a preview of the last message
- * and how long ago it was, linking to the chat; a branch also links to the
- * chat it was branched from. A group chat shows its cast's avatars stacked
- * and every name (DESIGN.md "Group chats").
+ * and how long ago it was (the same time the order follows), linking to the
+ * chat; a branch also links to the chat it was branched from. A group chat
+ * shows its cast's avatars stacked and every name (DESIGN.md "Group chats").
+ * A search box finds chats by title or character (server-side, `?q=`); each
+ * row can be renamed and deleted (after a confirmation).
  */
 import { formatDistanceToNow } from "date-fns";
-import { CloudOff, MessagesSquare, Search } from "lucide-react";
+import { CloudOff, MessagesSquare, Pencil, Search, Trash2 } from "lucide-react";
+import { useState } from "react";
 import { Link } from "react-router";
-import type { ConversationSummary } from "../../../../schema/chat.ts";
+import { type ConversationSummary, conversationTitle } from "../../../../schema/chat.ts";
+import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { Input } from "../../../components/ui/input.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { toast } from "../../../components/ui/use-toast.ts";
+import { useDebouncedValue } from "../../../lib/use-debounced-value.ts";
+import { useDeleteConversation } from "../api/delete-conversation.ts";
 import { useConversations } from "../api/get-conversations.ts";
 import { plainText } from "../../../lib/action-segments.ts";
 import { castNames, castOf } from "../lib/cast.ts";
 import { characterInitial } from "../lib/chat-character.ts";
 import { BranchedFrom } from "./branched-from.tsx";
 import { CastAvatars } from "./cast-avatars.tsx";
+import { RenameConversationDialog, type RenameRequest } from "./rename-conversation-dialog.tsx";
 
 const SKELETON_ROWS = 4;
+/** Typing pauses this long (ms) before the search is asked. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** The title a row shows and its actions name: the given one, else "Chat with {name}". */
+function shownTitle(conversation: ConversationSummary): string {
+  return conversation.title ?? conversationTitle(conversation.character.name);
+}
 
 export function ConversationList() {
-  const query = useConversations(true);
+  const [search, setSearch] = useState("");
+  const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS).trim();
+  const query = useConversations(true, q);
+  const [renaming, setRenaming] = useState<RenameRequest | null>(null);
+  const [deleting, setDeleting] = useState<ConversationSummary | null>(null);
+  const deleteConversation = useDeleteConversation();
 
+  const confirmDelete = () => {
+    if (!deleting || deleteConversation.isPending) return;
+    const title = shownTitle(deleting);
+    deleteConversation.mutate(deleting.id, {
+      onSuccess: () => {
+        setDeleting(null);
+        toast({ title: "Chat deleted", description: `“${title}” is gone.` });
+      },
+      onError: () => toast({ title: "Error", description: "Failed to delete the chat. Please try again.", variant: "destructive" }),
+    });
+  };
+
+  // The search box stays once the person has chats (or is searching), so a search with no match can be changed.
+  const searching = q !== "" || search !== "";
+  const firstPageEmpty = query.isSuccess && query.data.pages.flat().length === 0;
+  const showSearch = searching || (query.isSuccess && !firstPageEmpty);
+
+  return (
+    <>
+      {showSearch && (
+        <div role="search" className="relative mb-4">
+          <label htmlFor="chat-search" className="sr-only">
+            Search your chats
+          </label>
+          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            id="chat-search"
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search by title or character"
+            className="pl-9"
+            maxLength={100}
+          />
+        </div>
+      )}
+      <ConversationResults
+        query={query}
+        q={q}
+        onRename={(conversation) => setRenaming({ id: conversation.id, title: shownTitle(conversation) })}
+        onDelete={setDeleting}
+      />
+      <RenameConversationDialog request={renaming} onClose={() => setRenaming(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete this chat?"
+        description={deleting ? `“${shownTitle(deleting)}” and every message in it will be deleted. This cannot be undone.` : ""}
+        confirmLabel="Delete Chat"
+        onConfirm={confirmDelete}
+        pending={deleteConversation.isPending}
+      />
+    </>
+  );
+}
+
+interface ConversationResultsProps {
+  query: ReturnType<typeof useConversations>;
+  /** The search asked (trimmed; "" for none). */
+  q: string;
+  onRename: (conversation: ConversationSummary) => void;
+  onDelete: (conversation: ConversationSummary) => void;
+}
+
+function ConversationResults({ query, q, onRename, onDelete }: ConversationResultsProps) {
   if (query.isPending) {
     return (
       <ul aria-busy="true" aria-label="Loading your chats" className="divide-y divide-border rounded-2xl border border-border bg-card">
@@ -53,6 +139,13 @@ export function ConversationList() {
   }
 
   const conversations = query.data.pages.flat();
+  if (conversations.length === 0 && q !== "") {
+    return (
+      <p role="status" className="rounded-2xl border border-dashed border-border px-6 py-12 text-center text-muted-foreground">
+        No chats match “{q}”.
+      </p>
+    );
+  }
   if (conversations.length === 0) {
     return (
       <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-border px-6 py-20 text-center">
@@ -75,7 +168,7 @@ export function ConversationList() {
       <ul className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-card">
         {conversations.map((conversation) => (
           <li key={conversation.id}>
-            <ConversationRow conversation={conversation} />
+            <ConversationRow conversation={conversation} onRename={() => onRename(conversation)} onDelete={() => onDelete(conversation)} />
           </li>
         ))}
       </ul>
@@ -90,35 +183,54 @@ export function ConversationList() {
   );
 }
 
-function ConversationRow({ conversation }: { conversation: ConversationSummary }) {
+interface ConversationRowProps {
+  conversation: ConversationSummary;
+  onRename: () => void;
+  onDelete: () => void;
+}
+
+function ConversationRow({ conversation, onRename, onDelete }: ConversationRowProps) {
   const { character, branchedFrom } = conversation;
   const cast = castOf(conversation);
-  const at = conversation.lastMessageAt ?? conversation.updatedAt;
+  // The time the list is ordered by (GET /api/conversations): the last activity.
+  const at = conversation.updatedAt;
+  const title = shownTitle(conversation);
   const preview = conversation.lastMessagePreview ? plainText(conversation.lastMessagePreview) : "";
   return (
     // The row's link covers the whole row (its ::after); "Branched from" is a second link above it, not inside it.
     <div className="relative transition-colors hover:bg-surface">
-      <Link
-        to={`/chat/${conversation.id}`}
-        className="flex items-center gap-4 p-4 after:absolute after:inset-0 after:content-[''] focus-visible:outline-offset-[-2px]"
-      >
-        {cast.length > 1 ? (
-          <CastAvatars cast={cast} className="size-10 sm:size-12" fallbackClassName="text-base sm:text-lg" max={2} />
-        ) : (
-          <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
-        )}
-        <div className="min-w-0 flex-1">
-          <div className="flex items-baseline justify-between gap-3">
-            <p className="line-clamp-2 font-semibold break-words">{castNames(cast.map((m) => m.name))}</p>
-            <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
-              {formatDistanceToNow(new Date(at), { addSuffix: true })}
-            </time>
+      <div className="flex items-center">
+        <Link
+          to={`/chat/${conversation.id}`}
+          className="flex min-w-0 flex-1 items-center gap-4 p-4 pr-2 after:absolute after:inset-0 after:content-[''] focus-visible:outline-offset-[-2px]"
+        >
+          {cast.length > 1 ? (
+            <CastAvatars cast={cast} className="size-10 sm:size-12" fallbackClassName="text-base sm:text-lg" max={2} />
+          ) : (
+            <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-12" fallbackClassName="text-lg" />
+          )}
+          <div className="min-w-0 flex-1">
+            <div className="flex items-baseline justify-between gap-3">
+              <p className="line-clamp-2 font-semibold break-words">{castNames(cast.map((m) => m.name))}</p>
+              <time dateTime={at} title={new Date(at).toLocaleString()} className="shrink-0 text-xs text-muted-foreground">
+                {formatDistanceToNow(new Date(at), { addSuffix: true })}
+              </time>
+            </div>
+            {conversation.members.length > 1 && <SharedBadge />}
+            {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
+            <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
           </div>
-          {conversation.members.length > 1 && <SharedBadge />}
-          {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
-          <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
+        </Link>
+        {/* Above the row's link (its ::after covers the row). */}
+        <div className="relative z-10 flex shrink-0 flex-col gap-1 pr-2 sm:flex-row">
+          <Button variant="ghost" size="icon" aria-label={`Rename ${title}`} title="Rename" onClick={onRename}>
+            <Pencil aria-hidden="true" />
+          </Button>
+          <Button variant="ghost" size="icon" aria-label={`Delete ${title}`} title="Delete" onClick={onDelete}>
+            <Trash2 aria-hidden="true" />
+          </Button>
         </div>
-      </Link>
+      </div>
       {branchedFrom && <BranchedFrom from={branchedFrom} className="-mt-3 pr-4 pb-4 pl-20" linkClassName="relative z-10" />}
     </div>
   );

@@ -711,6 +711,21 @@ describe("shared rooms: presence and typing", () => {
   });
 });
 
+describe("running summary", () => {
+  it("comes with history_sync and follows summary_updated; ours is pending until its answer, a reset empties it", () => {
+    let state = run([frame({ type: "history_sync", conversationId: CONVERSATION, messages: [greeting], chatModel: "offline", summary: "They met." })]);
+    expect(state.summary).toBe("They met.");
+    state = run([steer({ type: "set_summary", clientId: "s1", summary: "They met at the docks." })], state);
+    expect(state.summary).toBe("They met.");
+    expect(isSteerPending(state, "s1")).toBe(true);
+    state = run([frame({ type: "summary_updated", summary: "They met at the docks.", clientId: "s1" })], state);
+    expect(state.summary).toBe("They met at the docks.");
+    expect(isSteerPending(state, "s1")).toBe(false);
+    state = run([frame({ type: "summary_updated", summary: "" })], state);
+    expect(state.summary).toBe("");
+  });
+});
+
 describe("chatFooterText", () => {
   it("is SPEC.md §2's line with the count", () => {
     expect(chatFooterText(3)).toBe("All stories and characters are fictional • 3 messages in this conversation");

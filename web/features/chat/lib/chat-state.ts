@@ -110,6 +110,8 @@ export interface ChatState {
   swiping: { messageId: string; confirmed: ChatItem; outstanding: number } | null;
   /** The conversation's memory note ("" for none), as the server last said. */
   memory: string;
+  /** The running summary ("" for none), as the server last said. */
+  summary: string;
   /** Steering frames sent and not answered yet, oldest first. */
   steering: PendingSteer[];
   /** The conversation's author's note, as the server last said. */
@@ -144,7 +146,8 @@ export type SteeringFrame =
   | { type: "continue"; clientId: string }
   | { type: "set_memory"; memory: string; clientId: string }
   | { type: "set_author_note"; text: string; depth: number; interval: number; clientId: string }
-  | { type: "hide_message"; messageId: string; hidden: boolean; clientId: string };
+  | { type: "hide_message"; messageId: string; hidden: boolean; clientId: string }
+  | { type: "set_summary"; summary: string; clientId: string };
 
 export interface PendingSteer {
   frame: SteeringFrame;
@@ -186,6 +189,7 @@ export const initialChatState: ChatState = {
   error: null,
   swiping: null,
   memory: "",
+  summary: "",
   steering: [],
   authorNote: DEFAULT_AUTHOR_NOTE,
   people: [],
@@ -307,6 +311,7 @@ function reduceFrame(state: ChatState, frame: ServerFrame, at: number): ChatStat
         swiping: null,
         memory: frame.memory ?? state.memory,
         authorNote: frame.authorNote ?? state.authorNote,
+        summary: frame.summary ?? state.summary,
         steering,
       };
     }
@@ -400,6 +405,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame, at: number): ChatStat
     }
     case "memory_updated":
       return { ...state, memory: frame.memory, steering: withoutSteer(state.steering, frame.clientId) };
+    case "summary_updated":
+      return { ...state, summary: frame.summary, steering: withoutSteer(state.steering, frame.clientId) };
     case "author_note_updated":
       return { ...state, authorNote: frame.authorNote, steering: withoutSteer(state.steering, frame.clientId) };
     case "cast_updated":

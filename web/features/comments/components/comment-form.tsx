@@ -1,13 +1,16 @@
 /**
  * The new-comment box and the reply form (SPEC.md §2 "Comments section"):
  * the submit button stays disabled until there is text after trimming
- * (SPEC.md §5) and reads "Posting..." while the comment is sent.
+ * (SPEC.md §5) and reads "Posting..." while the comment is sent. With a
+ * `draftKey` the text is kept in the tab's sessionStorage until it is
+ * posted, so a visitor sent to sign in finds it in the box on coming back.
  */
 import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Textarea } from "../../../components/ui/textarea.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { canSubmitComment } from "../lib/comment-display.ts";
+import { readDraft, writeDraft } from "../lib/comment-draft.ts";
 
 interface CommentFormProps {
   /** "comment": the box above the list; "reply": the form under a comment. */
@@ -19,11 +22,17 @@ interface CommentFormProps {
   onSubmit: (content: string) => Promise<boolean>;
   onCancel?: () => void;
   autoFocus?: boolean;
+  /** sessionStorage key under which the unposted text is kept (see lib/comment-draft.ts). */
+  draftKey?: string;
 }
 
-export function CommentForm({ kind, label, pending, onSubmit, onCancel, autoFocus }: CommentFormProps) {
-  const [content, setContent] = useState("");
+export function CommentForm({ kind, label, pending, onSubmit, onCancel, autoFocus, draftKey }: CommentFormProps) {
+  const [content, setContentState] = useState(() => (draftKey ? readDraft(draftKey) : ""));
   const isReply = kind === "reply";
+  const setContent = (next: string) => {
+    setContentState(next);
+    if (draftKey) writeDraft(draftKey, next);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

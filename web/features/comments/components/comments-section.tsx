@@ -17,6 +17,7 @@ import { useCreateComment } from "../api/create-comment.ts";
 import { useDeleteComment } from "../api/delete-comment.ts";
 import { useComments } from "../api/get-comments.ts";
 import { countComments } from "../lib/comment-display.ts";
+import { commentDraftKey } from "../lib/comment-draft.ts";
 import { CommentForm } from "./comment-form.tsx";
 import { CommentThread, type ThreadContext } from "./comment-item.tsx";
 
@@ -115,6 +116,7 @@ export function CommentsSection({ id, characterId, commentCount, onChanged }: Co
           label="Write a comment"
           pending={createComment.isPending}
           onSubmit={(content) => post(createComment, content)}
+          draftKey={commentDraftKey(characterId)}
         />
       </div>
 

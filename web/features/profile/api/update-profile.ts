@@ -1,6 +1,7 @@
 /**
- * `PUT /api/profile` with `{name, username, profileImageUrl}` → the updated
- * person (SPEC.md §7). Success refreshes the current-user data (§4).
+ * `PUT /api/profile` with `{name, username, profileImageUrl, bio}` → the updated
+ * person (SPEC.md §7; the bio: issue 26). Success refreshes the current-user
+ * data (§4), so the header shows the new name at once, and the person's page.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ProfileInput } from "../../../../schema/inputs.ts";
@@ -19,6 +20,8 @@ export function useUpdateProfile() {
     onSuccess: (user) => {
       const { queryKey } = userQueryOptions();
       queryClient.setQueryData(queryKey, user);
+      // The person's page (the creators feature's `["/api/users", name]`) shows the name, picture and bio.
+      void queryClient.invalidateQueries({ queryKey: ["/api/users"] });
       return queryClient.invalidateQueries({ queryKey });
     },
   });

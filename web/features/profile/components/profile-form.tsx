@@ -1,18 +1,22 @@
 /**
  * The Edit Profile form (SPEC.md §2 "Edit Profile", §4, §5, §8): display
- * name, username with "@" auto-prefix and a live availability indicator, and
- * an optional profile image URL, checked with the shared schema (the server
- * says the same messages).
+ * name, username with "@" auto-prefix and a live availability indicator, an
+ * optional profile picture (uploaded like a character's avatar, or its URL)
+ * and a short bio shown on the person's page (issue 26), checked with the
+ * shared schema (the server says the same messages). Saving refreshes the
+ * current user, so the header shows the new name at once.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { Check, LoaderCircle, X } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import type { CurrentUser } from "../../../../schema/api.ts";
-import { type ProfileInput, profileInputSchema } from "../../../../schema/inputs.ts";
+import { MAX_BIO_LENGTH, type ProfileInput, profileInputSchema } from "../../../../schema/inputs.ts";
+import { AvatarField } from "../../../components/avatar-field.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { Textarea } from "../../../components/ui/textarea.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { errorStatus, serverErrorText } from "../../../lib/api-client.ts";
 import { useDebouncedValue } from "../../../lib/use-debounced-value.ts";
@@ -39,11 +43,12 @@ interface ProfileFormValues {
   name: string;
   username: string;
   profileImageUrl: string;
+  bio: string;
 }
 
 function initialValues(user: CurrentUser): ProfileFormValues {
   const fullName = [user.firstName, user.lastName].filter(Boolean).join(" ");
-  return { name: user.name ?? fullName, username: user.username, profileImageUrl: user.profileImageUrl ?? "" };
+  return { name: user.name ?? fullName, username: user.username, profileImageUrl: user.profileImageUrl ?? "", bio: user.bio ?? "" };
 }
 
 /** The first message of each field the shared schema refuses. */
@@ -151,26 +156,42 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
       </FormField>
 
       <FormField
-        id="profile-image"
-        label="Profile Image URL (Optional)"
-        hint="Leave empty to use the default avatar."
-        error={errors.profileImageUrl}
+        id="profile-bio"
+        label="Bio (Optional)"
+        hint="A few words about you and what you create, shown on your page."
+        error={errors.bio}
+        aside={
+          <span className={cn("text-xs tabular-nums", values.bio.trim().length > MAX_BIO_LENGTH ? "text-red-400" : "text-muted-foreground")}>
+            {values.bio.trim().length}/{MAX_BIO_LENGTH}
+          </span>
+        }
       >
         {(describedBy) => (
-          <Input
-            id="profile-image"
-            name="profileImageUrl"
-            type="url"
-            inputMode="url"
-            autoComplete="photo"
-            placeholder="https://example.com/avatar.jpg"
-            value={values.profileImageUrl}
-            onChange={(e) => set("profileImageUrl", e.target.value)}
-            aria-invalid={errors.profileImageUrl ? true : undefined}
+          <Textarea
+            id="profile-bio"
+            name="bio"
+            rows={4}
+            placeholder="I write cozy mysteries and grumpy lighthouse keepers."
+            value={values.bio}
+            onChange={(e) => set("bio", e.target.value)}
+            aria-invalid={errors.bio ? true : undefined}
             aria-describedby={describedBy}
+            className="resize-y"
           />
         )}
       </FormField>
+
+      <AvatarField
+        id="profile-image"
+        legend="Profile picture"
+        label="Profile Image URL (Optional)"
+        name="profileImageUrl"
+        hint="Upload a picture, or paste an https:// link to one. Leave empty to use the default avatar."
+        value={values.profileImageUrl}
+        onChange={(url) => set("profileImageUrl", url)}
+        error={errors.profileImageUrl}
+        panelHeight={220}
+      />
 
       <Button type="submit" variant="gradient" size="lg" disabled={update.isPending || blocked} className="w-full sm:w-auto">
         {update.isPending ? "Saving..." : "Save Changes"}

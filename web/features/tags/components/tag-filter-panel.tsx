@@ -11,6 +11,7 @@ import { Check, Eye, EyeOff, Hash, X } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import type { TagMode } from "../../../../schema/constants.ts";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { useCatalogFilters } from "../../../lib/catalog-filters-context.tsx";
 import { formatCount } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
 import { usePopularTags } from "../api/get-tags.ts";
@@ -40,7 +41,8 @@ const TAG_MODE_OPTIONS: { value: TagMode; label: string }[] = [
 const sectionTitle = "mb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase";
 
 export function TagFilterPanel({ selected, tagMode, hidden, onToggle, onRemove, onTagModeChange, onToggleHidden }: TagFilterControls) {
-  const { tags, isLoading } = usePopularTags();
+  // Counts follow the NSFW switch, so a tag's number is what choosing it finds.
+  const { tags, isLoading } = usePopularTags(useCatalogFilters().filters.showNsfw);
   const [expanded, setExpanded] = useState(false);
   const shown = expanded ? tags : tags.slice(0, SIDEBAR_TAG_LIMIT);
   const id = useId();
