@@ -109,7 +109,9 @@ test("two people play in one room: invite, join, presence, typing, names and one
   await expect(messagesOf(guest, "You")).toContainText("Hello from the other side");
   await expect(messagesOf(page, character.name)).toHaveCount(2);
   await expect(messagesOf(guest, character.name)).toHaveCount(2);
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  // The reply is stored once Regenerate shows under it (on both pages): then its text is final.
+  await expect(guest.getByRole("button", { name: "Regenerate" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Regenerate" })).toBeVisible();
   const reply = (await messagesOf(guest, character.name).nth(1).locator("[data-message-text]").textContent())!.trim();
   await expect(messagesOf(page, character.name).nth(1).locator("[data-message-text]")).toHaveText(reply);
   await expect(page.getByText(`${guestName} is typing…`)).toBeHidden();
