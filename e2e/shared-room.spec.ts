@@ -134,6 +134,9 @@ test("two people play in one room: invite, join, presence, typing, names and one
   await expect(people.getByRole("listitem").filter({ hasText: ownerName })).toContainText("Owner");
   await expect(people.getByRole("listitem").filter({ hasText: guestName })).toContainText("Member");
   await expect(people.getByRole("button", { name: `Remove ${guestName}` })).toBeVisible();
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/people-owner-375.png` });
   await guestContext.close();
 });
 
