@@ -137,6 +137,13 @@ test("two people play in one room: invite, join, presence, typing, names and one
   await expectAccessible(page);
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: `${SHOTS}/people-owner-375.png` });
+
+  // The member leaves (after a confirmation) and lands in My Chats; the owner's panel then lists the owner alone.
+  await openMenuItem(guest, "People");
+  await guest.getByRole("dialog", { name: "People" }).getByRole("button", { name: "Leave chat" }).click();
+  await guest.getByRole("alertdialog", { name: "Leave this chat?" }).getByRole("button", { name: "Leave chat" }).click();
+  await expect(guest).toHaveURL(/\/chats$/);
+  await expect(people.getByRole("listitem")).toHaveCount(1);
   await guestContext.close();
 });
 

@@ -167,10 +167,11 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     enabled: true,
     onFrame: (frame, send) => {
       const at = Date.now();
+      const before = stateRef.current.people.map((p) => p.userId).join(",");
       dispatch({ type: "frame", frame, at });
       if (frame.type === "typing") setNow(at);
-      // Someone new is here (they just joined by a link): their name and avatar come with the conversation.
-      if (frame.type === "presence" && frame.people.some((p) => !avatarOf.has(p.userId))) {
+      // Someone came or went (they may have just joined by a link, left or been removed): the members come with the conversation.
+      if (frame.type === "presence" && frame.people.map((p) => p.userId).join(",") !== before) {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
       const ours = "clientId" in frame && typeof frame.clientId === "string" && memoryClientIds.current.includes(frame.clientId);
