@@ -65,7 +65,8 @@ test("a character link carries its preview in the HTML; NSFW and unknown ones ar
   expect(preview.meta["og:description"]).toEqual(preview.meta.description);
   expect(preview.meta["og:url"]).toEqual([url]);
   expect(preview.canonical).toEqual([url]);
-  expect(preview.meta["og:image"]).toEqual([new URL(seraphine.avatarUrl!, baseURL()).href]);
+  // Link previews get the PNG beside a demo SVG avatar (issue 26).
+  expect(preview.meta["og:image"]).toEqual([new URL(seraphine.avatarUrl!.replace(/\.svg$/, ".png"), baseURL()).href]);
   expect(preview.meta["twitter:card"]).toEqual(["summary_large_image"]);
   expect(preview.meta["twitter:image"]).toEqual(preview.meta["og:image"]);
   expect(preview.hasRoot).toBe(true);
