@@ -25,6 +25,7 @@ const DisclaimerPage = lazy(() => import("../routes/legal/disclaimer.tsx").then(
 const FavoritesPage = lazy(() => import("../routes/favorites.tsx").then((m) => ({ default: m.FavoritesPage })));
 const CreatorPage = lazy(() => import("../routes/creator.tsx").then((m) => ({ default: m.CreatorPage })));
 const SettingsModelsPage = lazy(() => import("../routes/settings-models.tsx").then((m) => ({ default: m.SettingsModelsPage })));
+const JoinPage = lazy(() => import("../routes/join.tsx").then((m) => ({ default: m.JoinPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
 export function createRouter() {
@@ -37,6 +38,7 @@ export function createRouter() {
         { path: "character/:id", element: <CharacterPage /> },
         { path: "chat/:conversationId", element: <ChatPage /> },
         { path: "chats", element: <ChatsPage /> },
+        { path: "join/:token", element: <JoinPage /> },
         { path: "profile", element: <ProfilePage /> },
         { path: "settings/models", element: <SettingsModelsPage /> },
         { path: "create-character", element: <CreateCharacterPage /> },

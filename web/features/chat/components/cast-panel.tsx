@@ -6,6 +6,9 @@
  * character", a search over the catalog with the person's favorites first,
  * up to MAX_CAST_SIZE members. Changes go over HTTP (api/cast.ts,
  * api/update-conversation.ts); other tabs hear of them by `cast_updated`.
+ * A member of a shared room (`canEdit` false) sees the cast and "Let {name}
+ * speak" only: the cast and the reply order are the owner's (DESIGN.md
+ * "Shared rooms").
  */
 import { ArrowLeft, Megaphone, UserMinus, UserPlus } from "lucide-react";
 import { useEffect, useId, useState } from "react";
@@ -36,6 +39,8 @@ interface CastPanelProps {
   /** Sends `generate` for the member; false when the socket is down. */
   onLetSpeak: (member: CastMember) => boolean;
   onClose: () => void;
+  /** The viewer may change the cast and the reply order (the owner); default true. */
+  canEdit?: boolean;
 }
 
 function failed(action: SignedInAction, fallback: string) {
@@ -46,7 +51,7 @@ function failed(action: SignedInAction, fallback: string) {
 }
 
 /** Open while mounted. */
-export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose }: CastPanelProps) {
+export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose, canEdit = true }: CastPanelProps) {
   const [view, setView] = useState<CastPanelView>(initialView);
   const [removing, setRemoving] = useState<CastMember | null>(null);
   const cast = castOf(conversation);
@@ -97,9 +102,11 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
                   <h3 id="cast-members-heading" className="text-sm font-semibold">
                     Members <span className="font-normal text-muted-foreground">({cast.length}/{MAX_CAST_SIZE})</span>
                   </h3>
-                  <Button variant="outline" size="sm" disabled={full} onClick={() => setView("add")}>
-                    <UserPlus aria-hidden="true" /> Add character
-                  </Button>
+                  {canEdit && (
+                    <Button variant="outline" size="sm" disabled={full} onClick={() => setView("add")}>
+                      <UserPlus aria-hidden="true" /> Add character
+                    </Button>
+                  )}
                 </div>
                 <ul className="flex flex-col gap-2">
                   {cast.map((member) => (
@@ -109,6 +116,7 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
                       member={member}
                       last={cast.length === 1}
                       busy={busy}
+                      canEdit={canEdit}
                       onLetSpeak={() => {
                         if (onLetSpeak(member)) onClose();
                       }}
@@ -118,7 +126,7 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
                 </ul>
                 {full && <p className="text-xs text-muted-foreground">This chat has the most characters it can have.</p>}
               </section>
-              <ReplyOrderChoice conversation={conversation} />
+              {canEdit && <ReplyOrderChoice conversation={conversation} />}
             </div>
             <DialogFooter>
               <DialogClose asChild>
@@ -169,11 +177,13 @@ interface MemberRowProps {
   /** The only member: cannot be removed. */
   last: boolean;
   busy: boolean;
+  /** Remove, Muted and Talkativeness are offered (the owner). */
+  canEdit: boolean;
   onLetSpeak: () => void;
   onRemove: () => void;
 }
 
-function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }: MemberRowProps) {
+function MemberRow({ conversationId, member, last, busy, canEdit, onLetSpeak, onRemove }: MemberRowProps) {
   const id = useId();
   const update = useUpdateCastMember(conversationId);
   // The slider moves freely and is saved when let go (pointer up, key up, leaving it).
@@ -205,6 +215,7 @@ function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }:
           <p className="truncate font-medium">{member.name}</p>
           {member.muted && <p className="text-xs text-muted-foreground">Muted: replies only when asked</p>}
         </div>
+        {canEdit && (
         <Button
           variant="ghost"
           size="icon"
@@ -216,11 +227,13 @@ function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }:
         >
           <UserMinus aria-hidden="true" />
         </Button>
+        )}
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-3">
         <Button variant="secondary" size="sm" disabled={busy} onClick={onLetSpeak}>
           <Megaphone aria-hidden="true" /> Let {member.name} speak
         </Button>
+        {canEdit && (
         <div className="flex items-center gap-2">
           <Switch
             id={`${id}-muted`}
@@ -233,6 +246,8 @@ function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }:
             Muted
           </label>
         </div>
+        )}
+        {canEdit && (
         <div className="flex min-w-44 flex-1 items-center gap-2">
           <label htmlFor={`${id}-talk`} className="text-sm whitespace-nowrap">
             Talkativeness
@@ -256,6 +271,7 @@ function MemberRow({ conversationId, member, last, busy, onLetSpeak, onRemove }:
             {talkativenessText(talkativeness)}
           </span>
         </div>
+        )}
       </div>
     </li>
   );

@@ -7,6 +7,8 @@
  * §4 drops a message sent while disconnected, so none is let through); what
  * was typed stays. Where the site has speech to text, a microphone button
  * records a message and puts its words in the input (DESIGN.md "Voices").
+ * In a shared room, typing tells the others
+ * (`onTyping`, at most every TYPING_EVERY_MS).
  */
 import { SendHorizontal, Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
@@ -17,6 +19,9 @@ import { cn } from "../../../lib/utils.ts";
 import { useVoices } from "../../../lib/voices-query.ts";
 import { CHAT_INPUT_MIN_HEIGHT_PX, fitChatInput, resetChatInput } from "../lib/textarea-height.ts";
 import { MicButton } from "./mic-button.tsx";
+
+/** Shortest time between two `typing` frames while the person types, ms (DESIGN.md "Shared rooms"). */
+export const TYPING_EVERY_MS = 3_000;
 
 /** From this many characters on, the input shows how many are left. */
 const COUNTER_FROM = MAX_CHAT_MESSAGE_LENGTH - 500;
@@ -45,10 +50,13 @@ interface ChatComposerProps {
   onStop: () => void;
   /** The message box, so the chat can give it the focus back (after a dialog or an edit). */
   ref?: Ref<HTMLTextAreaElement | null>;
+  /** The person is typing (a shared room): called at most every TYPING_EVERY_MS. */
+  onTyping?: () => void;
 }
 
-export function ChatComposer({ characterName, connection, busy, streaming, onSend, onStop, ref }: ChatComposerProps) {
+export function ChatComposer({ characterName, connection, busy, streaming, onSend, onStop, ref, onTyping }: ChatComposerProps) {
   const [value, setValue] = useState("");
+  const lastTyping = useRef(0);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => textareaRef.current!, []);
   const id = useId();
@@ -114,6 +122,11 @@ export function ChatComposer({ characterName, connection, busy, streaming, onSen
           onChange={(e) => {
             setValue(e.target.value);
             fitChatInput(e.target);
+            const at = Date.now();
+            if (onTyping && e.target.value.trim() && at - lastTyping.current >= TYPING_EVERY_MS) {
+              lastTyping.current = at;
+              onTyping();
+            }
           }}
           onKeyDown={onKeyDown}
           style={{ height: CHAT_INPUT_MIN_HEIGHT_PX }}

@@ -8,6 +8,10 @@
  * and every name, and its back link goes to My Chats. "Cast" opens the
  * cast panel. Under it, which model writes the chat: the person's
  * connection ("Model: name · model"), or the offline demo model's notice.
+ * A shared room (DESIGN.md "Shared rooms") shows who is here now (the
+ * `presence` people) under it; the menu has "Invite people" (owner) and
+ * "People"; a member's menu leaves out what only the owner may change
+ * (adding characters, persona, model, memory, author's note).
  */
 import {
   ArrowLeft,
@@ -22,6 +26,8 @@ import {
   UserPlus,
   UserRound,
   Users,
+  UsersRound,
+  Link as LinkIcon,
 } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
@@ -63,6 +69,12 @@ interface ChatHeaderProps {
   cast: CastMember[];
   onOpenCast: (view: CastPanelView) => void;
   onOpenAuthorNote: () => void;
+  /** The viewer owns the conversation (false: a member of a shared room). */
+  isOwner: boolean;
+  /** People with the chat open now, in the order they came; shown when the room has more than one member. */
+  present: { userId: string; name: string; avatarUrl: string | null }[];
+  onOpenInvite: () => void;
+  onOpenPeople: () => void;
 }
 
 export function ChatHeader({
@@ -77,7 +89,12 @@ export function ChatHeader({
   cast,
   onOpenCast,
   onOpenAuthorNote,
+  isOwner,
+  present,
+  onOpenInvite,
+  onOpenPeople,
 }: ChatHeaderProps) {
+  const shared = conversation.members.length > 1;
   const group = cast.length > 1;
   const names = castNames(cast.map((m) => m.name));
   const { branchedFrom } = conversation;
@@ -172,9 +189,22 @@ export function ChatHeader({
             <DropdownMenuItem disabled={startingNew} onSelect={onNewConversation}>
               <MessageSquarePlus aria-hidden="true" /> Start a New Conversation
             </DropdownMenuItem>
-            <DropdownMenuItem disabled={cast.length >= MAX_CAST_SIZE} onSelect={openDialog(() => onOpenCast("add"))}>
-              <UserPlus aria-hidden="true" /> Add character
+            {isOwner && (
+              <DropdownMenuItem disabled={cast.length >= MAX_CAST_SIZE} onSelect={openDialog(() => onOpenCast("add"))}>
+                <UserPlus aria-hidden="true" /> Add character
+              </DropdownMenuItem>
+            )}
+            {isOwner && (
+              <DropdownMenuItem onSelect={openDialog(onOpenInvite)}>
+                <LinkIcon aria-hidden="true" /> Invite people
+              </DropdownMenuItem>
+            )}
+            <DropdownMenuItem onSelect={openDialog(onOpenPeople)}>
+              <UsersRound aria-hidden="true" /> People
+              <span aria-hidden="true" className="ml-auto text-xs text-muted-foreground">{conversation.members.length}</span>
             </DropdownMenuItem>
+            {isOwner && (
+            <>
             <DropdownMenuSeparator />
             <DropdownMenuItem onSelect={openDialog(onOpenPersona)}>
               <UserRound aria-hidden="true" /> Persona
@@ -192,6 +222,8 @@ export function ChatHeader({
             <DropdownMenuItem onSelect={openDialog(onOpenAuthorNote)}>
               <NotebookPen aria-hidden="true" /> Author's note
             </DropdownMenuItem>
+            </>
+            )}
             <DropdownMenuSeparator />
             <DropdownMenuItem asChild>
               <a href={conversationExportUrl(conversation.id, "jsonl")} download>
@@ -206,6 +238,26 @@ export function ChatHeader({
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
+      {shared && present.length > 0 && (
+        <div className="mt-2 flex min-w-0 items-center gap-2 px-1 text-xs text-muted-foreground">
+          <span className="flex shrink-0 items-center" aria-hidden="true">
+            {present.slice(0, 5).map((person, index) => (
+              <Avatar
+                key={person.userId}
+                src={person.avatarUrl}
+                fallback={characterInitial(person.name)}
+                className={cn("size-6 ring-2 ring-card", index > 0 && "-ml-2")}
+                fallbackClassName="text-[10px]"
+              />
+            ))}
+          </span>
+          <p className="min-w-0 truncate" data-testid="chat-presence">
+            <span className="sr-only">Here now: </span>
+            <span aria-hidden="true" className="mr-1 inline-block size-1.5 rounded-full bg-emerald-400 align-middle" />
+            {present.map((p) => p.name).join(", ")}
+          </p>
+        </div>
+      )}
       {ownModel && (
         <p className="mt-2 flex items-center gap-1.5 px-1 text-xs text-muted-foreground">
           <Cpu aria-hidden="true" className="size-3.5 shrink-0 text-violet-300" />

@@ -9,7 +9,10 @@
  * can be reported (issue "Trust and safety"). Group chats (DESIGN.md "Group
  * chats"): the cast panel, "Let … speak" (`generate`), each reply's
  * speaker, hide from context and the author's note; `cast_updated` from
- * another tab refetches the conversation.
+ * another tab refetches the conversation. Shared rooms (DESIGN.md "Shared
+ * rooms"): who is here (`presence`) in the header, "… is typing" above the
+ * input (the input sends `typing` at most every 3 s), "Invite people" and
+ * "People"; a member's menus offer only a member's powers.
  */
 import { LoaderCircle, WifiOff } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -23,6 +26,7 @@ import {
   castTitle,
 } from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
+import { useUser } from "../../../lib/auth.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
@@ -49,6 +53,8 @@ import {
   isBusy,
   isSteerPending,
   messagesAfter,
+  typingNames,
+  typingText,
   type SteeringFrame,
   unansweredSteering,
   unsentMessages,
@@ -57,6 +63,8 @@ import { AuthorNoteDialog } from "./author-note-dialog.tsx";
 import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
+import { InviteDialog } from "./invite-dialog.tsx";
+import { PeoplePanel } from "./people-panel.tsx";
 import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dialog.tsx";
 import type { MessageActionHandlers } from "./message-actions.tsx";
 import { MemoryDialog } from "./memory-dialog.tsx";
@@ -118,6 +126,23 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const [authorNoteSave, setAuthorNoteSave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
   const authorNoteClientId = useRef<string | null>(null);
   const queryClient = useQueryClient();
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [peopleOpen, setPeopleOpen] = useState(false);
+  const { user } = useUser();
+  const viewerId = user?.id ?? null;
+  // Until the person is known, a one-person chat is theirs; a shared one shows a member's powers.
+  const isOwner = viewerId === null ? conversation.members.length <= 1 : conversation.userId === viewerId;
+  const shared = conversation.members.length > 1;
+  // "… is typing" lasts TYPING_SHOWN_MS after the last typing frame: the page looks again every second while it shows.
+  const [now, setNow] = useState(() => Date.now());
+  const typingNow = typingNames(state, now);
+  useEffect(() => {
+    if (typingNames(state, Date.now()).length === 0) return;
+    const timer = setTimeout(() => setNow(Date.now()), 1_000);
+    return () => clearTimeout(timer);
+  }, [state, now]);
+  const avatarOf = new Map(conversation.members.map((m) => [m.userId, m.avatarUrl]));
+  const present = state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }));
 
   const cast = castOf(conversation);
   const group = cast.length > 1;
@@ -141,7 +166,14 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     conversationId,
     enabled: true,
     onFrame: (frame, send) => {
-      dispatch({ type: "frame", frame });
+      const at = Date.now();
+      const before = stateRef.current.people.map((p) => p.userId).join(",");
+      dispatch({ type: "frame", frame, at });
+      if (frame.type === "typing") setNow(at);
+      // Someone came or went (they may have just joined by a link, left or been removed): the members come with the conversation.
+      if (frame.type === "presence" && frame.people.map((p) => p.userId).join(",") !== before) {
+        void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
+      }
       const ours = "clientId" in frame && typeof frame.clientId === "string" && memoryClientIds.current.includes(frame.clientId);
       if (ours && (frame.type === "memory_updated" || frame.type === "summary_updated")) {
         memoryClientIds.current = memoryClientIds.current.filter((id) => id !== frame.clientId);
@@ -386,6 +418,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setAuthorNoteSave({ clientId: null, error: null });
             setAuthorNoteOpen(true);
           }}
+          isOwner={isOwner}
+          present={present}
+          onOpenInvite={() => setInviteOpen(true)}
+          onOpenPeople={() => setPeopleOpen(true)}
         />
         <MessageList
           state={state}
@@ -407,10 +443,16 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setEditingId(null);
             focusMessageBox();
           }}
+          viewerId={viewerId}
+          isOwner={isOwner}
+          shared={shared}
         />
         <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
             <ConnectionNotice status={socket.status} onReconnect={socket.reconnect} />
+            <p aria-live="polite" className="mb-1.5 min-h-4 px-1 text-xs text-muted-foreground italic empty:hidden">
+              {typingText(typingNow)}
+            </p>
             <ChatComposer
               ref={messageBox}
               characterName={names}
@@ -419,6 +461,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               streaming={streaming}
               onSend={onSend}
               onStop={onStop}
+              onTyping={shared ? () => socket.send({ type: "typing", conversationId }) : undefined}
             />
             <div className="mt-2 flex flex-wrap items-center justify-center gap-x-4 gap-y-1">
               <p className="text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
@@ -442,6 +485,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           busy={isBusy(state)}
           onLetSpeak={onLetSpeak}
           onClose={() => setCastView(null)}
+          canEdit={isOwner}
         />
       )}
       {authorNoteOpen && (
@@ -457,6 +501,15 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         />
       )}
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
+      {inviteOpen && <InviteDialog conversationId={conversationId} onClose={() => setInviteOpen(false)} />}
+      {peopleOpen && viewerId && (
+        <PeoplePanel
+          conversation={conversation}
+          viewerId={viewerId}
+          here={new Set(state.people.map((p) => p.userId))}
+          onClose={() => setPeopleOpen(false)}
+        />
+      )}
       {modelOpen && <ModelPickerDialog conversation={conversation} onClose={() => setModelOpen(false)} />}
       {memoryOpen && (
         <MemoryDialog

@@ -216,6 +216,7 @@ function ConversationRow({ conversation, onRename, onDelete }: ConversationRowPr
                 {formatDistanceToNow(new Date(at), { addSuffix: true })}
               </time>
             </div>
+            {conversation.members.length > 1 && <SharedBadge />}
             {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
             <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
           </div>
@@ -232,5 +233,12 @@ function ConversationRow({ conversation, onRename, onDelete }: ConversationRowPr
       </div>
       {branchedFrom && <BranchedFrom from={branchedFrom} className="-mt-3 pr-4 pb-4 pl-20" linkClassName="relative z-10" />}
     </div>
+  );
+}
+
+/** A shared room (DESIGN.md "Shared rooms"): more than one person plays in it. */
+function SharedBadge() {
+  return (
+    <span className="mb-0.5 inline-flex items-center rounded-full bg-violet-950 px-2 py-0.5 text-[11px] font-medium text-violet-100">Shared</span>
   );
 }

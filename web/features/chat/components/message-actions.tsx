@@ -48,6 +48,10 @@ interface MessageActionsProps {
   /** Messages after this one: a rewind deletes them too, and is offered only when there are some. */
   after: number;
   handlers: MessageActionHandlers;
+  /** Edit and Delete are offered: the viewer's own message, or the owner (DESIGN.md "Shared rooms"). Default true. */
+  mayChange?: boolean;
+  /** Rewind and Hide from context are offered: the owner only. Default true. */
+  mayRewind?: boolean;
 }
 
 const ICON_BUTTON = "size-8 rounded-md text-muted-foreground hover:text-foreground [&_svg]:!size-4";
@@ -66,7 +70,7 @@ function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label:
   );
 }
 
-export function MessageActions({ item, side, disabled, after, handlers }: MessageActionsProps) {
+export function MessageActions({ item, side, disabled, after, handlers, mayChange = true, mayRewind = true }: MessageActionsProps) {
   // Edit, Delete and Rewind move the focus (the editor, a dialog): the menu must not pull it back to its button.
   const focusMoves = useRef(false);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -104,23 +108,27 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
             focusMoves.current = false;
           }}
         >
-          <DropdownMenuItem disabled={disabled} onSelect={moving(handlers.onEdit)}>
-            <Pencil aria-hidden="true" /> Edit
-          </DropdownMenuItem>
+          {mayChange && (
+            <DropdownMenuItem disabled={disabled} onSelect={moving(handlers.onEdit)}>
+              <Pencil aria-hidden="true" /> Edit
+            </DropdownMenuItem>
+          )}
           <DropdownMenuItem onSelect={() => handlers.onCopy(item)}>
             <Copy aria-hidden="true" /> Copy
           </DropdownMenuItem>
           <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onBranch(item)}>
             <GitBranch aria-hidden="true" /> Branch from here
           </DropdownMenuItem>
-          {after > 0 && (
+          {mayRewind && after > 0 && (
             <DropdownMenuItem disabled={disabled} onSelect={moving(handlers.onRewind)}>
               <History aria-hidden="true" /> Rewind to here
             </DropdownMenuItem>
           )}
-          <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onHide(item, !item.hidden)}>
-            {item.hidden ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />} {item.hidden ? "Unhide" : "Hide from context"}
-          </DropdownMenuItem>
+          {mayRewind && (
+            <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onHide(item, !item.hidden)}>
+              {item.hidden ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />} {item.hidden ? "Unhide" : "Hide from context"}
+            </DropdownMenuItem>
+          )}
           <DropdownMenuSeparator />
           {!item.isUser && (
             // Open while a reply is written: a report changes nothing in the chat.
@@ -133,19 +141,23 @@ export function MessageActions({ item, side, disabled, after, handlers }: Messag
               <Flag aria-hidden="true" /> Report
             </DropdownMenuItem>
           )}
-          <DropdownMenuItem
-            disabled={disabled}
-            onSelect={moving(handlers.onDelete)}
-            className="text-red-300 data-[highlighted]:text-red-200 [&_svg]:!text-red-300"
-          >
-            <Trash2 aria-hidden="true" /> Delete
-          </DropdownMenuItem>
+          {mayChange && (
+            <DropdownMenuItem
+              disabled={disabled}
+              onSelect={moving(handlers.onDelete)}
+              className="text-red-300 data-[highlighted]:text-red-200 [&_svg]:!text-red-300"
+            >
+              <Trash2 aria-hidden="true" /> Delete
+            </DropdownMenuItem>
+          )}
         </DropdownMenuContent>
       </DropdownMenu>
       <div className={cn("hidden items-center gap-0.5 sm:flex", side === "left" && "flex-row-reverse")}>
-        <ToolbarButton label="Edit message" tooltip="Edit" disabled={disabled} onClick={() => handlers.onEdit(item)}>
-          <Pencil aria-hidden="true" />
-        </ToolbarButton>
+        {mayChange && (
+          <ToolbarButton label="Edit message" tooltip="Edit" disabled={disabled} onClick={() => handlers.onEdit(item)}>
+            <Pencil aria-hidden="true" />
+          </ToolbarButton>
+        )}
         <ToolbarButton label="Copy message" tooltip="Copy" onClick={() => handlers.onCopy(item)}>
           <Copy aria-hidden="true" />
         </ToolbarButton>

@@ -9,7 +9,9 @@
  * Edit turns the bubble into an editor. An edited message says so. In a
  * group chat each reply shows its speaker's avatar and name (DESIGN.md
  * "Group chats"); a message hidden from context is dimmed, says so and
- * offers Unhide.
+ * offers Unhide. In a shared room (DESIGN.md "Shared rooms") another
+ * person's message shows their name above a bubble of its own colour, and
+ * the actions are those the viewer's powers allow.
  */
 import { ChevronLeft, ChevronRight, EyeOff, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type ComponentProps, type ReactNode, useState } from "react";
@@ -40,6 +42,10 @@ export interface SteerProps {
   /** A hide or unhide of this message is sent and not answered yet. */
   hiding: boolean;
   handlers: MessageActionHandlers;
+  /** Edit and Delete are the viewer's to use on this message (theirs, or they own the room). */
+  mayChange: boolean;
+  /** Rewind and Hide from context are the viewer's to use (they own the room). */
+  mayRewind: boolean;
   /** Sends the edit; false when it could not be sent (the editor stays open). */
   onSaveEdit: (item: ChatItem, content: string) => boolean;
   onCancelEdit: () => void;
@@ -73,7 +79,7 @@ function HiddenNote({ item, steer }: { item: ChatItem; steer: SteerProps }) {
       <Button
         variant="ghost"
         size="sm"
-        disabled={!steer.enabled || steer.hiding}
+        disabled={!steer.enabled || steer.hiding || !steer.mayRewind}
         onClick={() => steer.handlers.onHide(item, false)}
         className="h-7 px-2 text-xs text-muted-foreground hover:text-foreground"
       >
@@ -93,16 +99,35 @@ function EditedMark({ at }: { at: string }) {
   );
 }
 
-export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry: (item: ChatItem) => void; steer: SteerProps }) {
+/**
+ * A person's message. `author` names someone else's message in a shared
+ * room (null for the viewer's own, which look as in a one-person chat).
+ */
+export function UserMessage({
+  item,
+  author = null,
+  onRetry,
+  steer,
+}: {
+  item: ChatItem;
+  author?: string | null;
+  onRetry: (item: ChatItem) => void;
+  steer: SteerProps;
+}) {
   const failed = item.status === "failed";
   const stored = item.status === "saved";
   return (
     <li className="group/message flex justify-end" data-message-id={item.id}>
       <article
-        aria-label="You"
+        aria-label={author ?? "You"}
         aria-busy={item.status === "pending"}
         className={cn("relative flex max-w-[85%] flex-col items-end gap-1 sm:max-w-[75%]", steer.editing && "w-full max-w-full sm:max-w-[85%]")}
       >
+        {author && (
+          <p data-author className="-mb-0.5 px-1 text-xs font-semibold text-pink-200">
+            {author}
+          </p>
+        )}
         {steer.editing ? (
           <MessageEditor
             initial={item.content}
@@ -122,14 +147,26 @@ export function UserMessage({ item, onRetry, steer }: { item: ChatItem; onRetry:
                 // Hidden from context: an outline instead of the filled bubble (dimming would fail contrast).
                 item.hidden
                   ? "rounded-br-sm border border-dashed border-violet-400/60 text-foreground"
-                  : "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
+                  : author
+                    ? "rounded-tr-sm border border-violet-700/70 bg-violet-950 text-white"
+                    : "rounded-br-sm bg-gradient-to-br from-primary-strong to-[#a21caf] text-white",
                 item.status === "pending" && "opacity-80",
                 failed && "ring-2 ring-red-500/70",
               )}
             >
               <MessageContent content={item.content} tone="user" />
             </div>
-            {stored && <MessageActions item={item} side="left" disabled={!steer.enabled} after={steer.after} handlers={steer.handlers} />}
+            {stored && (
+              <MessageActions
+                item={item}
+                side="left"
+                disabled={!steer.enabled}
+                after={steer.after}
+                handlers={steer.handlers}
+                mayChange={steer.mayChange}
+                mayRewind={steer.mayRewind}
+              />
+            )}
             {item.editedAt && <EditedMark at={item.editedAt} />}
             {item.hidden && stored && <HiddenNote item={item} steer={steer} />}
           </>
@@ -236,7 +273,15 @@ export function CharacterMessage({
           </div>
         )}
         {stored && !steer.editing && (
-          <MessageActions item={item} side="right" disabled={!steer.enabled || other} after={steer.after} handlers={steer.handlers} />
+          <MessageActions
+            item={item}
+            side="right"
+            disabled={!steer.enabled || other}
+            after={steer.after}
+            handlers={steer.handlers}
+            mayChange={steer.mayChange}
+            mayRewind={steer.mayRewind}
+          />
         )}
         {!steer.editing && (item.stopped || item.editedAt) && !other && (
           <p className="flex gap-2 px-1 text-xs text-muted-foreground">

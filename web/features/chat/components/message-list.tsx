@@ -56,6 +56,12 @@ interface MessageListProps {
   actions: MessageActionHandlers;
   onSaveEdit: (item: ChatItem, content: string) => boolean;
   onCancelEdit: () => void;
+  /** The signed-in person's user id (their own messages have it as `authorId`, or none yet). */
+  viewerId: string | null;
+  /** The viewer owns the conversation: every message's actions are theirs (DESIGN.md "Shared rooms"). */
+  isOwner: boolean;
+  /** The room has more than one person: others' messages carry their names. */
+  shared: boolean;
 }
 
 export function MessageList({
@@ -75,6 +81,9 @@ export function MessageList({
   actions,
   onSaveEdit,
   onCancelEdit,
+  viewerId,
+  isOwner,
+  shared,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
@@ -86,7 +95,11 @@ export function MessageList({
   // The reply on its way: its speaker once reply_started named one (a group chat), else the chat's character.
   const coming = state.messages.find((m) => m.status === "streaming");
   const typingSpeaker = coming?.characterId !== undefined || !group ? speakerOf(coming?.characterId) : null;
+  // A message is someone else's when the server names another author; one not stored yet is the viewer's.
+  const othersMessage = (item: ChatItem) => item.isUser && item.authorId !== undefined && item.authorId !== viewerId;
   const steerProps = (item: ChatItem): SteerProps => ({
+    mayChange: isOwner || (item.isUser && !othersMessage(item)),
+    mayRewind: isOwner,
     enabled: steerable,
     after: messagesAfter(state, item.id),
     editing: editingId === item.id,
@@ -133,7 +146,13 @@ export function MessageList({
             <ol className="mx-auto flex max-w-3xl flex-col gap-4">
               {messages.map((item) =>
                 item.isUser ? (
-                  <UserMessage key={item.clientId ?? item.id} item={item} onRetry={onRetry} steer={steerProps(item)} />
+                  <UserMessage
+                    key={item.clientId ?? item.id}
+                    item={item}
+                    author={shared && othersMessage(item) ? (item.authorName ?? "Someone") : null}
+                    onRetry={onRetry}
+                    steer={steerProps(item)}
+                  />
                 ) : (
                   <CharacterMessage
                     key={item.id}

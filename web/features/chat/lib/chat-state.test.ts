@@ -17,6 +17,9 @@ import {
   type SteeringFrame,
   showTypingIndicator,
   swipeableReplyId,
+  TYPING_SHOWN_MS,
+  typingNames,
+  typingText,
   unansweredSteering,
   unsentMessages,
   visibleMessages,
@@ -662,6 +665,49 @@ describe("group chats", () => {
   it("cast_updated leaves the messages alone", () => {
     const base = run(opening);
     expect(run([frame({ type: "cast_updated", characters: [{ id: ANA, name: "Ana", muted: true, talkativeness: 0.5 }], replyOrder: "list" })], base)).toEqual(base);
+  });
+});
+
+describe("shared rooms: presence and typing", () => {
+  const ANA = "user-ana";
+  const BO = "user-bo";
+  const presence = (...people: [string, string][]): ChatAction =>
+    frame({ type: "presence", people: people.map(([userId, name]) => ({ userId, name, typing: false })) });
+  const typing = (userId: string, name: string, at: number): ChatAction => ({ type: "frame", frame: { type: "typing", userId, name }, at });
+
+  it("keeps who is here from the last presence frame, in order", () => {
+    const state = run([presence([ANA, "Ana"], [BO, "Bo"]), presence([BO, "Bo"])]);
+    expect(state.people).toEqual([{ userId: BO, name: "Bo" }]);
+  });
+
+  it("shows a typing person until five seconds pass without another typing frame", () => {
+    const state = run([presence([ANA, "Ana"], [BO, "Bo"]), typing(ANA, "Ana", 1_000)]);
+    expect(typingNames(state, 1_000)).toEqual(["Ana"]);
+    expect(typingNames(state, 1_000 + TYPING_SHOWN_MS - 1)).toEqual(["Ana"]);
+    expect(typingNames(state, 1_000 + TYPING_SHOWN_MS)).toEqual([]);
+    // A new frame starts the five seconds again.
+    const again = run([typing(ANA, "Ana", 4_000)], state);
+    expect(typingNames(again, 1_000 + TYPING_SHOWN_MS)).toEqual(["Ana"]);
+    expect(again.typing).toHaveLength(1);
+  });
+
+  it("stops showing a person typing once their message arrives or they leave", () => {
+    const base = run([presence([ANA, "Ana"], [BO, "Bo"]), typing(ANA, "Ana", 1_000), typing(BO, "Bo", 1_000)]);
+    expect(typingNames(base, 1_000)).toEqual(["Ana", "Bo"]);
+    const afterMessage = run(
+      [frame({ type: "message_saved", clientId: "x", messageId: "m1", message: wire("m1", "Hi", true, { authorId: ANA, authorName: "Ana" }) })],
+      base,
+    );
+    expect(typingNames(afterMessage, 1_000)).toEqual(["Bo"]);
+    expect(afterMessage.messages.at(-1)?.authorName).toBe("Ana");
+    expect(typingNames(run([presence([ANA, "Ana"])], base), 1_000)).toEqual(["Ana"]);
+  });
+
+  it("says who is typing in a sentence", () => {
+    expect(typingText([])).toBe("");
+    expect(typingText(["Ana"])).toBe("Ana is typing…");
+    expect(typingText(["Ana", "Bo"])).toBe("Ana and Bo are typing…");
+    expect(typingText(["Ana", "Bo", "Cy"])).toBe("Several people are typing…");
   });
 });
 

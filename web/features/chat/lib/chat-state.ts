@@ -33,6 +33,10 @@
  *   like `regenerate`. "Hide from context" (`hide_message`) and the author's
  *   note (`set_author_note`) are steering frames: answered by
  *   `message_updated` / `author_note_updated` naming their clientId.
+ * - Shared rooms (DESIGN.md "Shared rooms"): `presence` says who is here
+ *   (`people`); a `typing` frame marks that person as typing from the
+ *   frame's local time (`at`, ms) until TYPING_SHOWN_MS pass without
+ *   another one, or their message arrives (`typingNames` reads it at a time).
  */
 import {
   type AuthorNote,
@@ -72,6 +76,8 @@ export interface ChatItem {
   editedAt?: string;
   /** A reply's speaker (ChatMessage.characterId); absent on the person's messages and on replies of unknown speaker. */
   characterId?: number;
+  /** The person who wrote a user message (ChatMessage.authorId); absent on replies and on messages not stored yet (the viewer's). */
+  authorId?: string;
   /** The name a person's message was written under (ChatMessage.authorName). */
   authorName?: string;
   /** Left out of every prompt, shown dimmed (ChatMessage.hidden). */
@@ -110,7 +116,27 @@ export interface ChatState {
   steering: PendingSteer[];
   /** The conversation's author's note, as the server last said. */
   authorNote: AuthorNote;
+  /** Who is in the room now (the last `presence` frame), in the order they came. */
+  people: PresentPerson[];
+  /** Others typing: their last `typing` frame's local time (`at`, ms since the epoch). */
+  typing: TypingPerson[];
 }
+
+/** A person with the room open (`presence`). */
+export interface PresentPerson {
+  userId: string;
+  name: string;
+}
+
+/** Someone else typing, as of `at` (ms since the epoch, the page's clock). */
+export interface TypingPerson {
+  userId: string;
+  name: string;
+  at: number;
+}
+
+/** How long a `typing` frame shows "… is typing", ms: clients send one at most every 3 s while typing. */
+export const TYPING_SHOWN_MS = 5_000;
 
 /** A steering frame as the page sends it: always with a `clientId`, so it is applied once. */
 export type SteeringFrame =
@@ -151,7 +177,8 @@ export type ChatAction =
   /** A steering frame was sent; `at` is the local time (ISO), an edit's `editedAt` until the server's arrives. */
   | { type: "steer"; frame: SteeringFrame; at: string }
   | { type: "dismissError" }
-  | { type: "frame"; frame: ServerFrame };
+  /** A server frame; `at` is when it arrived (ms since the epoch; `typing` frames need it, default 0). */
+  | { type: "frame"; frame: ServerFrame; at?: number };
 
 export const initialChatState: ChatState = {
   messages: [],
@@ -165,6 +192,8 @@ export const initialChatState: ChatState = {
   summary: "",
   steering: [],
   authorNote: DEFAULT_AUTHOR_NOTE,
+  people: [],
+  typing: [],
 };
 
 /** Local id of a message not stored yet. */
@@ -186,6 +215,7 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   if (message.swipeIndex !== undefined) item.swipeIndex = message.swipeIndex;
   if (message.editedAt !== undefined) item.editedAt = message.editedAt;
   if (message.characterId !== undefined) item.characterId = message.characterId;
+  if (message.authorId !== undefined) item.authorId = message.authorId;
   if (message.authorName !== undefined) item.authorName = message.authorName;
   if (message.hidden) item.hidden = true;
   return item;
@@ -248,7 +278,7 @@ function steeringRefused(state: ChatState, pending: PendingSteer, frame: Extract
   return { ...state, error, steering };
 }
 
-function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
+function reduceFrame(state: ChatState, frame: ServerFrame, at: number): ChatState {
   switch (frame.type) {
     case "history_sync": {
       const server = frame.messages.map((m) => fromWire(m));
@@ -285,8 +315,12 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
         steering,
       };
     }
-    case "message_saved":
-      return { ...state, messages: upsert(state.messages, fromWire(frame.message), frame.clientId) };
+    case "message_saved": {
+      // Their message arrived: they stopped typing it.
+      const authorId = frame.message.authorId;
+      const typing = authorId === undefined ? state.typing : state.typing.filter((t) => t.userId !== authorId);
+      return { ...state, typing, messages: upsert(state.messages, fromWire(frame.message), frame.clientId) };
+    }
     case "reply_started": {
       const replaced = frame.replaces ? state.messages.findIndex((m) => m.id === frame.replaces) : -1;
       let messages: ChatItem[];
@@ -378,10 +412,20 @@ function reduceFrame(state: ChatState, frame: ServerFrame): ChatState {
     case "cast_updated":
       // The page refetches the conversation for the cast's names and avatars; the list itself is unchanged.
       return state;
-    // Shared rooms (issue 23): the page shows them itself.
-    case "presence":
+    case "presence": {
+      const here = new Set(frame.people.map((p) => p.userId));
+      return {
+        ...state,
+        people: frame.people.map(({ userId, name }) => ({ userId, name })),
+        // Someone who left is not typing any more.
+        typing: state.typing.filter((t) => here.has(t.userId)),
+      };
+    }
     case "typing":
-      return state;
+      return {
+        ...state,
+        typing: [...state.typing.filter((t) => t.userId !== frame.userId), { userId: frame.userId, name: frame.name, at }],
+      };
     case "error": {
       const mine = findSteer(state, frame.clientId);
       if (mine) return steeringRefused(state, mine, frame);
@@ -499,7 +543,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "dismissError":
       return { ...state, error: null };
     case "frame":
-      return reduceFrame(state, action.frame);
+      return reduceFrame(state, action.frame, action.at ?? 0);
   }
 }
 
@@ -615,4 +659,22 @@ export function unansweredSteering(state: ChatState): SteeringFrame[] {
 /** The steering frame with this clientId is sent and not answered yet. */
 export function isSteerPending(state: ChatState, clientId: string | null): boolean {
   return clientId !== null && state.steering.some((s) => s.frame.clientId === clientId);
+}
+
+/**
+ * Names of the others typing at `now` (ms since the epoch): a `typing`
+ * frame counts for TYPING_SHOWN_MS, so the list empties on its own once
+ * the page renders again after that (the page re-renders on a timer while
+ * anyone is typing).
+ */
+export function typingNames(state: ChatState, now: number): string[] {
+  return state.typing.filter((t) => now - t.at < TYPING_SHOWN_MS).map((t) => t.name);
+}
+
+/** "Ana is typing…", "Ana and Bo are typing…", "Several people are typing…"; "" for nobody. */
+export function typingText(names: string[]): string {
+  if (names.length === 0) return "";
+  if (names.length === 1) return `${names[0]} is typing…`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
+  return "Several people are typing…";
 }

@@ -1,0 +1,172 @@
+/**
+ * Shared rooms in Chromium (DESIGN.md "Shared rooms", issue 23), with two
+ * people in two browser contexts: the owner makes an invitation link from
+ * the chat menu; the second person opens it as a visitor ("Sign in to
+ * join"), signs in, comes back and joins; both see who is here, each
+ * other's messages under their names, one character reply seen by both,
+ * and "… is typing" while the other types. A revoked link says it is not
+ * valid any more. The offline model answers.
+ */
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { Character } from "../schema/api.ts";
+import type { Conversation } from "../schema/chat.ts";
+import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn } from "./helpers.ts";
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+/** Where the screenshots go (looked at by people, not compared). */
+const SHOTS = "test-results/shared-room";
+
+const capitalized = () => {
+  const word = letters();
+  return word[0]!.toUpperCase() + word.slice(1);
+};
+
+async function createCharacter(request: APIRequestContext): Promise<Character> {
+  const name = capitalized();
+  const res = await request.post("/api/characters", {
+    data: {
+      name,
+      description: `${name}, the game master of a shared room in the browser test.`,
+      personality: "Warm, curious, fond of riddles.",
+      scenario: "A tavern where friends gather for a story.",
+      greeting: `*${name} deals the cards.* "Welcome, travellers."`,
+      tags: [],
+      isNsfw: false,
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Character;
+}
+
+const log = (page: Page) => page.getByRole("log");
+const messagesOf = (page: Page, name: string) => log(page).getByRole("article", { name, exact: true });
+const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
+
+async function openMenuItem(page: Page, item: string): Promise<void> {
+  await page.getByRole("button", { name: "Conversation options" }).click();
+  await page.getByRole("menuitem", { name: item, exact: true }).click();
+}
+
+test("two people play in one room: invite, join, presence, typing, names and one reply seen by both", async ({ page, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const ownerName = capitalized();
+  const guestName = capitalized();
+  await signIn(page, ownerName);
+  const character = await createCharacter(page.request);
+  const created = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  expect(created.status()).toBe(201);
+  const conversation = (await created.json()) as Conversation;
+
+  followChatSockets(page);
+  await page.goto(`/chat/${conversation.id}`);
+  await expectChatJoined(page);
+
+  // The owner makes a link.
+  await openMenuItem(page, "Invite people");
+  const dialog = page.getByRole("dialog", { name: "Invite people" });
+  const linkBox = dialog.getByRole("textbox", { name: "Invitation link" });
+  await expect(linkBox).toHaveValue(new RegExp(`^${baseURL}/join/[A-Za-z0-9_-]+$`));
+  await expect(dialog.getByText(/^Works until /)).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Revoke link" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/invite-dialog-1280.png` });
+  const link = await linkBox.inputValue();
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  // The second person opens it as a visitor: the room, its cast and owner, and "Sign in to join".
+  const guestContext = await browser.newContext({ baseURL });
+  const guest = await guestContext.newPage();
+  await guest.goto(link);
+  await expect(guest.getByRole("heading", { name: `Chat with ${character.name}` })).toBeVisible();
+  await expect(guest.getByText(character.name, { exact: true })).toBeVisible();
+  await expect(guest.getByText(ownerName, { exact: true })).toBeVisible();
+  const signInLink = guest.getByRole("link", { name: "Sign in to join" });
+  await expect(signInLink).toHaveAttribute("href", `/api/login?returnTo=${encodeURIComponent(new URL(link).pathname)}`);
+  await expectAccessible(guest);
+  await guest.screenshot({ path: `${SHOTS}/join-visitor-1280.png`, fullPage: true });
+  await guest.setViewportSize({ width: 375, height: 800 });
+  await guest.screenshot({ path: `${SHOTS}/join-visitor-375.png`, fullPage: true });
+
+  // Signed in, they join and land in the chat.
+  await signIn(guest, guestName);
+  followChatSockets(guest);
+  await guest.reload();
+  await guest.getByRole("button", { name: "Join chat" }).click();
+  await expect(guest).toHaveURL(new RegExp(`/chat/${UUID}$`));
+  await expect(guest).toHaveURL(new RegExp(`/chat/${conversation.id}$`));
+  await expectChatJoined(guest);
+
+  // Both see who is here.
+  await expect(page.getByTestId("chat-presence")).toContainText(guestName);
+  await expect(guest.getByTestId("chat-presence")).toContainText(ownerName);
+
+  // The guest types: the owner sees it.
+  await composer(guest).fill("Hello from the other side");
+  await expect(page.getByText(`${guestName} is typing…`)).toBeVisible();
+
+  // The guest sends: the owner sees the message under the guest's name, and one reply reaches both.
+  await guest.getByRole("button", { name: "Send message" }).click();
+  await expect(messagesOf(page, guestName)).toContainText("Hello from the other side");
+  await expect(messagesOf(guest, "You")).toContainText("Hello from the other side");
+  await expect(messagesOf(page, character.name)).toHaveCount(2);
+  await expect(messagesOf(guest, character.name)).toHaveCount(2);
+  // The reply is stored once Regenerate shows under it (on both pages): then its text is final.
+  await expect(guest.getByRole("button", { name: "Regenerate" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Regenerate" })).toBeVisible();
+  const reply = (await messagesOf(guest, character.name).nth(1).locator("[data-message-text]").textContent())!.trim();
+  await expect(messagesOf(page, character.name).nth(1).locator("[data-message-text]")).toHaveText(reply);
+  await expect(page.getByText(`${guestName} is typing…`)).toBeHidden();
+
+  // The owner answers: the guest sees it under the owner's name.
+  await composer(page).fill("Welcome aboard");
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(messagesOf(guest, ownerName)).toContainText("Welcome aboard");
+  await guest.screenshot({ path: `${SHOTS}/room-guest-375.png` });
+  await page.screenshot({ path: `${SHOTS}/room-owner-1280.png` });
+
+  // A member's menu has no owner-only items; the People panel lists both with their roles.
+  await guest.getByRole("button", { name: "Conversation options" }).click();
+  await expect(guest.getByRole("menuitem", { name: "People", exact: true })).toBeVisible();
+  await expect(guest.getByRole("menuitem", { name: "Invite people" })).toHaveCount(0);
+  await expect(guest.getByRole("menuitem", { name: "Memory" })).toHaveCount(0);
+  await guest.keyboard.press("Escape");
+  await openMenuItem(page, "People");
+  const people = page.getByRole("dialog", { name: "People" });
+  await expect(people.getByRole("listitem").filter({ hasText: ownerName })).toContainText("Owner");
+  await expect(people.getByRole("listitem").filter({ hasText: guestName })).toContainText("Member");
+  await expect(people.getByRole("button", { name: `Remove ${guestName}` })).toBeVisible();
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/people-owner-375.png` });
+
+  // The member leaves (after a confirmation) and lands in My Chats; the owner's panel then lists the owner alone.
+  await openMenuItem(guest, "People");
+  await guest.getByRole("dialog", { name: "People" }).getByRole("button", { name: "Leave chat" }).click();
+  await guest.getByRole("alertdialog", { name: "Leave this chat?" }).getByRole("button", { name: "Leave chat" }).click();
+  await expect(guest).toHaveURL(/\/chats$/);
+  await expect(people.getByRole("listitem")).toHaveCount(1);
+  await guestContext.close();
+});
+
+test("a revoked invitation link says it is not valid any more", async ({ page, browser, baseURL }) => {
+  await signIn(page, capitalized());
+  const character = await createCharacter(page.request);
+  const created = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  const conversation = (await created.json()) as Conversation;
+  followChatSockets(page);
+  await page.goto(`/chat/${conversation.id}`);
+  await expectChatJoined(page);
+  await openMenuItem(page, "Invite people");
+  const dialog = page.getByRole("dialog", { name: "Invite people" });
+  const linkBox = dialog.getByRole("textbox", { name: "Invitation link" });
+  await expect(linkBox).toHaveValue(/\/join\//);
+  const link = await linkBox.inputValue();
+  await dialog.getByRole("button", { name: "Revoke link" }).click();
+  await expect(dialog.getByText(/The link is revoked/)).toBeVisible();
+
+  const visitorContext = await browser.newContext({ baseURL });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(link);
+  await expect(visitor.getByRole("heading", { name: "This invitation link is not valid any more" })).toBeVisible();
+  await expectAccessible(visitor);
+  await visitorContext.close();
+});
