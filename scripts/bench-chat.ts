@@ -254,7 +254,10 @@ interface Sample {
   savedAt: number | null;
   /** Shared rooms: when each other member's socket got the `message_saved`, by member index. */
   receipts: Map<number, number>;
-  /** A reply round was under way (as the sender's socket saw it) when the message was saved, so it waited for that round to end. */
+  /**
+   * The room was not idle when the message was saved (as the sender's socket
+   * saw it): a round was under way, or another message waited for one.
+   */
   queued: boolean;
   /** The round answering it began: the first round to start on the sender's socket after its `message_saved`. */
   roundStarted: boolean;
@@ -303,6 +306,8 @@ interface Member {
   /** A reply round is under way as this socket sees it (from its first `reply_started` to its last reply), and its replies so far. */
   inRound: boolean;
   roundReplies: number;
+  /** A message was saved since the last round started (it waits for the next). */
+  awaitingRound: boolean;
   /** Called when a round starts or ends on this socket (or it closes). */
   roundChanged: (() => void)[];
   closed: boolean;
@@ -330,6 +335,7 @@ function open(room: Room, index: number): Promise<Member> {
       answered: null,
       inRound: false,
       roundReplies: 0,
+      awaitingRound: false,
       roundChanged: [],
       closed: false,
     };
@@ -365,13 +371,15 @@ function open(room: Room, index: number): Promise<Member> {
           break;
         case "message_saved": {
           const sample = frame.clientId ? room.samples.get(frame.clientId) : undefined;
+          const awaiting = member.awaitingRound;
+          member.awaitingRound = true;
           if (!sample) break;
           member.saved.set(sample.clientId, (member.saved.get(sample.clientId) ?? 0) + 1);
           if (sample.sender !== index) {
             if (!sample.receipts.has(index)) sample.receipts.set(index, now);
           } else if (sample.savedAt === null) {
             sample.savedAt = now;
-            sample.queued = member.inRound;
+            sample.queued = member.inRound || awaiting;
           }
           break;
         }
@@ -379,6 +387,7 @@ function open(room: Room, index: number): Promise<Member> {
           if (!member.inRound) {
             member.inRound = true;
             member.roundReplies = 0;
+            member.awaitingRound = false;
             // The first round to start after the person's message was saved is the one answering it.
             if (current && current.savedAt !== null && current.refusedAt === null) current.roundStarted = true;
             for (const waiter of member.roundChanged.splice(0)) waiter();
@@ -650,7 +659,7 @@ try {
   const since = (pick: (s: Sample) => number | null, from: Sample[] = samples) =>
     from.filter((s) => pick(s) !== null).map((s) => pick(s)! - s.sentAt).sort((a, b) => a - b);
   const row = (label: string, xs: number[]) =>
-    `| ${label.padEnd(44)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
+    `| ${label.padEnd(48)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
   // Shared rooms: from each message's send to each other member's `message_saved`, over every receipt of every room.
   const fanout = [...samples, ...groupSamples].flatMap((s) => [...s.receipts.values()].map((at) => at - s.sentAt)).sort((a, b) => a - b);
 
@@ -662,8 +671,8 @@ try {
     `\nN = ${count.toLocaleString("en-US")} ${shape} (${values.bare ? "bare /ws + join" : "/ws?conversationId="}); ` +
       `${load}; offline model at ${values["word-delay-ms"]} ms/word${values["context-tokens"] ? `; AI_CONTEXT_TOKENS ${values["context-tokens"]}` : ""}\n`,
   );
-  console.log(`| ${"ms from chat_message sent".padEnd(44)} |      p50 |      p95 |      max |`);
-  console.log(`|${"-".repeat(46)}|---------:|---------:|---------:|`);
+  console.log(`| ${"ms from chat_message sent".padEnd(48)} |      p50 |      p95 |      max |`);
+  console.log(`|${"-".repeat(50)}|---------:|---------:|---------:|`);
   if (probe) {
     const refused = rooms.flatMap((room) => [...room.samples.values()]);
     console.log(row("to the error frame", since((s) => s.refusedAt, refused)));
@@ -688,7 +697,7 @@ try {
   const queued = [...samples, ...groupSamples].filter((s) => s.queued).length;
   console.log(
     `\nmessages sent: ${sent}; rounds ended: ${samples.filter((s) => s.responseAt !== null).length}; ` +
-      (roomSize > 1 ? `refused (busy): ${refusedBusy}; stored while a round was under way: ${queued}; fan-out receipts: ${fanout.length}; ` : "") +
+      (roomSize > 1 ? `refused (busy): ${refusedBusy}; stored while the room was not idle: ${queued}; fan-out receipts: ${fanout.length}; ` : "") +
       `conversations with errors: ${failed}; lost: ${lost}${roomSize > 1 ? ` (messages ${lostMessages}, receipts ${lostReceipts})` : ""}; ` +
       `duplicated: ${duplicated}; wall ${(wall / 1000).toFixed(1)} s`,
   );
