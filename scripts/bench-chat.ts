@@ -71,7 +71,8 @@
  * the first to start on the sender's socket after its `message_saved`.
  * Printed beside the sender's figures: the fan-out, from one person's
  * `chat_message` sent to every other member's socket getting its
- * `message_saved` (p50/p95/max over all receipts), and the first delta of
+ * `message_saved` (p50/p95/max over all receipts; and the part of it after
+ * the sender's own `message_saved`, the broadcast's share), and the first delta of
  * messages saved while the room was idle (a message stored during a round
  * waits for it). Lost also counts receipts a member never got; duplicated,
  * a `message_saved` or reply a socket got twice. Target of the issue at
@@ -662,6 +663,11 @@ try {
     `| ${label.padEnd(48)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
   // Shared rooms: from each message's send to each other member's `message_saved`, over every receipt of every room.
   const fanout = [...samples, ...groupSamples].flatMap((s) => [...s.receipts.values()].map((at) => at - s.sentAt)).sort((a, b) => a - b);
+  // The broadcast's own share: each receipt from the sender's own `message_saved` (negative when another socket got it first).
+  const spread = [...samples, ...groupSamples]
+    .filter((s) => s.savedAt !== null)
+    .flatMap((s) => [...s.receipts.values()].map((at) => at - s.savedAt!))
+    .sort((a, b) => a - b);
 
   const load = burst
     ? `one ${probe ? "probe (a message of spaces, refused at once)" : "message"} per person, all sent in the same instant`
@@ -678,7 +684,10 @@ try {
     console.log(row("to the error frame", since((s) => s.refusedAt, refused)));
   } else {
     console.log(row("to message_saved (sender)", since((s) => s.savedAt)));
-    if (roomSize > 1) console.log(row(`to every other member's message_saved (fan-out)`, fanout));
+    if (roomSize > 1) {
+      console.log(row(`to every other member's message_saved (fan-out)`, fanout));
+      console.log(row("  of which after the sender's own", spread));
+    }
     console.log(row("to first character_response_delta", since((s) => s.firstDeltaAt)));
     if (roomSize > 1) {
       console.log(row("  the same, room idle when saved", since((s) => s.firstDeltaAt, samples.filter((s) => !s.queued))));
