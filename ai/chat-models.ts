@@ -59,16 +59,17 @@ function reportUsage(answer: unknown, onUsage: ((usage: ReplyUsage) => void) | u
 }
 
 /**
- * Chat completions URLs (`{baseUrl}/chat/completions`) that answered 400 to
- * `stream_options` and then answered without it: this isolate does not send
- * it to them again. At most STREAM_OPTIONS_REFUSED_MAX, oldest forgotten
- * first (a Set keeps insertion order). URLs only: never a key.
+ * Endpoints — `{model} {baseUrl}/chat/completions`, as a connection names
+ * them — that answered 400 to `stream_options` and then answered without
+ * it: this isolate does not send it to them again. At most
+ * STREAM_OPTIONS_REFUSED_MAX, oldest forgotten first (a Set keeps insertion
+ * order). Never a key.
  */
 const STREAM_OPTIONS_REFUSED = new Set<string>();
 const STREAM_OPTIONS_REFUSED_MAX = 256;
 
-function rememberStreamOptionsRefused(url: string): void {
-  STREAM_OPTIONS_REFUSED.add(url);
+function rememberStreamOptionsRefused(endpoint: string): void {
+  STREAM_OPTIONS_REFUSED.add(endpoint);
   if (STREAM_OPTIONS_REFUSED.size > STREAM_OPTIONS_REFUSED_MAX) STREAM_OPTIONS_REFUSED.delete(STREAM_OPTIONS_REFUSED.values().next().value!);
 }
 
@@ -129,8 +130,8 @@ export class OpenAIChatModel implements ChatModel {
    * for them with `stream_options: {include_usage: true}` (OpenAI API
    * reference, "Create chat completion"; OpenRouter, llama.cpp server, vLLM
    * and Ollama's `/v1` accept it). A server that answers 400 to it is asked
-   * once more without it; if that answers, the URL is remembered
-   * (STREAM_OPTIONS_REFUSED) and the reply has no token count. A 400 the
+   * once more without it; if that answers, the endpoint and model are
+   * remembered (STREAM_OPTIONS_REFUSED) and the reply has no token count. A 400 the
    * second time is thrown as usual.
    */
   async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling, onUsage }: ChatModelOptions): AsyncGenerator<string> {
@@ -143,8 +144,9 @@ export class OpenAIChatModel implements ChatModel {
         { accept: "text/event-stream", signal },
         (message, status) => new ChatModelError(message, status),
       );
+    const endpoint = `${this.config.model} ${this.url}`;
     let response: Response;
-    if (STREAM_OPTIONS_REFUSED.has(this.url)) {
+    if (STREAM_OPTIONS_REFUSED.has(endpoint)) {
       response = await post(false);
     } else {
       try {
@@ -152,7 +154,7 @@ export class OpenAIChatModel implements ChatModel {
       } catch (error) {
         if (!(error instanceof ChatModelError) || error.status !== 400) throw error;
         response = await post(false);
-        rememberStreamOptionsRefused(this.url);
+        rememberStreamOptionsRefused(endpoint);
       }
     }
     if (!response.body) throw new ChatModelError(`${this.url} answered ${response.status}: `, response.status);
