@@ -110,7 +110,9 @@ describe("openai provider (a real OpenAI-compatible server)", () => {
       sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
       return fetch(input, init);
     };
-    const model = () => new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: "no-stream-options", fetch: counting });
+    // A model name no other test uses: what this isolate remembers of the endpoint is this test's alone.
+    const name = `no-stream-options-${crypto.randomUUID()}`;
+    const model = () => new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: name, fetch: counting });
     const reports: unknown[] = [];
     const pieces = await collect(model().stream(prompt, { maxTokens: 8, onUsage: (usage) => reports.push(usage) }));
     expect(pieces.join("")).toBe("Echo: Any ships tonight? (3 messages, max_tokens 8)");

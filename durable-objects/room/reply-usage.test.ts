@@ -40,7 +40,7 @@ const connect = async (user: TestUser, model: string) =>
     await call("/api/model-connections", {
       method: "POST",
       user,
-      body: { name: `Endpoint ${model}`, kind: "openai", baseUrl: env.OPENAI_BASE_URL, apiKey: OPENAI_TEST_KEY, model },
+      body: { name: `Endpoint ${model}`.slice(0, 60), kind: "openai", baseUrl: env.OPENAI_BASE_URL, apiKey: OPENAI_TEST_KEY, model },
     }),
     201,
   );
@@ -87,7 +87,8 @@ describe("tokens per reply", () => {
   it("an endpoint that reports none, or refuses stream_options with a 400, still answers: usage null, none stored; the offline model reports none", async () => {
     const mira = await signIn();
     const silent = await connect(mira, "no-usage");
-    const refusing = await connect(mira, "no-stream-options");
+    // A name no other test uses, so the endpoint is asked with stream_options first (a refusal is remembered per endpoint and model).
+    const refusing = await connect(mira, `no-stream-options-${crypto.randomUUID()}`);
     const chat = await startChat(mira, characterId);
     const { socket } = await join(mira, chat.id);
 

@@ -34,9 +34,11 @@
  * - `garbage`: a 200 event stream whose data is not JSON;
  * - `no-usage`: like `echo`, but never reports usage, whatever it is asked
  *   (as older servers do);
- * - `no-stream-options`: 400 with OpenAI's "Unrecognized request argument
- *   supplied: stream_options" when the request has `stream_options`, else
- *   like `echo` without usage (servers that refuse the field).
+ * - `no-stream-options` (and any `no-stream-options-…`, so a test can be an
+ *   endpoint no other test has used): 400 with OpenAI's "Unrecognized
+ *   request argument supplied: stream_options" when the request has
+ *   `stream_options`, else like `echo` without usage (servers that refuse
+ *   the field).
  *
  * `GET /v1/models` lists those model names in OpenAI's `{object: "list",
  * data: [{id, object: "model", owned_by}]}` (OPENAI_TEST_MODELS).
@@ -359,7 +361,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const echo = `Echo: ${lastUser} (${body.messages.length} messages, max_tokens ${body.max_tokens})`.split(" ");
   // Asked for usage (OpenAI's `stream_options.include_usage`): reported at the end.
   const usageOf = body.stream_options?.include_usage === true ? body : undefined;
-  switch (body.model) {
+  const model = body.model?.startsWith("no-stream-options-") ? "no-stream-options" : body.model;
+  switch (model) {
     case "echo":
       await streamWords(res, echo, { split: true, usageOf });
       return;
