@@ -131,8 +131,8 @@ export class OpenAIChatModel implements ChatModel {
    * reference, "Create chat completion"; OpenRouter, llama.cpp server, vLLM
    * and Ollama's `/v1` accept it). A server that answers 400 to it is asked
    * once more without it; if that answers, the endpoint and model are
-   * remembered (STREAM_OPTIONS_REFUSED) and the reply has no token count. A 400 the
-   * second time is thrown as usual.
+   * remembered (STREAM_OPTIONS_REFUSED) and the reply has no token count.
+   * A 400 the second time is thrown as usual.
    */
   async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling, onUsage }: ChatModelOptions): AsyncGenerator<string> {
     const body = { model: this.config.model, messages: prompt, stream: true, ...completionParameters(maxTokens, sampling) };
