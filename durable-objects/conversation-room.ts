@@ -13,7 +13,8 @@
  * | the object's SQLite: tables, migrations (`_schema` row) | room/migrations.ts |
  * | every statement on it, the `room` row in memory | room/store.ts |
  * | sockets: accept, caps, idle alarm, broadcast, close answers | room/sockets.ts (limits: socket-limits.ts) |
- * | reply rounds: when a reply starts, stream, finish, stop, fail, recover | room/replies.ts |
+ * | replies: when a reply starts, stream, finish, stop, fail, recover | room/replies.ts (limits: rate-limits.ts; text rules: reply-text.ts) |
+ * | reply rounds: who answers a message, one reply after another, ending the round | room/rounds.ts |
  * | the running summary | room/summary.ts |
  * | the card, history and settings a prompt is made of | room/prompt-inputs.ts (assembly: prompt.ts) |
  * | steering: edit, delete, rewind, continue, memory, swipe, rating, branch | room/steering.ts |
@@ -179,7 +180,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    * The cast or the reply order changed (the Worker's conversation routes,
    * DESIGN.md "Group chats"): the room keeps them, and every socket gets
    * `cast_updated`. A member removed in the middle of a round does not
-   * speak in it any more (ReplyRounds.next). False when the room is not `userId`'s.
+   * speak in it any more (Rounds.next). False when the room is not `userId`'s.
    */
   async setCast(userId: string, cast: RoomCastMember[], replyOrder: ReplyOrder): Promise<boolean> {
     if (!this.owns(userId) || cast.length === 0) return false;

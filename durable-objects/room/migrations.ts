@@ -12,6 +12,7 @@
  * - `frame_receipts`: answers of steering frames by clientId (applied once).
  * - `cast_members`: the cast in member order, as the Worker last said
  *   (DESIGN.md "Group chats"); `cast_cards`: each member's card as last read.
+ * - `messages.usage` (version 7): the tokens each version of a reply cost.
  *
  * Times are ms since the epoch.
  */
@@ -74,6 +75,14 @@ export interface MessageRow {
   author_name: string | null;
   /** 1: "hide from context" — shown, but no prompt reads it. */
   hidden: 0 | 1;
+  /**
+   * The tokens each version of a reply cost, as its endpoint reported them:
+   * JSON list in the versions' written order (`replyVersions`), each
+   * `{promptTokens, completionTokens}` (schema/chat.ts ReplyUsage) or null;
+   * shorter than the versions when the last are unknown; null when none is
+   * known (and on the person's messages). See store.ts `versionUsage`.
+   */
+  usage: string | null;
 }
 
 /**
@@ -158,6 +167,14 @@ const MIGRATIONS: string[][] = [
     "UPDATE messages SET character_id = (SELECT character_id FROM room) WHERE role = 'character'",
     "UPDATE messages SET author_id = (SELECT user_id FROM room), author_name = (SELECT user_name FROM room) WHERE role = 'user'",
   ],
+  // 6: RESERVED for another branch's version 6, which the lead merges into
+  // main before this one. MERGE NOTE: when `git merge main` brings the real
+  // version 6, it replaces this placeholder (never ship an empty version 6:
+  // rooms that ran it would skip the real one).
+  [],
+  // 7: the tokens each version of a reply cost (ReplyUsage, DESIGN.md "Your
+  // own model (turn 3)"); replies written before are unknown (NULL).
+  ["ALTER TABLE messages ADD COLUMN usage TEXT"],
 ];
 
 /** Newest schema version. */

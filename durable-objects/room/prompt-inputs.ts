@@ -154,7 +154,7 @@ export class PromptInputs {
     const note = this.store.authorNote();
     if (note.text && note.interval > 0) {
       const userMessages = this.store.userMessageCount();
-      if (userMessages % note.interval === 0 || note.interval === 1) options.authorNote = { text: note.text, depth: note.depth };
+      if (userMessages % note.interval === 0) options.authorNote = { text: note.text, depth: note.depth };
     }
     return { card, history: this.history(names), options };
   }

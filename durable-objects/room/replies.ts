@@ -10,12 +10,8 @@
  *   generate by REPLY_RATE_LIMITER (sized for swiping, docs/decisions/0020);
  *   a refusal says how long to wait (`retryAfterMs`).
  * - Group chats (DESIGN.md "Group chats"): a person's message is answered
- *   by the members the reply order picks (reply-order.ts), one reply after
- *   another; the next starts as soon as the previous one is stored. `stop`
- *   ends the round; a failed reply ends it too. A member removed, muted out
- *   of the cast or no longer able to speak meanwhile is skipped. The round's
- *   queue lives in memory: a restart in the middle of a round keeps what
- *   was stored, and the round ends there (nothing is left streaming).
+ *   by the members the reply order picks, one reply after another
+ *   (rounds.ts). `stop` ends the round; a failed reply ends it too.
  *   `regenerate`, `swipe` and `continue` keep the reply's speaker.
  * - In a group chat a reply that starts with its speaker's own `Name:` has
  *   it stripped, and one that goes on to another member's or the person's
@@ -27,23 +23,29 @@
  *   the text is saved every FLUSH_EVERY_MS (ms) while streaming; a reply is
  *   cut at MAX_REPLY_CHARS characters; no token for `tokenTimeoutMs` (ms,
  *   default TOKEN_TIMEOUT_MS) fails it.
- * - Every version of a regenerated reply is kept (the swipes).
+ * - Every version of a regenerated reply is kept (the swipes), each with
+ *   the tokens its endpoint reported for it (`usage` on the stored reply and
+ *   the `character_response` frame; null when it reported none, or when the
+ *   reply was stopped or cut before the report came).
  * - D1 learns of the exchange once, when the reply is stored or fails
  *   (D1Sync). After a stored reply: screening (screening.ts) and, when the
- *   history overflows, the summary (summary.ts), both off the reply's path.
+ *   history overflows, the summary (summary.ts, by the reply's own model),
+ *   both off the reply's path.
  *
  * A model failure is never thrown: the sockets get an error frame in plain
  * words (`model_failed`, `stopped_empty`) and the person's message stays.
  */
 import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
 import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
-import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFrame } from "../../schema/chat.ts";
+import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, type ReplyUsage, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import { buildPrompt } from "../prompt.ts";
-import { chooseSpeakers, type Speaker } from "./reply-order.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
 import type { RoomScreening } from "./screening.ts";
+import { type RoundKind, rateLimitedFrame, withinRateLimit } from "./rate-limits.ts";
+import { continuationPiece, earliestStop } from "./reply-text.ts";
+import { Rounds } from "./rounds.ts";
 import type { RoomSeams } from "./seams.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
 import { type MessageRow, type RoomStore, versionFields } from "./store.ts";
@@ -68,6 +70,8 @@ export interface ActiveReply {
   /** Its message was refused by screening after the reply began: the reply ends quietly, its rows already gone. */
   retracted?: boolean;
   controller: AbortController;
+  /** The tokens this request cost, once the endpoint reported them (ChatModelOptions.onUsage); null until then, or never. */
+  usage: ReplyUsage | null;
 }
 
 /** No token for this long ends a reply with an error, ms. */
@@ -88,35 +92,6 @@ const DELTA_INTERVAL_MS = 50;
  */
 const FLUSH_EVERY_MS = 5_000;
 
-/**
- * What a round counts against: a person's new message (MESSAGE_RATE_LIMITER,
- * 20 a minute) or a new version of a reply — regenerate, continue
- * (REPLY_RATE_LIMITER, 60 a minute). Limits are in wrangler.toml.
- */
-export type RoundKind = "message" | "reply";
-
-const RATE_LIMITERS = { message: "MESSAGE_RATE_LIMITER", reply: "REPLY_RATE_LIMITER" } as const satisfies Record<RoundKind, keyof Env>;
-
-/**
- * The limiters' window, ms (`period = 60` in wrangler.toml). Cloudflare's and
- * miniflare's limiters count in windows aligned to the clock
- * (`floor(now / period)`), so a refused request is admitted again when the
- * current window ends.
- */
-export const RATE_WINDOW_MS = 60_000;
-
-/**
- * The `rate_limited` error frame for a round of `kind` refused at `now` (ms
- * since the epoch): `retryAfterMs` until the limiter's window ends, and the
- * same wait in whole seconds (rounded up) in its sentence.
- */
-export function rateLimitedFrame(kind: RoundKind, now: number, clientId?: string): ServerFrame {
-  const retryAfterMs = RATE_WINDOW_MS - (now % RATE_WINDOW_MS);
-  const seconds = Math.ceil(retryAfterMs / 1000);
-  const what = kind === "message" ? "You're sending messages too fast." : "You're asking for new replies too fast.";
-  return { type: "error", code: "rate_limited", message: `${what} Please try again in ${seconds} s.`, retryAfterMs, ...(clientId ? { clientId } : {}) };
-}
-
 /** What ReplyRounds works with: the room's other modules. */
 export interface ReplyParts {
   store: RoomStore;
@@ -133,10 +108,8 @@ export class ReplyRounds {
   active: ActiveReply | null = null;
   /** A message is between its checks and its storing (one at a time). */
   private admitting = false;
-  /** Speakers still to reply in this round, in order (group chats). */
-  private round: number[] = [];
-  /** The next speaker of the round is being readied. */
-  private advancing = false;
+  /** The round being run: who speaks next (rounds.ts). */
+  private readonly rounds: Rounds;
   private readonly ctx: DurableObjectState;
   private readonly env: Env;
   private readonly store: RoomStore;
@@ -155,11 +128,15 @@ export class ReplyRounds {
     ({ store: this.store, sockets: this.sockets, d1: this.d1, inputs: this.inputs, screening: this.screening, summary: this.summary, seams: this.seams } =
       parts);
     this.modelChoice = new ModelChoice(env, this.d1, () => this.store.room!.user_id);
+    this.rounds = new Rounds(this.store, this.inputs, this.seams, {
+      startReply: (speakerId) => this.start(null, null, speakerId),
+      writing: () => this.active !== null,
+    });
   }
 
   /** A reply is being written or a message admitted: a new round or a steering frame must wait. */
   get busy(): boolean {
-    return this.active !== null || this.admitting || this.advancing || this.round.length > 0;
+    return this.active !== null || this.admitting || this.rounds.running;
   }
 
   /** The `history_sync` frame: every visible message (a reply being written as its sockets have it), the memory note and the running summary. */
@@ -198,7 +175,7 @@ export class ReplyRounds {
 
   /** `stop`, or the conversation is deleted: the reply being written ends (what was written so far is kept unless deleted). */
   stop(): void {
-    this.round = [];
+    this.rounds.end();
     if (this.active) {
       this.active.stopped = true;
       this.active.controller.abort();
@@ -214,17 +191,6 @@ export class ReplyRounds {
     });
   }
 
-  /** True when the person may start a round of `kind` now (its limiter, keyed by user). */
-  private async withinRateLimit(kind: RoundKind, userId: string): Promise<boolean> {
-    try {
-      return (await this.env[RATE_LIMITERS[kind]].limit({ key: userId })).success;
-    } catch (error) {
-      // A limiter outage must not stop conversations.
-      console.warn("message rate limiter failed", String(error));
-      return true;
-    }
-  }
-
   /**
    * Runs `start` (which stores and starts a reply) unless the person is over
    * the rate limit of `kind`: then the `rate_limited` frame (rateLimitedFrame,
@@ -234,7 +200,7 @@ export class ReplyRounds {
   async admit(state: SocketState, kind: RoundKind, start: () => void | Promise<void>, clientId?: string): Promise<ServerFrame | null> {
     this.admitting = true;
     try {
-      if (!(await this.withinRateLimit(kind, state.userId))) return rateLimitedFrame(kind, Date.now(), clientId);
+      if (!(await withinRateLimit(this.env, kind, state.userId))) return rateLimitedFrame(kind, Date.now(), clientId);
       if (!this.store.deleted) await start();
       return null;
     } finally {
@@ -274,7 +240,7 @@ export class ReplyRounds {
       this.sockets.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.store.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.d1.countMessage(row);
-      const speakers = await this.speakersFor(row);
+      const speakers = await this.rounds.speakersFor(row);
       if (speakers.length > 0) this.startRound(speakers);
       // Nobody replies (manual order, everyone muted): the message alone is written to D1.
       else this.ctx.waitUntil(this.d1.writeCounters());
@@ -294,61 +260,9 @@ export class ReplyRounds {
     }
   }
 
-  /**
-   * The members that reply to the person's message `row`, in order, by the
-   * conversation's reply order (reply-order.ts) among those that may speak:
-   * unmuted and, in a group chat, still able to (PromptInputs.canSpeak). In
-   * a one-to-one chat the character answers even when its card can no
-   * longer be read (the reply then fails in plain words).
-   */
-  private async speakersFor(row: MessageRow): Promise<number[]> {
-    const group = this.inputs.isGroup();
-    const cast = await this.inputs.loadCast().catch(() => this.store.cast().map((m) => ({ characterId: m.character_id, card: null })));
-    const eligible: Speaker[] = [];
-    for (const member of this.store.cast()) {
-      if (member.muted) continue;
-      const card = cast.find((c) => c.characterId === member.character_id)?.card ?? null;
-      if (group && !this.inputs.canSpeak(card)) continue;
-      eligible.push({ characterId: member.character_id, name: card?.name ?? member.name, talkativeness: member.talkativeness });
-    }
-    const recent = this.store.recentBefore(row.seq);
-    const lastSpeakerId = recent.find((r) => r.role === "character")?.character_id ?? null;
-    const spokeLastRound = new Set<number>();
-    for (const r of recent) {
-      if (r.role === "user") break;
-      if (r.character_id !== null) spokeLastRound.add(r.character_id);
-    }
-    return chooseSpeakers(this.store.room!.reply_order, eligible, { message: row.content, lastSpeakerId, spokeLastRound }, this.seams.random);
-  }
-
   /** Starts a round: `speakers` reply one after another (the first now). */
   startRound(speakers: number[]): void {
-    const [first, ...rest] = speakers;
-    if (first === undefined) return;
-    this.round = rest;
-    this.start(null, null, first);
-  }
-
-  /**
-   * The next speaker of the round, once the previous reply is stored: one
-   * that is still in the cast and (in a group chat) can still speak;
-   * others are skipped.
-   */
-  private async next(): Promise<void> {
-    if (this.advancing) return;
-    this.advancing = true;
-    try {
-      while (this.round.length > 0 && !this.store.deleted && this.active === null) {
-        const id = this.round.shift()!;
-        if (!this.store.member(id)) continue;
-        if (this.inputs.isGroup() && !this.inputs.canSpeak(await this.inputs.loadCharacter(id).catch(() => null))) continue;
-        if (this.active !== null || this.store.deleted) return;
-        this.start(null, null, id);
-        return;
-      }
-    } finally {
-      this.advancing = false;
-    }
+    this.rounds.begin(speakers);
   }
 
   /**
@@ -378,7 +292,7 @@ export class ReplyRounds {
 
   /** Its message was retracted: the reply being written ends quietly (its rows are deleted with the message). */
   private retract(): void {
-    this.round = [];
+    this.rounds.end();
     const reply = this.active;
     if (reply) {
       reply.stopped = true;
@@ -413,7 +327,7 @@ export class ReplyRounds {
         return;
       }
       // The person's message is still unanswered: the reply order picks, else the first member.
-      const speakers = await this.speakersFor(last!);
+      const speakers = await this.rounds.speakersFor(last!);
       this.startRound(speakers.length > 0 ? speakers : [this.store.cast()[0]?.character_id ?? this.store.room!.character_id]);
     });
     if (limited) send(ws, limited);
@@ -443,6 +357,7 @@ export class ReplyRounds {
       sent: base,
       stopped: false,
       controller: new AbortController(),
+      usage: null,
     };
     this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
     this.active = reply;
@@ -458,7 +373,7 @@ export class ReplyRounds {
         if (this.active === reply) this.active = null;
       })
       // The round goes on with its next speaker.
-      .then(() => this.next());
+      .then(() => this.rounds.next());
     // The reply is the object's, not a socket's: it completes with nobody connected.
     this.ctx.waitUntil(running);
   }
@@ -503,6 +418,9 @@ export class ReplyRounds {
           attempt: reply.alternatives.length,
           purpose: reply.continues !== null ? "continue" : "reply",
           ...(stops.length > 0 ? { stop: stops } : {}),
+          onUsage: (usage) => {
+            reply.usage = usage;
+          },
         }),
         this.seams.tokenTimeoutMs,
         () => reply.controller.abort(),
@@ -558,27 +476,34 @@ export class ReplyRounds {
       return;
     }
     const now = Date.now();
-    const row = store.completeReply(reply.id, content, now);
+    // Stored with the version it counts (a continue: added to what the reply had cost).
+    const row = store.completeReply(reply.id, content, now, reply.usage);
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     // A continued reply is not a new message: only the preview follows.
     if (reply.continues !== null) this.d1.notePreview(row);
     else this.d1.countMessage(row);
     await this.d1.writeCounters();
+    const message = store.toWire(row, this.active);
     const answer: ServerFrame = {
       type: "character_response",
       content,
       timestamp: new Date(now).toISOString(),
       messageId: reply.id,
-      message: store.toWire(row, this.active),
+      message,
       stopped: reply.stopped,
+      usage: message.usage ?? null,
     };
     this.sockets.broadcast(answer);
     if (reply.clientId) store.keepReceipt(reply.clientId, answer);
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
-    if (character) {
+    // Written by the model (and under the budget) that wrote this reply.
+    if (character && choice) {
       const card = character;
-      this.ctx.waitUntil(this.summary.summarizeIfOverflowing(card).catch((error) => console.warn("summary failed", room.conversation_id, String(error))));
+      const model = choice;
+      this.ctx.waitUntil(
+        this.summary.summarizeIfOverflowing(card, model).catch((error) => console.warn("summary failed", room.conversation_id, String(error))),
+      );
     }
   }
 
@@ -589,7 +514,7 @@ export class ReplyRounds {
    */
   private fail(reply: ActiveReply, code: ChatErrorCode, message: string): void {
     if (this.store.deleted) return;
-    this.round = [];
+    this.rounds.end();
     if (reply.continues !== null) {
       const row = this.store.restoreContinued(reply.id, reply.continues);
       if (row) this.sockets.broadcast({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active) });
@@ -604,25 +529,4 @@ export class ReplyRounds {
       this.sockets.broadcast(this.historySync());
     }
   }
-}
-
-/** Where the first of `stops` occurs in `text`, or -1. */
-export function earliestStop(text: string, stops: readonly string[]): number {
-  let cut = -1;
-  for (const stop of stops) {
-    const at = text.indexOf(stop);
-    if (at >= 0 && (cut < 0 || at < cut)) cut = at;
-  }
-  return cut;
-}
-
-/**
- * The first piece of a continuation, joined to the reply's text: a space
- * before a word, an action (`*`) or a quote (models often start a
- * continuation without one), none before closing punctuation or when either
- * side already has white space.
- */
-function continuationPiece(base: string, piece: string): string {
-  if (/\s$/.test(base) || /^[\s,.;:!?…)\]}”’-]/.test(piece) || piece === "") return piece;
-  return ` ${piece}`;
 }
