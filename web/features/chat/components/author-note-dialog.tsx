@@ -49,6 +49,15 @@ export function AuthorNoteDialog({ note, saving, error, onSave, onClose }: Autho
   const [text, setText] = useState(note.text);
   const [depth, setDepth] = useState(String(note.depth));
   const [interval, setIntervalText] = useState(String(note.interval));
+  // Opened before the chat's history arrived (or changed in another tab): each field follows the
+  // server's until the person edits it (React's "adjusting state when a prop changes").
+  const [shown, setShown] = useState(note);
+  if (shown.text !== note.text || shown.depth !== note.depth || shown.interval !== note.interval) {
+    if (text === shown.text) setText(note.text);
+    if (depth === String(shown.depth)) setDepth(String(note.depth));
+    if (interval === String(shown.interval)) setIntervalText(String(note.interval));
+    setShown(note);
+  }
   const depthValue = wholeNumber(depth);
   const intervalValue = wholeNumber(interval);
   const length = text.trim().length;
