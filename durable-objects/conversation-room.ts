@@ -37,7 +37,7 @@ import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, PING_FRAME, PONG_FRAME, type ReplyOrder, type ServerFrame } from "../schema/chat.ts";
+import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, PING_FRAME, PONG_FRAME, type ReplyOrder, type ServerFrame } from "../schema/chat.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
@@ -144,7 +144,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   async removePerson(userId: string): Promise<void> {
     if (this.owns(userId)) return;
     if (this.store.room && !this.store.deleted) this.store.markRemoved(userId);
-    this.sockets.closeUser(userId, "You are no longer in this chat");
+    this.sockets.closeUser(userId, GONE_CLOSE_REASONS.removed);
     this.announcePresence();
   }
 
@@ -273,7 +273,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     const room = this.store.room;
     const refusal =
       this.store.deleted || !room || room.conversation_id !== conversationId
-        ? "Conversation not found"
+        ? GONE_CLOSE_REASONS.notFound
         : room.user_id !== userId && role !== "member"
           ? "This conversation belongs to someone else"
           : null;
@@ -302,7 +302,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   private async wipe(): Promise<void> {
     this.store.deleted = true;
     this.replies.stop();
-    this.sockets.closeAll("Conversation deleted");
+    this.sockets.closeAll(GONE_CLOSE_REASONS.deleted);
     await this.store.wipe();
   }
 
@@ -312,7 +312,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const state = ws.deserializeAttachment() as SocketState | null;
     if (!state || this.store.deleted || !this.store.room) {
-      ws.close(CLOSE_CODES.policyViolation, "Conversation not found");
+      ws.close(CLOSE_CODES.policyViolation, GONE_CLOSE_REASONS.notFound);
       return;
     }
     this.sockets.noteSeen(ws, state);
