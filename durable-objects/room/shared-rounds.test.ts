@@ -185,6 +185,21 @@ describe("a message is never refused as busy in a room of several people", () =>
     mikaSocket.close();
   });
 
+  it("once the other person is removed the room is one-to-one again: a message during a reply is refused as busy (SPEC.md)", async () => {
+    const { olga, mika, conversation, olgaSocket, mikaSocket } = await sharedRoom();
+    const held = await useHeldModel(conversation.id);
+    expect((await call(`/api/conversations/${conversation.id}/members/${mika.id}`, { method: "DELETE", user: olga })).status).toBe(204);
+    expect((await mikaSocket.closed()).code).toBe(1008);
+    olgaSocket.send({ type: "chat_message", conversationId: conversation.id, content: "Just us now.", clientId: "o1" });
+    await olgaSocket.next("reply_started");
+    olgaSocket.send({ type: "chat_message", conversationId: conversation.id, content: "Too soon.", clientId: "o2" });
+    expect(await olgaSocket.next("error", (f) => f.clientId === "o2")).toMatchObject({ code: "busy" });
+    await held.release();
+    await olgaSocket.next("character_response");
+    expect((await storedMessages(olga, conversation.id)).map((m) => m.content)).not.toContain("Too soon.");
+    olgaSocket.close();
+  });
+
   it("a room that stopped with a message waiting answers it when it wakes", async () => {
     const { olga, mika, conversation, olgaSocket, mikaSocket } = await sharedRoom();
     olgaSocket.close();
