@@ -82,23 +82,43 @@ export function failureDetail(error: unknown): string {
  * `POST url` with `body` as JSON, `accept` as the Accept header and the
  * endpoint's key. Resolves to the response when its status is 2xx.
  *
- * @throws the abort error when `signal` aborted; `fail("{url}: …")` on a
- *   network failure; `fail("{url} answered {status}: {body}", status)` on any
- *   other status.
+ * @throws as `postBody`.
  */
-export async function postJson(
+export function postJson(
   endpoint: OpenAIEndpoint,
   url: string,
   body: unknown,
-  { accept, signal }: { accept: string; signal?: AbortSignal },
+  options: { accept: string; signal?: AbortSignal },
   fail: ErrorMaker,
 ): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept };
+  return postBody(endpoint, url, JSON.stringify(body), { ...options, contentType: "application/json" }, fail);
+}
+
+/**
+ * `POST url` with `body` as it is (JSON text, or a FormData whose multipart
+ * boundary fetch writes into the Content-Type itself when `contentType` is
+ * left out), `accept` as the Accept header and the endpoint's key. Resolves
+ * to the response when its status is 2xx.
+ *
+ * @throws the abort error when `signal` aborted; EndpointRefused for a
+ *   refused redirect (endpoint-guard.ts); `fail("{url}: …")` on a network
+ *   failure; `fail("{url} answered {status}: {body}", status)` on any other
+ *   status.
+ */
+export async function postBody(
+  endpoint: OpenAIEndpoint,
+  url: string,
+  body: BodyInit,
+  { accept, contentType, signal }: { accept: string; contentType?: string; signal?: AbortSignal },
+  fail: ErrorMaker,
+): Promise<Response> {
+  const headers: Record<string, string> = { accept };
+  if (contentType) headers["content-type"] = contentType;
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
   const doFetch = endpoint.fetch ?? fetch;
   let response: Response;
   try {
-    response = await doFetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
+    response = await doFetch(url, { method: "POST", headers, body, signal });
   } catch (error) {
     // An abort is the caller's; a refused redirect (endpoint-guard.ts) says so itself.
     if (signal?.aborted || error instanceof EndpointRefused) throw error;

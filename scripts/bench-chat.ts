@@ -34,7 +34,7 @@
  * checking every conversation's stored messages through the API afterwards.
  *
  * Flags: --conversations N (default 100), --turns T (default 3), --think-ms
- * MIN-MAX, --burst, --probe, --word-delay-ms D (offline model's pace, default
+ * MIN-MAX, --burst, --probe, --characters K and --people P (below), --word-delay-ms D (offline model's pace, default
  * 25), --context-tokens T (the app's AI_CONTEXT_TOKENS; default the
  * wrangler.toml value, 8192 — a small budget such as 1200 with --turns 8
  * makes histories overflow, so the running summary is written after replies,
@@ -55,6 +55,28 @@
  * message sent), the hand-over (from one reply's `character_response` to the
  * next reply's first delta), and the whole round. Target: p95 hand-over
  * ≤ 50 ms with the offline model.
+ *
+ * Shared rooms (issue 23): `--people P` (1–10, default 1) makes every
+ * conversation (and every group chat) a room of P people: N × P people get
+ * sessions, each room's owner invites the others through the real endpoints
+ * (`POST /api/conversations/{id}/invites`, then `POST /api/invites/{token}`
+ * with each member's session), and all P open a socket to it. Every person
+ * is a closed loop of their own (`--turns` messages each, the think-time
+ * model above), so the senders of a room take turns as their think times
+ * fall, and one may send while another's reply round is under way. Such a
+ * message is either refused with `busy` (counted apart as "refused (busy)",
+ * neither lost nor stored; the person waits for that round to end before
+ * their next turn) or stored at once and answered when the round ends
+ * (DESIGN.md "Shared rooms"); the bench takes either. A message's round is
+ * the first to start on the sender's socket after its `message_saved`.
+ * Printed beside the sender's figures: the fan-out, from one person's
+ * `chat_message` sent to every other member's socket getting its
+ * `message_saved` (p50/p95/max over all receipts; and the part of it after
+ * the sender's own `message_saved`, the broadcast's share), and the first delta of
+ * messages saved while the room was idle (a message stored during a round
+ * waits for it). Lost also counts receipts a member never got; duplicated,
+ * a `message_saved` or reply a socket got twice. Target of the issue at
+ * N = 200, P = 5: p95 fan-out ≤ 50 ms, 0 lost, 0 duplicated.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
@@ -63,6 +85,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
+import { MAX_ROOM_PEOPLE } from "../schema/chat.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
@@ -107,11 +130,17 @@ const { values } = parseArgs({
     bare: { type: "boolean", default: false },
     "state-dir": { type: "string" },
     characters: { type: "string", default: "1" },
+    people: { type: "string", default: "1" },
   },
 });
 const count = Number(values.conversations);
 const castSize = Number(values.characters);
 if (!Number.isInteger(castSize) || castSize < 1 || castSize > 8) throw new Error("--characters must be a whole number from 1 to 8");
+/** People per conversation (--people): 1, or a shared room's size. */
+const roomSize = Number(values.people);
+if (!Number.isInteger(roomSize) || roomSize < 1 || roomSize > MAX_ROOM_PEOPLE) {
+  throw new Error(`--people must be a whole number from 1 to ${MAX_ROOM_PEOPLE}`);
+}
 const burst = values.burst || values.probe;
 const probe = values.probe;
 const turns = burst ? 1 : Number(values.turns);
@@ -139,7 +168,7 @@ interface Person {
   cookie: string;
 }
 
-/** Fresh state: migrations, the demo catalog, and `count` people with sessions. */
+/** Fresh state: migrations, the demo catalog, and `count` × `roomSize` people with sessions (room i's are i × roomSize onwards, its owner first). */
 async function prepare(): Promise<{ people: Person[]; characterIds: number[] }> {
   // Wiped first: only an empty folder or an earlier run's state (wrangler's `v3/`), never anything else.
   if (existsSync(stateDir) && readdirSync(stateDir).some((name) => name !== "v3")) {
@@ -156,7 +185,7 @@ async function prepare(): Promise<{ people: Person[]; characterIds: number[] }> 
   db.exec("BEGIN");
   const insertUser = db.prepare("INSERT INTO users (id, email, first_name, name, username) VALUES (?, ?, ?, ?, ?)");
   const insertSession = db.prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)");
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count * roomSize; i++) {
     const id = randomUUID();
     const token = randomBytes(32).toString("base64url");
     insertUser.run(id, `bench-${i}@bench.fabled.local`, `Bench${i}`, `Bench ${i}`, `@bench_${i}`);
@@ -216,139 +245,243 @@ async function api<T>(path: string, person: Person, init: { method?: string; bod
   return (await res.json()) as T;
 }
 
-/** One message of one conversation, timed from the send (performance.now(), ms). */
+/** One `chat_message` of one person in one conversation, timed from the send (performance.now(), ms). */
 interface Sample {
   clientId: string;
+  /** The sender: an index into the room's members (0 is the owner). */
+  sender: number;
   sentAt: number;
+  /** The sender's own socket got the `message_saved`. */
   savedAt: number | null;
+  /** Shared rooms: when each other member's socket got the `message_saved`, by member index. */
+  receipts: Map<number, number>;
+  /**
+   * The room was not idle when the message was saved (as the sender's socket
+   * saw it): a round was under way, or another message waited for one.
+   */
+  queued: boolean;
+  /** The round answering it began: the first round to start on the sender's socket after its `message_saved`. */
+  roundStarted: boolean;
   firstDeltaAt: number | null;
-  /** The last reply of the round ended (one reply in a one-to-one chat). */
+  /** The last reply of its round ended (one reply in a one-to-one chat). */
   responseAt: number | null;
   refusedAt: number | null;
-  /** Replies of the round ended so far, and when the latest did. */
+  /** The error code that refused it (`busy`, `rate_limited`, …), or null. */
+  refusal: string | null;
+  /** Replies of its round ended so far, and when the latest did. */
   repliesSeen: number;
   lastReplyAt: number | null;
   /** Group chats: ms from each reply's end to the next reply's first delta. */
   handoffs: number[];
 }
 
-interface Run {
+/** One conversation: a person's own, or with --people P a shared room of P people. */
+interface Room {
   conversationId: string;
-  /** Replies per message: 1, or the cast's size in a group chat (the list order). */
+  /** Replies per round: 1, or the cast's size in a group chat (the list order). */
   repliesPerMessage: number;
   /** Messages the conversation started with (greetings). */
   initialReplies: number;
+  /** The owner first, then the invited members. */
+  people: Person[];
+  /** One socket per person, in the order of `people`. */
+  members: Member[];
+  /** Every message sent in the room, by clientId, in the order sent. */
+  samples: Map<string, Sample>;
+}
+
+/** One person's socket in a room. */
+interface Member {
+  room: Room;
+  index: number;
   ws: WebSocket;
   joined: Promise<void>;
-  samples: Sample[];
-  /** `message_saved` frames for our clientIds, and replies, counted per message id. */
+  /** `message_saved` frames of the bench's own messages per clientId, and replies per message id, as this socket got them. */
   saved: Map<string, number>;
   responses: Map<string, number>;
   errors: string[];
-  /** Resolves on the reply to (or refusal of) the message in flight. */
+  /** This person's message in flight, if any. */
+  current: Sample | null;
+  /** Resolves when `current` is answered or refused, or the socket closes. */
   answered: (() => void) | null;
+  /** A reply round is under way as this socket sees it (from its first `reply_started` to its last reply), and its replies so far. */
+  inRound: boolean;
+  roundReplies: number;
+  /** A message was saved since the last round started (it waits for the next). */
+  awaitingRound: boolean;
+  /** Called when a round starts or ends on this socket (or it closes). */
+  roundChanged: (() => void)[];
   closed: boolean;
 }
 
-function open(person: Person, conversationId: string, repliesPerMessage = 1): Promise<Run> {
+/** Opens `room`'s socket for its member `index` and starts recording its frames; resolves once open (`joined` on `history_sync`). */
+function open(room: Room, index: number): Promise<Member> {
+  const { conversationId } = room;
+  const person = room.people[index]!;
   const url = values.bare ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}/ws?conversationId=${conversationId}`;
   // Node's WebSocket (undici) takes headers — the browser's cookie and Origin —
   // though the DOM typings know only the protocols argument.
   const ws = new WebSocket(url, { headers: { cookie: person.cookie, origin } } as unknown as string[]);
   return new Promise((resolve, reject) => {
     let joinedResolve!: () => void;
-    const run: Run = {
-      conversationId,
-      repliesPerMessage,
-      initialReplies: 0,
+    const member: Member = {
+      room,
+      index,
       ws,
       joined: new Promise((r) => (joinedResolve = r)),
-      samples: [],
       saved: new Map(),
       responses: new Map(),
       errors: [],
+      current: null,
       answered: null,
+      inRound: false,
+      roundReplies: 0,
+      awaitingRound: false,
+      roundChanged: [],
       closed: false,
     };
+    room.members[index] = member;
     const settle = () => {
-      const answered = run.answered;
-      run.answered = null;
+      const answered = member.answered;
+      member.answered = null;
       answered?.();
+    };
+    /** The round under way ended (all its replies, or one failed): its message is answered, waiters go on. */
+    const endRound = (now: number, failed: boolean) => {
+      member.inRound = false;
+      member.roundReplies = 0;
+      const current = member.current;
+      if (current?.roundStarted && current.responseAt === null) {
+        if (!failed) current.responseAt = now;
+        settle();
+      }
+      for (const waiter of member.roundChanged.splice(0)) waiter();
     };
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify({ type: "join", conversationId }));
-      resolve(run);
+      resolve(member);
     });
     ws.addEventListener("error", () => reject(new Error(`WebSocket to ${conversationId} failed`)));
     ws.addEventListener("message", (event) => {
       const now = performance.now();
-      const frame = JSON.parse(String(event.data)) as { type: string; clientId?: string | null; messageId?: string; message?: string };
-      const current = run.samples.at(-1);
+      const frame = JSON.parse(String(event.data)) as { type: string; clientId?: string | null; messageId?: string; message?: string; code?: string };
+      const current = member.current;
       switch (frame.type) {
         case "history_sync":
           joinedResolve();
           break;
-        case "message_saved":
-          if (frame.clientId && run.samples.some((s) => s.clientId === frame.clientId)) {
-            run.saved.set(frame.clientId, (run.saved.get(frame.clientId) ?? 0) + 1);
-            if (current?.clientId === frame.clientId) current.savedAt ??= now;
+        case "message_saved": {
+          const sample = frame.clientId ? room.samples.get(frame.clientId) : undefined;
+          const awaiting = member.awaitingRound;
+          member.awaitingRound = true;
+          if (!sample) break;
+          member.saved.set(sample.clientId, (member.saved.get(sample.clientId) ?? 0) + 1);
+          if (sample.sender !== index) {
+            if (!sample.receipts.has(index)) sample.receipts.set(index, now);
+          } else if (sample.savedAt === null) {
+            sample.savedAt = now;
+            sample.queued = member.inRound || awaiting;
+          }
+          break;
+        }
+        case "reply_started":
+          if (!member.inRound) {
+            member.inRound = true;
+            member.roundReplies = 0;
+            member.awaitingRound = false;
+            // The first round to start after the person's message was saved is the one answering it.
+            if (current && current.savedAt !== null && current.refusedAt === null) current.roundStarted = true;
+            for (const waiter of member.roundChanged.splice(0)) waiter();
           }
           break;
         case "character_response_delta":
-          if (current && current.firstDeltaAt === null) current.firstDeltaAt = now;
-          else if (current && current.lastReplyAt !== null && current.handoffs.length < current.repliesSeen) {
-            current.handoffs.push(now - current.lastReplyAt);
+          if (current?.roundStarted && current.responseAt === null) {
+            if (current.firstDeltaAt === null) current.firstDeltaAt = now;
+            else if (current.lastReplyAt !== null && current.handoffs.length < current.repliesSeen) current.handoffs.push(now - current.lastReplyAt);
           }
           break;
         case "character_response":
-          run.responses.set(frame.messageId ?? "?", (run.responses.get(frame.messageId ?? "?") ?? 0) + 1);
-          if (current) {
+          member.responses.set(frame.messageId ?? "?", (member.responses.get(frame.messageId ?? "?") ?? 0) + 1);
+          if (!member.inRound) break;
+          member.roundReplies += 1;
+          if (current?.roundStarted && current.responseAt === null) {
             current.repliesSeen += 1;
             current.lastReplyAt = now;
-            if (current.repliesSeen >= run.repliesPerMessage) {
-              current.responseAt ??= now;
-              settle();
-            }
-          } else settle();
+          }
+          if (member.roundReplies >= room.repliesPerMessage) endRound(now, false);
           break;
         case "error":
-          if (current) current.refusedAt ??= now;
-          if (!probe) run.errors.push(frame.message ?? "?");
-          settle();
+          if (current && current.refusedAt === null && current.savedAt === null && (frame.clientId === current.clientId || !frame.clientId) && !frame.messageId) {
+            // The person's own message refused: `busy` (another round under way), `rate_limited`, or the probe's invalid frame.
+            current.refusedAt = now;
+            current.refusal = frame.code ?? "?";
+            if (!probe && frame.code !== "busy") member.errors.push(frame.message ?? "?");
+            settle();
+          } else if (frame.messageId) {
+            // A reply failed (model_failed, stopped_empty): its round ends there.
+            member.errors.push(frame.message ?? "?");
+            endRound(now, true);
+          } else if (!probe) member.errors.push(frame.message ?? "?");
           break;
       }
     });
     ws.addEventListener("close", (event) => {
-      run.closed = true;
-      if (run.answered) run.errors.push(`closed ${event.code} ${event.reason}`);
+      member.closed = true;
+      if (member.answered) member.errors.push(`closed ${event.code} ${event.reason}`);
       settle();
+      for (const waiter of member.roundChanged.splice(0)) waiter();
     });
   });
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Sends one message on `run` and waits for its reply (or refusal), at most 60 s. */
-async function exchange(run: Run, text: string): Promise<void> {
-  if (run.closed) return;
+/** Resolves with `promise`, or after `ms` (ms) if it has not settled by then. */
+async function atMost(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * `member` sends one message and waits for the end of the round answering
+ * it (or its refusal), at most 60 s. Refused as `busy` (another person's
+ * round under way), the person waits for that round to end (at most 60 s
+ * more) before going on, as someone reading the room would; when no round
+ * is under way on their socket yet (the other message is still being
+ * admitted, or the round has just ended), for one to start, at most 5 s.
+ */
+async function exchange(member: Member, text: string): Promise<void> {
+  if (member.closed) return;
   const sample: Sample = {
     clientId: randomUUID(),
+    sender: member.index,
     sentAt: 0,
     savedAt: null,
+    receipts: new Map(),
+    queued: false,
+    roundStarted: false,
     firstDeltaAt: null,
     responseAt: null,
     refusedAt: null,
+    refusal: null,
     repliesSeen: 0,
     lastReplyAt: null,
     handoffs: [],
   };
-  run.samples.push(sample);
-  const answered = new Promise<void>((resolve) => (run.answered = resolve));
+  member.room.samples.set(sample.clientId, sample);
+  member.current = sample;
+  const answered = new Promise<void>((resolve) => (member.answered = resolve));
   sample.sentAt = performance.now();
-  run.ws.send(JSON.stringify({ type: "chat_message", conversationId: run.conversationId, content: text, isUser: true, clientId: sample.clientId }));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([answered, new Promise<void>((resolve) => (timer = setTimeout(resolve, 60_000)))]);
-  clearTimeout(timer);
+  member.ws.send(JSON.stringify({ type: "chat_message", conversationId: member.room.conversationId, content: text, isUser: true, clientId: sample.clientId }));
+  await atMost(answered, 60_000);
+  member.answered = null;
+  if (sample.refusal === "busy") {
+    const roundChange = () => new Promise<void>((resolve) => member.roundChanged.push(resolve));
+    if (!member.inRound && !member.closed) await atMost(roundChange(), 5_000);
+    if (member.inRound && !member.closed) await atMost(roundChange(), 60_000);
+  }
+  member.current = null;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -359,8 +492,9 @@ function percentile(sorted: number[], p: number): number {
 /** What the run is doing, for the watchdog's message. */
 let stage = "starting";
 // A run that stops making progress (a stuck server, a lost socket) ends with an error instead of
-// hanging: 10 min for setup and checks, plus, per turn, the longest think time and a 60 s reply.
-const WATCHDOG_MS = 10 * 60_000 + turns * (thinkMax + 60_000);
+// hanging: 10 min for setup and checks, plus, per turn, the longest think time, a 60 s reply and
+// (shared rooms) 60 s waiting for another person's round after a busy refusal.
+const WATCHDOG_MS = 10 * 60_000 + turns * (thinkMax + 120_000);
 setTimeout(() => {
   console.error(`bench:chat gave up after ${(WATCHDOG_MS / 60_000).toFixed(1)} min while ${stage}`);
   process.exit(2);
@@ -369,7 +503,7 @@ setTimeout(() => {
 await assertNobodyListens();
 stage = "preparing the database";
 const { people, characterIds } = await prepare();
-console.log(`${count} people with sessions; ${characterIds.length} demo characters; local storage in ${stateDir}`);
+console.log(`${people.length} people with sessions; ${characterIds.length} demo characters; local storage in ${stateDir}`);
 const contextTokens: Record<string, string> = values["context-tokens"] ? { AI_CONTEXT_TOKENS: values["context-tokens"] } : {};
 const server = spawn("wrangler", devArgs(port, stateDir, { OFFLINE_WORD_DELAY_MS: values["word-delay-ms"], ...contextTokens }), {
   cwd: ROOT,
@@ -381,42 +515,75 @@ server.stderr?.on("data", (chunk: Buffer) => {
   serverErrors = (serverErrors + chunk.toString()).slice(-4000);
 });
 
+/** The people of room `i`: its owner first. */
+const roomPeople = (i: number) => people.slice(i * roomSize, (i + 1) * roomSize);
+const owners = Array.from({ length: count }, (_, i) => people[i * roomSize]!);
+
+/**
+ * Makes conversation `conversationId` (owned by `owner`) a shared room of
+ * `members` through the real endpoints: the owner's invite, then each
+ * member joins by it with their own session.
+ */
+async function invite(conversationId: string, owner: Person, members: Person[]): Promise<void> {
+  if (members.length === 0) return;
+  const { token } = await api<{ token: string }>(`/api/conversations/${conversationId}/invites`, owner, { method: "POST" });
+  for (const member of members) await api(`/api/invites/${token}`, member, { method: "POST" });
+}
+
 try {
   stage = "waiting for wrangler dev";
   await waitForServer(server);
   stage = "creating conversations";
   let t = performance.now();
-  const conversations = await pool(people, 16, (person, i) =>
-    api<{ id: string }>("/api/conversations", person, {
+  const conversations = await pool(owners, 16, (owner, i) =>
+    api<{ id: string }>("/api/conversations", owner, {
       method: "POST",
       body: { characterId: characterIds[i % characterIds.length] },
     }),
   );
   console.log(`created ${count} conversations in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  // Group chats: a second conversation per person, K characters answering in list order.
+  // Group chats: a second conversation per room, K characters answering in list order.
   const groups =
     castSize > 1
-      ? await pool(people, 16, async (person, i) => {
+      ? await pool(owners, 16, async (owner, i) => {
           const cast = Array.from({ length: castSize }, (_, k) => characterIds[(i + k) % characterIds.length]!);
-          const group = await api<{ id: string }>("/api/conversations", person, { method: "POST", body: { characterIds: cast } });
-          await api(`/api/conversations/${group.id}`, person, { method: "PATCH", body: { replyOrder: "list" } });
+          const group = await api<{ id: string }>("/api/conversations", owner, { method: "POST", body: { characterIds: cast } });
+          await api(`/api/conversations/${group.id}`, owner, { method: "PATCH", body: { replyOrder: "list" } });
           return group;
         })
       : [];
   if (groups.length > 0) console.log(`created ${count} group chats of ${castSize} characters (list order)`);
+  const newRoom = (conversationId: string, i: number, repliesPerMessage: number): Room => ({
+    conversationId,
+    repliesPerMessage,
+    initialReplies: 0,
+    people: roomPeople(i),
+    members: [],
+    samples: new Map(),
+  });
+  const singles = conversations.map((c, i) => newRoom(c.id, i, 1));
+  const groupRooms = groups.map((g, i) => newRoom(g.id, i, castSize));
+  const rooms = [...singles, ...groupRooms];
+  if (roomSize > 1) {
+    stage = "inviting people";
+    t = performance.now();
+    await pool(rooms, 16, (room) => invite(room.conversationId, room.people[0]!, room.people.slice(1)));
+    console.log(`${roomSize - 1} people joined each of ${rooms.length} rooms by invitation in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
   stage = "opening WebSockets";
 
   t = performance.now();
-  const singles = await pool(people, 64, (person, i) => open(person, conversations[i]!.id));
-  const groupRuns = await pool(groups.length > 0 ? people : [], 64, (person, i) => open(person, groups[i]!.id, castSize));
-  const runs = [...singles, ...groupRuns];
-  const owners = [...people, ...(groupRuns.length > 0 ? people : [])];
-  await Promise.all(runs.map((r) => r.joined));
-  await pool(runs, 16, async (run, i) => {
-    const messages = await api<{ isUser: boolean }[]>(`/api/conversations/${run.conversationId}/messages`, owners[i]!);
-    run.initialReplies = messages.filter((m) => !m.isUser).length;
+  const members = await pool(
+    rooms.flatMap((room) => room.people.map((_, index) => ({ room, index }))),
+    64,
+    ({ room, index }) => open(room, index),
+  );
+  await Promise.all(members.map((m) => m.joined));
+  await pool(rooms, 16, async (room) => {
+    const messages = await api<{ isUser: boolean }[]>(`/api/conversations/${room.conversationId}/messages`, room.people[0]!);
+    room.initialReplies = messages.filter((m) => !m.isUser).length;
   });
-  console.log(`opened and joined ${runs.length} WebSockets in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(`opened and joined ${members.length} WebSockets in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
   const messageText = (i: number, turn: number) =>
     probe ? "   " : `Hello! This is bench message ${turn + 1} of person ${i}. Tell me about your day.`;
@@ -424,15 +591,16 @@ try {
   const sendStart = performance.now();
   stage = "chatting";
   if (burst) {
-    // Every conversation's message in the same instant.
-    await Promise.all(runs.map((run, i) => exchange(run, messageText(i, 0))));
+    // Every person's message in the same instant.
+    await Promise.all(members.map((member, i) => exchange(member, messageText(i, 0))));
   } else {
+    // Every person is a closed loop of their own: in a shared room the senders take turns as their think times fall.
     await Promise.all(
-      runs.map(async (run, i) => {
+      members.map(async (member, i) => {
         await sleep(uniform(0, thinkMax));
         for (let turn = 0; turn < turns; turn++) {
           if (turn > 0) await sleep(uniform(thinkMin, thinkMax));
-          await exchange(run, messageText(i, turn));
+          await exchange(member, messageText(i, turn));
         }
       }),
     );
@@ -440,82 +608,122 @@ try {
   const wall = performance.now() - sendStart;
   // Let late duplicates show up, if any.
   await sleep(500);
-  for (const run of runs) run.ws.close(1000, "bench done");
+  for (const member of members) member.ws.close(1000, "bench done");
 
-  // Stored state: the greeting, then each of our messages and a reply to it, each exactly once.
+  // Stored state: the greetings, then each message not refused and the replies to it, each exactly once.
   stage = "reading the stored messages";
-  const stored = await pool(runs, 16, async (run, i) => {
-    const messages = await api<{ isUser: boolean; clientId: string | null }[]>(`/api/conversations/${run.conversationId}/messages`, owners[i]!);
-    return {
-      perClientId: run.samples.map((s) => messages.filter((m) => m.clientId === s.clientId).length),
-      replies: messages.filter((m) => !m.isUser).length - run.initialReplies, // minus the greetings
-    };
+  const stored = await pool(rooms, 16, async (room) => {
+    const messages = await api<{ isUser: boolean; clientId: string | null }[]>(`/api/conversations/${room.conversationId}/messages`, room.people[0]!);
+    const perClientId = new Map<string, number>();
+    for (const m of messages) if (m.clientId) perClientId.set(m.clientId, (perClientId.get(m.clientId) ?? 0) + 1);
+    return { perClientId, replies: messages.filter((m) => !m.isUser).length - room.initialReplies }; // minus the greetings
   });
 
   let sent = 0;
-  let lost = 0;
+  let lostMessages = 0;
+  let lostReceipts = 0;
   let duplicated = 0;
+  let refusedBusy = 0;
   let failed = 0;
-  runs.forEach((run, i) => {
+  rooms.forEach((room, i) => {
     const s = stored[i]!;
-    sent += run.samples.length;
-    if (run.errors.length > 0) failed += 1;
+    const samples = [...room.samples.values()];
+    sent += samples.length;
+    if (room.members.some((m) => m.errors.length > 0)) failed += 1;
     if (probe) return;
-    run.samples.forEach((sample, k) => {
-      const savedFrames = run.saved.get(sample.clientId) ?? 0;
-      if (savedFrames === 0 || sample.responseAt === null || s.perClientId[k] === 0) lost += 1;
-      if (savedFrames > 1 || s.perClientId[k]! > 1) duplicated += 1;
-    });
-    const replies = [...run.responses.values()];
-    // Replies the socket saw twice, and stored replies beyond one per message.
-    duplicated += replies.filter((n) => n > 1).length + Math.max(0, s.replies - run.samples.length * run.repliesPerMessage);
+    let accepted = 0;
+    for (const sample of samples) {
+      const copies = s.perClientId.get(sample.clientId) ?? 0;
+      const savedFrames = room.members.map((m) => m.saved.get(sample.clientId) ?? 0);
+      if (sample.refusal === "busy") {
+        refusedBusy += 1;
+        // Refused, so nowhere: a stored copy or a `message_saved` of it is one too many.
+        if (copies > 0 || savedFrames.some((n) => n > 0)) duplicated += 1;
+        continue;
+      }
+      accepted += 1;
+      if (savedFrames[sample.sender] === 0 || sample.responseAt === null || copies === 0) lostMessages += 1;
+      if (copies > 1 || savedFrames.some((n) => n > 1)) duplicated += 1;
+      // Every other member's socket gets the message once.
+      if (sample.refusal === null) {
+        lostReceipts += room.members.filter((m, k) => k !== sample.sender && savedFrames[k] === 0).length;
+      }
+    }
+    // Replies a socket saw twice, and stored replies beyond a full round per accepted message
+    // (rounds may answer several messages at once, never fewer than one).
+    for (const member of room.members) duplicated += [...member.responses.values()].filter((n) => n > 1).length;
+    duplicated += Math.max(0, s.replies - accepted * room.repliesPerMessage);
   });
-  const samples = singles.flatMap((r) => r.samples);
-  const groupSamples = groupRuns.flatMap((r) => r.samples);
+  const answeredSamples = (from: Room[]) => from.flatMap((room) => [...room.samples.values()]).filter((s) => s.refusal === null);
+  const samples = answeredSamples(singles);
+  const groupSamples = answeredSamples(groupRooms);
   const since = (pick: (s: Sample) => number | null, from: Sample[] = samples) =>
     from.filter((s) => pick(s) !== null).map((s) => pick(s)! - s.sentAt).sort((a, b) => a - b);
   const row = (label: string, xs: number[]) =>
-    `| ${label.padEnd(40)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
+    `| ${label.padEnd(48)} | ${percentile(xs, 50).toFixed(1).padStart(8)} | ${percentile(xs, 95).toFixed(1).padStart(8)} | ${(xs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`;
+  // Shared rooms: from each message's send to each other member's `message_saved`, over every receipt of every room.
+  const fanout = [...samples, ...groupSamples].flatMap((s) => [...s.receipts.values()].map((at) => at - s.sentAt)).sort((a, b) => a - b);
+  // The broadcast's own share: each receipt from the sender's own `message_saved` (negative when another socket got it first).
+  const spread = [...samples, ...groupSamples]
+    .filter((s) => s.savedAt !== null)
+    .flatMap((s) => [...s.receipts.values()].map((at) => at - s.savedAt!))
+    .sort((a, b) => a - b);
 
   const load = burst
-    ? `one ${probe ? "probe (a message of spaces, refused at once)" : "message"} per conversation, all sent in the same instant`
-    : `${turns} messages per conversation, think time ${thinkMin}-${thinkMax} ms, ${(sent / (wall / 1000)).toFixed(0)} messages/s on average`;
+    ? `one ${probe ? "probe (a message of spaces, refused at once)" : "message"} per person, all sent in the same instant`
+    : `${turns} messages per person, think time ${thinkMin}-${thinkMax} ms, ${(sent / (wall / 1000)).toFixed(0)} messages/s on average`;
+  const shape = roomSize > 1 ? `shared rooms of ${roomSize} people (${people.length.toLocaleString("en-US")} people)` : "concurrent conversations";
   console.log(
-    `\nN = ${count.toLocaleString("en-US")} concurrent conversations (${values.bare ? "bare /ws + join" : "/ws?conversationId="}); ` +
+    `\nN = ${count.toLocaleString("en-US")} ${shape} (${values.bare ? "bare /ws + join" : "/ws?conversationId="}); ` +
       `${load}; offline model at ${values["word-delay-ms"]} ms/word${values["context-tokens"] ? `; AI_CONTEXT_TOKENS ${values["context-tokens"]}` : ""}\n`,
   );
-  console.log(`| ${"ms from chat_message sent".padEnd(40)} |      p50 |      p95 |      max |`);
-  console.log(`|${"-".repeat(42)}|---------:|---------:|---------:|`);
+  console.log(`| ${"ms from chat_message sent".padEnd(48)} |      p50 |      p95 |      max |`);
+  console.log(`|${"-".repeat(50)}|---------:|---------:|---------:|`);
   if (probe) {
-    console.log(row("to the error frame", since((s) => s.refusedAt)));
+    const refused = rooms.flatMap((room) => [...room.samples.values()]);
+    console.log(row("to the error frame", since((s) => s.refusedAt, refused)));
   } else {
-    console.log(row("to message_saved", since((s) => s.savedAt)));
+    console.log(row("to message_saved (sender)", since((s) => s.savedAt)));
+    if (roomSize > 1) {
+      console.log(row(`to every other member's message_saved (fan-out)`, fanout));
+      console.log(row("  of which after the sender's own", spread));
+    }
     console.log(row("to first character_response_delta", since((s) => s.firstDeltaAt)));
-    console.log(row("to character_response", since((s) => s.responseAt)));
+    if (roomSize > 1) {
+      console.log(row("  the same, room idle when saved", since((s) => s.firstDeltaAt, samples.filter((s) => !s.queued))));
+    }
+    console.log(row("to character_response (round's end)", since((s) => s.responseAt)));
   }
   const handoffs = groupSamples.flatMap((s) => s.handoffs).sort((a, b) => a - b);
-  if (groupRuns.length > 0) {
+  if (groupRooms.length > 0) {
     console.log(row(`group of ${castSize}: to message_saved`, since((s) => s.savedAt, groupSamples)));
     console.log(row(`group of ${castSize}: to the round's first delta`, since((s) => s.firstDeltaAt, groupSamples)));
     console.log(row(`group of ${castSize}: to the round's end`, since((s) => s.responseAt, groupSamples)));
-    console.log(
-      `| ${"group: reply end → next first delta".padEnd(40)} | ${percentile(handoffs, 50).toFixed(1).padStart(8)} | ${percentile(handoffs, 95).toFixed(1).padStart(8)} | ${(handoffs.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} |`,
-    );
+    console.log(row("group: reply end → next first delta", handoffs));
   }
   const first = since((s) => s.firstDeltaAt);
+  const lost = lostMessages + lostReceipts;
+  const queued = [...samples, ...groupSamples].filter((s) => s.queued).length;
   console.log(
-    `\nmessages sent: ${sent}; replies: ${samples.filter((s) => s.responseAt !== null).length}; ` +
-      `conversations with errors: ${failed}; lost: ${lost}; duplicated: ${duplicated}; wall ${(wall / 1000).toFixed(1)} s`,
+    `\nmessages sent: ${sent}; rounds ended: ${samples.filter((s) => s.responseAt !== null).length}; ` +
+      (roomSize > 1 ? `refused (busy): ${refusedBusy}; stored while the room was not idle: ${queued}; fan-out receipts: ${fanout.length}; ` : "") +
+      `conversations with errors: ${failed}; lost: ${lost}${roomSize > 1 ? ` (messages ${lostMessages}, receipts ${lostReceipts})` : ""}; ` +
+      `duplicated: ${duplicated}; wall ${(wall / 1000).toFixed(1)} s`,
   );
   if (!probe) {
-    const ok = lost === 0 && duplicated === 0 && percentile(first, 95) <= 50;
-    console.log(`target (p95 first delta ≤ 50 ms, 0 lost, 0 duplicated): ${ok ? "met" : "NOT met"}`);
-    if (groupRuns.length > 0) {
+    if (roomSize > 1) {
+      const ok = lost === 0 && duplicated === 0 && fanout.length > 0 && percentile(fanout, 95) <= 50;
+      console.log(`target (p95 fan-out ≤ 50 ms, 0 lost, 0 duplicated): ${ok ? "met" : "NOT met"}`);
+    } else {
+      const ok = lost === 0 && duplicated === 0 && percentile(first, 95) <= 50;
+      console.log(`target (p95 first delta ≤ 50 ms, 0 lost, 0 duplicated): ${ok ? "met" : "NOT met"}`);
+    }
+    if (groupRooms.length > 0) {
       const handoffOk = handoffs.length > 0 && percentile(handoffs, 95) <= 50;
       console.log(`group target (p95 reply end → next first delta ≤ 50 ms; ${handoffs.length} hand-overs): ${handoffOk ? "met" : "NOT met"}`);
     }
   }
-  if (failed > 0) console.log(`first error: ${runs.find((r) => r.errors.length > 0)?.errors[0]}`);
+  if (failed > 0) console.log(`first error: ${members.find((m) => m.errors.length > 0)?.errors[0]}`);
   const summaries = summarizedRooms(stateDir);
   if (summaries !== null) console.log(`conversations whose history was folded into a running summary: ${summaries.summarized} of ${summaries.rooms}`);
   process.exitCode = lost === 0 && duplicated === 0 ? 0 : 1;

@@ -9,7 +9,7 @@
  * - empty, unknown, or a provider without its binding or base URL: none
  *   (`createTranscriber` answers null, the route 503 `unavailable`).
  */
-import { type AiRunner, endpointUrl, failureDetail, type OpenAIEndpoint, runWorkersAI } from "../endpoints.ts";
+import { type AiRunner, endpointUrl, type OpenAIEndpoint, postBody, runWorkersAI } from "../endpoints.ts";
 import { SpeechError, type SynthesizeOptions, type Transcriber } from "./speech.ts";
 
 export interface TranscriptionEnv {
@@ -82,19 +82,7 @@ export class OpenAITranscriber implements Transcriber {
     form.append("file", new Blob([audio], { type: contentType || "application/octet-stream" }), `speech.${extension}`);
     form.append("model", this.model);
     form.append("response_format", "json");
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (this.endpoint.apiKey) headers.authorization = `Bearer ${this.endpoint.apiKey}`;
-    let response: Response;
-    try {
-      response = await (this.endpoint.fetch ?? fetch)(this.url, { method: "POST", headers, body: form, signal });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new SpeechError(`${this.url}: ${failureDetail(error)}`);
-    }
-    if (!response.ok) {
-      const detail = await response.text().catch(() => "");
-      throw new SpeechError(`${this.url} answered ${response.status}: ${detail.slice(0, 300)}`, response.status);
-    }
+    const response = await postBody(this.endpoint, this.url, form, { accept: "application/json", signal }, (message, status) => new SpeechError(message, status));
     return textOf(await response.json().catch(() => null), this.url);
   }
 }

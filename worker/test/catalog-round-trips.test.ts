@@ -102,12 +102,14 @@ describe("one D1 round trip per catalog answer", () => {
 
 describe("a signed-in answer is the visitor's page plus the person's flags", () => {
   it("same ids, same order, same total on every shape that is not personal; isFavorited exact", async () => {
-    // For You is personal by design (picks first); a person without history gets the visitor's For You.
+    // For You (also the default when no sort is given) is personal by design (picks first); a
+    // person without history gets the visitor's For You.
     const fresh = await signIn();
+    const forYou = (q: string) => !/(^|&)sort=/.test(q) || /(^|&)sort=for-you(&|$)/.test(q);
     for (const q of shapes()) {
       const visitor = await json<{ characters: CatalogCharacter[]; total: number }>(await call(`/api/characters?${q}`), 200);
       expect(visitor.characters.every((c) => c.isFavorited === undefined), q).toBe(true);
-      for (const person of q === "sort=for-you" ? [fresh] : [reader, fresh]) {
+      for (const person of forYou(q) ? [fresh] : [reader, fresh]) {
         const signedIn = await json<{ characters: CatalogCharacter[]; total: number }>(
           await call(`/api/characters?${q}`, { user: person }),
           200,

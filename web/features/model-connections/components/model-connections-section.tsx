@@ -5,10 +5,11 @@
  * confirmation). Without connections (or a default) the site's model writes
  * the chats, and the page says so.
  */
-import { CloudOff, Cpu, Pencil, Plus, Star, Trash2 } from "lucide-react";
+import { Cpu, Pencil, Plus, Star, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { MAX_MODEL_CONNECTIONS, type ModelConnection } from "../../../../schema/model-connections.ts";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
+import { ListEmpty, ListLoadFailed } from "../../../components/list-states.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
@@ -123,25 +124,13 @@ export function ModelConnectionsSection() {
       </div>
     );
   } else if (query.isError) {
-    body = (
-      <div className="flex flex-col items-center gap-3 rounded-xl border border-border px-6 py-8 text-center">
-        <CloudOff aria-hidden="true" className="size-8 text-muted-foreground" />
-        <p className="font-semibold">Failed to load your model connections</p>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    body = <ListLoadFailed title="Failed to load your model connections" onRetry={() => void query.refetch()} />;
   } else if (connections.length === 0) {
     body = (
-      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-border px-6 py-8 text-center">
-        <Cpu aria-hidden="true" className="size-8 text-muted-foreground" />
-        <p className="font-semibold">No connections yet</p>
-        <p className="max-w-sm text-sm text-muted-foreground">
-          This site's model writes your chats. Add your own — OpenRouter, OpenAI, or Ollama and llama.cpp on your computer — to choose the
-          model and how it writes.
-        </p>
-      </div>
+      <ListEmpty icon={Cpu} title="No connections yet">
+        This site's model writes your chats. Add your own — OpenRouter, OpenAI, or Ollama and llama.cpp on your computer — to choose the
+        model and how it writes.
+      </ListEmpty>
     );
   } else {
     body = (

@@ -3,10 +3,11 @@
  * default first), "New Persona", and per persona Edit, Make Default and
  * Delete (after a confirmation), each with its toast.
  */
-import { CloudOff, Plus, UserRound } from "lucide-react";
+import { Plus, UserRound } from "lucide-react";
 import { useState } from "react";
 import type { CurrentUser, Persona } from "../../../../schema/api.ts";
 import { MAX_PERSONAS } from "../../../../schema/constants.ts";
+import { ListEmpty, ListLoadFailed } from "../../../components/list-states.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
@@ -62,24 +63,12 @@ export function PersonasSection({ user }: { user: CurrentUser }) {
       </div>
     );
   } else if (query.isError) {
-    body = (
-      <div className="flex flex-col items-center gap-3 rounded-xl border border-border px-6 py-8 text-center">
-        <CloudOff aria-hidden="true" className="size-8 text-muted-foreground" />
-        <p className="font-semibold">Failed to load your personas</p>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    body = <ListLoadFailed title="Failed to load your personas" onRetry={() => void query.refetch()} />;
   } else if (personas.length === 0) {
     body = (
-      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-border px-6 py-8 text-center">
-        <UserRound aria-hidden="true" className="size-8 text-muted-foreground" />
-        <p className="font-semibold">No personas yet</p>
-        <p className="max-w-sm text-sm text-muted-foreground">
-          Until you make one, characters call you {firstName}. A persona lets you be someone else in the story.
-        </p>
-      </div>
+      <ListEmpty icon={UserRound} title="No personas yet">
+        Until you make one, characters call you {firstName}. A persona lets you be someone else in the story.
+      </ListEmpty>
     );
   } else {
     body = (
