@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatModel, PromptMessage } from "../../ai/chat-model.ts";
 import type { ChatMessage, Conversation, ConversationInvite, ServerFrame } from "../../schema/chat.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
-import { type ChatSocket, join } from "../../worker/test/chat-client.ts";
+import { type ChatSocket, eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { storedMessages, useTestServerModel } from "../../worker/test/room-chat.ts";
@@ -253,6 +253,38 @@ describe("{{user}} is the author of the message being answered", () => {
     expect(again[0]!.content).toContain("Also playing with Olga:\n- Captain Bo: A retired pirate with one eye.");
     expect(again[0]!.content).not.toContain("Olga's persona");
     expect((await storedMessages(olga, conversation.id)).filter((m) => m.isUser).map((m) => m.authorName)).toEqual(["Olga", "Captain Bo", "Olga"]);
+    olgaSocket.close();
+    mikaSocket.close();
+  });
+});
+
+describe("the running summary of a shared room", () => {
+  it("names each message's author", async () => {
+    const { conversation, olgaSocket, mikaSocket } = await sharedRoom();
+    await runInDurableObject(conversationRoom(env, conversation.id), (room: ConversationRoom) => {
+      room.budget = { contextTokens: 450, maxTokens: 100 };
+    });
+    const turns: [ChatSocket, ChatSocket, string][] = [
+      [olgaSocket, mikaSocket, "The lantern went out at midnight."],
+      [mikaSocket, olgaSocket, "Someone knocked three times."],
+      [olgaSocket, mikaSocket, "I found a brass key in the sand."],
+      [mikaSocket, olgaSocket, "The key opens the cellar door."],
+      [olgaSocket, mikaSocket, "We should go down together."],
+      [mikaSocket, olgaSocket, "Bring the oil lamp."],
+    ];
+    for (const [sender, other, text] of turns) {
+      await sender.chat(conversation.id, text);
+      await other.next("character_response");
+    }
+    const summary = await eventually(
+      () =>
+        runInDurableObject(conversationRoom(env, conversation.id), (_room: ConversationRoom, state) =>
+          state.storage.sql.exec<{ summary: string }>("SELECT summary FROM room").one().summary || null,
+        ),
+      10_000,
+    );
+    expect(summary).toContain('Olga said: "The lantern went out at midnight"');
+    expect(summary).toContain('Mika said: "Someone knocked three times"');
     olgaSocket.close();
     mikaSocket.close();
   });
