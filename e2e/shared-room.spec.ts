@@ -208,6 +208,8 @@ test("a removed member's tab says so at once with a way back to My Chats; a memb
   const notice = guest.getByRole("status").filter({ hasText: "You are no longer in this chat." });
   await expect(notice).toBeVisible();
   await expect(guest.getByText("Connection lost. Reconnecting…")).toHaveCount(0);
+  // Nobody is "here" for them any more.
+  await expect(guest.getByTestId("chat-presence")).toHaveCount(0);
   expect(sockets).toHaveLength(1);
   await expect(composer(guest)).toHaveAttribute("placeholder", "You are no longer in this chat");
   await expect(guest.getByRole("button", { name: "Send message" })).toBeDisabled();

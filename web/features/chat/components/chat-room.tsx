@@ -142,7 +142,6 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     return () => clearTimeout(timer);
   }, [state, now]);
   const avatarOf = new Map(conversation.members.map((m) => [m.userId, m.avatarUrl]));
-  const present = state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }));
 
   const cast = castOf(conversation);
   const group = cast.length > 1;
@@ -419,7 +418,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setAuthorNoteOpen(true);
           }}
           isOwner={isOwner}
-          present={present}
+          present={socket.status === "gone" ? [] : state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }))}
           onOpenInvite={() => setInviteOpen(true)}
           onOpenPeople={() => setPeopleOpen(true)}
         />
