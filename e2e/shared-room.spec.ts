@@ -5,7 +5,8 @@
  * join"), signs in, comes back and joins; both see who is here, each
  * other's messages under their names, one character reply seen by both,
  * and "… is typing" while the other types. A revoked link says it is not
- * valid any more. A member removed while their tab is open is told at once
+ * valid any more. A member can send while a reply is being written (it is
+ * answered after it). A member removed while their tab is open is told at once
  * (no reconnecting) with a way back to My Chats, where a room they joined
  * can only be left (Rename and Delete are the owner's). The offline model
  * answers.
@@ -174,7 +175,7 @@ test("a revoked invitation link says it is not valid any more", async ({ page, b
   await visitorContext.close();
 });
 
-test("a removed member's tab says so at once with a way back to My Chats; a member leaves a room from My Chats", async ({ page, browser, baseURL }) => {
+test("a member sends while a reply is written; removed, their tab says so at once with a way back to My Chats; a member leaves a room from My Chats", async ({ page, browser, baseURL }) => {
   test.setTimeout(120_000);
   const ownerName = capitalized();
   const guestName = capitalized();
@@ -204,6 +205,16 @@ test("a removed member's tab says so at once with a way back to My Chats; a memb
   followChatSockets(guest);
   await guest.goto(`/chat/${removedFrom.id}`);
   await expectChatJoined(guest);
+
+  // In a room of several people the input is not held while a reply is written: a message sent then is answered after it.
+  await composer(guest).fill("First question");
+  await guest.getByRole("button", { name: "Send message" }).click();
+  await composer(guest).fill("And a second one");
+  await expect(guest.getByRole("button", { name: "Send message" })).toBeEnabled();
+  await guest.getByRole("button", { name: "Send message" }).click();
+  await expect(messagesOf(guest, "You")).toHaveCount(2);
+  await expect(messagesOf(guest, character.name)).toHaveCount(3);
+  await expect(guest.getByRole("button", { name: "Regenerate" })).toBeVisible();
   expect((await page.request.delete(`/api/conversations/${removedFrom.id}/members/${guestUser.id}`)).status()).toBe(204);
   const notice = guest.getByRole("status").filter({ hasText: "You are no longer in this chat." });
   await expect(notice).toBeVisible();

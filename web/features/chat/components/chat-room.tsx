@@ -456,7 +456,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               ref={messageBox}
               characterName={names}
               connection={socket.status}
-              busy={isBusy(state)}
+              // In a room of several people a message is never refused as busy: it waits for the round (DESIGN.md "Shared rooms").
+              busy={isBusy(state) && !shared}
               streaming={streaming}
               onSend={onSend}
               onStop={onStop}
