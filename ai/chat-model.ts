@@ -6,7 +6,7 @@
  * (durable-objects/prompt.ts) and by the room (durable-objects/room/), so
  * none of them imports another for a type.
  */
-import type { ChatModelName } from "../schema/chat.ts";
+import type { ChatModelName, ReplyUsage } from "../schema/chat.ts";
 
 /** One message of an OpenAI-style prompt. */
 export interface PromptMessage {
@@ -53,6 +53,15 @@ export interface ChatModelOptions {
    * also cuts a reply at them, whatever the provider does.
    */
   stop?: string[];
+  /**
+   * Called with the tokens the request cost when the endpoint reports them
+   * (OpenAI-compatible servers with `stream_options.include_usage`, Workers
+   * AI): after the last text piece, before the stream ends. Called again
+   * only if the endpoint reports again (the last call holds the request's
+   * count); never called when it reports nothing — nothing is estimated. A
+   * consumer that stops reading early may not get it.
+   */
+  onUsage?: (usage: ReplyUsage) => void;
 }
 
 /**

@@ -86,6 +86,46 @@ describe("openai provider (a real OpenAI-compatible server)", () => {
     await expect(collect(openai("error-chunk").stream(prompt, { maxTokens: 8 }))).rejects.toBeInstanceOf(ChatStreamError);
   });
 
+  it("asks for the tokens used and reports them from the last chunk; a whole completion reports its own", async () => {
+    const reports: unknown[] = [];
+    const pieces = await collect(openai("echo").stream(prompt, { maxTokens: 64, onUsage: (usage) => reports.push(usage) }));
+    expect(pieces.join("")).toBe("Echo: Any ships tonight? (3 messages, max_tokens 64)");
+    // The stub counts words: 3 + 1 + 3 in the prompt, 8 pieces streamed.
+    expect(reports).toEqual([{ promptTokens: 7, completionTokens: 8 }]);
+    reports.length = 0;
+    await collect(openai("json").stream(prompt, { maxTokens: 8, onUsage: (usage) => reports.push(usage) }));
+    expect(reports).toEqual([{ promptTokens: 7, completionTokens: 8 }]);
+  });
+
+  it("a server that reports no usage answers all the same, with no token count", async () => {
+    const reports: unknown[] = [];
+    const pieces = await collect(openai("no-usage").stream(prompt, { maxTokens: 8, onUsage: (usage) => reports.push(usage) }));
+    expect(pieces.join("")).toBe("Echo: Any ships tonight? (3 messages, max_tokens 8)");
+    expect(reports).toEqual([]);
+  });
+
+  it("a server that refuses stream_options (400) is asked again without it, and not asked with it again", async () => {
+    const sent: Record<string, unknown>[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+      return fetch(input, init);
+    };
+    // A model name no other test uses: what this isolate remembers of the endpoint is this test's alone.
+    const name = `no-stream-options-${crypto.randomUUID()}`;
+    const model = () => new OpenAIChatModel({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: name, fetch: counting });
+    const reports: unknown[] = [];
+    const pieces = await collect(model().stream(prompt, { maxTokens: 8, onUsage: (usage) => reports.push(usage) }));
+    expect(pieces.join("")).toBe("Echo: Any ships tonight? (3 messages, max_tokens 8)");
+    expect(reports).toEqual([]);
+    expect(sent.map((body) => body.stream_options)).toEqual([{ include_usage: true }, undefined]);
+    // The next reply (another instance, same endpoint) goes without it at once.
+    expect((await collect(model().stream(prompt, { maxTokens: 8 }))).join("")).toBe("Echo: Any ships tonight? (3 messages, max_tokens 8)");
+    expect(sent).toHaveLength(3);
+    expect(sent[2]!.stream_options).toBeUndefined();
+    // A 400 for another reason is still a 400 (after the one retry without stream_options).
+    await expect(collect(openai("error-400").stream(prompt, { maxTokens: 8 }))).rejects.toMatchObject({ name: "ChatModelError", status: 400 });
+  });
+
   it("stops when its signal is aborted", async () => {
     const controller = new AbortController();
     const got: string[] = [];
@@ -138,7 +178,10 @@ describe("workers-ai provider (a stub of the AI binding)", () => {
       ]),
     );
     const model = new WorkersAIChatModel(ai, "@cf/mistralai/mistral-small-3.1-24b-instruct");
-    expect(await collect(model.stream(prompt, { maxTokens: 100 }))).toEqual(["Not", " a", " one."]);
+    const reports: unknown[] = [];
+    expect(await collect(model.stream(prompt, { maxTokens: 100, onUsage: (usage) => reports.push(usage) }))).toEqual(["Not", " a", " one."]);
+    // Its last event before [DONE] reports the tokens used.
+    expect(reports).toEqual([{ promptTokens: 12, completionTokens: 3 }]);
     expect(ai.calls).toEqual([
       { model: "@cf/mistralai/mistral-small-3.1-24b-instruct", inputs: { messages: prompt, stream: true, max_tokens: 100 } },
     ]);
@@ -152,7 +195,10 @@ describe("workers-ai provider (a stub of the AI binding)", () => {
   });
 
   it("takes a non-streamed {response} too, and turns a failing run into a ChatModelError", async () => {
-    expect(await collect(new WorkersAIChatModel(stubAi(() => ({ response: "Whole." })), "m").stream(prompt, { maxTokens: 5 }))).toEqual(["Whole."]);
+    const reports: unknown[] = [];
+    const whole = new WorkersAIChatModel(stubAi(() => ({ response: "Whole.", usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } })), "m");
+    expect(await collect(whole.stream(prompt, { maxTokens: 5, onUsage: (usage) => reports.push(usage) }))).toEqual(["Whole."]);
+    expect(reports).toEqual([{ promptTokens: 9, completionTokens: 2 }]);
     await expect(collect(new WorkersAIChatModel(stubAi(() => new Error("3040: capacity")), "m").stream(prompt, { maxTokens: 5 }))).rejects.toBeInstanceOf(
       ChatModelError,
     );
@@ -185,6 +231,14 @@ describe("server-sent events", () => {
     expect(textOfChunk('{"choices":[{"delta":{"content":"b"}}]}')).toEqual({ done: false, text: "b" });
     expect(textOfChunk('{"choices":[{"delta":{"role":"assistant"}}]}')).toEqual({ done: false, text: "" });
     expect(textOfChunk(" [DONE] ")).toEqual({ done: true });
+    // Usage: OpenAI's last chunk (choices: []), and `usage: null` or counts that are not whole numbers reported as nothing.
+    expect(textOfChunk('{"choices":[],"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}')).toEqual({
+      done: false,
+      text: "",
+      usage: { promptTokens: 20, completionTokens: 5 },
+    });
+    expect(textOfChunk('{"choices":[{"delta":{"content":"c"}}],"usage":null}')).toEqual({ done: false, text: "c" });
+    expect(textOfChunk('{"response":"","usage":{"prompt_tokens":-1,"completion_tokens":2.5}}')).toEqual({ done: false, text: "" });
     expect(() => textOfChunk("<html>")).toThrow(ChatStreamError);
     expect(() => textOfChunk('{"error":"boom"}')).toThrow("model error: boom");
   });

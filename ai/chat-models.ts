@@ -3,21 +3,25 @@
  * chosen by `AI_PROVIDER`.
  *
  * - `workers-ai`: the `AI` binding, model `AI_MODEL`; its SSE stream comes in
- *   two shapes, both read by stream-parsers.ts.
+ *   two shapes, both read by stream-parsers.ts; its last event reports the
+ *   tokens used (`usage`).
  * - `openai`: any OpenAI-compatible server (Ollama, llama.cpp server, vLLM,
  *   OpenRouter…): `POST {OPENAI_BASE_URL}/chat/completions` with
- *   `stream: true`, key in the secret `OPENAI_API_KEY`, model `AI_MODEL`.
+ *   `stream: true` and `stream_options: {include_usage: true}` (the tokens
+ *   used come in a last chunk), key in the secret `OPENAI_API_KEY`, model
+ *   `AI_MODEL`. A server that refuses `stream_options` (400) is asked again
+ *   without it, and not asked with it again (STREAM_OPTIONS_REFUSED).
  * - `offline`: deterministic and local (offline-model.ts), for development
  *   and tests; the UI says plainly when it answers.
  *
  * The interface they implement is in chat-model.ts; the binding and HTTP
  * plumbing they share with the moderators is endpoints.ts.
  */
-import type { ChatModelName } from "../schema/chat.ts";
+import type { ChatModelName, ReplyUsage } from "../schema/chat.ts";
 import type { ChatModel, ChatModelOptions, PromptMessage, Sampling } from "./chat-model.ts";
 import { OfflineChatModel, type OfflineCharacter } from "./offline-model.ts";
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "./endpoints.ts";
-import { ChatStreamError, textOfEventStream } from "./stream-parsers.ts";
+import { ChatStreamError, textOfEventStream, usageOf } from "./stream-parsers.ts";
 
 export type { AiRunner } from "./endpoints.ts";
 
@@ -48,6 +52,27 @@ export function completionParameters(maxTokens: number, sampling: Sampling = {})
   return params;
 }
 
+/** Hands `onUsage` the tokens a whole (non-streamed) answer reports, if any. */
+function reportUsage(answer: unknown, onUsage: ((usage: ReplyUsage) => void) | undefined): void {
+  const usage = usageOf(answer);
+  if (usage) onUsage?.(usage);
+}
+
+/**
+ * Endpoints — `{model} {baseUrl}/chat/completions`, as a connection names
+ * them — that answered 400 to `stream_options` and then answered without
+ * it: this isolate does not send it to them again. At most
+ * STREAM_OPTIONS_REFUSED_MAX, oldest forgotten first (a Set keeps insertion
+ * order). Never a key.
+ */
+const STREAM_OPTIONS_REFUSED = new Set<string>();
+const STREAM_OPTIONS_REFUSED_MAX = 256;
+
+function rememberStreamOptionsRefused(endpoint: string): void {
+  STREAM_OPTIONS_REFUSED.add(endpoint);
+  if (STREAM_OPTIONS_REFUSED.size > STREAM_OPTIONS_REFUSED_MAX) STREAM_OPTIONS_REFUSED.delete(STREAM_OPTIONS_REFUSED.values().next().value!);
+}
+
 /** Workers AI through its binding. */
 export class WorkersAIChatModel implements ChatModel {
   readonly name = "workers-ai" as const;
@@ -59,7 +84,7 @@ export class WorkersAIChatModel implements ChatModel {
     this.model = model;
   }
 
-  async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling }: ChatModelOptions): AsyncGenerator<string> {
+  async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling, onUsage }: ChatModelOptions): AsyncGenerator<string> {
     // Workers AI text models take max_tokens, temperature, top_p and frequency_penalty, not `stop`.
     const params = completionParameters(maxTokens, { ...sampling, stop: undefined });
     const result = await runWorkersAI(
@@ -70,11 +95,12 @@ export class WorkersAIChatModel implements ChatModel {
       (message, status) => new ChatModelError(message, status),
     );
     if (result instanceof ReadableStream) {
-      yield* textOfEventStream(result as ReadableStream<Uint8Array>);
+      yield* textOfEventStream(result as ReadableStream<Uint8Array>, onUsage);
       return;
     }
     const response = (result as { response?: unknown } | null)?.response;
     if (typeof response === "string") {
+      reportUsage(result, onUsage);
       if (response !== "") yield response;
       return;
     }
@@ -99,25 +125,50 @@ export class OpenAIChatModel implements ChatModel {
     this.url = endpointUrl(config.baseUrl, "chat/completions");
   }
 
-  async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling }: ChatModelOptions): AsyncGenerator<string> {
-    const response = await postJson(
-      this.config,
-      this.url,
-      { model: this.config.model, messages: prompt, stream: true, ...completionParameters(maxTokens, sampling) },
-      { accept: "text/event-stream", signal },
-      (message, status) => new ChatModelError(message, status),
-    );
+  /**
+   * Streams the reply; `onUsage` gets the tokens the server reports. Asks
+   * for them with `stream_options: {include_usage: true}` (OpenAI API
+   * reference, "Create chat completion"; OpenRouter, llama.cpp server, vLLM
+   * and Ollama's `/v1` accept it). A server that answers 400 to it is asked
+   * once more without it; if that answers, the endpoint and model are
+   * remembered (STREAM_OPTIONS_REFUSED) and the reply has no token count.
+   * A 400 the second time is thrown as usual.
+   */
+  async *stream(prompt: PromptMessage[], { maxTokens, signal, sampling, onUsage }: ChatModelOptions): AsyncGenerator<string> {
+    const body = { model: this.config.model, messages: prompt, stream: true, ...completionParameters(maxTokens, sampling) };
+    const post = (withUsage: boolean) =>
+      postJson(
+        this.config,
+        this.url,
+        withUsage ? { ...body, stream_options: { include_usage: true } } : body,
+        { accept: "text/event-stream", signal },
+        (message, status) => new ChatModelError(message, status),
+      );
+    const endpoint = `${this.config.model} ${this.url}`;
+    let response: Response;
+    if (STREAM_OPTIONS_REFUSED.has(endpoint)) {
+      response = await post(false);
+    } else {
+      try {
+        response = await post(true);
+      } catch (error) {
+        if (!(error instanceof ChatModelError) || error.status !== 400) throw error;
+        response = await post(false);
+        rememberStreamOptionsRefused(endpoint);
+      }
+    }
     if (!response.body) throw new ChatModelError(`${this.url} answered ${response.status}: `, response.status);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("application/json")) {
       // A server that ignores `stream: true` answers one completion.
-      const body = (await response.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
-      const content = body?.choices?.[0]?.message?.content;
+      const answer = (await response.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
+      const content = answer?.choices?.[0]?.message?.content;
       if (typeof content !== "string") throw new ChatStreamError(`${this.url} answered JSON without a message`);
+      reportUsage(answer, onUsage);
       if (content !== "") yield content;
       return;
     }
-    yield* textOfEventStream(response.body);
+    yield* textOfEventStream(response.body, onUsage);
   }
 }
 

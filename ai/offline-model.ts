@@ -229,7 +229,9 @@ export class OfflineChatModel implements ChatModel {
    * the stop strings, `stop` and the person's `sampling.stop` (the reply
    * ends before the first of them), so tests
    * see the person's settings at work; the other sampling settings change
-   * nothing (it is deterministic).
+   * nothing (it is deterministic). It never calls `onUsage`: it has no
+   * tokenizer, and counting its words as tokens would show people a number
+   * no model spent.
    */
   async *stream(prompt: PromptMessage[], { signal, attempt = 0, purpose = "reply", maxTokens, stop, sampling }: ChatModelOptions): AsyncGenerator<string> {
     // A group chat's lines carry "Name: " (durable-objects/prompt.ts): the person's words are what follows.

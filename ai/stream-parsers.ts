@@ -9,7 +9,13 @@
  *   binding streams are understood — its own `{"response": "…"}` and the
  *   OpenAI `chat.completion.chunk` with `choices[0].delta.content` that newer
  *   models emit — and `[DONE]` ends the stream.
+ * - `usageOf`: the token counts a chunk (or a whole completion) reports in
+ *   `usage: {prompt_tokens, completion_tokens}`: OpenAI's last chunk with
+ *   `stream_options.include_usage` (`choices: []`; earlier chunks carry
+ *   `usage: null`), llama.cpp's and vLLM's the same, and Workers AI's last
+ *   `{"response": "", "usage": {…}}` event.
  */
+import type { ReplyUsage } from "../schema/chat.ts";
 
 /** A stream that broke or said something we cannot read. The message is for logs, not people. */
 export class ChatStreamError extends Error {
@@ -63,14 +69,30 @@ export async function* parseServerSentEvents(body: ReadableStream<Uint8Array>): 
   if (data.length > 0) yield data.join("\n");
 }
 
-/** What one event's data says: text to add (maybe empty), or the end of the reply. */
-export type ChunkText = { done: true } | { done: false; text: string };
+/** What one event's data says: text to add (maybe empty) and the tokens it reports, or the end of the reply. */
+export type ChunkText = { done: true } | { done: false; text: string; usage?: ReplyUsage };
+
+const isCount = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
+
+/**
+ * The tokens a chunk or completion reports: its `usage.prompt_tokens` and
+ * `usage.completion_tokens` (OpenAI "The chat completion chunk object",
+ * `usage`), when both are whole numbers ≥ 0; else null (no `usage`, `usage:
+ * null`, or counts we cannot trust).
+ */
+export function usageOf(chunk: unknown): ReplyUsage | null {
+  const usage = (chunk as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null } | null)?.usage;
+  if (typeof usage !== "object" || usage === null) return null;
+  const { prompt_tokens: promptTokens, completion_tokens: completionTokens } = usage;
+  return isCount(promptTokens) && isCount(completionTokens) ? { promptTokens, completionTokens } : null;
+}
 
 /**
  * Text of one streamed chunk: `[DONE]` ends; `{"response": "…"}` (Workers AI)
  * and `{"choices":[{"delta":{"content":"…"}}]}` (OpenAI chat completions) give
- * their text; usage-only and role-only chunks give "". An `error` field or
- * data that is not JSON throws ChatStreamError.
+ * their text; usage-only and role-only chunks give "". A chunk reporting
+ * tokens (`usageOf`) has them in `usage`. An `error` field or data that is
+ * not JSON throws ChatStreamError.
  */
 export function textOfChunk(data: string): ChunkText {
   const trimmed = data.trim();
@@ -91,23 +113,27 @@ export function textOfChunk(data: string): ChunkText {
     const detail = typeof chunk.error === "string" ? chunk.error : JSON.stringify(chunk.error);
     throw new ChatStreamError(`model error: ${detail.slice(0, 200)}`);
   }
-  if (typeof chunk.response === "string") return { done: false, text: chunk.response };
+  const usage = usageOf(chunk);
+  const withUsage = (text: string): ChunkText => (usage ? { done: false, text, usage } : { done: false, text });
+  if (typeof chunk.response === "string") return withUsage(chunk.response);
   const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
   if (choice) {
-    if (typeof choice.delta?.content === "string") return { done: false, text: choice.delta.content };
-    if (typeof choice.text === "string") return { done: false, text: choice.text };
+    if (typeof choice.delta?.content === "string") return withUsage(choice.delta.content);
+    if (typeof choice.text === "string") return withUsage(choice.text);
   }
-  return { done: false, text: "" };
+  return withUsage("");
 }
 
 /**
  * The text pieces of an SSE body of either shape, until `[DONE]` or the end
- * of the stream. Empty pieces are skipped.
+ * of the stream. Empty pieces are skipped. `onUsage` gets each report of
+ * tokens (`usageOf`) when its chunk is read; the last is the request's.
  */
-export async function* textOfEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* textOfEventStream(body: ReadableStream<Uint8Array>, onUsage?: (usage: ReplyUsage) => void): AsyncGenerator<string> {
   for await (const data of parseServerSentEvents(body)) {
     const chunk = textOfChunk(data);
     if (chunk.done) return;
+    if (chunk.usage) onUsage?.(chunk.usage);
     if (chunk.text !== "") yield chunk.text;
   }
 }

@@ -18,6 +18,7 @@ import {
   CLOSE_CODES,
   clientFrameSchema,
   MAX_FRAME_BYTES,
+  type ReplyUsage,
   type ServerFrame,
 } from "../schema/chat.ts";
 import { replaceMacros } from "../schema/macros.ts";
@@ -102,6 +103,8 @@ export interface SeedMessage {
   authorName?: string;
   /** Hidden from context. */
   hidden?: boolean;
+  /** A reply's tokens per version, in written order (schema/chat.ts ChatMessage.versionUsage); absent: unknown. */
+  versionUsage?: (ReplyUsage | null)[];
 }
 
 /** A member of a room's cast as the Worker tells it (DESIGN.md "Group chats"). */

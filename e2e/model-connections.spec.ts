@@ -6,7 +6,8 @@
  * temperature and a reply length; chat and see the reply come from it, with
  * those settings in what it was sent; then switch the chat back to the
  * site's (offline) model from the chat menu → Model. The key is never shown
- * again, only its last four characters.
+ * again, only its last four characters. A reply of the person's model shows
+ * the tokens the endpoint reported for it; the offline model's shows none.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,10 +28,15 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
   return JSON.parse(Buffer.concat(parts).toString("utf8")) as Record<string, unknown>;
 }
 
+/** How the loopback server counts tokens: the words of a text. */
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
 /**
  * A small OpenAI-compatible server: `GET /v1/models` lists two models;
  * `POST /v1/chat/completions` streams "From story-writer: {last user message}"
- * word by word as chat.completion.chunks. Another key gets 401.
+ * word by word as chat.completion.chunks and, asked with
+ * `stream_options.include_usage`, a last chunk with the usage (prompt: the
+ * words of every message; completion: the words streamed). Another key gets 401.
  */
 test.beforeAll(async () => {
   server = createServer((req, res) => {
@@ -48,10 +54,15 @@ test.beforeAll(async () => {
         requests.push(request);
         const messages = request.messages as { role: string; content: string }[];
         const last = messages.findLast((m) => m.role === "user")?.content ?? "";
-        const words = `From ${String(request.model)}: ${last}`.split(" ");
+        const reply = `From ${String(request.model)}: ${last}`.split(" ");
         res.writeHead(200, { "content-type": "text/event-stream" });
-        for (const [i, word] of words.entries()) {
+        for (const [i, word] of reply.entries()) {
           res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: i === 0 ? word : ` ${word}` } }] })}\n\n`);
+        }
+        if ((request.stream_options as { include_usage?: boolean } | undefined)?.include_usage) {
+          const prompt = messages.reduce((sum, m) => sum + words(m.content), 0);
+          const usage = { prompt_tokens: prompt, completion_tokens: reply.length, total_tokens: prompt + reply.length };
+          res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
         }
         res.end("data: [DONE]\n\n");
       });
@@ -170,7 +181,19 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByText("Offline demo model", { exact: false })).toBeHidden();
   expect(await sendAndAwaitReply(page, character.name, "Which shelf holds the maps?")).toBe("From story-writer: Which shelf holds the maps?");
-  expect(requests.at(-1)).toMatchObject({ model: "story-writer", temperature: 0.4, max_tokens: 200, stream: true });
+  expect(requests.at(-1)).toMatchObject({ model: "story-writer", temperature: 0.4, max_tokens: 200, stream: true, stream_options: { include_usage: true } });
+  // Under the reply, the tokens the endpoint reported: the reply's, and the prompt's in the tooltip.
+  const sentPrompt = (requests.at(-1)!.messages as { content: string }[]).reduce((sum, m) => sum + words(m.content), 0);
+  const ownReply = characterMessages(page, character.name).last();
+  const tokens = ownReply.locator("[data-reply-tokens]");
+  await expect(tokens).toContainText("7 tokens");
+  await expect(tokens).toHaveAttribute("title", `prompt ${sentPrompt.toLocaleString("en-US")} · reply 7`);
+  await expect(characterMessages(page, character.name).first().locator("[data-reply-tokens]")).toHaveCount(0);
+  await expectAccessibleAtRest(page);
+  await page.screenshot({ path: "test-results/chat-reply-tokens-1280.png" });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: "test-results/chat-reply-tokens-375.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Chat menu → Model: this chat goes back to the site's (offline) model.
   await page.getByRole("button", { name: "Conversation options" }).click();
@@ -186,6 +209,8 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   const offline = await sendAndAwaitReply(page, character.name, "And the atlas?");
   // The offline model's action (shown without its asterisks) and the person's words taken up.
   expect(offline).toMatch(new RegExp(`^${character.name} .*"And the atlas," ${character.name}`));
+  // The offline model counts no tokens: nothing is shown under its reply.
+  await expect(characterMessages(page, character.name).last().locator("[data-reply-tokens]")).toHaveCount(0);
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: "test-results/chat-model-375.png", fullPage: true });
 });

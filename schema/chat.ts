@@ -157,6 +157,19 @@ export const SUSPENDED_MESSAGE =
 // ---------------------------------------------------------------------------
 // HTTP: conversations and messages.
 
+/**
+ * Tokens one version of a reply cost, as the model's endpoint reported them
+ * (OpenAI's final stream chunk `usage: {prompt_tokens, completion_tokens}`
+ * with `stream_options.include_usage`; Workers AI streams the same field):
+ * `promptTokens` read, `completionTokens` written. A continued reply counts
+ * every request that wrote it. Never estimated: unknown when the endpoint
+ * said nothing.
+ */
+export interface ReplyUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
 /** A stored chat message as `GET /api/conversations/:id/messages` and `history_sync` return it. */
 export interface ChatMessage {
   /** Random UUID. */
@@ -202,6 +215,14 @@ export interface ChatMessage {
   authorName?: string;
   /** "Hide from context": kept and shown (dimmed) but left out of every prompt. Absent when false. */
   hidden?: boolean;
+  /** A reply's tokens for the version shown (ReplyUsage). Absent when its endpoint reported none, and on the person's messages. */
+  usage?: ReplyUsage;
+  /**
+   * Each version's tokens in the order written (as `replyVersions` lists
+   * them), null where unknown. Only on a reply with several versions and at
+   * least one known.
+   */
+  versionUsage?: (ReplyUsage | null)[];
 }
 
 /**
@@ -677,6 +698,9 @@ export const PONG_FRAME = '{"type":"pong"}';
 
 const isoDate = z.string();
 
+const tokenCount = z.number().int().nonnegative();
+const replyUsageSchema = z.object({ promptTokens: tokenCount, completionTokens: tokenCount }) satisfies z.ZodType<ReplyUsage>;
+
 export const chatMessageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
@@ -693,6 +717,8 @@ export const chatMessageSchema = z.object({
   authorId: z.string().optional(),
   authorName: z.string().optional(),
   hidden: z.boolean().optional(),
+  usage: replyUsageSchema.optional(),
+  versionUsage: z.array(replyUsageSchema.nullable()).optional(),
 }) satisfies z.ZodType<ChatMessage>;
 
 const authorNoteSchema = z.object({ text: z.string(), depth: z.number().int(), interval: z.number().int() }) satisfies z.ZodType<AuthorNote>;
@@ -799,7 +825,11 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     messageId: z.string(),
     delta: z.string(),
   }),
-  /** The finished reply (SPEC.md §7: `content`, `timestamp`), stored. `stopped` when `stop` cut it short. */
+  /**
+   * The finished reply (SPEC.md §7: `content`, `timestamp`), stored. `stopped`
+   * when `stop` cut it short. `usage`: the tokens its endpoint reported for
+   * it (a continue: for the whole reply), null when none; the room always sends it.
+   */
   z.object({
     type: z.literal("character_response"),
     content: z.string(),
@@ -807,6 +837,7 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     messageId: z.string(),
     message: chatMessageSchema,
     stopped: z.boolean(),
+    usage: replyUsageSchema.nullable().optional(),
   }),
   // Sent only to the rater's own sockets: `rating` is theirs (thumbs are per person).
   z.object({

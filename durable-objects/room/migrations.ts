@@ -17,6 +17,7 @@
  *   left or were removed. `ratings`: each person's thumb on a reply.
  * - `room.answered_through`: the `seq` up to which people's messages were
  *   taken up by a reply round (later ones wait for the next round).
+ * - `messages.usage` (version 7): the tokens each version of a reply cost.
  *
  * Times are ms since the epoch.
  */
@@ -96,6 +97,14 @@ export interface MessageRow {
   author_name: string | null;
   /** 1: "hide from context" — shown, but no prompt reads it. */
   hidden: 0 | 1;
+  /**
+   * The tokens each version of a reply cost, as its endpoint reported them:
+   * JSON list in the versions' written order (`replyVersions`), each
+   * `{promptTokens, completionTokens}` (schema/chat.ts ReplyUsage) or null;
+   * shorter than the versions when the last are unknown; null when none is
+   * known (and on the person's messages). See store.ts `versionUsage`.
+   */
+  usage: string | null;
 }
 
 /**
@@ -204,6 +213,9 @@ const MIGRATIONS: string[][] = [
     "INSERT INTO people (user_id, name, persona_description, role, seen_at) SELECT user_id, user_name, persona_description, 'owner', created_at FROM room",
     "INSERT INTO ratings (message_id, user_id, rating) SELECT m.id, r.user_id, m.rating FROM messages m JOIN room r WHERE m.rating IS NOT NULL",
   ],
+  // 7: the tokens each version of a reply cost (ReplyUsage, DESIGN.md "Your
+  // own model (turn 3)"); replies written before are unknown (NULL).
+  ["ALTER TABLE messages ADD COLUMN usage TEXT"],
 ];
 
 /** Newest schema version. */

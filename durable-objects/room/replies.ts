@@ -25,17 +25,21 @@
  *   the text is saved every FLUSH_EVERY_MS (ms) while streaming; a reply is
  *   cut at MAX_REPLY_CHARS characters; no token for `tokenTimeoutMs` (ms,
  *   default TOKEN_TIMEOUT_MS) fails it.
- * - Every version of a regenerated reply is kept (the swipes).
+ * - Every version of a regenerated reply is kept (the swipes), each with
+ *   the tokens its endpoint reported for it (`usage` on the stored reply and
+ *   the `character_response` frame; null when it reported none, or when the
+ *   reply was stopped or cut before the report came).
  * - D1 learns of the exchange once, when the reply is stored or fails
  *   (D1Sync). After a stored reply: screening (screening.ts) and, when the
- *   history overflows, the summary (summary.ts), both off the reply's path.
+ *   history overflows, the summary (summary.ts, by the reply's own model),
+ *   both off the reply's path.
  *
  * A model failure is never thrown: the sockets get an error frame in plain
  * words (`model_failed`, `stopped_empty`) and the person's message stays.
  */
 import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
 import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
-import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, replyVersions, type ServerFrame } from "../../schema/chat.ts";
+import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, type ReplyUsage, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import { buildPrompt } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
@@ -70,6 +74,8 @@ export interface ActiveReply {
   /** Its message was refused by screening after the reply began: the reply ends quietly, its rows already gone. */
   retracted?: boolean;
   controller: AbortController;
+  /** The tokens this request cost, once the endpoint reported them (ChatModelOptions.onUsage); null until then, or never. */
+  usage: ReplyUsage | null;
 }
 
 /** No token for this long ends a reply with an error, ms. */
@@ -421,6 +427,7 @@ export class ReplyRounds {
       sent: base,
       stopped: false,
       controller: new AbortController(),
+      usage: null,
     };
     this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
     this.active = reply;
@@ -483,6 +490,9 @@ export class ReplyRounds {
           attempt: reply.alternatives.length,
           purpose: reply.continues !== null ? "continue" : "reply",
           ...(stops.length > 0 ? { stop: stops } : {}),
+          onUsage: (usage) => {
+            reply.usage = usage;
+          },
         }),
         this.seams.tokenTimeoutMs,
         () => reply.controller.abort(),
@@ -538,28 +548,37 @@ export class ReplyRounds {
       return;
     }
     const now = Date.now();
-    const row = store.completeReply(reply.id, content, now);
+    // Stored with the version it counts (a continue: added to what the reply had cost).
+    const row = store.completeReply(reply.id, content, now, reply.usage);
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     // A continued reply is not a new message: only the preview follows.
     if (reply.continues !== null) this.d1.notePreview(row);
     else this.d1.countMessage(row);
     await this.d1.writeCounters();
     // A continued reply keeps its thumbs: each person gets their own.
-    const answerFor = (viewer: string | null): ServerFrame => ({
-      type: "character_response",
-      content,
-      timestamp: new Date(now).toISOString(),
-      messageId: reply.id,
-      message: store.toWire(row, this.active, viewer),
-      stopped: reply.stopped,
-    });
+    const answerFor = (viewer: string | null): ServerFrame => {
+      const message = store.toWire(row, this.active, viewer);
+      return {
+        type: "character_response",
+        content,
+        timestamp: new Date(now).toISOString(),
+        messageId: reply.id,
+        message,
+        stopped: reply.stopped,
+        usage: message.usage ?? null,
+      };
+    };
     this.sockets.broadcastEach(answerFor);
     if (reply.clientId) store.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
-    if (character) {
+    // Written by the model (and under the budget) that wrote this reply.
+    if (character && choice) {
       const card = character;
-      this.ctx.waitUntil(this.summary.summarizeIfOverflowing(card).catch((error) => console.warn("summary failed", room.conversation_id, String(error))));
+      const model = choice;
+      this.ctx.waitUntil(
+        this.summary.summarizeIfOverflowing(card, model).catch((error) => console.warn("summary failed", room.conversation_id, String(error))),
+      );
     }
   }
 

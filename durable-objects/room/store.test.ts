@@ -77,6 +77,7 @@ describe("storage", () => {
       for (const column of ["character_id", "author_id", "author_name", "hidden"]) state.storage.sql.exec(`ALTER TABLE messages DROP COLUMN ${column}`);
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN edited_at");
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN swipe_index");
+      state.storage.sql.exec("ALTER TABLE messages DROP COLUMN usage");
       state.storage.sql.exec("UPDATE _schema SET version = 1");
     });
     await evictDurableObject(stub);
@@ -104,5 +105,6 @@ describe("storage", () => {
     expect(columns.names).toContain("hidden");
     expect(columns.tables).toContain("people");
     expect(columns.tables).toContain("ratings");
+    expect(columns.names).toContain("usage");
   });
 });

@@ -7,7 +7,7 @@
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
-import type { AuthorNote, ChatMessage, ReplyOrder, ReplyVersionFields, ServerFrame } from "../../schema/chat.ts";
+import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage, type ReplyVersionFields, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import type { RoomCastMember, RoomFacts, SeedMessage } from "../room-protocol.ts";
 import { type CastRow, type MessageRow, migrateRoomStorage, type PersonRow, type RoomRow } from "./migrations.ts";
 
@@ -78,8 +78,8 @@ export class RoomStore {
           const at = message.swipeIndex;
           const swipeIndex = at !== undefined && Number.isInteger(at) && at >= 0 && at < alternatives.length ? at : null;
           this.sql(
-            `INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id, author_id, author_name, hidden)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id, author_id, author_name, hidden, usage)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             crypto.randomUUID(),
             message.isUser ? "user" : "character",
             message.content,
@@ -90,6 +90,7 @@ export class RoomStore {
             message.isUser ? facts.userId : null,
             message.isUser ? (message.authorName ?? facts.userName) : null,
             message.hidden ? 1 : 0,
+            message.isUser ? null : usageColumn(readUsageList(message.versionUsage)),
           );
         }
       } else {
@@ -313,6 +314,12 @@ export class RoomStore {
       message.authorName = row.author_name ?? this.room!.user_name;
     }
     if (row.hidden) message.hidden = true;
+    if (row.role === "character") {
+      const usage = versionUsage(row);
+      const shown = usage[replyVersions(versionFields(row)).current];
+      if (shown) message.usage = shown;
+      if (usage.length > 1 && usage.some(Boolean)) message.versionUsage = usage;
+    }
     if (row.status === "streaming") {
       message.status = "streaming";
       // Exactly what this socket's later deltas continue from.
@@ -406,7 +413,8 @@ export class RoomStore {
   /**
    * A reply begins, in one transaction: a continued reply goes back to
    * "streaming" and names itself in `replaces`; else the reply it replaces
-   * (if any) becomes "superseded" and a new empty "streaming" row is added.
+   * (if any) becomes "superseded" and a new empty "streaming" row is added,
+   * with the replaced reply's versions (`alternatives`) and their tokens.
    */
   beginReply(reply: { id: string; replaces: string | null; alternatives: string[]; continuing: boolean; characterId: number }): void {
     this.storage.transactionSync(() => {
@@ -415,14 +423,16 @@ export class RoomStore {
         return;
       }
       if (reply.replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", reply.replaces);
+      // The versions keep their written order, so the replaced reply's list of tokens is the new row's as it is.
       this.sql(
-        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id)
-         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?)`,
+        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id, usage)
+         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?, (SELECT usage FROM messages WHERE id = ?))`,
         reply.id,
         Date.now(),
         JSON.stringify(reply.alternatives),
         reply.replaces,
         reply.characterId,
+        reply.replaces,
       );
     });
   }
@@ -432,12 +442,27 @@ export class RoomStore {
     this.sql("UPDATE messages SET content = ? WHERE id = ?", content, messageId);
   }
 
-  /** A reply is done: its text, "complete", dated `at`. */
-  completeReply(messageId: string, content: string, at: number): MessageRow {
+  /**
+   * A reply is done: its text, "complete", dated `at`, and the tokens it
+   * cost (`usage`, null when its endpoint reported none) for the version it
+   * is. A continued reply (it names itself in `replaces`) adds them to what
+   * that version had cost, when both are known; else its count is unknown.
+   */
+  completeReply(messageId: string, content: string, at: number, usage: ReplyUsage | null = null): MessageRow {
+    const row = this.row(messageId);
+    let column: string | null = null;
+    if (row) {
+      const list = versionUsage(row);
+      // The version being written: the newest for a new reply, the one shown for a continue.
+      const current = replyVersions(versionFields(row)).current;
+      list[current] = row.replaces === row.id ? addUsage(list[current] ?? null, usage) : usage;
+      column = usageColumn(list);
+    }
     return this.sql<MessageRow>(
-      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL WHERE id = ? RETURNING *",
+      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL, usage = ? WHERE id = ? RETURNING *",
       content,
       at,
+      column,
       messageId,
     )[0]!;
   }
@@ -507,7 +532,7 @@ export class RoomStore {
   hideMessage(messageId: string, text: string): MessageRow | null {
     return (
       this.sql<MessageRow>(
-        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, edited_at = ?
+        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, usage = NULL, edited_at = ?
          WHERE id = ? AND status IN ('complete', 'superseded') AND content != ? RETURNING *`,
         text,
         Date.now(),
@@ -592,7 +617,48 @@ export function seedOf(row: MessageRow): SeedMessage {
   if (row.character_id !== null) seed.characterId = row.character_id;
   if (row.author_name !== null) seed.authorName = row.author_name;
   if (row.hidden) seed.hidden = true;
+  const usage = versionUsage(row);
+  if (usage.some(Boolean)) seed.versionUsage = usage;
   return seed;
+}
+
+/** `value` as ReplyUsage when it is one (two whole token counts ≥ 0), else null. */
+function readUsage(value: unknown): ReplyUsage | null {
+  const count = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
+  const { promptTokens, completionTokens } = (value ?? {}) as Partial<ReplyUsage>;
+  return count(promptTokens) && count(completionTokens) ? { promptTokens, completionTokens } : null;
+}
+
+/** A list of versions' tokens as stored or seeded (anything else: empty). */
+function readUsageList(value: unknown): (ReplyUsage | null)[] {
+  return Array.isArray(value) ? value.map(readUsage) : [];
+}
+
+/** The `usage` column for a list of versions' tokens: null when none is known. */
+function usageColumn(list: readonly (ReplyUsage | null)[]): string | null {
+  return list.some(Boolean) ? JSON.stringify(list) : null;
+}
+
+/** The tokens of two requests that wrote one reply (a continue); unknown when either is. */
+function addUsage(a: ReplyUsage | null, b: ReplyUsage | null): ReplyUsage | null {
+  return a && b ? { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens } : null;
+}
+
+/**
+ * The tokens of every version of the reply `row`, in the versions' written
+ * order (as `replyVersions` lists them; a reply being written counts as its
+ * newest version), null where unknown; [] for the person's messages.
+ */
+export function versionUsage(row: MessageRow): (ReplyUsage | null)[] {
+  if (row.role !== "character") return [];
+  let stored: (ReplyUsage | null)[] = [];
+  try {
+    stored = readUsageList(row.usage === null ? null : JSON.parse(row.usage));
+  } catch {
+    // A column that is not JSON counts as unknown.
+  }
+  const count = (JSON.parse(row.alternatives) as string[]).length + 1;
+  return Array.from({ length: count }, (_, i) => stored[i] ?? null);
 }
 
 /** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */

@@ -4,6 +4,12 @@
  * the chat model. Runs after a reply is stored (ReplyRounds), never before
  * a reply's first token; the next reply reads it. One at a time.
  *
+ * It is written by the model that wrote that reply (model-choice.ts): the
+ * person's own connection when the conversation uses one — their story
+ * never goes to the site's model behind their back — else the site's
+ * (`seams.modelFactory`), as replies fall back; "fits" is measured against
+ * that model's budget (the person's context size when they set one).
+ *
  * The owner may also rewrite or reset it (`set_summary`, steering.ts):
  * a summary written meanwhile by the model is then thrown away.
  *
@@ -15,6 +21,7 @@ import { withTokenTimeout } from "../../ai/chat-models.ts";
 import { MAX_SUMMARY_LENGTH } from "../../schema/chat.ts";
 import { buildPrompt, summaryPrompt } from "../prompt.ts";
 import type { ReplyCharacter } from "./d1-sync.ts";
+import { type ReplyModel, withBudget } from "./model-choice.ts";
 import { historyOf, type PromptInputs } from "./prompt-inputs.ts";
 import type { RoomSeams } from "./seams.ts";
 import type { RoomStore } from "./store.ts";
@@ -43,14 +50,16 @@ export class RoomSummary {
    * never the latest SUMMARY_KEEP_MESSAGES — is summarised by the chat model
    * together with the summary so far, and the summary then covers it. A
    * delete or rewind meanwhile (the summary was reset) makes the result be
-   * thrown away.
+   * thrown away. `choice` is the model of the reply just stored: it writes
+   * the summary, with the person's sampling (not their stop strings, which
+   * are for replies), and its budget decides what fits.
    */
-  async summarizeIfOverflowing(character: ReplyCharacter): Promise<void> {
+  async summarizeIfOverflowing(character: ReplyCharacter, choice: ReplyModel): Promise<void> {
     const store = this.store;
     if (store.deleted || !store.room || this.summarizing) return;
     // Hidden messages stay out of the summary as they stay out of prompts.
     const rows = store.rowsAfterSummary().filter((row) => !row.hidden);
-    const options = this.inputs.options();
+    const options = withBudget(this.inputs.options(), choice.budget);
     const history = rows.map((row) => historyOf(row));
     const fitted = buildPrompt(character, history, options);
     const dropped = history.length - fitted.historyIncluded;
@@ -71,11 +80,14 @@ export class RoomSummary {
         ...(shared && row.role === "user" && row.author_name ? { name: row.author_name } : {}),
       }));
       const prompt = summaryPrompt(character.name, userName, before, messages);
-      const model = this.seams.modelFactory(character, userName);
+      const model = choice.model ? choice.model(character, userName) : this.seams.modelFactory(character, userName);
+      const sampling = { ...choice.sampling, stop: undefined };
+      const controller = new AbortController();
       let summary = "";
       for await (const piece of withTokenTimeout(
-        model.stream(prompt, { maxTokens: Math.min(options.maxTokens, SUMMARY_MAX_TOKENS), purpose: "summary" }),
+        model.stream(prompt, { maxTokens: Math.min(options.maxTokens, SUMMARY_MAX_TOKENS), purpose: "summary", sampling, signal: controller.signal }),
         this.seams.tokenTimeoutMs,
+        () => controller.abort(),
       )) {
         summary += piece;
         if (summary.length >= MAX_SUMMARY_LENGTH) break;

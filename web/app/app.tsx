@@ -1,13 +1,28 @@
-import { useState } from "react";
-import { RouterProvider } from "react-router/dom";
+import { ErrorBoundary } from "react-error-boundary";
+import { BrowserRouter, useLocation } from "react-router";
 import { AppProvider } from "./provider.tsx";
-import { createRouter } from "./router.tsx";
+import { RouteError } from "./route-error.tsx";
+import { AppRoutes } from "./router.tsx";
 
 export function App() {
-  const [router] = useState(createRouter);
   return (
     <AppProvider>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <RouteErrorBoundary />
+      </BrowserRouter>
     </AppProvider>
+  );
+}
+
+/**
+ * The pages, with RouteError in place of everything when one throws while
+ * rendering or its code fails to load; going to another address tries again.
+ */
+function RouteErrorBoundary() {
+  const location = useLocation();
+  return (
+    <ErrorBoundary FallbackComponent={RouteError} resetKeys={[location.pathname]}>
+      <AppRoutes />
+    </ErrorBoundary>
   );
 }

@@ -1,12 +1,14 @@
 /** Frame of every page: skip link, sticky header, a suspended account's notice, the page in `<main>`, footer. */
 import { Suspense } from "react";
-import { Outlet, ScrollRestoration } from "react-router";
+import { Outlet } from "react-router";
 import { Footer } from "../components/footer.tsx";
 import { Header } from "../components/header.tsx";
 import { PageSpinner } from "../components/page-spinner.tsx";
 import { SuspensionBanner } from "../components/suspension-banner.tsx";
+import { useScrollRestoration } from "./use-scroll-restoration.ts";
 
 export function RootLayout() {
+  useScrollRestoration();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -23,7 +25,6 @@ export function RootLayout() {
         </Suspense>
       </main>
       <Footer />
-      <ScrollRestoration />
     </div>
   );
 }

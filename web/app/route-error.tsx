@@ -1,13 +1,14 @@
 /**
  * Shown when a page throws while rendering or its code fails to load (e.g. a
  * new deploy replaced the chunk): offers a reload, which fetches fresh code.
+ * The FallbackComponent of app.tsx's error boundary (react-error-boundary).
  */
-import { Link, isRouteErrorResponse, useRouteError } from "react-router";
+import type { FallbackProps } from "react-error-boundary";
+import { Link } from "react-router";
 import { Button } from "../components/ui/button.tsx";
 
-export function RouteError() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error)) console.error(error);
+export function RouteError({ error }: FallbackProps) {
+  console.error(error);
   return (
     <main id="main" className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center px-4 text-center">
       <h1 className="text-2xl font-bold">Something went wrong</h1>

@@ -1,12 +1,17 @@
 /**
  * Routes of SPEC.md §2. Home is in the entry bundle (first visits land there);
  * every other page is its own lazily loaded chunk.
+ *
+ * React Router's declarative mode (`<BrowserRouter>` + `<Routes>`), not its
+ * data router: Fabled loads data with React Query, and the data router's code
+ * was 17 KB of a first visit's 140 KB budget (docs/decisions/0004). What it
+ * gave besides — an error page for a page that throws, scroll restoration —
+ * is RouteErrorBoundary and useScrollRestoration.
  */
 import { lazy } from "react";
-import { createBrowserRouter } from "react-router";
+import { Route, Routes } from "react-router";
 import { HomePage } from "../routes/home.tsx";
 import { RootLayout } from "./root-layout.tsx";
-import { RouteError } from "./route-error.tsx";
 
 const CharacterPage = lazy(() => import("../routes/character.tsx").then((m) => ({ default: m.CharacterPage })));
 const ProfilePage = lazy(() => import("../routes/profile.tsx").then((m) => ({ default: m.ProfilePage })));
@@ -28,29 +33,28 @@ const SettingsModelsPage = lazy(() => import("../routes/settings-models.tsx").th
 const JoinPage = lazy(() => import("../routes/join.tsx").then((m) => ({ default: m.JoinPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
-export function createRouter() {
-  return createBrowserRouter([
-    {
-      element: <RootLayout />,
-      errorElement: <RouteError />,
-      children: [
-        { index: true, element: <HomePage /> },
-        { path: "character/:id", element: <CharacterPage /> },
-        { path: "chat/:conversationId", element: <ChatPage /> },
-        { path: "chats", element: <ChatsPage /> },
-        { path: "join/:token", element: <JoinPage /> },
-        { path: "profile", element: <ProfilePage /> },
-        { path: "settings/models", element: <SettingsModelsPage /> },
-        { path: "create-character", element: <CreateCharacterPage /> },
-        { path: "edit-character/:id", element: <EditCharacterPage /> },
-        { path: "my-characters", element: <MyCharactersPage /> },
-        { path: "favorites", element: <FavoritesPage /> },
-        { path: "u/:username", element: <CreatorPage /> },
-        { path: "privacy-policy", element: <PrivacyPolicyPage /> },
-        { path: "terms-of-use", element: <TermsOfUsePage /> },
-        { path: "disclaimer", element: <DisclaimerPage /> },
-        { path: "*", element: <NotFoundPage /> },
-      ],
-    },
-  ]);
+/** Every page, inside the frame of RootLayout. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        <Route index element={<HomePage />} />
+        <Route path="character/:id" element={<CharacterPage />} />
+        <Route path="chat/:conversationId" element={<ChatPage />} />
+        <Route path="chats" element={<ChatsPage />} />
+        <Route path="join/:token" element={<JoinPage />} />
+        <Route path="profile" element={<ProfilePage />} />
+        <Route path="settings/models" element={<SettingsModelsPage />} />
+        <Route path="create-character" element={<CreateCharacterPage />} />
+        <Route path="edit-character/:id" element={<EditCharacterPage />} />
+        <Route path="my-characters" element={<MyCharactersPage />} />
+        <Route path="favorites" element={<FavoritesPage />} />
+        <Route path="u/:username" element={<CreatorPage />} />
+        <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
+        <Route path="terms-of-use" element={<TermsOfUsePage />} />
+        <Route path="disclaimer" element={<DisclaimerPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
 }

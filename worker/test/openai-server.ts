@@ -7,7 +7,12 @@
  *
  * `POST /v1/chat/completions` streams server-sent events exactly as OpenAI
  * does (`chat.completion.chunk`s, a role-only first chunk, a finish chunk,
- * `data: [DONE]`), and behaves according to the requested `model`:
+ * `data: [DONE]`), and behaves according to the requested `model`. Asked
+ * with `stream_options: {include_usage: true}`, every chunk carries
+ * `usage: null` and a last chunk before `[DONE]` has `choices: []` and
+ * `usage: {prompt_tokens, completion_tokens, total_tokens}` (as OpenAI
+ * does): the prompt's tokens are the words of every message's content, the
+ * completion's the pieces streamed (chatUsage). Models:
  *
  * - `echo`: "Echo: {last user message} ({n} messages, max_tokens {m})",
  *   word by word, events split across TCP writes;
@@ -19,13 +24,21 @@
  * - `slow`: "one two three …" one word every 100 ms, 40 words;
  * - `broken`: two words, then the connection is destroyed;
  * - `error-500`: HTTP 500 with an OpenAI error body;
+ * - `error-400`: HTTP 400 with an OpenAI error body, whatever the request;
  * - `error-chunk`: a chunk carrying an `error` object;
  * - `hang`: headers, then nothing until the client gives up;
- * - `json`: a plain (non-streamed) completion;
+ * - `json`: a plain (non-streamed) completion, with its `usage`;
  * - `params`: the request's sampling parameters as JSON text, in one piece
  *   (`{max_tokens, temperature, top_p, frequency_penalty, stop}`: tests of a
  *   person's settings read what the endpoint was sent);
- * - `garbage`: a 200 event stream whose data is not JSON.
+ * - `garbage`: a 200 event stream whose data is not JSON;
+ * - `no-usage`: like `echo`, but never reports usage, whatever it is asked
+ *   (as older servers do);
+ * - `no-stream-options` (and any `no-stream-options-…`, so a test can be an
+ *   endpoint no other test has used): 400 with OpenAI's "Unrecognized
+ *   request argument supplied: stream_options" when the request has
+ *   `stream_options`, else like `echo` without usage (servers that refuse
+ *   the field).
  *
  * `GET /v1/models` lists those model names in OpenAI's `{object: "list",
  * data: [{id, object: "model", owned_by}]}` (OPENAI_TEST_MODELS).
@@ -77,7 +90,23 @@ declare module "vitest" {
 export const OPENAI_TEST_KEY = "test-key";
 
 /** What `GET /v1/models` lists. */
-export const OPENAI_TEST_MODELS = ["echo", "echo-crlf", "recall", "prompt", "slow", "broken", "error-500", "error-chunk", "hang", "json", "params", "garbage"];
+export const OPENAI_TEST_MODELS = [
+  "echo",
+  "echo-crlf",
+  "recall",
+  "prompt",
+  "slow",
+  "broken",
+  "error-500",
+  "error-400",
+  "error-chunk",
+  "hang",
+  "json",
+  "params",
+  "garbage",
+  "no-usage",
+  "no-stream-options",
+];
 
 interface ChatRequest {
   model?: string;
@@ -87,18 +116,34 @@ interface ChatRequest {
   top_p?: number;
   frequency_penalty?: number;
   stop?: string[];
+  stream_options?: { include_usage?: boolean };
   messages?: { role: string; content: string }[];
+}
+
+/** How many tokens the stub counts: the words (runs of non-space) of `text`. */
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * The `usage` the stub reports for `request` and a completion of
+ * `completionTokens` pieces: prompt tokens are the words of every message's
+ * content; `total_tokens` their sum.
+ */
+export function chatUsage(request: ChatRequest, completionTokens: number) {
+  const promptTokens = (request.messages ?? []).reduce((sum, m) => sum + wordCount(String(m.content)), 0);
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
-function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null): string {
+/** A `chat.completion.chunk`; `usage` present (null, as OpenAI sends before the last chunk) when the request asked for it. */
+function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null, usage?: null): string {
   return JSON.stringify({
     id,
     object: "chat.completion.chunk",
     created: Math.floor(Date.now() / 1000),
     model: "test",
     choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage === null ? { usage } : {}),
   });
 }
 
@@ -187,8 +232,18 @@ async function handleModeration(req: IncomingMessage, res: ServerResponse): Prom
   );
 }
 
-async function streamWords(res: ServerResponse, words: string[], options: { eol?: string; delayMs?: number; split?: boolean } = {}) {
+/**
+ * Streams `words` as chunks, then the finish chunk and `[DONE]`; with
+ * `usageOf` (the request asked for usage), `usage: null` on every chunk and a
+ * last `choices: []` chunk with the usage of the words sent.
+ */
+async function streamWords(
+  res: ServerResponse,
+  words: string[],
+  options: { eol?: string; delayMs?: number; split?: boolean; usageOf?: ChatRequest } = {},
+) {
   const eol = options.eol ?? "\n";
+  const nullUsage = options.usageOf ? null : undefined;
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const event = async (data: string) => {
@@ -203,14 +258,18 @@ async function streamWords(res: ServerResponse, words: string[], options: { eol?
       res.write(text);
     }
   };
-  await event(chunk(id, { role: "assistant", content: "" }));
+  await event(chunk(id, { role: "assistant", content: "" }, null, nullUsage));
   res.write(`: keep-alive comment${eol}${eol}`);
   for (const [i, word] of words.entries()) {
     if (res.destroyed) return;
-    await event(chunk(id, { content: i === 0 ? word : ` ${word}` }));
+    await event(chunk(id, { content: i === 0 ? word : ` ${word}` }, null, nullUsage));
     if (options.delayMs) await sleep(options.delayMs);
   }
-  await event(chunk(id, {}, "stop"));
+  await event(chunk(id, {}, "stop", nullUsage));
+  if (options.usageOf) {
+    const created = Math.floor(Date.now() / 1000);
+    await event(JSON.stringify({ id, object: "chat.completion.chunk", created, model: "test", choices: [], usage: chatUsage(options.usageOf, words.length) }));
+  }
   await event("[DONE]");
   res.end();
 }
@@ -300,23 +359,41 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   const lastUser = body.messages.findLast((m) => m.role === "user")?.content ?? "";
   const echo = `Echo: ${lastUser} (${body.messages.length} messages, max_tokens ${body.max_tokens})`.split(" ");
-  switch (body.model) {
+  // Asked for usage (OpenAI's `stream_options.include_usage`): reported at the end.
+  const usageOf = body.stream_options?.include_usage === true ? body : undefined;
+  const model = body.model?.startsWith("no-stream-options-") ? "no-stream-options" : body.model;
+  switch (model) {
     case "echo":
-      await streamWords(res, echo, { split: true });
+      await streamWords(res, echo, { split: true, usageOf });
       return;
     case "echo-crlf":
-      await streamWords(res, echo, { eol: "\r\n", split: true });
+      await streamWords(res, echo, { eol: "\r\n", split: true, usageOf });
       return;
     case "recall": {
       const lastReply = body.messages.findLast((m) => m.role === "assistant")?.content ?? "";
-      await streamWords(res, `Recall: ${lastReply}`.split(" "));
+      await streamWords(res, `Recall: ${lastReply}`.split(" "), { usageOf });
       return;
     }
     case "prompt":
-      await streamWords(res, [JSON.stringify(body.messages)]);
+      await streamWords(res, [JSON.stringify(body.messages)], { usageOf });
       return;
     case "slow":
-      await streamWords(res, Array.from({ length: 40 }, (_, i) => `word${i + 1}`), { delayMs: 100 });
+      await streamWords(res, Array.from({ length: 40 }, (_, i) => `word${i + 1}`), { delayMs: 100, usageOf });
+      return;
+    case "no-usage":
+      await streamWords(res, echo);
+      return;
+    case "no-stream-options":
+      if (body.stream_options !== undefined) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            error: { message: "Unrecognized request argument supplied: stream_options", type: "invalid_request_error", param: null, code: null },
+          }),
+        );
+        return;
+      }
+      await streamWords(res, echo);
       return;
     case "broken": {
       const id = "chatcmpl-broken";
@@ -330,6 +407,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case "error-500":
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "The server had an error", type: "server_error" } }));
+      return;
+    case "error-400":
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "Invalid value for 'temperature'", type: "invalid_request_error", param: "temperature" } }));
       return;
     case "error-chunk":
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -348,7 +429,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return;
     case "params": {
       const { max_tokens, temperature, top_p, frequency_penalty, stop } = body;
-      await streamWords(res, [JSON.stringify({ max_tokens, temperature, top_p, frequency_penalty, stop })]);
+      await streamWords(res, [JSON.stringify({ max_tokens, temperature, top_p, frequency_penalty, stop })], { usageOf });
       return;
     }
     case "garbage":
@@ -357,7 +438,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return;
     case "json":
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: echo.join(" ") }, finish_reason: "stop" }] }));
+      // A whole completion reports its usage always (OpenAI does, whatever stream_options says).
+      res.end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: "assistant", content: echo.join(" ") }, finish_reason: "stop" }],
+          usage: chatUsage(body, echo.length),
+        }),
+      );
       return;
     default:
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no model ${body.model}` } }));

@@ -271,33 +271,35 @@ describe("GET /character/{id}", () => {
 });
 
 describe("GET /u/{username}", () => {
+  // Unique: other test files share the database, and one of them takes "@nightowl" itself.
+  const owl = `nightowl${Array.from({ length: 6 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("")}`;
   let nightowlId: string;
 
   beforeAll(async () => {
     // Seeded creators were stored without "@" (scripts/lib/seed.ts); chosen names have it.
-    nightowlId = await insertUser({ username: "nightowl", name: "Noor Alvi", firstName: "Noor", profileImageUrl: "/objects/avatars/noor/me" });
-    await insertCharacter({ creatorId: nightowlId, creator: "nightowl", name: "Owl One" });
-    await insertCharacter({ creatorId: nightowlId, creator: "nightowl", name: "Owl Two", isNsfw: true });
-    await insertCharacter({ creatorId: nightowlId, creator: "nightowl", name: "Owl Hidden", isActive: false });
-    const removed = await insertCharacter({ creatorId: nightowlId, creator: "nightowl", name: "Owl Removed" });
+    nightowlId = await insertUser({ username: owl, name: "Noor Alvi", firstName: "Noor", profileImageUrl: "/objects/avatars/noor/me" });
+    await insertCharacter({ creatorId: nightowlId, creator: owl, name: "Owl One" });
+    await insertCharacter({ creatorId: nightowlId, creator: owl, name: "Owl Two", isNsfw: true });
+    await insertCharacter({ creatorId: nightowlId, creator: owl, name: "Owl Hidden", isActive: false });
+    const removed = await insertCharacter({ creatorId: nightowlId, creator: owl, name: "Owl Removed" });
     await setCharacter(removed, { moderation_status: "removed", is_active: 0 });
   });
 
   it("names the creator and counts their listed characters, with and without the @, in any case", async () => {
-    for (const path of ["/u/nightowl", "/u/@nightowl", "/u/%40NightOwl", "/u/NIGHTOWL/"]) {
+    for (const path of [`/u/${owl}`, `/u/@${owl}`, `/u/%40${owl[0]!.toUpperCase()}${owl.slice(1)}`, `/u/${owl.toUpperCase()}/`]) {
       const res = await get(path);
       expect(res.status, path).toBe(200);
       const head = await readPage(res);
-      expect(head.titles, path).toEqual(["Noor Alvi (@nightowl) — Fabled"]);
-      expect(one(head, "og:title")).toBe("Noor Alvi (@nightowl)");
-      expect(one(head, "twitter:title")).toBe("Noor Alvi (@nightowl)");
+      expect(head.titles, path).toEqual([`Noor Alvi (@${owl}) — Fabled`]);
+      expect(one(head, "og:title")).toBe(`Noor Alvi (@${owl})`);
+      expect(one(head, "twitter:title")).toBe(`Noor Alvi (@${owl})`);
       // Active and not removed: Owl One and Owl Two.
-      expect(one(head, "description")).toBe("2 characters by @nightowl on Fabled. Browse and chat with their AI roleplay characters.");
+      expect(one(head, "description")).toBe(`2 characters by @${owl} on Fabled. Browse and chat with their AI roleplay characters.`);
       expect(one(head, "og:description")).toBe(one(head, "description"));
       expect(one(head, "og:type")).toBe("profile");
-      expect(one(head, "profile:username")).toBe("nightowl");
-      expect(one(head, "og:url")).toBe(`${ORIGIN}/u/nightowl`);
-      expect(head.canonical).toEqual([`${ORIGIN}/u/nightowl`]);
+      expect(one(head, "profile:username")).toBe(owl);
+      expect(one(head, "og:url")).toBe(`${ORIGIN}/u/${owl}`);
+      expect(head.canonical).toEqual([`${ORIGIN}/u/${owl}`]);
       expect(one(head, "og:image")).toBe(`${ORIGIN}/objects/avatars/noor/me`);
       expect(one(head, "twitter:image")).toBe(`${ORIGIN}/objects/avatars/noor/me`);
     }

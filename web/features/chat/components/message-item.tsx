@@ -11,11 +11,13 @@
  * "Group chats"); a message hidden from context is dimmed, says so and
  * offers Unhide. In a shared room (DESIGN.md "Shared rooms") another
  * person's message shows their name above a bubble of its own colour, and
- * the actions are those the viewer's powers allow.
+ * the actions are those the viewer's powers allow. Under a reply whose
+ * endpoint reported its tokens: "312 tokens", with the prompt's and the
+ * reply's in its tooltip (lib/reply-usage.ts), for the version shown.
  */
 import { ChevronLeft, ChevronRight, EyeOff, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type ComponentProps, type ReactNode, useState } from "react";
-import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, replyVersions } from "../../../../schema/chat.ts";
+import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, type ReplyUsage, replyVersions } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TooltipContent, TooltipGroupItem, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
@@ -23,6 +25,7 @@ import { cn } from "../../../lib/utils.ts";
 import type { Speaker } from "../lib/cast.ts";
 import { characterInitial } from "../lib/chat-character.ts";
 import type { ChatItem } from "../lib/chat-state.ts";
+import { tokensText, versionTokens } from "../lib/reply-usage.ts";
 import { type MessageActionHandlers, MessageActions } from "./message-actions.tsx";
 import { ReadAloudButton } from "./read-aloud-button.tsx";
 import { MessageContent } from "../../../components/message-content.tsx";
@@ -95,6 +98,19 @@ function EditedMark({ at }: { at: string }) {
   return (
     <span className="px-1 text-xs text-muted-foreground" title={date && !Number.isNaN(date.getTime()) ? `Edited ${date.toLocaleString()}` : undefined}>
       (edited)
+    </span>
+  );
+}
+
+/** "312 tokens", with "prompt 2,801 · reply 312" as its tooltip (and read out to screen readers). */
+function TokenCount({ usage }: { usage: ReplyUsage }) {
+  const { short, detail } = tokensText(usage);
+  return (
+    <span data-reply-tokens title={detail} className="tabular-nums">
+      <span aria-hidden="true">{short}</span>
+      <span className="sr-only">
+        {short} ({detail})
+      </span>
     </span>
   );
 }
@@ -232,6 +248,8 @@ export function CharacterMessage({
     else setViewed(next === current ? null : next);
   };
   const stored = item.status === "saved";
+  // What the version on screen cost, when its endpoint said.
+  const tokens = stored && !steer.editing ? versionTokens(item, index) : null;
   return (
     <li className="group/message flex items-start gap-2.5" data-message-id={item.id}>
       <Avatar src={speaker.avatarUrl} fallback={characterInitial(speaker.name)} className={cn("mt-0.5 size-8", item.hidden && "grayscale")} />
@@ -283,10 +301,11 @@ export function CharacterMessage({
             mayRewind={steer.mayRewind}
           />
         )}
-        {!steer.editing && (item.stopped || item.editedAt) && !other && (
+        {!steer.editing && (((item.stopped || item.editedAt) && !other) || tokens) && (
           <p className="flex gap-2 px-1 text-xs text-muted-foreground">
-            {item.stopped && <span>Stopped</span>}
-            {item.editedAt && <EditedMark at={item.editedAt} />}
+            {item.stopped && !other && <span>Stopped</span>}
+            {item.editedAt && !other && <EditedMark at={item.editedAt} />}
+            {tokens && <TokenCount usage={tokens} />}
           </p>
         )}
         {item.hidden && stored && !steer.editing && <HiddenNote item={item} steer={steer} />}

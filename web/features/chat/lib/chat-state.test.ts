@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage, ServerFrame } from "../../../../schema/chat.ts";
+import { type ChatMessage, replyVersions, type ServerFrame } from "../../../../schema/chat.ts";
 import {
   type ChatAction,
   type ChatState,
@@ -24,6 +24,7 @@ import {
   unsentMessages,
   visibleMessages,
 } from "./chat-state.ts";
+import { versionTokens } from "./reply-usage.ts";
 
 const CONVERSATION = "c0ffee00-0000-4000-8000-000000000001";
 
@@ -247,6 +248,16 @@ describe("regenerate, swipes and ratings", () => {
     expect(state.messages[2]).toMatchObject({ content: "", alternatives: ["First answer"], status: "streaming" });
     state = run([delta("r2", "Second"), response("r2", "Second answer", { alternatives: ["First answer"] })], state);
     expect(state.messages[2]).toMatchObject({ content: "Second answer", alternatives: ["First answer"], status: "saved" });
+  });
+
+  it("a reply's tokens come with it, each version's too, and follow a swipe shown at once", () => {
+    const u1 = { promptTokens: 120, completionTokens: 9 };
+    const u2 = { promptTokens: 130, completionTokens: 12 };
+    let state = run([...answered, { type: "regenerate" }, started("r2", "r1")]);
+    state = run([response("r2", "Second answer", { alternatives: ["First answer"], usage: u2, versionUsage: [u1, u2] })], state);
+    expect(state.messages[2]).toMatchObject({ usage: u2, versionUsage: [u1, u2] });
+    state = chatReducer(state, { type: "swipe", messageId: "r2", index: 0 });
+    expect(versionTokens(state.messages[2]!, replyVersions(state.messages[2]!).current)).toEqual(u1);
   });
 
   it("the greeting alone cannot be regenerated or rated", () => {

@@ -45,6 +45,7 @@ import {
   type ChatModelName,
   chooseVersion,
   DEFAULT_AUTHOR_NOTE,
+  type ReplyUsage,
   replyVersions,
   type ServerFrame,
 } from "../../../../schema/chat.ts";
@@ -82,6 +83,10 @@ export interface ChatItem {
   authorName?: string;
   /** Left out of every prompt, shown dimmed (ChatMessage.hidden). */
   hidden?: boolean;
+  /** The tokens the version shown cost, when its endpoint said (ChatMessage.usage). */
+  usage?: ReplyUsage;
+  /** Each version's tokens in written order, null where unknown (ChatMessage.versionUsage); see lib/reply-usage.ts. */
+  versionUsage?: (ReplyUsage | null)[];
 }
 
 export interface ChatError {
@@ -218,6 +223,8 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   if (message.authorId !== undefined) item.authorId = message.authorId;
   if (message.authorName !== undefined) item.authorName = message.authorName;
   if (message.hidden) item.hidden = true;
+  if (message.usage) item.usage = message.usage;
+  if (message.versionUsage) item.versionUsage = message.versionUsage;
   return item;
 }
 
