@@ -21,7 +21,9 @@ export function useRemoveMember(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => removeMember(conversationId, userId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["/api/conversations"] }),
+    // Not awaited: a person who left reads 404 for the conversation now, and the caller's own
+    // onSuccess (going to My Chats) must not wait for that refetch to unmount the chat first.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["/api/conversations"] }),
   });
 }
 
