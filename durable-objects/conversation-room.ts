@@ -37,7 +37,7 @@ import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, PING_FRAME, PONG_FRAME, type ReplyOrder, type ServerFrame } from "../schema/chat.ts";
+import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, PING_FRAME, PONG_FRAME, type ReplyOrder, type ServerFrame } from "../schema/chat.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
@@ -111,6 +111,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
+      // A room of several people that stopped with messages waiting for a round answers them now (rounds.ts).
+      if (this.store.room && !this.store.deleted) ctx.waitUntil(this.replies.answerPending());
     });
     // Keep-alives are answered by the runtime without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
@@ -141,7 +143,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    */
   async removePerson(userId: string): Promise<void> {
     if (this.owns(userId)) return;
-    this.sockets.closeUser(userId, "You are no longer in this chat");
+    if (this.store.room && !this.store.deleted) this.store.markRemoved(userId);
+    this.sockets.closeUser(userId, GONE_CLOSE_REASONS.removed);
     this.announcePresence();
   }
 
@@ -173,7 +176,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     return this.store
       .visibleRows()
       .filter((row) => row.status !== "streaming")
-      .map((row) => this.store.toWire(row));
+      .map((row) => this.store.toWire(row, null, userId));
   }
 
   /**
@@ -213,9 +216,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   }
 
   /**
-   * Thumbs on a character reply (Steering.rateMessage), by the owner or —
-   * `asMember` — a member of the shared room. One rating per reply for now
-   * (per-person thumbs: issue 23, not yet). Throws when D1 cannot be updated.
+   * `userId`'s thumb on a character reply (Steering.rateMessage), the owner's
+   * or — `asMember` — a member's of the shared room: thumbs are per person.
+   * `not_found` for anyone else. Throws when D1 cannot be updated.
    */
   async rateMessage(
     userId: string,
@@ -223,7 +226,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     value: 1 | -1 | 0,
     asMember = false,
   ): Promise<{ ok: true; rating: 1 | -1 | null } | { ok: false; reason: "not_found" | "not_a_reply" }> {
-    return this.steering.rateMessage(asMember && this.reads(userId, true) ? this.store.room!.user_id : userId, messageId, value);
+    if (!this.reads(userId, asMember)) return { ok: false, reason: "not_found" };
+    return this.steering.rateMessage(userId, messageId, value);
   }
 
   /**
@@ -269,7 +273,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     const room = this.store.room;
     const refusal =
       this.store.deleted || !room || room.conversation_id !== conversationId
-        ? "Conversation not found"
+        ? GONE_CLOSE_REASONS.notFound
         : room.user_id !== userId && role !== "member"
           ? "This conversation belongs to someone else"
           : null;
@@ -280,8 +284,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       server.close(CLOSE_CODES.policyViolation, refusal);
       return new Response(null, { status: 101, webSocket: client });
     }
-    // The owner's name and persona are the room's `{{user}}` default; a member's name is kept on their socket.
+    // Each person's name and persona are kept: `{{user}}` when their message is answered (PromptInputs.forReply).
     if (role !== "member") this.store.notePerson(userName, personaDescription);
+    else this.store.notePersonOf(userId, { name: userName, personaDescription, role: "member" });
     await this.sockets.accept(server, conversationId, userId, { role: role === "member" ? "member" : "owner", name: userName });
     this.announcePresence();
     return new Response(null, { status: 101, webSocket: client });
@@ -297,7 +302,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   private async wipe(): Promise<void> {
     this.store.deleted = true;
     this.replies.stop();
-    this.sockets.closeAll("Conversation deleted");
+    this.sockets.closeAll(GONE_CLOSE_REASONS.deleted);
     await this.store.wipe();
   }
 
@@ -307,7 +312,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const state = ws.deserializeAttachment() as SocketState | null;
     if (!state || this.store.deleted || !this.store.room) {
-      ws.close(CLOSE_CODES.policyViolation, "Conversation not found");
+      ws.close(CLOSE_CODES.policyViolation, GONE_CLOSE_REASONS.notFound);
       return;
     }
     this.sockets.noteSeen(ws, state);
@@ -346,7 +351,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     }
     switch (data.type) {
       case "join":
-        send(ws, this.replies.historySync());
+        send(ws, this.replies.historySync(state.userId));
         // The first message will not wait for the card.
         void this.inputs.loadCharacter().catch(() => {});
         return;
@@ -360,10 +365,10 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         this.replies.stop();
         return;
       case "swipe":
-        await steering.swipe(ws, data.messageId, data.index);
+        await steering.swipe(ws, state.userId, data.messageId, data.index);
         return;
       case "edit_message":
-        await steering.steer(ws, data.clientId, () => steering.editMessage(data));
+        await steering.steer(ws, data.clientId, () => steering.editMessage(data, state.userId));
         return;
       case "delete_message":
         await steering.steer(ws, data.clientId, () => steering.deleteMessages(data.messageId, "one", data.clientId));
@@ -384,7 +389,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         await steering.steer(ws, data.clientId, () => steering.setAuthorNote(data));
         return;
       case "hide_message":
-        await steering.steer(ws, data.clientId, () => steering.hideMessage(data));
+        await steering.steer(ws, data.clientId, () => steering.hideMessage(data, state.userId));
         return;
       case "generate":
         await this.replies.generate(ws, state, data.characterId, data.clientId);

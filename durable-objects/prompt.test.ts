@@ -249,6 +249,33 @@ describe("buildPrompt in a group chat (DESIGN.md \"Group chats\")", () => {
   });
 });
 
+describe("buildPrompt in a room of several people (DESIGN.md \"Shared rooms\")", () => {
+  it("{{user}} is the answered message's author; the others are named after the persona, every line is named, and a reply stops at their names", () => {
+    const history: HistoryMessage[] = [
+      { role: "user", content: "Anyone home?", name: "Ana" },
+      { role: "assistant", content: "Come in.", name: "Orla" },
+      { role: "user", content: "Bo here too.", name: "Bo" },
+    ];
+    const prompt = buildPrompt(base, history, {
+      userName: "Bo",
+      personaDescription: "A ferryman who hums.",
+      people: [{ name: "Ana", description: "A painter." }],
+      contextTokens: 8192,
+      maxTokens: 512,
+    });
+    const system = prompt.messages[0]!.content;
+    expect(system.indexOf("Bo's persona: A ferryman who hums.")).toBeLessThan(system.indexOf("Also playing with Bo:\n- Ana: A painter."));
+    expect(prompt.messages.slice(1)).toEqual([
+      { role: "user", content: "Ana: Anyone home?" },
+      { role: "assistant", content: "Orla: Come in." },
+      { role: "user", content: "Bo: Bo here too." },
+      { role: "system", content: "Keep Orla's replies under 100 words." },
+      { role: "system", content: "Write the next reply only as Orla." },
+    ]);
+    expect(prompt.stop).toEqual(["\nAna:", "\nBo:"]);
+  });
+});
+
 describe("lorebook keys", () => {
   it("match case-insensitively, as whole words, unless the entry is case-sensitive", () => {
     expect(keyOccurs("Storm", "a STORM brews")).toBe(true);

@@ -42,6 +42,12 @@
  *   lorebook entries trigger on the shared history. When the budget is short,
  *   the cast's descriptions go after the examples and lorebook entries; the
  *   speaker's card and the latest message always stay.
+ * - Shared rooms (DESIGN.md "Shared rooms"): `{{user}}` and the persona
+ *   block are the author of the message being answered; the other people
+ *   (`people`) are named after the persona ("Also playing with {{user}}:",
+ *   each name and short description), every history line carries its
+ *   author's or speaker's `Name: `, the prompt ends with "Write the next
+ *   reply only as {{char}}", and stop sequences name every other person.
  * - Author's note (SillyTavern's): a system message inserted `depth`
  *   messages before the end of the history (0: after the last one); the
  *   caller decides whether it applies to this reply (its interval).
@@ -98,6 +104,12 @@ export interface PromptOptions {
   continueLast?: boolean;
   /** A group chat: the other members (may be empty when the others cannot speak). Absent: a one-to-one chat. */
   cast?: CastEntry[];
+  /**
+   * A room of several people: everyone but `userName` (the author of the
+   * message being answered), each with their persona's name and description.
+   * Absent: one person plays.
+   */
+  people?: CastEntry[];
   /** The author's note for this reply (text, depth in messages from the end); absent or "" for none. */
   authorNote?: { text: string; depth: number };
 }
@@ -112,9 +124,9 @@ export interface BuiltPrompt {
   lorebookEntries: string[];
   /** Whether the example dialogue made it in. */
   examplesIncluded: boolean;
-  /** Whether the cast block kept the other members' descriptions (group chats; true otherwise). */
+  /** Whether the cast block and the people block kept their descriptions (group chats, shared rooms; true otherwise). */
   castDescriptionsIncluded: boolean;
-  /** Stop sequences (group chats: a new line starting with another member's or the person's name); [] for none. */
+  /** Stop sequences (group chats, shared rooms: a new line starting with another member's or a person's name); [] for none. */
   stop: string[];
 }
 
@@ -256,6 +268,9 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const summary = normalise(options.summary);
 
   const group = options.cast;
+  const people = options.people;
+  // Several speakers or several people: every line is named.
+  const named = group !== undefined || people !== undefined;
   // Every member's lorebook triggers on the shared history (the speaker's first).
   const books = [character.characterBook, ...(group ?? []).map((member) => member.characterBook)].map(readLorebook);
   let lore = books.flatMap((book) => {
@@ -281,6 +296,16 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
           .join("\n")}`
       : "";
 
+  const peopleBlock = (withDescriptions: boolean) =>
+    people && people.length > 0
+      ? `Also playing with {{user}}:\n${people
+          .map((person) => {
+            const about = withDescriptions ? normalise(person.description).replace(/\s+/g, " ").slice(0, CAST_DESCRIPTION_CHARS) : "";
+            return `- ${person.name}${about ? `: ${about}` : ""}`;
+          })
+          .join("\n")}`
+      : "";
+
   const systemText = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true) =>
     macros(
       [
@@ -289,6 +314,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
         personality && `{{char}}'s personality: ${personality}`,
         scenario && `Scenario: ${scenario}`,
         persona && `{{user}}'s persona: ${persona}`,
+        peopleBlock(withCastDescriptions),
         castBlock(withCastDescriptions),
         withLore.map((e) => normalise(e.content)).join("\n"),
         withExamples && examples && `Examples of how {{char}} speaks:\n${examples}`,
@@ -299,12 +325,12 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
         .join("\n\n"),
     );
   const post = macros(normalise(character.postHistoryInstructions));
-  const groupNudge = group ? macros(GROUP_NUDGE) : "";
+  const groupNudge = named ? macros(GROUP_NUDGE) : "";
   const nudge = options.continueLast ? CONTINUE_NUDGE : "";
   const note = macros(normalise(options.authorNote?.text));
   const postTokens = [post, groupNudge, nudge, note].reduce((sum, text) => sum + (text ? messageTokens(text) : 0), 0);
-  // A group chat's history lines carry their speaker's name.
-  const lines: HistoryMessage[] = group
+  // A group chat's or shared room's history lines carry their speaker's or author's name.
+  const lines: HistoryMessage[] = named
     ? history.map((m) => ({ role: m.role, content: m.name ? `${m.name}: ${m.content}` : m.content }))
     : history;
   const latest = lines.at(-1);
@@ -322,7 +348,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
     lore = lore.slice(0, -1);
     systemContent = systemText(lore, includeExamples);
   }
-  if (fixed() > budget && group && group.length > 0) {
+  if (fixed() > budget && ((group && group.length > 0) || (people && people.length > 0))) {
     castDescriptions = false;
     systemContent = systemText(lore, includeExamples, false);
   }
@@ -352,7 +378,8 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   if (post) messages.push({ role: "system", content: post });
   if (groupNudge) messages.push({ role: "system", content: groupNudge });
   if (nudge) messages.push({ role: "system", content: nudge });
-  const stop = group ? [...new Set([...group.map((member) => member.name), user])].filter((name) => name && name !== char).map((name) => `\n${name}:`) : [];
+  const others = [...(group ?? []), ...(people ?? [])].map((entry) => entry.name);
+  const stop = named ? [...new Set([...others, user])].filter((name) => name && name !== char).map((name) => `\n${name}:`) : [];
   return {
     messages,
     estimatedTokens: messages.reduce((sum, m) => sum + messageTokens(m.content), 0),

@@ -5,7 +5,11 @@
  * join"), signs in, comes back and joins; both see who is here, each
  * other's messages under their names, one character reply seen by both,
  * and "… is typing" while the other types. A revoked link says it is not
- * valid any more. The offline model answers.
+ * valid any more. A member can send while a reply is being written (it is
+ * answered after it). A member removed while their tab is open is told at once
+ * (no reconnecting) with a way back to My Chats, where a room they joined
+ * can only be left (Rename and Delete are the owner's). The offline model
+ * answers.
  */
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
@@ -169,4 +173,85 @@ test("a revoked invitation link says it is not valid any more", async ({ page, b
   await expect(visitor.getByRole("heading", { name: "This invitation link is not valid any more" })).toBeVisible();
   await expectAccessible(visitor);
   await visitorContext.close();
+});
+
+test("a member sends while a reply is written; removed, their tab says so at once with a way back to My Chats; a member leaves a room from My Chats", async ({ page, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const ownerName = capitalized();
+  const guestName = capitalized();
+  await signIn(page, ownerName);
+  const character = await createCharacter(page.request);
+  const room = async (title: string) => {
+    const res = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+    expect(res.status()).toBe(201);
+    const { id } = (await res.json()) as Conversation;
+    expect((await page.request.patch(`/api/conversations/${id}`, { data: { title } })).status()).toBe(200);
+    const invite = await page.request.post(`/api/conversations/${id}/invites`);
+    expect(invite.status()).toBe(201);
+    return { id, token: ((await invite.json()) as { token: string }).token };
+  };
+  const removedFrom = await room(`Removal ${letters()}`);
+  const leftTitle = `Leaving ${letters()}`;
+  const left = await room(leftTitle);
+
+  const guestContext = await browser.newContext({ baseURL });
+  const guest = await guestContext.newPage();
+  const guestUser = await signIn(guest, guestName);
+  for (const { token } of [removedFrom, left]) expect((await guest.request.post(`/api/invites/${token}`)).status()).toBe(200);
+
+  // The owner removes the member while their tab is open: one socket, closed for good, and the tab says so.
+  const sockets: string[] = [];
+  guest.on("websocket", (ws) => sockets.push(ws.url()));
+  followChatSockets(guest);
+  await guest.goto(`/chat/${removedFrom.id}`);
+  await expectChatJoined(guest);
+
+  // In a room of several people the input is not held while a reply is written: a message sent then is answered after it.
+  await composer(guest).fill("First question");
+  await guest.getByRole("button", { name: "Send message" }).click();
+  await composer(guest).fill("And a second one");
+  await expect(guest.getByRole("button", { name: "Send message" })).toBeEnabled();
+  await guest.getByRole("button", { name: "Send message" }).click();
+  await expect(messagesOf(guest, "You")).toHaveCount(2);
+  await expect(messagesOf(guest, character.name)).toHaveCount(3);
+  await expect(guest.getByRole("button", { name: "Regenerate" })).toBeVisible();
+  expect((await page.request.delete(`/api/conversations/${removedFrom.id}/members/${guestUser.id}`)).status()).toBe(204);
+  const notice = guest.getByRole("status").filter({ hasText: "You are no longer in this chat." });
+  await expect(notice).toBeVisible();
+  await expect(guest.getByText("Connection lost. Reconnecting…")).toHaveCount(0);
+  // Nobody is "here" for them any more.
+  await expect(guest.getByTestId("chat-presence")).toHaveCount(0);
+  expect(sockets).toHaveLength(1);
+  await expect(composer(guest)).toHaveAttribute("placeholder", "You are no longer in this chat");
+  await expect(guest.getByRole("button", { name: "Send message" })).toBeDisabled();
+  await expectAccessible(guest);
+  await guest.screenshot({ path: `${SHOTS}/removed-1280.png` });
+  await guest.setViewportSize({ width: 375, height: 800 });
+  await guest.screenshot({ path: `${SHOTS}/removed-375.png` });
+  await notice.getByRole("link", { name: "Back to My Chats" }).click();
+  await expect(guest).toHaveURL(/\/chats$/);
+  expect(sockets).toHaveLength(1);
+
+  // In My Chats the member can only leave the room they joined; the owner keeps Rename and Delete.
+  const guestRow = guest.getByRole("listitem").filter({ hasText: leftTitle });
+  await expect(guestRow.getByRole("button", { name: `Leave ${leftTitle}` })).toBeVisible();
+  await expect(guestRow.getByRole("button", { name: `Rename ${leftTitle}` })).toHaveCount(0);
+  await expect(guestRow.getByRole("button", { name: `Delete ${leftTitle}` })).toHaveCount(0);
+  await expect(guest.getByRole("listitem").filter({ hasText: "Removal" })).toHaveCount(0);
+  await expectAccessible(guest);
+  await guest.screenshot({ path: `${SHOTS}/my-chats-member-375.png` });
+  await page.goto("/chats");
+  const ownerRow = page.getByRole("listitem").filter({ hasText: leftTitle });
+  await expect(ownerRow.getByRole("button", { name: `Rename ${leftTitle}` })).toBeVisible();
+  await expect(ownerRow.getByRole("button", { name: `Delete ${leftTitle}` })).toBeVisible();
+  await expect(ownerRow.getByRole("button", { name: `Leave ${leftTitle}` })).toHaveCount(0);
+
+  await guestRow.getByRole("button", { name: `Leave ${leftTitle}` }).click();
+  await guest.getByRole("alertdialog", { name: "Leave this chat?" }).getByRole("button", { name: "Leave chat" }).click();
+  await expect(guest.getByText("You left the chat", { exact: true })).toBeVisible();
+  await expect(guestRow).toHaveCount(0);
+  expect((await guest.request.get(`/api/conversations/${left.id}`)).status()).toBe(404);
+  const members = ((await (await page.request.get(`/api/conversations/${left.id}`)).json()) as Conversation).members;
+  expect(members.map((m) => m.userId)).toEqual([members[0]!.userId]);
+  await guestContext.close();
 });

@@ -131,6 +131,23 @@ export const CLOSE_CODES = {
 } as const;
 
 /**
+ * Reasons of a 1008 close after which the chat is not there for this person
+ * any more (DESIGN.md "Shared rooms": a member removed or leaving, the
+ * conversation deleted, an upgrade refused as not found — the Worker's 404
+ * for a WebSocket): the web client stops reconnecting and says so.
+ */
+export const GONE_CLOSE_REASONS = {
+  removed: "You are no longer in this chat",
+  notFound: "Conversation not found",
+  deleted: "Conversation deleted",
+} as const;
+
+/** Whether a close with `code` and `reason` means the chat is gone for this person (GONE_CLOSE_REASONS). */
+export function isGoneClose(code: number, reason: string): boolean {
+  return code === CLOSE_CODES.policyViolation && (Object.values(GONE_CLOSE_REASONS) as string[]).includes(reason);
+}
+
+/**
  * What a suspended person is told: every write and signed-in read (403), and
  * the error frame before their chat sockets close (docs/decisions/0008).
  */
@@ -164,7 +181,11 @@ export interface ChatMessage {
   createdAt: string;
   /** The `clientId` the sender gave a user message (null otherwise), to match an optimistic bubble. */
   clientId: string | null;
-  /** The person's thumbs on a character reply: 1, -1, or null (none, and always null on user messages). */
+  /**
+   * The reading person's own thumb on a character reply: 1, -1, or null
+   * (none, and always null on user messages). Thumbs are per person
+   * (DESIGN.md "Shared rooms"): each socket and each read gets its person's.
+   */
   rating: 1 | -1 | null;
   /**
    * The reply's other versions (the swipes), in the order they were written:
@@ -818,6 +839,7 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     stopped: z.boolean(),
     usage: replyUsageSchema.nullable().optional(),
   }),
+  // Sent only to the rater's own sockets: `rating` is theirs (thumbs are per person).
   z.object({
     type: z.literal("message_rated"),
     messageId: z.string(),

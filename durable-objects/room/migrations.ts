@@ -12,6 +12,11 @@
  * - `frame_receipts`: answers of steering frames by clientId (applied once).
  * - `cast_members`: the cast in member order, as the Worker last said
  *   (DESIGN.md "Group chats"); `cast_cards`: each member's card as last read.
+ * - `people`: everyone who connected (DESIGN.md "Shared rooms"): the name
+ *   and persona description they play under, their role, whether they
+ *   left or were removed. `ratings`: each person's thumb on a reply.
+ * - `room.answered_through`: the `seq` up to which people's messages were
+ *   taken up by a reply round (later ones wait for the next round).
  * - `messages.usage` (version 7): the tokens each version of a reply cost.
  *
  * Times are ms since the epoch.
@@ -38,6 +43,22 @@ export interface RoomRow {
   author_note: string;
   author_note_depth: number;
   author_note_interval: number;
+  /** `seq` of the last message a reply round has taken up (rounds.ts); later messages of people wait for the next round. */
+  answered_through: number;
+}
+
+/** One row of `people`: someone who connected to the room, as the Worker last said. */
+export interface PersonRow {
+  user_id: string;
+  /** The name they play under (their persona's, else their first name): `{{user}}` when their message is answered. */
+  name: string;
+  /** Their persona's description ("" for none). */
+  persona_description: string;
+  role: "owner" | "member";
+  /** 1: they left or were removed (their messages stay). */
+  removed: 0 | 1;
+  /** When they last connected, ms. */
+  seen_at: number;
 }
 
 /** One row of `cast_members`, in member order by `position`. */
@@ -59,6 +80,7 @@ export interface MessageRow {
   client_id: string | null;
   /** complete: visible; streaming: being written; superseded: replaced by regenerate (an alternative). */
   status: "complete" | "streaming" | "superseded";
+  /** The owner's thumb until version 6; since then each person's is in `ratings` (this stays as it was). */
   rating: 1 | -1 | null;
   /** JSON list of the reply's other versions (regenerate), in the order they were written. */
   alternatives: string;
@@ -167,11 +189,30 @@ const MIGRATIONS: string[][] = [
     "UPDATE messages SET character_id = (SELECT character_id FROM room) WHERE role = 'character'",
     "UPDATE messages SET author_id = (SELECT user_id FROM room), author_name = (SELECT user_name FROM room) WHERE role = 'user'",
   ],
-  // 6: RESERVED for another branch's version 6, which the lead merges into
-  // main before this one. MERGE NOTE: when `git merge main` brings the real
-  // version 6, it replaces this placeholder (never ship an empty version 6:
-  // rooms that ran it would skip the real one).
-  [],
+  // 6: shared rooms (DESIGN.md "Shared rooms") — each person's persona, their
+  // own thumbs, and which messages a reply round has taken up. The owner is
+  // the first person; a reply's old rating becomes the owner's thumb; every
+  // message stored so far counts as taken up.
+  [
+    `CREATE TABLE people (
+       user_id TEXT PRIMARY KEY,
+       name TEXT NOT NULL,
+       persona_description TEXT NOT NULL DEFAULT '',
+       role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
+       removed INTEGER NOT NULL DEFAULT 0,
+       seen_at INTEGER NOT NULL
+     )`,
+    `CREATE TABLE ratings (
+       message_id TEXT NOT NULL,
+       user_id TEXT NOT NULL,
+       rating INTEGER NOT NULL CHECK (rating IN (1, -1)),
+       PRIMARY KEY (message_id, user_id)
+     )`,
+    "ALTER TABLE room ADD COLUMN answered_through INTEGER NOT NULL DEFAULT 0",
+    "UPDATE room SET answered_through = coalesce((SELECT max(seq) FROM messages), 0)",
+    "INSERT INTO people (user_id, name, persona_description, role, seen_at) SELECT user_id, user_name, persona_description, 'owner', created_at FROM room",
+    "INSERT INTO ratings (message_id, user_id, rating) SELECT m.id, r.user_id, m.rating FROM messages m JOIN room r WHERE m.rating IS NOT NULL",
+  ],
   // 7: the tokens each version of a reply cost (ReplyUsage, DESIGN.md "Your
   // own model (turn 3)"); replies written before are unknown (NULL).
   ["ALTER TABLE messages ADD COLUMN usage TEXT"],

@@ -14,6 +14,12 @@
  * deactivated member stays in the history but no longer speaks. A
  * one-to-one chat keeps its deactivated character (DESIGN.md "Inactive
  * characters": chats already open keep working).
+ *
+ * Who `{{user}}` is (DESIGN.md "Shared rooms"): the author of the message
+ * being answered (the newest message of a person), with the persona name
+ * and description they connected with (RoomStore.person; the owner's are
+ * the room's). In a room of several people the others are the prompt's
+ * `people`, and history lines are named as in a group chat.
  */
 import type { CastEntry, HistoryMessage, PromptOptions } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
@@ -113,36 +119,72 @@ export class PromptInputs {
       .map((row) => historyOf(row, names));
   }
 
-  /** The prompt's settings: budget (AI_CONTEXT_TOKENS, AI_MAX_TOKENS unless a test set `budget`), persona, memory and summary. */
-  options(): PromptOptions {
+  /**
+   * The prompt's settings: budget (AI_CONTEXT_TOKENS, AI_MAX_TOKENS unless a
+   * test set `budget`), persona, memory and summary. `{{user}}` and the
+   * persona are the owner's unless `author` (a user id; `authorName`, the
+   * name the message was written under, when the room never saw them)
+   * says whose message is answered.
+   */
+  options(author: string | null = null, authorName: string | null = null): PromptOptions {
     const room = this.store.room!;
     const budget = this.seams.budget;
+    const person = this.personOf(author, authorName);
     return {
-      userName: room.user_name,
+      userName: person.name,
       contextTokens: budget?.contextTokens ?? positive(this.env.AI_CONTEXT_TOKENS, 8192),
       maxTokens: budget?.maxTokens ?? positive(this.env.AI_MAX_TOKENS, 512),
-      personaDescription: room.persona_description,
+      personaDescription: person.description,
       memory: room.memory,
       summary: room.summary,
     };
   }
 
   /**
+   * The name and persona description of person `userId` for `{{user}}`: the
+   * owner's are the room's (setPersona keeps them current); a member's as
+   * they last connected; the owner's for null or someone never seen.
+   */
+  personOf(userId: string | null, fallbackName?: string | null): { name: string; description: string } {
+    const room = this.store.room!;
+    if (userId === null || userId === room.user_id) return { name: room.user_name, description: room.persona_description };
+    const person = this.store.person(userId);
+    if (person) return { name: person.name || fallbackName || room.user_name, description: person.persona_description };
+    return { name: fallbackName || room.user_name, description: "" };
+  }
+
+  /**
    * Everything a reply of `speakerId` reads: its card, the history (named in
-   * a group chat), and the options with the cast (the other members that
-   * can speak or spoke) and the author's note when it applies to this reply
+   * a group chat or a room of several people), and the options: `{{user}}`
+   * and the persona of the answered message's author, the other people (a
+   * shared room), the cast (the other members that can speak or spoke) and
+   * the author's note when it applies to this reply
    * (every `interval`-th message of the person; 0: never). Null when the
    * speaker's card no longer exists.
    */
   async forReply(speakerId: number): Promise<{ card: ReplyCharacter; history: HistoryMessage[]; options: PromptOptions } | null> {
     const group = this.isGroup();
+    const shared = this.store.isShared();
     const cast = group ? await this.loadCast() : [{ characterId: speakerId, card: await this.loadCharacter(speakerId) }];
     const card = cast.find((member) => member.characterId === speakerId)?.card ?? (await this.loadCharacter(speakerId));
     if (!card) return null;
-    const options = this.options();
+    // `{{user}}` is the author of the message being answered: the newest message of a person.
+    const answered = this.store.lastUserMessage();
+    const author = answered?.author_id ?? null;
+    const options = this.options(author, answered?.author_name ?? null);
     let names: Map<number, string> | undefined;
-    if (group) {
+    if (shared) {
+      const others = this.store.people().filter((person) => person.user_id !== (author ?? this.store.room!.user_id));
+      options.people = others.map((person) => {
+        const { name, description } = this.personOf(person.user_id, person.name);
+        return { name, description };
+      });
+    }
+    if (group || shared) {
       names = new Map(this.store.cast().map((member) => [member.character_id, member.name]));
+      names.set(speakerId, card.name);
+    }
+    if (group && names) {
       const others: CastEntry[] = [];
       for (const member of cast) {
         if (member.card) names.set(member.characterId, member.card.name);

@@ -5,7 +5,9 @@
  * - A round starts with a person's message (`receiveMessage`), a
  *   `regenerate` of the last reply, a `continue` (steering.ts) or a
  *   `generate` ("Let … speak"). One reply at a time: while one is written or
- *   a message admitted, others get `busy`. Each start is rate limited per
+ *   a message admitted, others get `busy` — except a person's message in a
+ *   room of several people, which is stored at once and answered when the
+ *   round ends (rounds.ts). Each start is rate limited per
  *   person: a message by MESSAGE_RATE_LIMITER, a regenerate, continue or
  *   generate by REPLY_RATE_LIMITER (sized for swiping, docs/decisions/0020);
  *   a refusal says how long to wait (`retryAfterMs`).
@@ -61,6 +63,8 @@ export interface ActiveReply {
   continues: string | null;
   /** The steering frame's clientId that started it (`continue`), for its receipt. */
   clientId: string | null;
+  /** Who sent that frame (user id): the receipt carries their own thumb. */
+  requestedBy: string | null;
   alternatives: string[];
   /** Everything the model wrote so far. */
   content: string;
@@ -131,6 +135,7 @@ export class ReplyRounds {
     this.rounds = new Rounds(this.store, this.inputs, this.seams, {
       startReply: (speakerId) => this.start(null, null, speakerId),
       writing: () => this.active !== null,
+      admitting: () => this.admitting,
     });
   }
 
@@ -139,14 +144,18 @@ export class ReplyRounds {
     return this.active !== null || this.admitting || this.rounds.running;
   }
 
-  /** The `history_sync` frame: every visible message (a reply being written as its sockets have it), the memory note and the running summary. */
-  historySync(): ServerFrame {
+  /**
+   * The `history_sync` frame for `viewer` (a user id; their own thumbs):
+   * every visible message (a reply being written as its sockets have it),
+   * the memory note and the running summary.
+   */
+  historySync(viewer: string): ServerFrame {
     const room = this.store.room!;
     const active = this.active;
     return {
       type: "history_sync",
       conversationId: room.conversation_id,
-      messages: this.store.visibleRows().map((row) => this.store.toWire(row, active)),
+      messages: this.store.visibleRows().map((row) => this.store.toWire(row, active, viewer)),
       chatModel: chatModelName(this.env),
       memory: room.memory,
       summary: room.summary,
@@ -173,7 +182,13 @@ export class ReplyRounds {
     }
   }
 
-  /** `stop`, or the conversation is deleted: the reply being written ends (what was written so far is kept unless deleted). */
+  /**
+   * `stop`, or the conversation is deleted: the reply being written ends
+   * (what was written so far is kept unless deleted), and its round with it.
+   * In a room of several people, messages that arrived during the round are
+   * still answered by a round of their own (rounds.ts `answerPending`): a
+   * stop ends what is being written, not what others asked since.
+   */
   stop(): void {
     this.rounds.end();
     if (this.active) {
@@ -208,7 +223,15 @@ export class ReplyRounds {
     }
   }
 
-  /** `chat_message`: stores the person's message (once per clientId) and starts the reply; screening runs beside it. */
+  /**
+   * `chat_message`: stores the person's message (once per clientId) and
+   * starts the reply; screening runs beside it. A one-to-one chat refuses it
+   * with `busy` while a reply is written (SPEC.md). In a room of several
+   * people (DESIGN.md "Shared rooms") it is never refused as busy: it is
+   * stored at once (`message_saved` to everyone) and answered when the
+   * current round ends, by one round for every message that arrived
+   * meanwhile (rounds.ts `answerPending`).
+   */
   async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null): Promise<void> {
     if (clientId) {
       const existing = this.store.rowByClientId(clientId);
@@ -218,7 +241,8 @@ export class ReplyRounds {
         return;
       }
     }
-    if (this.busy) {
+    const shared = this.store.isShared();
+    if (this.busy && !shared) {
       this.busyError(ws, clientId);
       return;
     }
@@ -226,12 +250,12 @@ export class ReplyRounds {
     let verdict: ModerationVerdict | null | undefined;
     const screening = this.screening.screen({ text: content, role: "user" }).then((result) => (verdict = result));
     let stored: MessageRow | null = null;
-    const storeAndReply = async () => {
+    const storeMessage = (): MessageRow | null => {
       if (verdict && isChildSafetyViolation(verdict)) {
         // Known before storing: nothing is kept.
         this.screening.logRefusedMessage(content, verdict, null);
         send(ws, refusal("message_refused", MESSAGE_REFUSED_TEXT, clientId ?? undefined));
-        return;
+        return null;
       }
       // A member of a shared room writes under their own name; the owner under the room's (their persona's).
       const name = state.role === "member" && state.name ? state.name : this.store.room!.user_name;
@@ -240,24 +264,53 @@ export class ReplyRounds {
       this.sockets.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.store.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.
       this.d1.countMessage(row);
-      const speakers = await this.rounds.speakersFor(row);
-      if (speakers.length > 0) this.startRound(speakers);
-      // Nobody replies (manual order, everyone muted): the message alone is written to D1.
-      else this.ctx.waitUntil(this.d1.writeCounters());
+      return row;
     };
-    const limited = await this.admit(state, "message", storeAndReply, clientId ?? undefined);
-    if (limited) {
-      send(ws, limited);
-      return;
+    if (shared) {
+      if (!(await withinRateLimit(this.env, "message", state.userId))) {
+        send(ws, rateLimitedFrame("message", Date.now(), clientId ?? undefined));
+        return;
+      }
+      if (this.store.deleted || !storeMessage()) return;
+      // It may wait for a round: D1 learns of it now.
+      this.ctx.waitUntil(this.d1.writeCounters());
+      await this.rounds.answerPending();
+    } else {
+      const storeAndReply = async () => {
+        const row = storeMessage();
+        if (!row) return;
+        const speakers = await this.rounds.speakersFor(row);
+        if (speakers.length > 0) this.startRound(speakers);
+        else {
+          // Nobody replies (manual order, everyone muted): the message alone is written to D1.
+          this.store.markAllAnswered();
+          this.ctx.waitUntil(this.d1.writeCounters());
+        }
+      };
+      const limited = await this.admit(state, "message", storeAndReply, clientId ?? undefined);
+      if (limited) {
+        send(ws, limited);
+        return;
+      }
     }
     const message: MessageRow | null = stored;
     if (message) {
       this.ctx.waitUntil(
         screening.then((result) => {
-          if (result && isChildSafetyViolation(result)) return this.screening.retractMessage(message, result, () => this.retract());
+          if (result && isChildSafetyViolation(result)) return this.screening.retractMessage(message, result, () => this.retractAfter(message));
         }),
       );
     }
+  }
+
+  /**
+   * A room of several people: the messages no round has taken up yet (they
+   * arrived while one ran, or the object stopped before answering them) get
+   * one round, unless one is running (its end calls this again). Call when
+   * the room wakes.
+   */
+  answerPending(): Promise<void> {
+    return this.rounds.answerPending();
   }
 
   /** Starts a round: `speakers` reply one after another (the first now). */
@@ -288,6 +341,18 @@ export class ReplyRounds {
     }
     const limited = await this.admit(state, "reply", () => this.startRound([characterId]), clientId);
     if (limited) send(ws, limited);
+  }
+
+  /**
+   * Message `message` was retracted (everything after it is deleted): the
+   * reply being written ends quietly when it came after it; one that began
+   * before it (a round the message waited for) goes on.
+   */
+  private retractAfter(message: MessageRow): void {
+    const reply = this.active;
+    const row = reply ? this.store.row(reply.id) : null;
+    if (row && row.seq < message.seq) return;
+    this.retract();
   }
 
   /** Its message was retracted: the reply being written ends quietly (its rows are deleted with the message). */
@@ -340,7 +405,11 @@ export class ReplyRounds {
    * marked by naming itself in `replaces` (so a crash recovery does not count
    * it again), and the deltas extend it.
    */
-  start(replaces: MessageRow | null, continuing: { row: MessageRow; clientId: string | null } | null = null, speakerId?: number): void {
+  start(
+    replaces: MessageRow | null,
+    continuing: { row: MessageRow; clientId: string | null; requestedBy?: string } | null = null,
+    speakerId?: number,
+  ): void {
     // Every version of the replaced reply in written order; the new one will be the newest.
     const alternatives = replaces ? replyVersions(versionFields(replaces)).versions : [];
     const base = continuing?.row.content ?? "";
@@ -352,6 +421,7 @@ export class ReplyRounds {
       replaces: replaces?.id ?? null,
       continues: continuing ? base : null,
       clientId: continuing?.clientId ?? null,
+      requestedBy: continuing?.requestedBy ?? null,
       alternatives,
       content: base,
       sent: base,
@@ -403,13 +473,15 @@ export class ReplyRounds {
       characterName = character.name;
       const { history } = inputs;
       const options = withBudget(inputs.options, replyModel.budget);
-      const group = options.cast !== undefined;
+      // A group chat or a room of several people: history lines carry names (prompt.ts).
+      const named = options.cast !== undefined || options.people !== undefined;
       // A continued reply is the last message of its own prompt, with the text it had.
-      if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(group ? { name: character.name } : {}) });
+      if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(named ? { name: character.name } : {}) });
       const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
       // The person's stop strings end a reply as another speaker's line does, whatever the provider.
       const stops = [...prompt.stop, ...(replyModel.sampling.stop ?? [])];
-      const model = replyModel.model ? replyModel.model(character, room.user_name) : this.seams.modelFactory(character, room.user_name);
+      // `{{user}}` is the author of the message being answered (PromptInputs.forReply).
+      const model = replyModel.model ? replyModel.model(character, options.userName) : this.seams.modelFactory(character, options.userName);
       const pieces = withTokenTimeout(
         model.stream(prompt.messages, {
           maxTokens: options.maxTokens,
@@ -425,8 +497,8 @@ export class ReplyRounds {
         this.seams.tokenTimeoutMs,
         () => reply.controller.abort(),
       );
-      // Group chats: the speaker's own "Name:" is stripped from the start; another's line ends the reply.
-      const ownPrefix = group && reply.continues === null ? `${character.name}:` : null;
+      // Named lines: the speaker's own "Name:" is stripped from the start; another's line ends the reply.
+      const ownPrefix = named && reply.continues === null ? `${character.name}:` : null;
       let prefixDone = ownPrefix === null;
       let flushed = Date.now();
       for await (const text of pieces) {
@@ -483,18 +555,21 @@ export class ReplyRounds {
     if (reply.continues !== null) this.d1.notePreview(row);
     else this.d1.countMessage(row);
     await this.d1.writeCounters();
-    const message = store.toWire(row, this.active);
-    const answer: ServerFrame = {
-      type: "character_response",
-      content,
-      timestamp: new Date(now).toISOString(),
-      messageId: reply.id,
-      message,
-      stopped: reply.stopped,
-      usage: message.usage ?? null,
+    // A continued reply keeps its thumbs: each person gets their own.
+    const answerFor = (viewer: string | null): ServerFrame => {
+      const message = store.toWire(row, this.active, viewer);
+      return {
+        type: "character_response",
+        content,
+        timestamp: new Date(now).toISOString(),
+        messageId: reply.id,
+        message,
+        stopped: reply.stopped,
+        usage: message.usage ?? null,
+      };
     };
-    this.sockets.broadcast(answer);
-    if (reply.clientId) store.keepReceipt(reply.clientId, answer);
+    this.sockets.broadcastEach(answerFor);
+    if (reply.clientId) store.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
     // Written by the model (and under the budget) that wrote this reply.
@@ -517,7 +592,7 @@ export class ReplyRounds {
     this.rounds.end();
     if (reply.continues !== null) {
       const row = this.store.restoreContinued(reply.id, reply.continues);
-      if (row) this.sockets.broadcast({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active) });
+      if (row) this.sockets.broadcastEach((viewer) => ({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active, viewer) }));
       this.sockets.broadcast(refusal(code, message, reply.clientId ?? undefined));
       return;
     }
@@ -526,7 +601,7 @@ export class ReplyRounds {
     this.sockets.broadcast({ type: "error", code, message, messageId: reply.id });
     if (reply.replaces) {
       // The replaced reply is visible again: every tab gets the list as it is.
-      this.sockets.broadcast(this.historySync());
+      this.sockets.broadcastEach((viewer) => this.historySync(viewer));
     }
   }
 }

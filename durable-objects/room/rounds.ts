@@ -11,6 +11,18 @@
  * - Ending: `stop`, a failed reply or a retracted message ends the round
  *   (`end`). The round's queue lives in memory: a restart in the middle of a
  *   round keeps what was stored, and the round ends there.
+ * - Waiting messages (DESIGN.md "Shared rooms"): in a room of several
+ *   people a message that arrives while a round runs is stored at once and
+ *   waits. When the round ends — finished, stopped or failed — ONE round
+ *   answers every message that waited (`answerPending`), planned for the
+ *   newest of them. Which messages a round has taken up is stored
+ *   (`room.answered_through`, the seq up to which a round began), so a room
+ *   that stopped with messages waiting answers them when it wakes. Messages
+ *   that arrive while a round is being planned are taken up by it: one
+ *   round for messages that arrived together. A later speaker of a group
+ *   round reads the story as it stands (a waiting message included); the
+ *   waiting message still gets its own round after it. A one-to-one chat
+ *   never has waiting messages (it refuses with `busy`, SPEC.md).
  *
  * Writing one reply (streaming, storing, failing) is replies.ts's.
  */
@@ -25,6 +37,8 @@ export interface ReplyWriter {
   startReply(speakerId: number): void;
   /** A reply is being written now. */
   writing(): boolean;
+  /** A regenerate, `generate` or a one-to-one message is being admitted (it starts its own round). */
+  admitting(): boolean;
 }
 
 /** The speakers of the round being run, and who chooses them. */
@@ -33,6 +47,8 @@ export class Rounds {
   private queue: number[] = [];
   /** The next speaker of the round is being readied. */
   private advancing = false;
+  /** A round for waiting messages is being planned (answerPending). */
+  private planning = false;
   private readonly store: RoomStore;
   private readonly inputs: PromptInputs;
   private readonly seams: RoomSeams;
@@ -47,7 +63,7 @@ export class Rounds {
 
   /** A round has speakers still to come (or the next is being readied). */
   get running(): boolean {
-    return this.advancing || this.queue.length > 0;
+    return this.advancing || this.planning || this.queue.length > 0;
   }
 
   /**
@@ -77,10 +93,15 @@ export class Rounds {
     return chooseSpeakers(this.store.room!.reply_order, eligible, { message: row.content, lastSpeakerId, spokeLastRound }, this.seams.random);
   }
 
-  /** Starts a round: `speakers` reply one after another (the first now). */
+  /**
+   * Starts a round: `speakers` reply one after another (the first now). The
+   * round takes up every message stored so far (its first reply comes after
+   * them).
+   */
   begin(speakers: number[]): void {
     const [first, ...rest] = speakers;
     if (first === undefined) return;
+    this.store.markAllAnswered();
     this.queue = rest;
     this.writer.startReply(first);
   }
@@ -110,5 +131,32 @@ export class Rounds {
     } finally {
       this.advancing = false;
     }
+    // The round is over: the messages that waited for it get one of their own.
+    await this.answerPending();
+  }
+
+  /**
+   * In a room of several people (RoomStore.isShared), when no round runs:
+   * one round for every message no round has taken up, planned for the
+   * newest of them. Does nothing while a reply is written, a round runs or
+   * is planned, or something is admitted (their end calls this again). A
+   * round with nobody to speak (manual order, everyone muted) takes the
+   * messages up all the same.
+   */
+  async answerPending(): Promise<void> {
+    if (this.running || this.writer.writing() || this.writer.admitting()) return;
+    if (this.store.deleted || !this.store.room || !this.store.isShared()) return;
+    const newest = this.store.latestUnanswered();
+    if (!newest) return;
+    this.planning = true;
+    let speakers: number[];
+    try {
+      speakers = await this.speakersFor(newest);
+    } finally {
+      this.planning = false;
+    }
+    if (this.store.deleted || this.writer.writing() || this.queue.length > 0) return;
+    if (speakers.length === 0) this.store.markAllAnswered();
+    else this.begin(speakers);
   }
 }

@@ -140,7 +140,7 @@ export class RoomScreening {
       content: row.content,
     });
     if (this.store.lastVisible()?.id === row.id) await this.d1.writeLastMessage();
-    if (replaced.status === "complete") this.sockets.broadcast({ type: "message_updated", messageId: row.id, message: this.store.toWire(replaced) });
+    if (replaced.status === "complete") this.sockets.broadcastEach((viewer) => ({ type: "message_updated", messageId: row.id, message: this.store.toWire(replaced, null, viewer) }));
   }
 
   /**
@@ -159,7 +159,7 @@ export class RoomScreening {
     }
     if (changed.some((row) => row.id === this.store.lastVisible()?.id)) await this.d1.writeLastMessage();
     for (const row of changed) {
-      if (row.status === "complete") this.sockets.broadcast({ type: "message_updated", messageId: row.id, message: this.store.toWire(row) });
+      if (row.status === "complete") this.sockets.broadcastEach((viewer) => ({ type: "message_updated", messageId: row.id, message: this.store.toWire(row, null, viewer) }));
     }
     return changed.length;
   }

@@ -94,6 +94,40 @@ export class RoomSockets {
   }
 
   /**
+   * Sends every socket the frame `frameFor` builds for its person (a frame
+   * that differs by who reads it: each person's own thumbs). Built and
+   * serialised once per person.
+   */
+  broadcastEach(frameFor: (userId: string) => ServerFrame): void {
+    const texts = new Map<string, string>();
+    for (const { ws, state } of this.openSockets()) {
+      let text = texts.get(state.userId);
+      if (text === undefined) {
+        text = JSON.stringify(frameFor(state.userId));
+        texts.set(state.userId, text);
+      }
+      try {
+        ws.send(text);
+      } catch {
+        // closing
+      }
+    }
+  }
+
+  /** Sends `frame` to every open socket of `userId` (their other tabs too). */
+  sendToUser(userId: string, frame: ServerFrame): void {
+    const text = JSON.stringify(frame);
+    for (const { ws, state } of this.openSockets()) {
+      if (state.userId !== userId) continue;
+      try {
+        ws.send(text);
+      } catch {
+        // closing
+      }
+    }
+  }
+
+  /**
    * Accepts `server` for hibernation as a socket of `conversationId` for
    * `userId`, closes the oldest beyond the conversation's cap, makes sure
    * the idle check is set, and counts it with the person (beyond their cap

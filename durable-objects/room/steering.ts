@@ -126,9 +126,10 @@ export class Steering {
    * have MAX_EDITED_REPLY_LENGTH (the frame's own). When it is the last
    * message, D1's preview follows. Every socket gets `message_updated`.
    * Screened first (screenFrame): S4 is refused with `message_refused`
-   * (EDIT_REFUSED_TEXT) and the message keeps its text.
+   * (EDIT_REFUSED_TEXT) and the message keeps its text. `viewer`: the
+   * sender's user id (the kept answer carries their own thumb).
    */
-  async editMessage(frame: Extract<ClientFrame, { type: "edit_message" }>): Promise<ServerFrame> {
+  async editMessage(frame: Extract<ClientFrame, { type: "edit_message" }>, viewer: string): Promise<ServerFrame> {
     const { messageId, content, clientId } = frame;
     const row = this.findMessage(messageId, clientId);
     if (!isRow(row)) return row;
@@ -141,9 +142,23 @@ export class Steering {
     if (!this.store.visibleRow(messageId)) return this.findMessage(messageId, clientId) as ServerFrame;
     const updated = this.store.editContent(messageId, content);
     if (this.store.lastVisible()?.id === messageId) await this.d1.writeLastMessage();
-    const answer: ServerFrame = { type: "message_updated", messageId, message: this.store.toWire(updated), ...(clientId ? { clientId } : {}) };
-    this.sockets.broadcast(answer);
-    return answer;
+    return this.broadcastUpdated(updated, clientId, viewer);
+  }
+
+  /**
+   * Every socket gets `message_updated` for `row`, each with its person's own
+   * thumb (DESIGN.md "Shared rooms": thumbs are per person); returns the
+   * frame as `viewer` (the sender) reads it, to keep as the receipt.
+   */
+  private broadcastUpdated(row: MessageRow, clientId: string | undefined, viewer: string): ServerFrame {
+    const frameFor = (userId: string): ServerFrame => ({
+      type: "message_updated",
+      messageId: row.id,
+      message: this.store.toWire(row, null, userId),
+      ...(clientId ? { clientId } : {}),
+    });
+    this.sockets.broadcastEach(frameFor);
+    return frameFor(viewer);
   }
 
   /**
@@ -219,15 +234,13 @@ export class Steering {
    * client shows it dimmed) and no prompt reads it while hidden. Every
    * socket gets `message_updated`.
    */
-  async hideMessage(frame: Extract<ClientFrame, { type: "hide_message" }>): Promise<ServerFrame> {
+  async hideMessage(frame: Extract<ClientFrame, { type: "hide_message" }>, viewer: string): Promise<ServerFrame> {
     const { messageId, hidden, clientId } = frame;
     const row = this.findMessage(messageId, clientId);
     if (!isRow(row)) return row;
     const updated = this.store.setHidden(row.id, hidden);
     if (!updated) return refusal("message_not_found", "That message is not in this conversation.", clientId);
-    const answer: ServerFrame = { type: "message_updated", messageId, message: this.store.toWire(updated), ...(clientId ? { clientId } : {}) };
-    this.sockets.broadcast(answer);
-    return answer;
+    return this.broadcastUpdated(updated, clientId, viewer);
   }
 
   /**
@@ -240,7 +253,7 @@ export class Steering {
     if (!last || last.role !== "character") {
       return refusal("nothing_to_continue", "Only a reply of the character can be continued, and only the latest one.", clientId);
     }
-    return this.replies.admit(state, "reply", () => this.replies.start(null, { row: last, clientId: clientId ?? null }), clientId);
+    return this.replies.admit(state, "reply", () => this.replies.start(null, { row: last, clientId: clientId ?? null, requestedBy: state.userId }), clientId);
   }
 
   /**
@@ -250,7 +263,7 @@ export class Steering {
    * then D1's preview follows (one write), then every socket gets
    * `message_updated`. Refusals are error frames to the sender; nothing changes.
    */
-  async swipe(ws: WebSocket, messageId: string, index: number): Promise<void> {
+  async swipe(ws: WebSocket, viewer: string, messageId: string, index: number): Promise<void> {
     const refuse = (code: ChatErrorCode, message: string) => send(ws, { type: "error", code, message });
     if (this.replies.busy) {
       refuse("busy", "Please wait for the reply to finish before choosing another version.");
@@ -277,7 +290,7 @@ export class Steering {
       return;
     }
     if (index === current) {
-      send(ws, { type: "message_updated", messageId, message: this.store.toWire(row) });
+      send(ws, { type: "message_updated", messageId, message: this.store.toWire(row, null, viewer) });
       return;
     }
     const updated = this.store.setVersion(messageId, chosen);
@@ -285,37 +298,41 @@ export class Steering {
     this.d1.notePreview(updated);
     await this.d1.writeCounters();
     if (this.store.deleted) return;
-    this.sockets.broadcast({ type: "message_updated", messageId, message: this.store.toWire(updated) });
+    this.broadcastUpdated(updated, undefined, viewer);
   }
 
   /**
-   * The owner's thumbs on a character reply: 1, -1, or 0 to take it back. One
-   * rating per reply: changing it moves the character's counts
-   * (`addReplyRating`). Throws when D1 cannot be updated (the reply's rating
-   * is then unchanged).
+   * Person `raterId`'s thumb on a character reply: 1, -1, or 0 to take it
+   * back (the caller checked they are the owner or a member). Thumbs are per
+   * person (DESIGN.md "Shared rooms"): each person has one per reply, and
+   * changing it moves the character's counts by that person's change
+   * (`addReplyRating`). Only the rater's sockets get `message_rated` (its
+   * `rating` is "my rating" for every socket that reads it). Throws when D1
+   * cannot be updated (the thumb is then unchanged).
    */
   async rateMessage(
-    userId: string,
+    raterId: string,
     messageId: string,
     value: 1 | -1 | 0,
   ): Promise<{ ok: true; rating: 1 | -1 | null } | { ok: false; reason: "not_found" | "not_a_reply" }> {
-    if (!this.owns(userId)) return { ok: false, reason: "not_found" };
+    if (this.store.deleted || !this.store.room) return { ok: false, reason: "not_found" };
     const row = this.store.visibleRow(messageId);
     if (!row) return { ok: false, reason: "not_found" };
     if (row.role !== "character") return { ok: false, reason: "not_a_reply" };
-    const before = row.rating ?? 0;
+    const previous = this.store.ratingOf(messageId, raterId);
+    const before = previous ?? 0;
     const after = value === 0 ? null : value;
     if (before === value) return { ok: true, rating: after };
-    this.store.setRating(messageId, after);
+    this.store.setRating(messageId, raterId, after);
     const up = (value === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
     const down = (value === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
     try {
-      await this.d1.addRating(row.character_id ?? this.store.room!.character_id, { up, down });
+      await this.d1.addRating(row.character_id ?? this.store.room.character_id, { up, down });
     } catch (error) {
-      this.store.setRating(messageId, row.rating);
+      this.store.setRating(messageId, raterId, previous);
       throw error;
     }
-    this.sockets.broadcast({ type: "message_rated", messageId, rating: after });
+    this.sockets.sendToUser(raterId, { type: "message_rated", messageId, rating: after });
     return { ok: true, rating: after };
   }
 

@@ -67,7 +67,11 @@ describe("storage", () => {
       state.storage.sql.exec("DROP TABLE frame_receipts");
       state.storage.sql.exec("DROP TABLE cast_members");
       state.storage.sql.exec("DROP TABLE cast_cards");
-      for (const column of ["memory", "summary", "summary_through", "persona_description", "reply_order", "author_note", "author_note_depth", "author_note_interval"]) {
+      state.storage.sql.exec("DROP TABLE people");
+      state.storage.sql.exec("DROP TABLE ratings");
+      // The owner's thumb on the reply, as one rating per reply was kept before version 6.
+      state.storage.sql.exec("UPDATE messages SET rating = 1 WHERE seq = (SELECT max(seq) FROM messages)");
+      for (const column of ["memory", "summary", "summary_through", "persona_description", "reply_order", "author_note", "author_note_depth", "author_note_interval", "answered_through"]) {
         state.storage.sql.exec(`ALTER TABLE room DROP COLUMN ${column}`);
       }
       for (const column of ["character_id", "author_id", "author_name", "hidden"]) state.storage.sql.exec(`ALTER TABLE messages DROP COLUMN ${column}`);
@@ -85,6 +89,8 @@ describe("storage", () => {
     expect(stored[0]).toMatchObject({ characterId: conversation.characterId });
     expect(stored[1]).toMatchObject({ authorId: mira.id });
     expect(stored[2]).toMatchObject({ characterId: conversation.characterId });
+    // Version 6 made the reply's old rating the owner's own thumb.
+    expect(stored[2]!.rating).toBe(1);
     const columns = await runInDurableObject(stub, (_room: ConversationRoom, state) => ({
       version: state.storage.sql.exec<{ version: number }>("SELECT version FROM _schema").one().version,
       names: state.storage.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('messages')").toArray().map((c) => c.name),
@@ -97,6 +103,8 @@ describe("storage", () => {
     expect(columns.tables).toContain("frame_receipts");
     expect(columns.tables).toContain("cast_members");
     expect(columns.names).toContain("hidden");
+    expect(columns.tables).toContain("people");
+    expect(columns.tables).toContain("ratings");
     expect(columns.names).toContain("usage");
   });
 });

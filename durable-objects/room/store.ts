@@ -9,9 +9,9 @@
  */
 import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage, type ReplyVersionFields, replyVersions, type ServerFrame } from "../../schema/chat.ts";
 import type { RoomCastMember, RoomFacts, SeedMessage } from "../room-protocol.ts";
-import { type CastRow, type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
+import { type CastRow, type MessageRow, migrateRoomStorage, type PersonRow, type RoomRow } from "./migrations.ts";
 
-export type { CastRow, MessageRow, RoomRow } from "./migrations.ts";
+export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
 
 /** How long the answer of a steering frame is kept for its clientId (a resend after a reconnect), ms. */
 export const FRAME_RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -107,9 +107,83 @@ export class RoomStore {
           );
         }
       }
+      // The owner is the first person; what the room starts with (a branch's last message included) is taken up.
+      this.sql(
+        "INSERT INTO people (user_id, name, role, seen_at) VALUES (?, ?, 'owner', ?) ON CONFLICT (user_id) DO NOTHING",
+        facts.userId,
+        facts.userName,
+        facts.createdAt,
+      );
+      this.sql("UPDATE room SET answered_through = coalesce((SELECT max(seq) FROM messages), 0) WHERE id = 1");
     });
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
     this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
+  }
+
+  // --- the people (DESIGN.md "Shared rooms") ------------------------------
+
+  /**
+   * Keeps who `userId` is in this room as the Worker said at their upgrade:
+   * the name they play under, their persona's description (null: unchanged)
+   * and role. Someone who left and came back is in the room again.
+   */
+  notePersonOf(userId: string, person: { name: string; personaDescription: string | null; role: "owner" | "member" }): void {
+    this.sql(
+      `INSERT INTO people (user_id, name, persona_description, role, removed, seen_at) VALUES (?, ?, coalesce(?, ''), ?, 0, ?)
+       ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, role = excluded.role, removed = 0, seen_at = excluded.seen_at,
+         persona_description = coalesce(?, people.persona_description)`,
+      userId,
+      person.name,
+      person.personaDescription,
+      person.role,
+      Date.now(),
+      person.personaDescription,
+    );
+  }
+
+  /** `userId` left the room or was removed: no longer one of its people (their messages stay). */
+  markRemoved(userId: string): void {
+    this.sql("UPDATE people SET removed = 1 WHERE user_id = ? AND role = 'member'", userId);
+  }
+
+  /** Person `userId` as last seen, removed or not; null when they never connected. */
+  person(userId: string): PersonRow | null {
+    return this.sql<PersonRow>("SELECT * FROM people WHERE user_id = ?", userId)[0] ?? null;
+  }
+
+  /** The room's people now (the owner and every member who connected and is still in), the owner first, then by arrival. */
+  people(): PersonRow[] {
+    return this.sql<PersonRow>("SELECT * FROM people WHERE removed = 0 ORDER BY role = 'member', rowid");
+  }
+
+  /** More than one person plays here: a member who connected is still in the room. */
+  isShared(): boolean {
+    return this.sql<{ n: number }>("SELECT count(*) AS n FROM people WHERE role = 'member' AND removed = 0")[0]!.n > 0;
+  }
+
+  // --- messages waiting for a round (rounds.ts) ---------------------------
+
+  /** Every message stored so far has been taken up by a reply round (one is starting now, or none is due). */
+  markAllAnswered(): void {
+    const through = this.sql<{ seq: number | null }>("SELECT max(seq) AS seq FROM messages")[0]?.seq ?? 0;
+    if (through <= this.room!.answered_through) return;
+    this.sql("UPDATE room SET answered_through = ? WHERE id = 1", through);
+    this.room!.answered_through = through;
+  }
+
+  /** The newest message of a person that no reply round has taken up yet (stored while one ran), if any. */
+  latestUnanswered(): MessageRow | null {
+    return (
+      this.sql<MessageRow>(
+        "SELECT * FROM messages WHERE status = 'complete' AND role = 'user' AND seq > ? ORDER BY seq DESC LIMIT 1",
+        this.room!.answered_through,
+      )[0] ?? null
+    );
+  }
+
+  /** The newest visible message of a person, if any (the message a reply answers). */
+  lastUserMessage(): MessageRow | null {
+    return this.sql<MessageRow>("SELECT * FROM messages WHERE status = 'complete' AND role = 'user' ORDER BY seq DESC LIMIT 1")[0] ?? null;
   }
 
   // --- the cast ------------------------------------------------------------
@@ -189,6 +263,7 @@ export class RoomStore {
       this.sql("UPDATE room SET persona_description = ? WHERE id = 1", personaDescription);
       room.persona_description = personaDescription;
     }
+    this.notePersonOf(room.user_id, { name: room.user_name, personaDescription: room.persona_description, role: "owner" });
   }
 
   setMemory(memory: string): void {
@@ -215,8 +290,12 @@ export class RoomStore {
 
   // --- reading messages --------------------------------------------------
 
-  /** A row as the wire has it; a streaming row shows what its sockets were sent (`streaming`), when that is its text. */
-  toWire(row: MessageRow, streaming: StreamingText | null = null): ChatMessage {
+  /**
+   * A row as the wire has it for `viewer` (a user id): a reply's `rating` is
+   * that person's own thumb (null without a viewer); a streaming row shows
+   * what its sockets were sent (`streaming`), when that is its text.
+   */
+  toWire(row: MessageRow, streaming: StreamingText | null = null, viewer: string | null = null): ChatMessage {
     const message: ChatMessage = {
       id: row.id,
       conversationId: this.room!.conversation_id,
@@ -224,7 +303,7 @@ export class RoomStore {
       isUser: row.role === "user",
       createdAt: new Date(row.created_at).toISOString(),
       clientId: row.client_id,
-      rating: row.role === "character" ? row.rating : null,
+      rating: row.role === "character" && viewer !== null ? this.ratingOf(row.id, viewer) : null,
       alternatives: JSON.parse(row.alternatives) as string[],
     };
     if (row.swipe_index !== null) message.swipeIndex = row.swipe_index;
@@ -409,8 +488,22 @@ export class RoomStore {
     });
   }
 
-  setRating(messageId: string, rating: 1 | -1 | null): void {
-    this.sql("UPDATE messages SET rating = ? WHERE id = ?", rating, messageId);
+  /** Person `userId`'s thumb on reply `messageId`, or null. */
+  ratingOf(messageId: string, userId: string): 1 | -1 | null {
+    return this.sql<{ rating: 1 | -1 }>("SELECT rating FROM ratings WHERE message_id = ? AND user_id = ?", messageId, userId)[0]?.rating ?? null;
+  }
+
+  /** Sets (or, null, takes back) person `userId`'s thumb on reply `messageId`. */
+  setRating(messageId: string, userId: string, rating: 1 | -1 | null): void {
+    if (rating === null) this.sql("DELETE FROM ratings WHERE message_id = ? AND user_id = ?", messageId, userId);
+    else {
+      this.sql(
+        "INSERT INTO ratings (message_id, user_id, rating) VALUES (?, ?, ?) ON CONFLICT (message_id, user_id) DO UPDATE SET rating = excluded.rating",
+        messageId,
+        userId,
+        rating,
+      );
+    }
   }
 
   /** Makes `chosen` the reply's shown version (a swipe) and returns the row. */

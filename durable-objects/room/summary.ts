@@ -72,7 +72,14 @@ export class RoomSummary {
     const userName = store.room.user_name;
     this.summarizing = true;
     try {
-      const prompt = summaryPrompt(character.name, userName, before, folded.map((row) => ({ isUser: row.role === "user", content: row.content })));
+      // In a room of several people each message is its author's (DESIGN.md "Shared rooms").
+      const shared = store.isShared();
+      const messages = folded.map((row) => ({
+        isUser: row.role === "user",
+        content: row.content,
+        ...(shared && row.role === "user" && row.author_name ? { name: row.author_name } : {}),
+      }));
+      const prompt = summaryPrompt(character.name, userName, before, messages);
       const model = choice.model ? choice.model(character, userName) : this.seams.modelFactory(character, userName);
       const sampling = { ...choice.sampling, stop: undefined };
       const controller = new AbortController();

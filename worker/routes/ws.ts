@@ -25,7 +25,7 @@ import { Hono } from "hono";
 import type { PersonSockets } from "../../durable-objects/person-sockets.ts";
 import { closeCodeAnswering, readClientMessage, roomUpgradeHeaders } from "../../durable-objects/room-protocol.ts";
 import { CLOSE_REASONS, JOIN_TIMEOUT_MS } from "../../durable-objects/socket-limits.ts";
-import { CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
+import { CLOSE_CODES, GONE_CLOSE_REASONS, type ServerFrame } from "../../schema/chat.ts";
 import type { AppEnv } from "../env.ts";
 import { type ConversationPersona, findOwnConversationPersona, moderatedRoom, roomPerson } from "../lib/conversations.ts";
 import { forbidden, suspended, unauthorized } from "../lib/errors.ts";
@@ -136,8 +136,8 @@ async function lobby(env: Env, user: SessionUser, waitUntil: (promise: Promise<u
       const own = await findOwnConversationPersona(env.DB, conversationId, user.id);
       if (isClosed()) return;
       if (!own) {
-        safeSend(server, frameText({ type: "error", code: "forbidden", message: "Conversation not found" }));
-        close(CLOSE_CODES.policyViolation, "Conversation not found");
+        safeSend(server, frameText({ type: "error", code: "forbidden", message: GONE_CLOSE_REASONS.notFound }));
+        close(CLOSE_CODES.policyViolation, GONE_CLOSE_REASONS.notFound);
         return;
       }
       const response = await openRoomSocket(env, user, own);
@@ -222,7 +222,7 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const conversationId = c.req.query("conversationId");
   if (conversationId === undefined || conversationId === "") return await lobby(c.env, user, (promise) => c.executionCtx.waitUntil(promise));
   const own = await findOwnConversationPersona(c.env.DB, conversationId, user.id);
-  if (!own) return refusedSocket("Conversation not found");
+  if (!own) return refusedSocket(GONE_CLOSE_REASONS.notFound);
   const response = await openRoomSocket(c.env, user, own);
   // A fresh response: the object's has immutable headers, and the app's middleware adds its own.
   return new Response(response.body, { status: response.status, headers: response.headers, webSocket: response.webSocket });

@@ -27,7 +27,7 @@ export const TYPING_EVERY_MS = 3_000;
 const COUNTER_FROM = MAX_CHAT_MESSAGE_LENGTH - 500;
 
 /** Whether the chat socket can take a message: open, or on its way (first attempt or again). */
-export type ComposerConnection = "open" | "connecting" | "reconnecting" | "closed";
+export type ComposerConnection = "open" | "connecting" | "reconnecting" | "closed" | "gone";
 
 /** What the empty input says while it cannot send. */
 const PLACEHOLDER: Record<ComposerConnection, string> = {
@@ -35,6 +35,7 @@ const PLACEHOLDER: Record<ComposerConnection, string> = {
   connecting: "Connecting…",
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
+  gone: "You are no longer in this chat",
 };
 
 interface ChatComposerProps {

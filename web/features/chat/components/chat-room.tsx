@@ -14,10 +14,10 @@
  * input (the input sends `typing` at most every 3 s), "Invite people" and
  * "People"; a member's menus offer only a member's powers.
  */
-import { LoaderCircle, WifiOff } from "lucide-react";
+import { LoaderCircle, UserX, WifiOff } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import {
   type AuthorNote,
   type CastMember,
@@ -142,7 +142,6 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     return () => clearTimeout(timer);
   }, [state, now]);
   const avatarOf = new Map(conversation.members.map((m) => [m.userId, m.avatarUrl]));
-  const present = state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }));
 
   const cast = castOf(conversation);
   const group = cast.length > 1;
@@ -419,7 +418,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setAuthorNoteOpen(true);
           }}
           isOwner={isOwner}
-          present={present}
+          present={socket.status === "gone" ? [] : state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }))}
           onOpenInvite={() => setInviteOpen(true)}
           onOpenPeople={() => setPeopleOpen(true)}
         />
@@ -457,7 +456,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               ref={messageBox}
               characterName={names}
               connection={socket.status}
-              busy={isBusy(state)}
+              // In a room of several people a message is never refused as busy: it waits for the round (DESIGN.md "Shared rooms").
+              busy={isBusy(state) && !shared}
               streaming={streaming}
               onSend={onSend}
               onStop={onStop}
@@ -531,10 +531,22 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   );
 }
 
-/** Says when the socket is down: reconnecting on its own, or given up (with a button to try again). */
+/**
+ * Says when the socket is down: reconnecting on its own, given up (with a
+ * button to try again), or gone for good — removed from a shared room or the
+ * chat deleted (a way back to My Chats, nothing to retry).
+ */
 function ConnectionNotice({ status, onReconnect }: { status: ConnectionStatus; onReconnect: () => void }) {
   return (
     <div role="status" className="empty:hidden">
+      {status === "gone" && (
+        <p className="mb-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-red-300">
+          <UserX aria-hidden="true" className="size-4" /> You are no longer in this chat.
+          <Link to="/chats" className="text-violet-200 underline underline-offset-2 hover:text-violet-100">
+            Back to My Chats
+          </Link>
+        </p>
+      )}
       {status === "reconnecting" && (
         <p className="mb-2 flex items-center gap-2 text-xs text-yellow-300">
           <LoaderCircle aria-hidden="true" className="size-3.5 animate-spin" /> Connection lost. Reconnecting…

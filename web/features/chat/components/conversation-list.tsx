@@ -5,10 +5,12 @@
  * chat; a branch also links to the chat it was branched from. A group chat
  * shows its cast's avatars stacked and every name (DESIGN.md "Group chats").
  * A search box finds chats by title or character (server-side, `?q=`); each
- * row can be renamed and deleted (after a confirmation).
+ * of the person's own chats can be renamed and deleted (after a
+ * confirmation); a shared room they joined can only be left (DESIGN.md
+ * "Shared rooms": rename and delete are the owner's).
  */
 import { formatDistanceToNow } from "date-fns";
-import { CloudOff, MessagesSquare, Pencil, Search, Trash2 } from "lucide-react";
+import { CloudOff, LogOut, MessagesSquare, Pencil, Search, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { type ConversationSummary, conversationTitle } from "../../../../schema/chat.ts";
@@ -18,8 +20,11 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { serverErrorText } from "../../../lib/api-client.ts";
+import { useUser } from "../../../lib/auth.ts";
 import { useDebouncedValue } from "../../../lib/use-debounced-value.ts";
 import { useDeleteConversation } from "../api/delete-conversation.ts";
+import { useLeaveConversation } from "../api/members.ts";
 import { useConversations } from "../api/get-conversations.ts";
 import { plainText } from "../../../lib/action-segments.ts";
 import { castNames, castOf } from "../lib/cast.ts";
@@ -44,6 +49,25 @@ export function ConversationList() {
   const [renaming, setRenaming] = useState<RenameRequest | null>(null);
   const [deleting, setDeleting] = useState<ConversationSummary | null>(null);
   const deleteConversation = useDeleteConversation();
+  const { user } = useUser();
+  const viewerId = user?.id ?? null;
+  const [leaving, setLeaving] = useState<ConversationSummary | null>(null);
+  const leaveConversation = useLeaveConversation();
+
+  const confirmLeave = () => {
+    if (!leaving || !viewerId || leaveConversation.isPending) return;
+    const title = shownTitle(leaving);
+    leaveConversation.mutate(
+      { conversationId: leaving.id, userId: viewerId },
+      {
+        onSuccess: () => {
+          setLeaving(null);
+          toast({ title: "You left the chat", description: `“${title}” is no longer in your chats.` });
+        },
+        onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Failed to leave the chat. Please try again.", variant: "destructive" }),
+      },
+    );
+  };
 
   const confirmDelete = () => {
     if (!deleting || deleteConversation.isPending) return;
@@ -86,6 +110,8 @@ export function ConversationList() {
         q={q}
         onRename={(conversation) => setRenaming({ id: conversation.id, title: shownTitle(conversation) })}
         onDelete={setDeleting}
+        onLeave={setLeaving}
+        viewerId={viewerId}
       />
       <RenameConversationDialog request={renaming} onClose={() => setRenaming(null)} />
       <ConfirmDialog
@@ -97,6 +123,15 @@ export function ConversationList() {
         onConfirm={confirmDelete}
         pending={deleteConversation.isPending}
       />
+      <ConfirmDialog
+        open={leaving !== null}
+        onOpenChange={(open) => !open && setLeaving(null)}
+        title="Leave this chat?"
+        description={leaving ? `You will no longer see “${shownTitle(leaving)}”. You can come back only with a new invitation link.` : ""}
+        confirmLabel="Leave chat"
+        onConfirm={confirmLeave}
+        pending={leaveConversation.isPending}
+      />
     </>
   );
 }
@@ -107,9 +142,12 @@ interface ConversationResultsProps {
   q: string;
   onRename: (conversation: ConversationSummary) => void;
   onDelete: (conversation: ConversationSummary) => void;
+  onLeave: (conversation: ConversationSummary) => void;
+  /** The signed-in person's user id (null while unknown). */
+  viewerId: string | null;
 }
 
-function ConversationResults({ query, q, onRename, onDelete }: ConversationResultsProps) {
+function ConversationResults({ query, q, onRename, onDelete, onLeave, viewerId }: ConversationResultsProps) {
   if (query.isPending) {
     return (
       <ul aria-busy="true" aria-label="Loading your chats" className="divide-y divide-border rounded-2xl border border-border bg-card">
@@ -168,7 +206,13 @@ function ConversationResults({ query, q, onRename, onDelete }: ConversationResul
       <ul className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-card">
         {conversations.map((conversation) => (
           <li key={conversation.id}>
-            <ConversationRow conversation={conversation} onRename={() => onRename(conversation)} onDelete={() => onDelete(conversation)} />
+            <ConversationRow
+              conversation={conversation}
+              joined={viewerId !== null && conversation.userId !== viewerId}
+              onRename={() => onRename(conversation)}
+              onDelete={() => onDelete(conversation)}
+              onLeave={() => onLeave(conversation)}
+            />
           </li>
         ))}
       </ul>
@@ -185,11 +229,14 @@ function ConversationResults({ query, q, onRename, onDelete }: ConversationResul
 
 interface ConversationRowProps {
   conversation: ConversationSummary;
+  /** A shared room the person joined (not theirs): Leave instead of Rename and Delete. */
+  joined: boolean;
   onRename: () => void;
   onDelete: () => void;
+  onLeave: () => void;
 }
 
-function ConversationRow({ conversation, onRename, onDelete }: ConversationRowProps) {
+function ConversationRow({ conversation, joined, onRename, onDelete, onLeave }: ConversationRowProps) {
   const { character, branchedFrom } = conversation;
   const cast = castOf(conversation);
   // The time the list is ordered by (GET /api/conversations): the last activity.
@@ -223,12 +270,20 @@ function ConversationRow({ conversation, onRename, onDelete }: ConversationRowPr
         </Link>
         {/* Above the row's link (its ::after covers the row). */}
         <div className="relative z-10 flex shrink-0 flex-col gap-1 pr-2 sm:flex-row">
-          <Button variant="ghost" size="icon" aria-label={`Rename ${title}`} title="Rename" onClick={onRename}>
-            <Pencil aria-hidden="true" />
-          </Button>
-          <Button variant="ghost" size="icon" aria-label={`Delete ${title}`} title="Delete" onClick={onDelete}>
-            <Trash2 aria-hidden="true" />
-          </Button>
+          {joined ? (
+            <Button variant="ghost" size="icon" aria-label={`Leave ${title}`} title="Leave" onClick={onLeave}>
+              <LogOut aria-hidden="true" />
+            </Button>
+          ) : (
+            <>
+              <Button variant="ghost" size="icon" aria-label={`Rename ${title}`} title="Rename" onClick={onRename}>
+                <Pencil aria-hidden="true" />
+              </Button>
+              <Button variant="ghost" size="icon" aria-label={`Delete ${title}`} title="Delete" onClick={onDelete}>
+                <Trash2 aria-hidden="true" />
+              </Button>
+            </>
+          )}
         </div>
       </div>
       {branchedFrom && <BranchedFrom from={branchedFrom} className="-mt-3 pr-4 pb-4 pl-20" linkClassName="relative z-10" />}

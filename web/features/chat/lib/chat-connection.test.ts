@@ -28,9 +28,9 @@ class FakeSocket implements SocketLike {
     this.readyState = 1;
     this.emit("open");
   }
-  drop(code = 1006): void {
+  drop(code = 1006, reason = ""): void {
     this.readyState = 3;
-    this.emit("close", { code, reason: "" });
+    this.emit("close", { code, reason });
   }
 }
 
@@ -127,6 +127,16 @@ describe("ChatConnection", () => {
     vi.advanceTimersByTime(60_000);
     expect(sockets.length).toBe(1);
     expect(statuses.at(-1)).toBe("closed");
+  });
+
+  it("a member removed from a shared room (1008, \"You are no longer in this chat\") is not retried: the chat is gone", () => {
+    const { connection, sockets, statuses, last } = setup();
+    connection.start();
+    last().open();
+    last().drop(1008, "You are no longer in this chat");
+    vi.advanceTimersByTime(60_000);
+    expect(sockets.length).toBe(1);
+    expect(statuses.at(-1)).toBe("gone");
   });
 
   it("leaving closes with 1000 and cancels a pending retry", () => {

@@ -6,7 +6,9 @@
  *   answers with `history_sync`.
  * - After an unclean close (code ≠ 1000) it reconnects after 1, 2, 4, 8,
  *   16 s, at most 5 times; a successful open resets the count
- *   (reconnect.ts).
+ *   (reconnect.ts). A 1008 close saying the chat is gone for this person
+ *   (removed from a shared room, deleted, not found) is final at once
+ *   (status "gone").
  * - `close()` (leaving the page) closes with 1000 and stops reconnecting.
  * - `send()` while not connected drops the frame with a console warning
  *   (SPEC.md §4) and returns false, so the caller can keep the text.
@@ -17,8 +19,12 @@ import { type ClientFrameInput, PING_FRAME, PONG_FRAME, type ServerFrame } from 
 import { parseServerFrame } from "./chat-socket.ts";
 import { NORMAL_CLOSE_CODE, type ReconnectState, initialReconnectState, onSocketClose, onSocketOpen } from "./reconnect.ts";
 
-/** connecting: first attempt; open: joined; reconnecting: between attempts; closed: given up or closed cleanly. */
-export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
+/**
+ * connecting: first attempt; open: joined; reconnecting: between attempts;
+ * closed: given up or closed cleanly; gone: the chat is not there for this
+ * person any more (removed from a shared room, deleted), never retried.
+ */
+export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed" | "gone";
 
 /** Keep-alive interval, ms. */
 export const KEEP_ALIVE_MS = 30_000;
@@ -106,8 +112,12 @@ export class ChatConnection {
       if (this.disposed || this.socket !== ws) return;
       clearInterval(this.keepAlive);
       this.socket = null;
-      const next = onSocketClose(this.reconnect, event.code);
+      const next = onSocketClose(this.reconnect, event.code, event.reason);
       this.reconnect = next.state;
+      if (next.gone) {
+        this.options.onStatus("gone");
+        return;
+      }
       if (next.delayMs === null) {
         if (event.code !== NORMAL_CLOSE_CODE) console.warn(`chat socket: closed (${event.code}), giving up`);
         this.options.onStatus("closed");

@@ -52,3 +52,14 @@ describe("reconnect schedule", () => {
     expect(onSocketClose({ attempt: 5 }, 1006)).toEqual({ state: { attempt: 5 }, delayMs: null });
   });
 });
+
+describe("a chat that is gone for this person", () => {
+  it("a 1008 close saying they were removed, the chat deleted or not found is final at once; other 1008 closes are retried", () => {
+    for (const reason of ["You are no longer in this chat", "Conversation deleted", "Conversation not found"]) {
+      expect(onSocketClose(initialReconnectState, 1008, reason)).toEqual({ state: initialReconnectState, delayMs: null, gone: true });
+    }
+    expect(onSocketClose(initialReconnectState, 1008, "Closed after 10 minutes without activity").delayMs).toBe(1000);
+    // The same words with another code are not a removal.
+    expect(onSocketClose(initialReconnectState, 1011, "You are no longer in this chat").gone).toBeUndefined();
+  });
+});
