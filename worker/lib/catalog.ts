@@ -7,7 +7,7 @@
 import type { CatalogCharacter, Character, Tag } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
 import { type ListOptions, planCatalog } from "./catalog-list.ts";
-import { DETAIL_COLUMNS, type Row, type SqlBatch, type Statement, toCharacter } from "./catalog-rows.ts";
+import { DETAIL_COLUMNS, type Row, type SqlBatch, SqlParams, type Statement, toCharacter, type ViewerSql } from "./catalog-rows.ts";
 import { visibleToSql } from "./listable.ts";
 
 /** A SqlBatch over a D1 database. */
@@ -41,23 +41,27 @@ export async function listCharacters(
 
 /**
  * `GET /api/characters/:id`: the character, or null when it does not exist or
- * is inactive and `viewerId` is not its creator (inactive characters are
- * visible to their owner only). One read, no write: `counted` says whether
- * this view is to be counted (worker/lib/views.ts) — every view but the
- * owner's own (their edit page reads the character this way).
+ * is inactive and the viewer is not its creator (inactive characters are
+ * visible to their owner only). One read, no write, one D1 round trip.
+ *
+ * `viewer`: whose view it is, as SQL (catalog-rows.ts ViewerSql: a bound
+ * user id, or the user of a session looked up inside the statement); null
+ * for a visitor. `lead`: statements to run first in the same batch (the
+ * session lookup of a pending session); their rows come back as `leading`.
  */
 export async function viewCharacter(
   db: D1Database,
   id: number,
-  viewerId?: string | null,
-): Promise<{ character: Character; counted: boolean } | null> {
-  const row = await db
-    .prepare(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ?1 AND ${visibleToSql("c", "?2")}`)
-    .bind(id, viewerId ?? null)
-    .first<Row>();
-  if (!row) return null;
-  const character = toCharacter(row);
-  return { character, counted: !viewerId || character.creatorId !== viewerId };
+  viewer: ViewerSql | null,
+  lead: Statement[] = [],
+): Promise<{ character: Character | null; leading: Row[][] }> {
+  const params = new SqlParams();
+  const idParam = params.bind(id);
+  const viewerSql = viewer ? viewer(params.bind) : "NULL";
+  const detail = params.statement(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ${idParam} AND ${visibleToSql("c", viewerSql)}`);
+  const results = await d1Batch(db)([...lead, detail]);
+  const row = results[lead.length]?.[0];
+  return { character: row ? toCharacter(row) : null, leading: results.slice(0, lead.length) };
 }
 
 /** One character by id regardless of visibility (for owners' pages and exports). */

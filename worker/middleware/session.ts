@@ -23,15 +23,16 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Reads whose route looks the session up itself, in the same D1 batch as its
- * query (one round trip per answer, issue 27): the catalog list. For these
- * the middleware only hashes the token into `pendingSession`; the route puts
+ * query (one round trip per answer, issue 27): the catalog list and a
+ * character page. For these the middleware only hashes the token into
+ * `pendingSession`; the route puts
  * `pendingSessionLookup` first in its batch, computes personal parts from
  * the session inside its statements (sessions.ts sessionUserSql), and calls
  * `settlePendingSession` with the row, which sets `user` and `suspended`
  * and renews or clears the cookie exactly as the middleware would. Only
  * reads are listed: a write must know its person before it starts.
  */
-const BATCHED_SESSION_ROUTES = new Set(["GET /api/characters"]);
+const BATCHED_SESSION_ROUTES = [/^GET \/api\/characters$/, /^GET \/api\/characters\/[1-9]\d{0,15}$/];
 
 /**
  * Reads the session cookie and sets `c.var.user` (null for visitors). A
@@ -46,7 +47,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   c.set("user", null);
   c.set("suspended", false);
   const token = readSessionCookie(c);
-  if (token && BATCHED_SESSION_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
+  if (token && BATCHED_SESSION_ROUTES.some((route) => route.test(`${c.req.method} ${c.req.path}`))) {
     c.set("pendingSession", { sid: isSessionTokenShape(token) ? await sha256Hex(token) : null, now: Date.now() });
   } else if (token) {
     const result = await validateSessionToken(c.env.DB, token);

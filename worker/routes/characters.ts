@@ -12,6 +12,7 @@ import { assertKnownVoice } from "../lib/voices.ts";
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
+import { viewerById } from "../lib/catalog-rows.ts";
 import { catalogCacheQuery } from "../lib/edge-cache.ts";
 import {
   createCharacter,
@@ -99,13 +100,23 @@ export const charactersRoutes = new Hono<AppEnv>()
   })
   .get("/:id", cachedDetail, async (c) => {
     const id = parseCharacterId(c.req.param("id"));
-    const view = await viewCharacter(c.env.DB, id, c.get("user")?.id);
-    if (!view) throw notFound("Character not found");
-    // Counted through the views queue after the answer; the read writes nothing.
-    if (view.counted) {
+    // One round trip signed in too: the session is looked up in the character's own batch.
+    const pending = c.get("pendingSession");
+    const signedIn = c.get("user");
+    const { character, leading } = await viewCharacter(
+      c.env.DB,
+      id,
+      pending?.sid ? sessionUserSql(pending.sid, pending.now) : signedIn ? viewerById(signedIn.id) : null,
+      pendingSessionLookup(c),
+    );
+    const user = await settlePendingSession(c, leading[0]?.[0]);
+    if (!character) throw notFound("Character not found");
+    // Every view but the owner's own (their edit page reads the character this way) is counted,
+    // through the views queue after the answer; the read writes nothing.
+    if (!user || character.creatorId !== user.id) {
       await afterResponse(c, queueView(c.env.VIEWS, id));
     }
-    return c.json(view.character, 200);
+    return c.json(character, 200);
   })
   .post(
     "/",

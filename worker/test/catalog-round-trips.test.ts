@@ -173,3 +173,45 @@ describe("a signed-in answer is the visitor's page plus the person's flags", () 
       .toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
   });
 });
+
+describe("a character page in one D1 round trip", () => {
+  it("for a visitor, a signed-in person and the owner; an inactive character is its owner's alone", async () => {
+    const owner = await signIn();
+    const listed = await insertCharacter({ name: `Page ${run} listed`, creatorId: owner.id, creator: owner.username });
+    const hidden = await insertCharacter({ name: `Page ${run} hidden`, creatorId: owner.id, creator: owner.username, isActive: false });
+    for (const user of [undefined, reader, owner]) {
+      const res = await call(`/api/characters/${listed}`, { user });
+      expect((await json<{ id: number; name: string }>(res, 200)).name).toBe(`Page ${run} listed`);
+      expect(trips(res), user?.username ?? "visitor").toBe(1);
+    }
+    const own = await call(`/api/characters/${hidden}`, { user: owner });
+    expect((await json<{ isActive: boolean }>(own, 200)).isActive).toBe(false);
+    expect(trips(own)).toBe(1);
+    for (const user of [undefined, reader]) {
+      const res = await call(`/api/characters/${hidden}`, { user });
+      expect(await json(res, 404)).toEqual({ error: "Character not found", code: "not_found" });
+      expect(trips(res), user?.username ?? "visitor").toBe(1);
+    }
+  });
+
+  it("a suspended owner's or an unknown cookie reads as a visitor: the inactive character is 404", async () => {
+    const owner = await signIn();
+    const hidden = await insertCharacter({ name: `Page ${run} suspended`, creatorId: owner.id, creator: owner.username, isActive: false });
+    await env.DB.prepare("UPDATE users SET suspended_at = ? WHERE id = ?").bind(Date.now(), owner.id).run();
+    for (const cookie of [owner.cookie, "fabled_session=" + "x".repeat(43)]) {
+      const res = await call(`/api/characters/${hidden}`, { headers: { cookie } });
+      expect(await json(res, 404), cookie).toEqual({ error: "Character not found", code: "not_found" });
+      expect(trips(res), cookie).toBe(1);
+    }
+  });
+
+  it("renews a session due for it, as every other route does", async () => {
+    const person = await signIn();
+    const token = person.cookie.split("=")[1]!;
+    await env.DB.prepare("UPDATE sessions SET expire = ? WHERE sid = ?").bind(Date.now() + 2 * 24 * 60 * 60 * 1000, await sha256Hex(token)).run();
+    const id = await insertCharacter({ name: `Page ${run} renewal` });
+    const res = await call(`/api/characters/${id}`, { user: person });
+    await json(res, 200);
+    expect(res.headers.getSetCookie().some((line) => line.startsWith(`fabled_session=${token}`))).toBe(true);
+  });
+});
