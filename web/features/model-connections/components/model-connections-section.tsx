@@ -5,16 +5,16 @@
  * confirmation). Without connections (or a default) the site's model writes
  * the chats, and the page says so.
  */
-import { Cpu, Pencil, Plus, Star, Trash2 } from "lucide-react";
+import { Cpu, Plus, Star } from "lucide-react";
 import { useState } from "react";
 import { MAX_MODEL_CONNECTIONS, type ModelConnection } from "../../../../schema/model-connections.ts";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
+import { EditDeleteButtons, MakeDefaultButton } from "../../../components/item-actions.tsx";
 import { ListEmpty, ListLoadFailed } from "../../../components/list-states.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
-import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
 import { useModelConnections } from "../../../lib/model-connections-query.ts";
@@ -54,30 +54,9 @@ function ConnectionItem({
         </p>
       </div>
       <div className="flex items-center justify-between gap-2 sm:justify-end">
-        {!connection.isDefault && (
-          <Button variant="secondary" size="sm" onClick={onMakeDefault} disabled={busy} aria-label={`Make Default: ${connection.name}`}>
-            <Star aria-hidden="true" /> Make Default
-          </Button>
-        )}
+        {!connection.isDefault && <MakeDefaultButton name={connection.name} busy={busy} onClick={onMakeDefault} />}
         <div className="ml-auto flex items-center">
-          <TooltipProvider>
-            <IconTooltip grouped label="Edit">
-              <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${connection.name}`}>
-                <Pencil aria-hidden="true" />
-              </Button>
-            </IconTooltip>
-            <IconTooltip grouped label="Delete">
-              <Button
-                variant="ghost"
-                size="icon"
-                onClick={onDelete}
-                aria-label={`Delete ${connection.name}`}
-                className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
-              >
-                <Trash2 aria-hidden="true" />
-              </Button>
-            </IconTooltip>
-          </TooltipProvider>
+          <EditDeleteButtons name={connection.name} onEdit={onEdit} onDelete={onDelete} />
         </div>
       </div>
     </li>

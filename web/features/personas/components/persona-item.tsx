@@ -3,12 +3,11 @@
  * "Default" badge, the start of its description, and Edit, Make default and
  * Delete.
  */
-import { Pencil, Star, Trash2 } from "lucide-react";
+import { Star } from "lucide-react";
 import type { Persona } from "../../../../schema/api.ts";
+import { EditDeleteButtons, MakeDefaultButton } from "../../../components/item-actions.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { personaInitial } from "../lib/persona-form.ts";
 
@@ -48,36 +47,15 @@ export function PersonaItem({ persona, onEdit, onMakeDefault, onDelete, busy }: 
         )}
       </div>
       {!persona.isDefault && (
-        <Button
-          variant="secondary"
-          size="sm"
+        <MakeDefaultButton
+          name={persona.name}
+          busy={busy}
           onClick={onMakeDefault}
-          disabled={busy}
-          aria-label={`Make Default: ${persona.name}`}
           className="col-span-2 col-start-1 row-start-3 mt-2 self-center justify-self-start sm:col-span-1 sm:self-start sm:col-start-3 sm:row-span-2 sm:row-start-1 sm:mt-1"
-        >
-          <Star aria-hidden="true" /> Make Default
-        </Button>
+        />
       )}
       <div className="col-start-3 row-start-3 mt-2 flex items-center sm:col-start-4 sm:row-span-2 sm:row-start-1 sm:mt-0">
-        <TooltipProvider>
-          <IconTooltip grouped label="Edit">
-            <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${persona.name}`}>
-              <Pencil aria-hidden="true" />
-            </Button>
-          </IconTooltip>
-          <IconTooltip grouped label="Delete">
-            <Button
-              variant="ghost"
-              size="icon"
-              onClick={onDelete}
-              aria-label={`Delete ${persona.name}`}
-              className="text-red-300 hover:bg-red-950/60 hover:text-red-200"
-            >
-              <Trash2 aria-hidden="true" />
-            </Button>
-          </IconTooltip>
-        </TooltipProvider>
+        <EditDeleteButtons name={persona.name} onEdit={onEdit} onDelete={onDelete} />
       </div>
     </li>
   );
