@@ -7,7 +7,8 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Conversation, replyVersions } from "../schema/chat.ts";
+import { type Conversation } from "../schema/chat.ts";
+import { replyVersions } from "../schema/chat-frames.ts";
 import { conversationRoom } from "../worker/lib/conversations.ts";
 import { deleteConversationStorage } from "../worker/lib/characters.ts";
 import { ChatSocket, connect, eventually, join } from "../worker/test/chat-client.ts";

@@ -4,7 +4,8 @@
  * greeting a conversation starts with.
  */
 import { describe, expect, it } from "vitest";
-import { CLOSE_CODES, clientFrameSchema, MAX_FRAME_BYTES } from "../schema/chat.ts";
+import { CLOSE_CODES, MAX_FRAME_BYTES } from "../schema/chat.ts";
+import { clientFrameSchema } from "../schema/chat-frames.ts";
 import { closeCodeAnswering, greetingFor, readClientMessage, readRoomVisitor, ROOM_HEADERS, roomUpgradeHeaders } from "./room-protocol.ts";
 
 const conversationId = "0b6f1c9e-7a53-4c1e-9d51-3f7f9e2b8a10";

@@ -13,14 +13,8 @@
  * - The facts a new room is given (`RoomFacts`) and the greeting it stores as
  *   the first message.
  */
-import {
-  type ClientFrame,
-  CLOSE_CODES,
-  clientFrameSchema,
-  MAX_FRAME_BYTES,
-  type ReplyUsage,
-  type ServerFrame,
-} from "../schema/chat.ts";
+import { CLOSE_CODES, MAX_FRAME_BYTES, type ReplyUsage } from "../schema/chat.ts";
+import { type ClientFrame, clientFrameSchema, type ServerFrame } from "../schema/chat-frames.ts";
 import { replaceMacros } from "../schema/macros.ts";
 
 /**

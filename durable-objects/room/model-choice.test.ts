@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ServerFrame } from "../../schema/chat.ts";
+import type { ServerFrame } from "../../schema/chat-frames.ts";
 import type { ModelConnection } from "../../schema/model-connections.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { join } from "../../worker/test/chat-client.ts";

@@ -3,7 +3,7 @@
  * counts against, asking it, and the `rate_limited` error frame a refused
  * person gets (with how long to wait).
  */
-import type { ServerFrame } from "../../schema/chat.ts";
+import type { ServerFrame } from "../../schema/chat-frames.ts";
 
 /**
  * What a round counts against: a person's new message (MESSAGE_RATE_LIMITER,

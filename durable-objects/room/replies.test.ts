@@ -8,7 +8,8 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Conversation, type ServerFrame } from "../../schema/chat.ts";
+import { type Conversation } from "../../schema/chat.ts";
+import { type ServerFrame } from "../../schema/chat-frames.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";

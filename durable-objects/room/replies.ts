@@ -39,7 +39,8 @@
  */
 import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
 import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
-import { type ChatErrorCode, MESSAGE_REFUSED_TEXT, type ReplyUsage, replyVersions, type ServerFrame } from "../../schema/chat.ts";
+import { MESSAGE_REFUSED_TEXT, type ReplyUsage } from "../../schema/chat.ts";
+import { type ChatErrorCode, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import { buildPrompt } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";

@@ -19,7 +19,7 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PromptMessage } from "../../ai/chat-model.ts";
-import type { ServerFrame } from "../../schema/chat.ts";
+import type { ServerFrame } from "../../schema/chat-frames.ts";
 import type { ModelConnection } from "../../schema/model-connections.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { type ChatSocket, eventually, join } from "../../worker/test/chat-client.ts";

@@ -16,7 +16,8 @@
  * Nothing here throws: a socket already closing is skipped, a PersonSockets
  * that cannot be reached is logged (counting is a safeguard).
  */
-import { type ChatErrorCode, CLOSE_CODES, type ServerFrame } from "../../schema/chat.ts";
+import { CLOSE_CODES } from "../../schema/chat.ts";
+import { type ChatErrorCode, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { PersonSockets } from "../person-sockets.ts";
 import { closeCodeAnswering } from "../room-protocol.ts";
 import {

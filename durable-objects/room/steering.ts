@@ -15,18 +15,8 @@
  * alone. Refusals are error frames to the sender, never thrown; the only
  * thrown error is a D1 failure of a rating (`rateMessage`).
  */
-import {
-  type ChatErrorCode,
-  chooseVersion,
-  type ClientFrame,
-  EDIT_REFUSED_TEXT,
-  MAX_CHAT_MESSAGE_LENGTH,
-  MEMORY_REFUSED_TEXT,
-  AUTHOR_NOTE_REFUSED_TEXT,
-  replyVersions,
-  type ServerFrame,
-  SUMMARY_REFUSED_TEXT,
-} from "../../schema/chat.ts";
+import { EDIT_REFUSED_TEXT, MAX_CHAT_MESSAGE_LENGTH, MEMORY_REFUSED_TEXT, AUTHOR_NOTE_REFUSED_TEXT, SUMMARY_REFUSED_TEXT } from "../../schema/chat.ts";
+import { type ChatErrorCode, chooseVersion, type ClientFrame, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { SeedMessage } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
 import type { ReplyRounds } from "./replies.ts";

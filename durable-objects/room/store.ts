@@ -7,7 +7,8 @@
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
-import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage, type ReplyVersionFields, replyVersions, type ServerFrame } from "../../schema/chat.ts";
+import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
+import { type ReplyVersionFields, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts, SeedMessage } from "../room-protocol.ts";
 import { type CastRow, type MessageRow, migrateRoomStorage, type PersonRow, type RoomRow } from "./migrations.ts";
 

@@ -40,7 +40,8 @@
  * (`mes: { message }`, swipes as `{ message }`), which SillyTavern's
  * importer flattens the same way (`flattenChubChat`).
  */
-import { chooseVersion, conversationTitle, replyVersions, type ChatMessage } from "../../schema/chat.ts";
+import { conversationTitle, type ChatMessage } from "../../schema/chat.ts";
+import { chooseVersion, replyVersions } from "../../schema/chat-frames.ts";
 import { ApiError } from "./errors.ts";
 
 /** Largest chat file accepted for import, bytes (5 MiB). The caller checks the bytes; `readSillyTavernJsonl` checks the text. */

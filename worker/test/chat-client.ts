@@ -5,7 +5,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { type ClientFrameInput, PING_FRAME, PONG_FRAME, type ServerFrame, serverFrameSchema } from "../../schema/chat.ts";
+import { type ClientFrameInput, PING_FRAME, PONG_FRAME, type ServerFrame, serverFrameSchema } from "../../schema/chat-frames.ts";
 import type { TestUser } from "./fixtures.ts";
 
 export const ORIGIN = "http://localhost";

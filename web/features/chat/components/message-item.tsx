@@ -17,7 +17,8 @@
  */
 import { ChevronLeft, ChevronRight, EyeOff, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type ComponentProps, type ReactNode, useState } from "react";
-import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, type ReplyUsage, replyVersions } from "../../../../schema/chat.ts";
+import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, type ReplyUsage } from "../../../../schema/chat.ts";
+import { replyVersions } from "../../../../schema/chat-frames.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { TooltipContent, TooltipGroupItem, TooltipTrigger } from "../../../components/ui/tooltip.tsx";

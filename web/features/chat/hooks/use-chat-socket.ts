@@ -4,7 +4,7 @@
  * on leaving) for as long as the page shows the conversation.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ClientFrameInput, ServerFrame } from "../../../../schema/chat.ts";
+import type { ClientFrameInput, ServerFrame } from "../../../../schema/chat-frames.ts";
 import { ChatConnection, type ConnectionStatus } from "../lib/chat-connection.ts";
 import { chatSocketUrl } from "../lib/chat-socket.ts";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ServerFrame } from "../../../../schema/chat.ts";
+import type { ServerFrame } from "../../../../schema/chat-frames.ts";
 import { ChatConnection, type ConnectionStatus, KEEP_ALIVE_MS, type SocketLike } from "./chat-connection.ts";
 
 // One listener type for every event shape the fake emits.

@@ -15,7 +15,7 @@
  * - Every 30 s it sends the keep-alive ping, which the runtime answers
  *   without waking the conversation, so idle proxies keep the socket open.
  */
-import { type ClientFrameInput, PING_FRAME, PONG_FRAME, type ServerFrame } from "../../../../schema/chat.ts";
+import { type ClientFrameInput, PING_FRAME, PONG_FRAME, type ServerFrame } from "../../../../schema/chat-frames.ts";
 import { parseServerFrame } from "./chat-socket.ts";
 import { NORMAL_CLOSE_CODE, type ReconnectState, initialReconnectState, onSocketClose, onSocketOpen } from "./reconnect.ts";
 

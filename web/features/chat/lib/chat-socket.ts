@@ -2,7 +2,7 @@
  * Addresses and ids of the chat socket (SPEC.md §7, DESIGN.md "Real-time
  * chat protocol").
  */
-import { type ServerFrame, serverFrameSchema } from "../../../../schema/chat.ts";
+import { type ServerFrame, serverFrameSchema } from "../../../../schema/chat-frames.ts";
 
 /**
  * `/ws?conversationId=…` on the page's own host, `wss:` when the page is

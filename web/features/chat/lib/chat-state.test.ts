@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ChatMessage, replyVersions, type ServerFrame } from "../../../../schema/chat.ts";
+import { type ChatMessage } from "../../../../schema/chat.ts";
+import { replyVersions, type ServerFrame } from "../../../../schema/chat-frames.ts";
 import {
   type ChatAction,
   type ChatState,

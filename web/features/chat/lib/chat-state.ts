@@ -38,17 +38,8 @@
  *   frame's local time (`at`, ms) until TYPING_SHOWN_MS pass without
  *   another one, or their message arrives (`typingNames` reads it at a time).
  */
-import {
-  type AuthorNote,
-  type ChatErrorCode,
-  type ChatMessage,
-  type ChatModelName,
-  chooseVersion,
-  DEFAULT_AUTHOR_NOTE,
-  type ReplyUsage,
-  replyVersions,
-  type ServerFrame,
-} from "../../../../schema/chat.ts";
+import { type AuthorNote, type ChatMessage, type ChatModelName, DEFAULT_AUTHOR_NOTE, type ReplyUsage } from "../../../../schema/chat.ts";
+import { type ChatErrorCode, chooseVersion, replyVersions, type ServerFrame } from "../../../../schema/chat-frames.ts";
 
 /**
  * pending: sent, not yet stored; failed: refused or never answered, can be

@@ -5,7 +5,8 @@
  * tooltip, the prompt's and the reply's ("prompt 2,801 · reply 312").
  * Nothing is shown where the endpoint reported nothing.
  */
-import { type ReplyUsage, replyVersions } from "../../../../schema/chat.ts";
+import { type ReplyUsage } from "../../../../schema/chat.ts";
+import { replyVersions } from "../../../../schema/chat-frames.ts";
 import type { ChatItem } from "./chat-state.ts";
 
 const numbers = new Intl.NumberFormat("en-US");
