@@ -1,0 +1,171 @@
+/**
+ * D1 tables of chats (drizzle-orm, SQLite dialect; the conventions of
+ * schema/db.ts): conversations, their cast (group chats), their people and
+ * invitations (shared rooms), personas and model connections.
+ */
+import { sql } from "drizzle-orm";
+import { type AnySQLiteColumn, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { characters, nowMs, users } from "./db.ts";
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title"),
+    /** Who the person is in this chat (`{{user}}`); null: their default persona, else their first name. */
+    personaId: text("persona_id").references((): AnySQLiteColumn => personas.id, { onDelete: "set null" }),
+    /** The conversation this one was branched from (docs/decisions/0007-steering-a-chat.md); null once that one is deleted. */
+    branchedFromId: text("branched_from_id").references((): AnySQLiteColumn => conversations.id, {
+      onDelete: "set null",
+    }),
+    /** The model connection that answers in this chat; null: the person's default, else the site's (docs/decisions/0018). */
+    modelConnectionId: text("model_connection_id").references((): AnySQLiteColumn => modelConnections.id, {
+      onDelete: "set null",
+    }),
+    /** Who replies after a person's message (schema/chat.ts REPLY_ORDERS; DESIGN.md "Group chats"). */
+    replyOrder: text("reply_order", { enum: ["natural", "list", "pooled", "manual"] }).notNull().default("natural"),
+    lastMessageAt: integer("last_message_at", { mode: "number" }),
+    lastMessagePreview: text("last_message_preview"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("conversations_user_activity_idx").on(t.userId, sql`${t.updatedAt} DESC`),
+    index("conversations_character_idx").on(t.characterId),
+    index("conversations_branched_from_idx").on(t.branchedFromId),
+    index("conversations_model_connection_idx").on(t.modelConnectionId),
+  ],
+);
+
+/**
+ * A conversation's cast (DESIGN.md "Group chats"): 1–8 characters in member
+ * order (`position`, ascending; gaps after a removal). `conversations.character_id`
+ * is always the first member. A member that is later deactivated or removed
+ * by moderation keeps its row (its replies stay readable) but no longer speaks.
+ */
+export const conversationCharacters = sqliteTable(
+  "conversation_characters",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** Replies only when asked ("Let … speak"). */
+    muted: integer("muted", { mode: "boolean" }).notNull().default(false),
+    /** Chance of replying in the natural order, 0–1. */
+    talkativeness: real("talkativeness").notNull().default(0.5),
+    addedAt: integer("added_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.characterId] }),
+    index("conversation_characters_character_idx").on(t.characterId),
+    check("conversation_characters_talkativeness", sql`${t.talkativeness} BETWEEN 0 AND 1`),
+  ],
+);
+
+/**
+ * Shared rooms (DESIGN.md "Shared rooms"): the people a conversation's owner
+ * let in by invitation. The owner is `conversations.user_id` and has no row
+ * here; at most 10 people per room, owner included (worker/lib/shared-rooms.ts).
+ */
+export const conversationMembers = sqliteTable(
+  "conversation_members",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    joinedAt: integer("joined_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index("conversation_members_user_idx").on(t.userId)],
+);
+
+/**
+ * Invitation links to a shared room: only the SHA-256 of the random token is
+ * kept (like sessions); a link works until `expires_at` (7 days) unless revoked.
+ */
+export const conversationInvites = sqliteTable(
+  "conversation_invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "number" }),
+  },
+  (t) => [index("conversation_invites_conversation_idx").on(t.conversationId)],
+);
+
+/**
+ * Who a person is in chats (SillyTavern's personas): the name that replaces
+ * `{{user}}` and a description the characters know (docs/decisions/0007-steering-a-chat.md,
+ * "The prompt"). At most one default per person, enforced by
+ * the partial unique index; without one, `{{user}}` is the first name.
+ */
+export const personas = sqliteTable(
+  "personas",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** An `/objects/avatars/…` upload, an https URL or demo artwork, like a character's. */
+    avatarUrl: text("avatar_url"),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("personas_user_idx").on(t.userId),
+    uniqueIndex("personas_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
+  ],
+);
+
+/**
+ * A person's model connections (DESIGN.md "Your own model (turn 3)",
+ * docs/decisions/0018-your-own-model.md): an OpenAI-compatible endpoint or
+ * one of the site's models, with generation settings. The API key is stored
+ * only encrypted (`apiKeyEncrypted`, ai/model-keys.ts: AES-GCM under
+ * MODEL_KEYS_SECRET, bound to the row's id and owner) and its last four
+ * characters (`keyHint`); rows go with their owner. At most one default per
+ * person (partial unique index).
+ */
+export const modelConnections = sqliteTable(
+  "model_connections",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["openai", "site"] }).notNull(),
+    baseUrl: text("base_url"),
+    model: text("model").notNull(),
+    apiKeyEncrypted: text("api_key_encrypted"),
+    keyHint: text("key_hint"),
+    /** JSON of schema/model-connections.ts `ModelSettings`. */
+    settings: text("settings").notNull().default("{}"),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("model_connections_user_idx").on(t.userId),
+    uniqueIndex("model_connections_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
+  ],
+);
