@@ -51,7 +51,8 @@ import { continuationPiece, earliestStop } from "./reply-text.ts";
 import { Rounds } from "./rounds.ts";
 import type { RoomSeams } from "./seams.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
-import { type MessageRow, type RoomStore, versionFields } from "./store.ts";
+import { versionFields } from "./message-rows.ts";
+import type { MessageRow, RoomStore } from "./store.ts";
 import type { RoomSummary } from "./summary.ts";
 
 /** A reply being written. */

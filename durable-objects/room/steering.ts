@@ -22,7 +22,8 @@ import type { D1Sync } from "./d1-sync.ts";
 import type { ReplyRounds } from "./replies.ts";
 import type { RoomScreening } from "./screening.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
-import { type MessageRow, type RoomStore, seedOf, versionFields } from "./store.ts";
+import { seedOf, versionFields } from "./message-rows.ts";
+import type { MessageRow, RoomStore } from "./store.ts";
 
 function isRow(value: MessageRow | ServerFrame): value is MessageRow {
   return "seq" in value;

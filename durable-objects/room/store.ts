@@ -2,14 +2,16 @@
  * The room's store: every statement the ConversationRoom runs on its own
  * SQLite (`ctx.storage.sql`), and its `room` row kept in memory
  * (`RoomStore`). No other module of the room writes SQL for its storage;
- * the tables, row shapes and migrations are migrations.ts.
+ * the tables, row shapes and migrations are migrations.ts, what a message
+ * row means beyond its columns (seed, versions, tokens) message-rows.ts.
  *
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
 import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
-import { type ReplyVersionFields, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
-import type { RoomCastMember, RoomFacts, SeedMessage } from "../room-protocol.ts";
+import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
+import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
+import { addUsage, readUsageList, usageColumn, versionFields, versionUsage } from "./message-rows.ts";
 import { type CastRow, type MessageRow, migrateRoomStorage, type PersonRow, type RoomRow } from "./migrations.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
@@ -609,61 +611,4 @@ export class RoomStore {
       now,
     );
   }
-}
-
-/** A stored message as a new room's SeedMessage (a branch). */
-export function seedOf(row: MessageRow): SeedMessage {
-  const seed: SeedMessage = { isUser: row.role === "user", content: row.content, createdAt: row.created_at, alternatives: JSON.parse(row.alternatives) as string[] };
-  if (row.swipe_index !== null) seed.swipeIndex = row.swipe_index;
-  if (row.character_id !== null) seed.characterId = row.character_id;
-  if (row.author_name !== null) seed.authorName = row.author_name;
-  if (row.hidden) seed.hidden = true;
-  const usage = versionUsage(row);
-  if (usage.some(Boolean)) seed.versionUsage = usage;
-  return seed;
-}
-
-/** `value` as ReplyUsage when it is one (two whole token counts ≥ 0), else null. */
-function readUsage(value: unknown): ReplyUsage | null {
-  const count = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
-  const { promptTokens, completionTokens } = (value ?? {}) as Partial<ReplyUsage>;
-  return count(promptTokens) && count(completionTokens) ? { promptTokens, completionTokens } : null;
-}
-
-/** A list of versions' tokens as stored or seeded (anything else: empty). */
-function readUsageList(value: unknown): (ReplyUsage | null)[] {
-  return Array.isArray(value) ? value.map(readUsage) : [];
-}
-
-/** The `usage` column for a list of versions' tokens: null when none is known. */
-function usageColumn(list: readonly (ReplyUsage | null)[]): string | null {
-  return list.some(Boolean) ? JSON.stringify(list) : null;
-}
-
-/** The tokens of two requests that wrote one reply (a continue); unknown when either is. */
-function addUsage(a: ReplyUsage | null, b: ReplyUsage | null): ReplyUsage | null {
-  return a && b ? { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens } : null;
-}
-
-/**
- * The tokens of every version of the reply `row`, in the versions' written
- * order (as `replyVersions` lists them; a reply being written counts as its
- * newest version), null where unknown; [] for the person's messages.
- */
-export function versionUsage(row: MessageRow): (ReplyUsage | null)[] {
-  if (row.role !== "character") return [];
-  let stored: (ReplyUsage | null)[] = [];
-  try {
-    stored = readUsageList(row.usage === null ? null : JSON.parse(row.usage));
-  } catch {
-    // A column that is not JSON counts as unknown.
-  }
-  const count = (JSON.parse(row.alternatives) as string[]).length + 1;
-  return Array.from({ length: count }, (_, i) => stored[i] ?? null);
-}
-
-/** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */
-export function versionFields(row: MessageRow): ReplyVersionFields {
-  const alternatives = JSON.parse(row.alternatives) as string[];
-  return row.swipe_index === null ? { content: row.content, alternatives } : { content: row.content, alternatives, swipeIndex: row.swipe_index };
 }
