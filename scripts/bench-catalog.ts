@@ -40,7 +40,7 @@
  * (Server-Timing `d1;desc="reads=N writes=M trips=T"`, worker/middleware/server-timing.ts).
  * --baseline runs the same page views again with the cache off, for "before".
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,6 +51,7 @@ import { queryCatalog } from "../worker/lib/catalog-list.ts";
 import type { SqlBatch } from "../worker/lib/catalog-rows.ts";
 import { seedSynthetic } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { percentile, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { type PageKind, visitorWorkload } from "./lib/visitor-workload.ts";
 
@@ -143,10 +144,6 @@ function pickParameters(dbFile: string) {
   return { tag1: tags[2]!.name, tag2a: tags[0]!.name, tag2b: tags[1]!.name, word: word.term };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
@@ -203,7 +200,7 @@ async function visitorPhase(population: ReturnType<typeof visitorPopulation>, tt
   const seen = new Set<string>();
   const rate = Number(values.rate);
   try {
-    await waitForServer(base, server);
+    await waitForServer(`${base}/api/tags?popular=true`, server);
     const paceFrom = performance.now();
     let sent = 0;
     for (let i = 0; i < warmup + views; i++) {
@@ -316,21 +313,6 @@ async function runVisitorMode(file: string): Promise<void> {
   );
 }
 
-async function waitForServer(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
-    try {
-      const res = await fetch(`${base}/api/tags?popular=true`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("wrangler dev did not start within 120 s");
-}
-
 const dbFile = await prepareDatabase();
 // wrangler dev refuses to start without the static assets folder; the bench only calls /api.
 mkdirSync(join(ROOT, "dist", "web"), { recursive: true });
@@ -401,7 +383,7 @@ async function withServer<T>(ttl: number, work: (base: string) => Promise<T>): P
   });
   server.stderr?.on("data", () => {});
   try {
-    await waitForServer(base, server);
+    await waitForServer(`${base}/api/tags?popular=true`, server);
     return await work(base);
   } finally {
     server.kill("SIGTERM");

@@ -78,14 +78,14 @@
  * a `message_saved` or reply a socket got twice. Target of the issue at
  * N = 200, P = 5: p95 fan-out ≤ 50 ms, 0 lost, 0 duplicated.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { MAX_ROOM_PEOPLE } from "../schema/chat.ts";
+import { freePort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
@@ -149,14 +149,6 @@ if (!Number.isInteger(count) || count < 1) throw new Error("--conversations must
 if (!Number.isInteger(turns) || turns < 1) throw new Error("--turns must be a positive integer");
 if (!(thinkMin >= 0 && thinkMax >= thinkMin)) throw new Error("--think-ms must be MIN-MAX in ms, e.g. 15000-45000");
 
-/** A port nobody listens on (other local servers, e.g. browser-test runs, must not answer for us). */
-async function freePort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return String(port);
-}
 const port = values.port ?? (await freePort());
 
 const base = `http://127.0.0.1:${port}`;
@@ -206,34 +198,6 @@ async function assertNobodyListens(): Promise<void> {
   if (answered) throw new Error(`something already answers on ${base}; pick another --port`);
 }
 
-async function waitForServer(child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
-    try {
-      if ((await fetch(`${base}/api/tags?popular=true`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("wrangler dev did not start within 120 s");
-}
-
-/** Runs `task` over `items` with at most `limit` at a time. */
-async function pool<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await task(items[i]!, i);
-      }
-    }),
-  );
-  return results;
-}
 
 async function api<T>(path: string, person: Person, init: { method?: string; body?: unknown } = {}): Promise<T> {
   const res = await fetch(`${base}${path}`, {
@@ -484,11 +448,6 @@ async function exchange(member: Member, text: string): Promise<void> {
   member.current = null;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** What the run is doing, for the watchdog's message. */
 let stage = "starting";
 // A run that stops making progress (a stuck server, a lost socket) ends with an error instead of
@@ -532,7 +491,7 @@ async function invite(conversationId: string, owner: Person, members: Person[]):
 
 try {
   stage = "waiting for wrangler dev";
-  await waitForServer(server);
+  await waitForServer(`${base}/api/tags?popular=true`, server);
   stage = "creating conversations";
   let t = performance.now();
   const conversations = await pool(owners, 16, (owner, i) =>

@@ -20,14 +20,14 @@
  * --state-dir DIR (default /dev/shm/fabled-bench-voice where /dev/shm
  * exists, else .bench/voice-state; wiped first).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { readWav, wavDurationMs } from "../ai/speech/wav.ts";
+import { freePort, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
 
@@ -41,13 +41,6 @@ const { values } = parseArgs({
 const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error("--repeat must be a positive integer");
 
-async function freePort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return String(port);
-}
 const port = values.port ?? (await freePort());
 const base = `http://127.0.0.1:${port}`;
 const stateDir = values["state-dir"] ?? (existsSync("/dev/shm") ? "/dev/shm/fabled-bench-voice" : join(ROOT, ".bench", "voice-state"));
@@ -77,20 +70,6 @@ async function prepare(): Promise<string> {
   );
   db.close();
   return `fabled_session=${token}`;
-}
-
-async function waitForServer(child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
-    try {
-      if ((await fetch(`${base}/api/voices`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("wrangler dev did not start within 120 s");
 }
 
 async function api<T>(cookie: string, path: string, body?: unknown): Promise<T> {
@@ -153,7 +132,7 @@ server.stderr?.on("data", (chunk: Buffer) => {
   serverErrors = (serverErrors + chunk.toString()).slice(-4000);
 });
 try {
-  await waitForServer(server);
+  await waitForServer(`${base}/api/voices`, server);
   const [first, second] = [await replyOf(cookie, REPLIES[0]!), await replyOf(cookie, REPLIES[1]!)];
   console.log(`offline synthesizer (eSpeak NG in the Worker), 60-word replies, wrangler dev on ${base}`);
   row("cold (first request)", await timeSpeech(cookie, first));
