@@ -14,7 +14,9 @@
  * - vitest, then `tsc -b`, then check:imports.
  * Every line a step prints is prefixed with the step's name. A failed step
  * does not stop the others (the browser tests are skipped if the build
- * failed); the run fails if any step did. At the end it prints the split:
+ * failed); the run fails if any step did. At the end it repeats each failed
+ * step's report (CI shows only a run's last lines, and the browser tests
+ * outlast vitest by minutes), then prints the split:
  * each step's start and length in seconds, and the load average (the machine
  * may be shared: compare like with like).
  */
@@ -41,15 +43,36 @@ interface Timing {
 const runStarted = performance.now();
 const sinceStart = () => (performance.now() - runStarted) / 1000;
 const timings: Timing[] = [];
+/** Each step's output lines, kept to repeat a failed step's report at the end (CI shows only the run's last lines). */
+const outputs = new Map<string, string[]>();
+
+/** Most lines of a failed step repeated after the split. */
+const REPORT_LINES = 120;
+
+/**
+ * The part of a failed step's output that says what failed: from vitest's
+ * "Failed Tests" section or Playwright's numbered failures when present,
+ * else the last lines; at most REPORT_LINES.
+ */
+function failureReport(lines: string[]): string[] {
+  const marker = lines.findIndex((line) => /Failed Tests \d+|^\s+\d+\) /.test(line));
+  const from = marker >= 0 ? marker : Math.max(0, lines.length - REPORT_LINES);
+  return lines.slice(from, from + REPORT_LINES);
+}
 
 /** Runs `step` to completion, its output prefixed line by line; resolves to whether it passed. */
 function runStep({ name, command, args }: Step): Promise<boolean> {
   const startS = sinceStart();
   console.log(`[${name}] started at ${startS.toFixed(1)} s: ${command} ${args.join(" ")}`);
+  const lines: string[] = [];
+  outputs.set(name, lines);
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on("line", (line) => console.log(`[${name}] ${line}`));
+      createInterface({ input: stream }).on("line", (line) => {
+        lines.push(line);
+        console.log(`[${name}] ${line}`);
+      });
     }
     const finish = (passed: boolean, detail: string) => {
       const seconds = sinceStart() - startS;
@@ -83,6 +106,10 @@ const results = await Promise.all([
 ]);
 
 const total = sinceStart();
+for (const t of timings.filter((timing) => timing.outcome === "failed")) {
+  console.log(`\n--- ${t.name} failed; its report again:`);
+  for (const line of failureReport(outputs.get(t.name) ?? [])) console.log(`[${t.name}] ${line}`);
+}
 console.log("\nnpm test split (seconds; the two lanes overlap):");
 for (const t of timings.sort((a, b) => a.startS - b.startS)) {
   console.log(`  ${t.name.padEnd(14)} start ${t.startS.toFixed(1).padStart(6)}  took ${t.seconds.toFixed(1).padStart(6)}  ${t.outcome}`);

@@ -9,7 +9,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
 import type { PersonSockets } from "../../durable-objects/person-sockets.ts";
@@ -47,6 +47,30 @@ async function openSockets(user: TestUser, conversationId: string, count: number
 async function expectAlive(socket: ChatSocket): Promise<void> {
   await socket.ping();
   expect(socket.closeEvent).toBeNull();
+}
+
+/** Waits until at least `count` of `sockets` are closed by the server; fails after 10 s. */
+async function closedAtLeast(sockets: ChatSocket[], count: number): Promise<void> {
+  await vi.waitFor(
+    () => {
+      const closed = sockets.filter((socket) => socket.closeEvent !== null).length;
+      if (closed < count) throw new Error(`${closed} of ${sockets.length} sockets closed, waiting for ${count}`);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
+/** Waits until `user`'s PersonSockets counts exactly `count` bare sockets waiting for join; fails after 10 s. */
+async function waitingCount(user: TestUser, count: number): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const now = await runInDurableObject(personSockets(user), (_ledger: PersonSockets, state) =>
+        state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM waiting").one().n,
+      );
+      if (now !== count) throw new Error(`${now} sockets waiting, expected ${count}`);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 function personSockets(user: TestUser): DurableObjectStub<PersonSockets> {
@@ -177,10 +201,13 @@ describe(`sockets silent for ${IDLE_TIMEOUT_MS / 60_000} minutes`, () => {
 });
 
 describe("sockets opened in quick succession (issue 21)", () => {
-  /** Waits until every socket is either closed or answers a ping; returns the closed ones' close events. */
-  async function settle(sockets: ChatSocket[]): Promise<{ code: number; reason: string }[]> {
-    await Promise.all(sockets.map((socket) => socket.ping().catch(() => undefined)));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  /**
+   * Waits until at least `closing` of `sockets` are closed (fails after 10 s),
+   * then until every other one answers a ping; returns the closed ones' close events.
+   */
+  async function settle(sockets: ChatSocket[], closing: number): Promise<{ code: number; reason: string }[]> {
+    await closedAtLeast(sockets, closing);
+    await Promise.all(sockets.filter((socket) => socket.closeEvent === null).map((socket) => socket.ping().catch(() => undefined)));
     return sockets.flatMap((socket) => (socket.closeEvent ? [socket.closeEvent] : []));
   }
 
@@ -188,7 +215,7 @@ describe("sockets opened in quick succession (issue 21)", () => {
     const mira = await signIn();
     const id = await startConversation(mira);
     const sockets = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_CONVERSATION + 4 }, () => connect(mira, id)));
-    const closed = await settle(sockets);
+    const closed = await settle(sockets, 4);
     expect(closed).toEqual(Array(4).fill({ code: 1008, reason: CLOSE_REASONS.conversationCap }));
     const open = sockets.filter((socket) => socket.closeEvent === null);
     for (const socket of open) await expectAlive(socket);
@@ -198,7 +225,7 @@ describe("sockets opened in quick succession (issue 21)", () => {
     const mira = await signIn();
     const ids = [await startConversation(mira), await startConversation(mira), await startConversation(mira), await startConversation(mira)];
     const sockets = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_PERSON + 8 }, (_, i) => connect(mira, ids[i % ids.length]!)));
-    const closed = await settle(sockets);
+    const closed = await settle(sockets, 8);
     expect(closed).toHaveLength(8);
     for (const event of closed) expect(event.code).toBe(1008);
     expect(await personSockets(mira).list()).toHaveLength(MAX_SOCKETS_PER_PERSON);
@@ -211,7 +238,7 @@ describe(`at most ${MAX_WAITING_SOCKETS_PER_PERSON} bare /ws sockets waiting for
     const theo = await signIn();
     const id = await startConversation(mira);
     const sockets = await Promise.all(Array.from({ length: 150 }, () => connect(mira)));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await closedAtLeast(sockets, 150 - MAX_WAITING_SOCKETS_PER_PERSON);
     const refused = sockets.filter((socket) => socket.closeEvent !== null);
     expect(refused).toHaveLength(150 - MAX_WAITING_SOCKETS_PER_PERSON);
     for (const socket of refused) {
@@ -231,7 +258,7 @@ describe(`at most ${MAX_WAITING_SOCKETS_PER_PERSON} bare /ws sockets waiting for
     waiting[0]!.send({ type: "join", conversationId: id });
     await waiting[0]!.next("history_sync");
     waiting[1]!.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitingCount(mira, MAX_WAITING_SOCKETS_PER_PERSON - 2);
     const again = [await connect(mira), await connect(mira)];
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (const socket of again) expect(socket.closeEvent).toBeNull();
