@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { markToasterMounted } from "../components/ui/use-toast.ts";
-import { TOASTER_WAIT_MS, UNAUTHORIZED_REDIRECT_DELAY_MS, notifyUnauthorized, unauthorizedMessage } from "./unauthorized.ts";
+import { TOASTER_WAIT_MS, UNAUTHORIZED_REDIRECT_DELAY_MS, unauthorizedMessage } from "./unauthorized.ts";
+
+/** Fresh copies of the modules (their toaster state starts unloaded), so the tests do not depend on their order. */
+async function freshModules() {
+  vi.resetModules();
+  const { markToasterMounted } = await import("../components/ui/use-toast.ts");
+  const { notifyUnauthorized } = await import("./unauthorized.ts");
+  return { markToasterMounted, notifyUnauthorized };
+}
 
 describe("unauthorizedMessage", () => {
   it("says what needs a sign-in, in SPEC.md §8's words", () => {
@@ -27,8 +34,8 @@ describe("notifyUnauthorized", () => {
     vi.unstubAllGlobals();
   });
 
-  // Module state: these run in order, the toaster not loaded yet in the first two.
-  it("a toaster that never loads does not keep the visitor: the redirect comes TOASTER_WAIT_MS later", () => {
+  it("a toaster that never loads does not keep the visitor: the redirect comes TOASTER_WAIT_MS later", async () => {
+    const { notifyUnauthorized } = await freshModules();
     notifyUnauthorized("comment");
     vi.advanceTimersByTime(TOASTER_WAIT_MS + UNAUTHORIZED_REDIRECT_DELAY_MS - 1);
     expect(location.href).toBe("http://localhost/character/1");
@@ -37,7 +44,8 @@ describe("notifyUnauthorized", () => {
     location.href = "http://localhost/character/1";
   });
 
-  it("before the toaster has loaded, the 500 ms start when it appears", () => {
+  it("before the toaster has loaded, the 500 ms start when it appears", async () => {
+    const { markToasterMounted, notifyUnauthorized } = await freshModules();
     notifyUnauthorized("vote");
     vi.advanceTimersByTime(2_000);
     expect(location.href).toBe("http://localhost/character/1");
@@ -49,12 +57,15 @@ describe("notifyUnauthorized", () => {
     location.href = "http://localhost/character/1";
   });
 
-  it("navigates to /api/login 500 ms after the toast, not before", () => {
+  it("navigates to /api/login 500 ms after the toast, not before", async () => {
+    const { markToasterMounted, notifyUnauthorized } = await freshModules();
+    markToasterMounted();
     expect(UNAUTHORIZED_REDIRECT_DELAY_MS).toBe(500);
     notifyUnauthorized("vote");
     vi.advanceTimersByTime(499);
     expect(location.href).toBe("http://localhost/character/1");
     vi.advanceTimersByTime(1);
     expect(location.href).toBe("/api/login");
+    location.href = "http://localhost/character/1";
   });
 });
