@@ -326,9 +326,11 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       send(ws, read.frame);
       return;
     }
+    const data = read.frame;
+    // A message in a room of several people asks its rate limit beside the suspension check (replies.ts).
+    const rateLimit = data.type === "chat_message" ? this.replies.askRateLimitEarly(state, data.clientId ?? null) : undefined;
     // A suspension written only to D1 (the operator's CLI) still stops every frame (room/suspension.ts).
     if (await this.suspension.refuses(ws, state.userId)) return;
-    const data = read.frame;
     if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
       send(ws, { type: "error", code: "forbidden", message: "This connection belongs to another conversation" });
       ws.close(CLOSE_CODES.policyViolation, "Wrong conversation");
@@ -357,7 +359,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         void this.inputs.loadCharacter().catch(() => {});
         return;
       case "chat_message":
-        await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null);
+        await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, rateLimit);
         return;
       case "regenerate":
         await this.replies.regenerate(ws, state);

@@ -21,7 +21,8 @@
  * - The reply belongs to the object, not a socket: it runs in
  *   `ctx.waitUntil` and finishes and is stored even when every client has
  *   gone; a client that comes back gets it in `history_sync`.
- * - Deltas go out at most every DELTA_INTERVAL_MS (ms; the first at once);
+ * - Deltas go out at most every DELTA_INTERVAL_MS (ms; the first at once),
+ *   SHARED_DELTA_INTERVAL_MS when the room has several sockets;
  *   the text is saved every FLUSH_EVERY_MS (ms) while streaming; a reply is
  *   cut at MAX_REPLY_CHARS characters; no token for `tokenTimeoutMs` (ms,
  *   default TOKEN_TIMEOUT_MS) fails it.
@@ -90,6 +91,14 @@ const MAX_REPLY_CHARS = 16_000;
  * (a fast model writes a token every few ms), still smooth to read.
  */
 const DELTA_INTERVAL_MS = 50;
+/**
+ * The same with several sockets (a shared room, several tabs), ms: every
+ * delta is sent once per socket, so a room of five costs five times the
+ * frames. Ten updates a second is still smoother than anyone reads (about
+ * four words a second), and it halves the frames of a busy object:
+ * `npm run bench:chat -- --conversations 200 --people 5` (docs/decisions/0024).
+ */
+const SHARED_DELTA_INTERVAL_MS = 100;
 /**
  * While streaming, the text so far is saved this often, ms (so a crash loses
  * at most this much of a reply; the person's message is stored before it
@@ -226,15 +235,29 @@ export class ReplyRounds {
   }
 
   /**
+   * In a room of several people, a new message's rate limit (which it meets
+   * whatever the room is doing) asked now, so the caller can run it beside
+   * the suspension check: two round trips at once instead of one after the
+   * other on the path of every message. Undefined in a one-to-one chat (a
+   * message refused as busy uses up nothing) and for a resend already
+   * stored. Pass the answer to `receiveMessage`.
+   */
+  askRateLimitEarly(state: SocketState, clientId: string | null): Promise<boolean> | undefined {
+    if (!this.store.isShared() || (clientId && this.store.rowByClientId(clientId))) return undefined;
+    return withinRateLimit(this.env, "message", state.userId);
+  }
+
+  /**
    * `chat_message`: stores the person's message (once per clientId) and
    * starts the reply; screening runs beside it. A one-to-one chat refuses it
    * with `busy` while a reply is written (SPEC.md). In a room of several
    * people (DESIGN.md "Shared rooms") it is never refused as busy: it is
    * stored at once (`message_saved` to everyone) and answered when the
    * current round ends, by one round for every message that arrived
-   * meanwhile (rounds.ts `answerPending`).
+   * meanwhile (rounds.ts `answerPending`). `rateLimit`: the answer
+   * `askRateLimitEarly` started, when it did.
    */
-  async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null): Promise<void> {
+  async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null, rateLimit?: Promise<boolean>): Promise<void> {
     if (clientId) {
       const existing = this.store.rowByClientId(clientId);
       if (existing) {
@@ -269,14 +292,15 @@ export class ReplyRounds {
       return row;
     };
     if (shared) {
-      if (!(await withinRateLimit(this.env, "message", state.userId))) {
+      if (!(await (rateLimit ?? withinRateLimit(this.env, "message", state.userId)))) {
         send(ws, rateLimitedFrame("message", Date.now(), clientId ?? undefined));
         return;
       }
       if (this.store.deleted || !storeMessage()) return;
-      // It may wait for a round: D1 learns of it now.
-      this.ctx.waitUntil(this.d1.writeCounters());
       await this.rounds.answerPending();
+      // A reply being written writes the counters (this message's too) when it is stored or fails;
+      // a message nobody answers is written now. One D1 write per round, not per message.
+      if (!this.active) this.ctx.waitUntil(this.d1.writeCounters());
     } else {
       const storeAndReply = async () => {
         const row = storeMessage();
@@ -519,7 +543,8 @@ export class ReplyRounds {
           reply.content = reply.content.slice(0, cut);
           break;
         }
-        const wait = DELTA_INTERVAL_MS - (Date.now() - lastDeltaAt);
+        const interval = this.sockets.count > 1 ? SHARED_DELTA_INTERVAL_MS : DELTA_INTERVAL_MS;
+        const wait = interval - (Date.now() - lastDeltaAt);
         if (wait <= 0) flushDelta();
         else deltaTimer ??= setTimeout(flushDelta, wait);
         if (reply.content.length >= MAX_REPLY_CHARS) break;

@@ -81,6 +81,12 @@ export class RoomSockets {
     this.now = now;
   }
 
+  /** How many sockets the conversation has (one closing included): what a broadcast costs. */
+  get count(): number {
+    this.sockets ??= this.ctx.getWebSockets();
+    return this.sockets.length;
+  }
+
   /** Sends one frame to every socket of the conversation (several tabs). */
   broadcast(frame: ServerFrame): void {
     const text = JSON.stringify(frame);

@@ -43,6 +43,8 @@ export class RoomStore {
   deleted = false;
   /** The cast in member order, kept in memory (read on `open`, replaced by `setCast`). */
   private castRows: CastRow[] = [];
+  /** `isShared()`'s answer until the people change; null: ask the table. */
+  private shared: boolean | null = null;
   private readonly storage: DurableObjectStorage;
 
   constructor(storage: DurableObjectStorage) {
@@ -131,6 +133,7 @@ export class RoomStore {
    * and role. Someone who left and came back is in the room again.
    */
   notePersonOf(userId: string, person: { name: string; personaDescription: string | null; role: "owner" | "member" }): void {
+    this.shared = null;
     this.sql(
       `INSERT INTO people (user_id, name, persona_description, role, removed, seen_at) VALUES (?, ?, coalesce(?, ''), ?, 0, ?)
        ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, role = excluded.role, removed = 0, seen_at = excluded.seen_at,
@@ -146,6 +149,7 @@ export class RoomStore {
 
   /** `userId` left the room or was removed: no longer one of its people (their messages stay). */
   markRemoved(userId: string): void {
+    this.shared = null;
     this.sql("UPDATE people SET removed = 1 WHERE user_id = ? AND role = 'member'", userId);
   }
 
@@ -159,9 +163,10 @@ export class RoomStore {
     return this.sql<PersonRow>("SELECT * FROM people WHERE removed = 0 ORDER BY role = 'member', rowid");
   }
 
-  /** More than one person plays here: a member who connected is still in the room. */
+  /** More than one person plays here: a member who connected is still in the room. Asked on every message: kept until the people change. */
   isShared(): boolean {
-    return this.sql<{ n: number }>("SELECT count(*) AS n FROM people WHERE role = 'member' AND removed = 0")[0]!.n > 0;
+    this.shared ??= this.sql<{ n: number }>("SELECT count(*) AS n FROM people WHERE role = 'member' AND removed = 0")[0]!.n > 0;
+    return this.shared;
   }
 
   // --- messages waiting for a round (rounds.ts) ---------------------------
@@ -248,6 +253,7 @@ export class RoomStore {
   /** Forgets everything: the conversation was deleted. */
   async wipe(): Promise<void> {
     this.deleted = true;
+    this.shared = null;
     this.room = null;
     await this.storage.deleteAlarm();
     await this.storage.deleteAll();
