@@ -16,7 +16,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
-  outputDir: "../test-results",
+  // Each shard of scripts/e2e.ts has its own (Playwright empties it when it starts).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "../test-results",
   use: {
     baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:8788",
     browserName: "chromium",

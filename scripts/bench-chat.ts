@@ -38,7 +38,8 @@
  * 25), --context-tokens T (the app's AI_CONTEXT_TOKENS; default the
  * wrangler.toml value, 8192 — a small budget such as 1200 with --turns 8
  * makes histories overflow, so the running summary is written after replies,
- * docs/decisions/0007), --port P (default: a free one), --bare, --state-dir DIR (where the
+ * docs/decisions/0007), --port P (default: a free one), --bare, --direct
+ * (the sockets skip wrangler's dev proxy: bench-tools.ts innerEntryPort), --state-dir DIR (where the
  * run's throwaway local D1, R2 and Durable Object files go, wiped first;
  * default /dev/shm/fabled-bench-chat where /dev/shm exists, else
  * .bench/chat-state). Locally every object, D1 and the rate limiter is an
@@ -85,7 +86,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { MAX_ROOM_PEOPLE } from "../schema/chat.ts";
-import { freePort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
+import { freePort, innerEntryPort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
 import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
@@ -131,6 +132,7 @@ const { values } = parseArgs({
     "state-dir": { type: "string" },
     characters: { type: "string", default: "1" },
     people: { type: "string", default: "1" },
+    direct: { type: "boolean", default: false },
   },
 });
 const count = Number(values.conversations);
@@ -153,6 +155,12 @@ const port = values.port ?? (await freePort());
 
 const base = `http://127.0.0.1:${port}`;
 const origin = base;
+/**
+ * Where the sockets connect: wrangler dev's port, or with --direct the app's
+ * own workerd behind it (innerEntryPort), skipping the dev proxy that
+ * forwards every frame (a process of its own, not there in production).
+ */
+let socketPort = port;
 const stateDir = values["state-dir"] ?? (existsSync("/dev/shm") ? "/dev/shm/fabled-bench-chat" : join(ROOT, ".bench", "chat-state"));
 
 interface Person {
@@ -282,10 +290,11 @@ interface Member {
 function open(room: Room, index: number): Promise<Member> {
   const { conversationId } = room;
   const person = room.people[index]!;
-  const url = values.bare ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}/ws?conversationId=${conversationId}`;
+  const url = values.bare ? `ws://127.0.0.1:${socketPort}/ws` : `ws://127.0.0.1:${socketPort}/ws?conversationId=${conversationId}`;
   // Node's WebSocket (undici) takes headers — the browser's cookie and Origin —
   // though the DOM typings know only the protocols argument.
-  const ws = new WebSocket(url, { headers: { cookie: person.cookie, origin } } as unknown as string[]);
+  const headers = { cookie: person.cookie, origin: `http://127.0.0.1:${socketPort}` };
+  const ws = new WebSocket(url, { headers } as unknown as string[]);
   return new Promise((resolve, reject) => {
     let joinedResolve!: () => void;
     const member: Member = {
@@ -492,6 +501,12 @@ async function invite(conversationId: string, owner: Person, members: Person[]):
 try {
   stage = "waiting for wrangler dev";
   await waitForServer(`${base}/api/tags?popular=true`, server);
+  if (values.direct) {
+    const inner = await innerEntryPort(server.pid!, "/api/tags?popular=true");
+    if (!inner) throw new Error("--direct: the app's own workerd port was not found (Linux /proc only)");
+    socketPort = inner;
+    console.log(`--direct: sockets connect to the app's workerd on port ${inner}, not through wrangler's dev proxy on ${port}`);
+  }
   stage = "creating conversations";
   let t = performance.now();
   const conversations = await pool(owners, 16, (owner, i) =>

@@ -3,33 +3,48 @@
  *
  * Starts, side by side, each on a fresh local state seeded with the demo
  * catalog (migrated and seeded once, then copied):
- * - the app as `npm start` runs it (development, local sign-in) on E2E_PORT;
+ * - the app as `npm start` runs it (development, local sign-in), once per
+ *   shard: on E2E_PORT, and E2E_PORT + 2 for the second shard;
  * - the app configured for OpenID Connect against a real identity provider
  *   on loopback (oauth2-mock-server, which signs ID tokens with its own RS256
  *   key and approves every authorization request) on E2E_PORT + 1, for
- *   e2e/oidc.spec.ts. It must be a second app: with a provider configured the
+ *   e2e/oidc.spec.ts. It must be a separate app: with a provider configured the
  *   local sign-in does not exist, and every other spec signs in with it.
- * Needs the web build (`npm run build`; `npm test` does it first). Extra
- * arguments go to `playwright test`. Prints how long the apps took to start
- * and the tests to run.
  *
- * Env: E2E_PORT (default 8788), CHROMIUM_PATH (default /usr/bin/chromium).
- * The tests get E2E_BASE_URL, E2E_OIDC_BASE_URL and E2E_STATE_DIR (the first
- * app's local state, for `npm run moderation -- … --persist-to` in
- * e2e/moderation.spec.ts).
+ * Shards: the spec files are split into E2E_SHARDS (default 2) groups of
+ * about equal size (greedy, largest file first), and each group runs in its
+ * own Playwright process (one test at a time, as before) against its own app
+ * and state, at the same time as the other: neither sees the other's writes
+ * (the catalog counts a test reads stay its own), and the browser tests take
+ * about half as long. Each shard's lines are prefixed with `[shard N]`.
+ * With arguments (spec files, `-g …`), one shard runs and the arguments go
+ * to `playwright test`.
+ *
+ * Needs the web build (`npm run build`; `npm test` does it first). Prints
+ * how long the apps took to start and the tests to run.
+ *
+ * Env: E2E_PORT (default 8788), E2E_SHARDS (default 2), CHROMIUM_PATH
+ * (default /usr/bin/chromium). Each shard's tests get E2E_BASE_URL,
+ * E2E_OIDC_BASE_URL, E2E_STATE_DIR (its app's local state, for `npm run
+ * moderation -- … --persist-to` in e2e/moderation.spec.ts) and
+ * E2E_OUTPUT_DIR (its own test-results folder).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
-import { localD1File, migrateLocal, ROOT, run, toolEnv } from "./lib/tools.ts";
+import { createInterface } from "node:readline";
+import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
 
 const port = Number(process.env.E2E_PORT ?? "8788");
-const baseUrl = `http://127.0.0.1:${port}`;
 const oidcBaseUrl = `http://127.0.0.1:${port + 1}`;
+const playwrightArgs = process.argv.slice(2);
+const shardCount = playwrightArgs.length > 0 ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? "2"));
+/** Shard `i`'s app port: E2E_PORT, then E2E_PORT + 2, + 3… (E2E_PORT + 1 is the OIDC app's). */
+const shardPort = (i: number) => (i === 0 ? port : port + 1 + i);
 
 /** The person the loopback provider signs in. */
 const OIDC_PERSON = { given_name: "Odette", family_name: "Provider", email: "odette@idp.example" };
@@ -86,6 +101,48 @@ async function waitUntilReady(app: App, url: string): Promise<void> {
   }
 }
 
+/**
+ * The spec files (e2e/*.spec.ts) in `count` groups of about equal size in
+ * bytes (a spec's length follows its tests'), largest file first into the
+ * smallest group; paths relative to the repository.
+ */
+function specShards(count: number): string[][] {
+  const dir = join(ROOT, "e2e");
+  const specs = readdirSync(dir)
+    .filter((name) => name.endsWith(".spec.ts"))
+    .map((name) => ({ path: `e2e/${name}`, size: statSync(join(dir, name)).size }))
+    .sort((a, b) => b.size - a.size || a.path.localeCompare(b.path));
+  const shards = Array.from({ length: count }, () => ({ paths: [] as string[], size: 0 }));
+  for (const spec of specs) {
+    const smallest = shards.reduce((min, shard) => (shard.size < min.size ? shard : min));
+    smallest.paths.push(spec.path);
+    smallest.size += spec.size;
+  }
+  return shards.map((shard) => shard.paths.sort());
+}
+
+/**
+ * Runs `playwright test` with `args` and `env`, its lines prefixed with
+ * `prefix` (none when empty); resolves with whether it passed.
+ */
+function runPlaywright(args: string[], env: Record<string, string>, prefix: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn("playwright", ["test", "--config", "e2e/playwright.config.ts", ...args], {
+      cwd: ROOT,
+      env: toolEnv(env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on("line", (line) => console.log(prefix ? `${prefix} ${line}` : line));
+    }
+    child.on("error", (error) => {
+      console.error(`${prefix} playwright could not start: ${error.message}`);
+      resolve(false);
+    });
+    child.on("close", (code) => resolve(code === 0));
+  });
+}
+
 function stopApp(app: App): void {
   try {
     process.kill(-app.server.pid!, "SIGTERM");
@@ -110,27 +167,44 @@ const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(1)
 let failed = false;
 try {
   stateDirs.push(await seededState());
-  stateDirs.push(copyOfState(stateDirs[0]!));
+  for (let i = 0; i < shardCount; i++) stateDirs.push(copyOfState(stateDirs[0]!));
   // One after the other: two `wrangler dev` starting at the same moment can pick the same free
   // port for an internal socket (miniflare's "direct" entrypoint socket), and one of them then
-  // dies with "Address already in use". Once the first answers, its ports are taken.
-  apps.push(startApp(stateDirs[0]!, port));
-  await waitUntilReady(apps[0]!, baseUrl);
+  // dies with "Address already in use". Once one answers, its ports are taken.
+  // stateDirs[0] is the OIDC app's; stateDirs[1 + i] shard i's.
+  const shardApps: App[] = [];
+  for (let i = 0; i < shardCount; i++) {
+    const app = startApp(stateDirs[1 + i]!, shardPort(i));
+    apps.push(app);
+    shardApps.push(app);
+    await waitUntilReady(app, `http://127.0.0.1:${shardPort(i)}`);
+  }
   apps.push(
-    startApp(stateDirs[1]!, port + 1, {
+    startApp(stateDirs[0]!, port + 1, {
       AUTH_ISSUER: issuer,
       AUTH_CLIENT_ID: "fabled-e2e",
       AUTH_CLIENT_SECRET: "e2e-client-secret",
     }),
   );
-  await waitUntilReady(apps[1]!, oidcBaseUrl);
+  await waitUntilReady(apps.at(-1)!, oidcBaseUrl);
   const ready = seconds(started);
-  console.log(`e2e: both apps ready in ${ready} s`);
+  console.log(`e2e: ${apps.length} apps ready in ${ready} s`);
   const testsStarted = performance.now();
   try {
-    await run("playwright", ["test", "--config", "e2e/playwright.config.ts", ...process.argv.slice(2)], {
-      env: toolEnv({ E2E_BASE_URL: baseUrl, E2E_OIDC_BASE_URL: oidcBaseUrl, E2E_STATE_DIR: apps[0]!.stateDir }),
-    });
+    const shards = shardCount === 1 ? [playwrightArgs] : specShards(shardCount);
+    const passed = await Promise.all(
+      shards.map((args, i) => {
+        const prefix = shardCount === 1 ? "" : `[shard ${i + 1}]`;
+        if (prefix) console.log(`${prefix} ${args.join(" ")}`);
+        return runPlaywright(args, {
+          E2E_BASE_URL: `http://127.0.0.1:${shardPort(i)}`,
+          E2E_OIDC_BASE_URL: oidcBaseUrl,
+          E2E_STATE_DIR: shardApps[i]!.stateDir,
+          E2E_OUTPUT_DIR: join(ROOT, shardCount === 1 ? "test-results" : `test-results/shard-${i + 1}`),
+        }, prefix);
+      }),
+    );
+    if (!passed.every(Boolean)) throw new Error(`browser tests failed in shard ${passed.flatMap((ok, i) => (ok ? [] : [i + 1])).join(", ")}`);
   } finally {
     console.log(`e2e: the apps took ${ready} s to start, the tests ${seconds(testsStarted)} s`);
   }

@@ -55,3 +55,70 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+/**
+ * The port of the app's own workerd behind `wrangler dev`, found from
+ * Linux's /proc: wrangler dev runs two workerd processes, a dev proxy on the
+ * port it was given (it forwards every request and WebSocket frame, and is
+ * not there in production) and the app's on a port of the system's choice
+ * (`--socket-addr=entry=127.0.0.1:0`). Of the latter's listening ports (the
+ * workerd started under process `wranglerPid`, not another run's), the one
+ * where `probePath` answers 2xx. Null when it cannot be found (not Linux,
+ * another layout of wrangler's).
+ */
+export async function innerEntryPort(wranglerPid: number, probePath: string): Promise<string | null> {
+  const { readdirSync, readFileSync, readlinkSync } = await import("node:fs");
+  const parentOf = (pid: string): string | null => {
+    try {
+      // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after its ")".
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const underWrangler = (pid: string): boolean => {
+    for (let at: string | null = pid, hops = 0; at && at !== "0" && hops < 16; at = parentOf(at), hops++) {
+      if (at === String(wranglerPid)) return true;
+    }
+    return false;
+  };
+  const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  const appPids = pids.filter((pid) => {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      return cmdline.includes("workerd") && cmdline.includes("--socket-addr=entry=127.0.0.1:0") && underWrangler(pid);
+    } catch {
+      return false;
+    }
+  });
+  for (const pid of appPids) {
+    const inodes = new Set<string>();
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+        if (inode) inodes.add(inode);
+      } catch {
+        // closed meanwhile
+      }
+    }
+    // /proc/net/tcp: "sl local_address rem_address st ... inode"; st 0A is LISTEN, the port is hex.
+    const ports = readFileSync(`/proc/${pid}/net/tcp`, "utf8")
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[3] === "0A" && inodes.has(fields[9] ?? ""))
+      .map((fields) => String(Number.parseInt(fields[1]!.split(":")[1]!, 16)));
+    for (const port of ports) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${probePath}`, { signal: AbortSignal.timeout(2_000) });
+        await res.body?.cancel();
+        if (res.ok) return port;
+      } catch {
+        // not an HTTP port of the app
+      }
+    }
+  }
+  return null;
+}
