@@ -12,7 +12,7 @@
  *   local sign-in does not exist, and every other spec signs in with it.
  *
  * Shards: the spec files are split into E2E_SHARDS (default 2) groups of
- * about equal size (greedy, largest file first), and each group runs in its
+ * about equal length (SPEC_SECONDS, longest first), and each group runs in its
  * own Playwright process (one test at a time, as before) against its own app
  * and state, at the same time as the other: neither sees the other's writes
  * (the catalog counts a test reads stay its own), and the browser tests take
@@ -102,21 +102,54 @@ async function waitUntilReady(app: App, url: string): Promise<void> {
 }
 
 /**
- * The spec files (e2e/*.spec.ts) in `count` groups of about equal size in
- * bytes (a spec's length follows its tests'), largest file first into the
- * smallest group; paths relative to the repository.
+ * Seconds each spec file took in a full run without shards (2026-11-26, on
+ * this 2-core machine beside vitest), to balance the shards; a spec not
+ * listed is estimated from its length (SPEC_BYTES_PER_SECOND). Refresh from
+ * a run's per-test times when a spec grows a lot.
+ */
+const SPEC_SECONDS: Record<string, number> = {
+  accounts: 29,
+  catalog: 47,
+  chat: 82,
+  "chat-steering": 67,
+  community: 44,
+  creator: 44,
+  creators: 28,
+  "first-hour": 98,
+  "first-hour-chats": 62,
+  "group-chat": 50,
+  "model-connections": 18,
+  moderation: 91,
+  navigation: 12,
+  oidc: 6,
+  personas: 14,
+  share: 28,
+  "shared-room": 46,
+  "tag-filters": 48,
+  voices: 40,
+};
+/** For a spec not in SPEC_SECONDS: the suite's bytes per second of that run (250 KB in 855 s). */
+const SPEC_BYTES_PER_SECOND = 290;
+
+/**
+ * The spec files (e2e/*.spec.ts) in `count` groups of about equal length
+ * (SPEC_SECONDS): the longest spec first, each into the group with the least
+ * so far. Paths relative to the repository, in name order within a group.
  */
 function specShards(count: number): string[][] {
   const dir = join(ROOT, "e2e");
   const specs = readdirSync(dir)
     .filter((name) => name.endsWith(".spec.ts"))
-    .map((name) => ({ path: `e2e/${name}`, size: statSync(join(dir, name)).size }))
-    .sort((a, b) => b.size - a.size || a.path.localeCompare(b.path));
-  const shards = Array.from({ length: count }, () => ({ paths: [] as string[], size: 0 }));
+    .map((name) => {
+      const known = SPEC_SECONDS[name.slice(0, -".spec.ts".length)];
+      return { path: `e2e/${name}`, seconds: known ?? statSync(join(dir, name)).size / SPEC_BYTES_PER_SECOND };
+    })
+    .sort((a, b) => b.seconds - a.seconds || a.path.localeCompare(b.path));
+  const shards = Array.from({ length: count }, () => ({ paths: [] as string[], seconds: 0 }));
   for (const spec of specs) {
-    const smallest = shards.reduce((min, shard) => (shard.size < min.size ? shard : min));
-    smallest.paths.push(spec.path);
-    smallest.size += spec.size;
+    const shortest = shards.reduce((min, shard) => (shard.seconds < min.seconds ? shard : min));
+    shortest.paths.push(spec.path);
+    shortest.seconds += spec.seconds;
   }
   return shards.map((shard) => shard.paths.sort());
 }
