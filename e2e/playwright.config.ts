@@ -22,10 +22,6 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:8788",
     browserName: "chromium",
     viewport: { width: 1280, height: 900 },
-    // The app honours reduced motion (web/styles.css): spinners, pulses and the streaming caret stand
-    // still instead of repainting every frame, which on two cores shared by two shards, two apps and
-    // vitest is time taken from the tests. What is tested is text, state and layout, not motion.
-    reducedMotion: "reduce",
     trace: "off",
     screenshot: "only-on-failure",
     launchOptions: {

@@ -51,13 +51,16 @@ const REPORT_LINES = 120;
 
 /**
  * The part of a failed step's output that says what failed: from vitest's
- * "Failed Tests" section or Playwright's numbered failures when present,
- * else the last lines; at most REPORT_LINES.
+ * "Failed Tests" section or Playwright's numbered failures when present (a
+ * shard's: only its own lines), else the last lines; at most REPORT_LINES.
  */
 function failureReport(lines: string[]): string[] {
-  const marker = lines.findIndex((line) => /Failed Tests \d+|^\s+\d+\) /.test(line));
-  const from = marker >= 0 ? marker : Math.max(0, lines.length - REPORT_LINES);
-  return lines.slice(from, from + REPORT_LINES);
+  // Playwright's failures may carry a browser-test shard's "[shard N]" prefix (scripts/e2e.ts).
+  const marker = lines.findIndex((line) => /Failed Tests \d+|^(\[shard \d+\])?\s+\d+\) /.test(line));
+  if (marker < 0) return lines.slice(-REPORT_LINES);
+  // Only that shard's lines: the other shard's go on printing meanwhile.
+  const shard = /^\[shard \d+\]/.exec(lines[marker]!)?.[0];
+  return lines.slice(marker).filter((line) => !shard || line.startsWith(shard)).slice(0, REPORT_LINES);
 }
 
 /** Runs `step` to completion, its output prefixed line by line; resolves to whether it passed. */
