@@ -144,7 +144,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    */
   async removePerson(userId: string): Promise<void> {
     if (this.owns(userId)) return;
-    if (this.store.room && !this.store.deleted) this.store.markRemoved(userId);
+    if (this.store.room && !this.store.deleted) this.store.people.markRemoved(userId);
     this.sockets.closeUser(userId, GONE_CLOSE_REASONS.removed);
     this.announcePresence();
   }
@@ -287,7 +287,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     }
     // Each person's name and persona are kept: `{{user}}` when their message is answered (PromptInputs.forReply).
     if (role !== "member") this.store.notePerson(userName, personaDescription);
-    else this.store.notePersonOf(userId, { name: userName, personaDescription, role: "member" });
+    else this.store.people.note(userId, { name: userName, personaDescription, role: "member" });
     await this.sockets.accept(server, conversationId, userId, { role: role === "member" ? "member" : "owner", name: userName });
     this.announcePresence();
     return new Response(null, { status: 101, webSocket: client });

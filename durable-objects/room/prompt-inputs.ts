@@ -62,14 +62,14 @@ export class PromptInputs {
   loadCharacter(characterId: number = this.store.room!.character_id): Promise<ReplyCharacter | null> {
     const now = Date.now();
     if (!this.cards.has(characterId)) {
-      const stored = this.store.readCard(characterId);
+      const stored = this.store.kept.readCard(characterId);
       if (stored) this.cards.set(characterId, { value: Promise.resolve(JSON.parse(stored.card) as ReplyCharacter), at: stored.read_at });
     }
     const cached = this.cards.get(characterId);
     if (cached && now - cached.at < CHARACTER_TTL_MS) return cached.value;
     const value = this.d1.readCharacter(characterId).then((character) => {
       if (character && !this.store.deleted && this.cards.get(characterId)?.value === value) {
-        this.store.writeCard(characterId, JSON.stringify(character), now);
+        this.store.kept.writeCard(characterId, JSON.stringify(character), now);
       }
       return character;
     });
@@ -148,7 +148,7 @@ export class PromptInputs {
   personOf(userId: string | null, fallbackName?: string | null): { name: string; description: string } {
     const room = this.store.room!;
     if (userId === null || userId === room.user_id) return { name: room.user_name, description: room.persona_description };
-    const person = this.store.person(userId);
+    const person = this.store.people.of(userId);
     if (person) return { name: person.name || fallbackName || room.user_name, description: person.persona_description };
     return { name: fallbackName || room.user_name, description: "" };
   }
@@ -164,7 +164,7 @@ export class PromptInputs {
    */
   async forReply(speakerId: number): Promise<{ card: ReplyCharacter; history: HistoryMessage[]; options: PromptOptions } | null> {
     const group = this.isGroup();
-    const shared = this.store.isShared();
+    const shared = this.store.people.isShared();
     const cast = group ? await this.loadCast() : [{ characterId: speakerId, card: await this.loadCharacter(speakerId) }];
     const card = cast.find((member) => member.characterId === speakerId)?.card ?? (await this.loadCharacter(speakerId));
     if (!card) return null;
@@ -174,7 +174,7 @@ export class PromptInputs {
     const options = this.options(author, answered?.author_name ?? null);
     let names: Map<number, string> | undefined;
     if (shared) {
-      const others = this.store.people().filter((person) => person.user_id !== (author ?? this.store.room!.user_id));
+      const others = this.store.people.list().filter((person) => person.user_id !== (author ?? this.store.room!.user_id));
       options.people = others.map((person) => {
         const { name, description } = this.personOf(person.user_id, person.name);
         return { name, description };

@@ -243,7 +243,7 @@ export class ReplyRounds {
    * stored. Pass the answer to `receiveMessage`.
    */
   askRateLimitEarly(state: SocketState, clientId: string | null): Promise<boolean> | undefined {
-    if (!this.store.isShared() || (clientId && this.store.rowByClientId(clientId))) return undefined;
+    if (!this.store.people.isShared() || (clientId && this.store.rowByClientId(clientId))) return undefined;
     return withinRateLimit(this.env, "message", state.userId);
   }
 
@@ -266,7 +266,7 @@ export class ReplyRounds {
         return;
       }
     }
-    const shared = this.store.isShared();
+    const shared = this.store.people.isShared();
     if (this.busy && !shared) {
       this.busyError(ws, clientId);
       return;
@@ -596,7 +596,7 @@ export class ReplyRounds {
       };
     };
     this.sockets.broadcastEach(answerFor);
-    if (reply.clientId) store.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
+    if (reply.clientId) store.kept.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
     // Written by the model (and under the budget) that wrote this reply.

@@ -145,7 +145,7 @@ export class Rounds {
    */
   async answerPending(): Promise<void> {
     if (this.running || this.writer.writing() || this.writer.admitting()) return;
-    if (this.store.deleted || !this.store.room || !this.store.isShared()) return;
+    if (this.store.deleted || !this.store.room || !this.store.people.isShared()) return;
     const newest = this.store.latestUnanswered();
     if (!newest) return;
     this.planning = true;

@@ -11,7 +11,7 @@
  * one; swipe and continue only the last reply.
  *
  * A steering frame with a `clientId` is applied once: its answer is kept
- * (FRAME_RECEIPT_TTL_MS, ms) and a resend gets it again, to the sender
+ * (kept.ts FRAME_RECEIPT_TTL_MS, ms) and a resend gets it again, to the sender
  * alone. Refusals are error frames to the sender, never thrown; the only
  * thrown error is a D1 failure of a rating (`rateMessage`).
  */
@@ -78,7 +78,7 @@ export class Steering {
    */
   async steer(ws: WebSocket, clientId: string | undefined, apply: () => Promise<ServerFrame | null>): Promise<void> {
     if (clientId) {
-      const receipt = this.store.receipt(clientId);
+      const receipt = this.store.kept.receipt(clientId);
       if (receipt) {
         send(ws, receipt);
         return;
@@ -96,7 +96,7 @@ export class Steering {
     const answer = await apply();
     if (!answer || this.store.deleted) return;
     if (answer.type === "error") send(ws, answer);
-    else if (clientId) this.store.keepReceipt(clientId, answer);
+    else if (clientId) this.store.kept.keepReceipt(clientId, answer);
   }
 
   /** Whether `messageId` is a message `userId` wrote (a shared room's member may edit and delete only those). */
@@ -310,17 +310,17 @@ export class Steering {
     const row = this.store.visibleRow(messageId);
     if (!row) return { ok: false, reason: "not_found" };
     if (row.role !== "character") return { ok: false, reason: "not_a_reply" };
-    const previous = this.store.ratingOf(messageId, raterId);
+    const previous = this.store.people.ratingOf(messageId, raterId);
     const before = previous ?? 0;
     const after = value === 0 ? null : value;
     if (before === value) return { ok: true, rating: after };
-    this.store.setRating(messageId, raterId, after);
+    this.store.people.setRating(messageId, raterId, after);
     const up = (value === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
     const down = (value === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
     try {
       await this.d1.addRating(row.character_id ?? this.store.room.character_id, { up, down });
     } catch (error) {
-      this.store.setRating(messageId, raterId, previous);
+      this.store.people.setRating(messageId, raterId, previous);
       throw error;
     }
     this.sockets.sendToUser(raterId, { type: "message_rated", messageId, rating: after });

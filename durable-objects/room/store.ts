@@ -1,9 +1,12 @@
 /**
  * The room's store: every statement the ConversationRoom runs on its own
  * SQLite (`ctx.storage.sql`), and its `room` row kept in memory
- * (`RoomStore`). No other module of the room writes SQL for its storage;
- * the tables, row shapes and migrations are migrations.ts, what a message
- * row means beyond its columns (seed, versions, tokens) message-rows.ts.
+ * (`RoomStore`), with two parts of its own: the people and their thumbs
+ * (`store.people`, people.ts) and what is kept between frames, the members'
+ * cards and steering answers (`store.kept`, kept.ts). No other module of
+ * the room writes SQL for its storage; the tables, row shapes and
+ * migrations are migrations.ts, what a message row means beyond its
+ * columns (seed, versions, tokens) message-rows.ts.
  *
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
@@ -12,12 +15,11 @@ import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } f
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
 import { addUsage, readUsageList, usageColumn, versionFields, versionUsage } from "./message-rows.ts";
-import { type CastRow, type MessageRow, migrateRoomStorage, type PersonRow, type RoomRow } from "./migrations.ts";
+import { RoomKept } from "./kept.ts";
+import { type CastRow, type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
+import { RoomPeople } from "./people.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
-
-/** How long the answer of a steering frame is kept for its clientId (a resend after a reconnect), ms. */
-export const FRAME_RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A version of a reply as `chooseVersion` gives it: the text shown, the others, and its place (null: the newest). */
 export interface ChosenVersion {
@@ -43,12 +45,16 @@ export class RoomStore {
   deleted = false;
   /** The cast in member order, kept in memory (read on `open`, replaced by `setCast`). */
   private castRows: CastRow[] = [];
-  /** `isShared()`'s answer until the people change; null: ask the table. */
-  private shared: boolean | null = null;
+  /** The room's people and their thumbs (people.ts). */
+  readonly people: RoomPeople;
+  /** Members' cards and steering frames' answers, kept between frames (kept.ts). */
+  readonly kept: RoomKept;
   private readonly storage: DurableObjectStorage;
 
   constructor(storage: DurableObjectStorage) {
     this.storage = storage;
+    this.people = new RoomPeople(storage);
+    this.kept = new RoomKept(storage);
   }
 
   private sql<T>(query: string, ...bindings: unknown[]): T[] {
@@ -123,50 +129,6 @@ export class RoomStore {
     });
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
     this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
-  }
-
-  // --- the people (DESIGN.md "Shared rooms") ------------------------------
-
-  /**
-   * Keeps who `userId` is in this room as the Worker said at their upgrade:
-   * the name they play under, their persona's description (null: unchanged)
-   * and role. Someone who left and came back is in the room again.
-   */
-  notePersonOf(userId: string, person: { name: string; personaDescription: string | null; role: "owner" | "member" }): void {
-    this.shared = null;
-    this.sql(
-      `INSERT INTO people (user_id, name, persona_description, role, removed, seen_at) VALUES (?, ?, coalesce(?, ''), ?, 0, ?)
-       ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, role = excluded.role, removed = 0, seen_at = excluded.seen_at,
-         persona_description = coalesce(?, people.persona_description)`,
-      userId,
-      person.name,
-      person.personaDescription,
-      person.role,
-      Date.now(),
-      person.personaDescription,
-    );
-  }
-
-  /** `userId` left the room or was removed: no longer one of its people (their messages stay). */
-  markRemoved(userId: string): void {
-    this.shared = null;
-    this.sql("UPDATE people SET removed = 1 WHERE user_id = ? AND role = 'member'", userId);
-  }
-
-  /** Person `userId` as last seen, removed or not; null when they never connected. */
-  person(userId: string): PersonRow | null {
-    return this.sql<PersonRow>("SELECT * FROM people WHERE user_id = ?", userId)[0] ?? null;
-  }
-
-  /** The room's people now (the owner and every member who connected and is still in), the owner first, then by arrival. */
-  people(): PersonRow[] {
-    return this.sql<PersonRow>("SELECT * FROM people WHERE removed = 0 ORDER BY role = 'member', rowid");
-  }
-
-  /** More than one person plays here: a member who connected is still in the room. Asked on every message: kept until the people change. */
-  isShared(): boolean {
-    this.shared ??= this.sql<{ n: number }>("SELECT count(*) AS n FROM people WHERE role = 'member' AND removed = 0")[0]!.n > 0;
-    return this.shared;
   }
 
   // --- messages waiting for a round (rounds.ts) ---------------------------
@@ -253,7 +215,7 @@ export class RoomStore {
   /** Forgets everything: the conversation was deleted. */
   async wipe(): Promise<void> {
     this.deleted = true;
-    this.shared = null;
+    this.people.forget();
     this.room = null;
     await this.storage.deleteAlarm();
     await this.storage.deleteAll();
@@ -272,7 +234,7 @@ export class RoomStore {
       this.sql("UPDATE room SET persona_description = ? WHERE id = 1", personaDescription);
       room.persona_description = personaDescription;
     }
-    this.notePersonOf(room.user_id, { name: room.user_name, personaDescription: room.persona_description, role: "owner" });
+    this.people.note(room.user_id, { name: room.user_name, personaDescription: room.persona_description, role: "owner" });
   }
 
   setMemory(memory: string): void {
@@ -312,7 +274,7 @@ export class RoomStore {
       isUser: row.role === "user",
       createdAt: new Date(row.created_at).toISOString(),
       clientId: row.client_id,
-      rating: row.role === "character" && viewer !== null ? this.ratingOf(row.id, viewer) : null,
+      rating: row.role === "character" && viewer !== null ? this.people.ratingOf(row.id, viewer) : null,
       alternatives: JSON.parse(row.alternatives) as string[],
     };
     if (row.swipe_index !== null) message.swipeIndex = row.swipe_index;
@@ -497,24 +459,6 @@ export class RoomStore {
     });
   }
 
-  /** Person `userId`'s thumb on reply `messageId`, or null. */
-  ratingOf(messageId: string, userId: string): 1 | -1 | null {
-    return this.sql<{ rating: 1 | -1 }>("SELECT rating FROM ratings WHERE message_id = ? AND user_id = ?", messageId, userId)[0]?.rating ?? null;
-  }
-
-  /** Sets (or, null, takes back) person `userId`'s thumb on reply `messageId`. */
-  setRating(messageId: string, userId: string, rating: 1 | -1 | null): void {
-    if (rating === null) this.sql("DELETE FROM ratings WHERE message_id = ? AND user_id = ?", messageId, userId);
-    else {
-      this.sql(
-        "INSERT INTO ratings (message_id, user_id, rating) VALUES (?, ?, ?) ON CONFLICT (message_id, user_id) DO UPDATE SET rating = excluded.rating",
-        messageId,
-        userId,
-        rating,
-      );
-    }
-  }
-
   /** Makes `chosen` the reply's shown version (a swipe) and returns the row. */
   setVersion(messageId: string, chosen: ChosenVersion): MessageRow {
     this.sql(
@@ -581,40 +525,5 @@ export class RoomStore {
         .filter((row) => row.status !== "superseded")
         .map((row) => row.id);
     });
-  }
-
-  // --- the members' cards and frame receipts ----------------------------
-
-  /** Member `characterId`'s card as last read from D1 (JSON) and when, ms. */
-  readCard(characterId: number): { card: string; read_at: number } | null {
-    return this.sql<{ card: string; read_at: number }>("SELECT card, read_at FROM cast_cards WHERE character_id = ?", characterId)[0] ?? null;
-  }
-
-  writeCard(characterId: number, card: string, readAt: number): void {
-    this.sql(
-      `INSERT INTO cast_cards (character_id, card, read_at) VALUES (?, ?, ?)
-       ON CONFLICT (character_id) DO UPDATE SET card = excluded.card, read_at = excluded.read_at`,
-      characterId,
-      card,
-      readAt,
-    );
-  }
-
-  /** The kept answer of the steering frame with `clientId`, if any. */
-  receipt(clientId: string): ServerFrame | null {
-    const row = this.sql<{ answer: string }>("SELECT answer FROM frame_receipts WHERE client_id = ?", clientId)[0];
-    return row ? (JSON.parse(row.answer) as ServerFrame) : null;
-  }
-
-  /** Keeps a steering frame's answer for its `clientId` (the first one stays), and forgets those older than FRAME_RECEIPT_TTL_MS. */
-  keepReceipt(clientId: string, answer: ServerFrame): void {
-    const now = Date.now();
-    this.sql("DELETE FROM frame_receipts WHERE created_at < ?", now - FRAME_RECEIPT_TTL_MS);
-    this.sql(
-      "INSERT INTO frame_receipts (client_id, answer, created_at) VALUES (?, ?, ?) ON CONFLICT (client_id) DO NOTHING",
-      clientId,
-      JSON.stringify(answer),
-      now,
-    );
   }
 }

@@ -73,7 +73,7 @@ export class RoomSummary {
     this.summarizing = true;
     try {
       // In a room of several people each message is its author's (DESIGN.md "Shared rooms").
-      const shared = store.isShared();
+      const shared = store.people.isShared();
       const messages = folded.map((row) => ({
         isUser: row.role === "user",
         content: row.content,
