@@ -83,7 +83,7 @@ export class PromptInputs {
 
   /** Every member's card, in member order (null for one that no longer exists). Rejects when a read fails. */
   async loadCast(): Promise<{ characterId: number; card: ReplyCharacter | null }[]> {
-    const cast = this.store.cast();
+    const cast = this.store.cast.list();
     const cards = await Promise.all(cast.map((member) => this.loadCharacter(member.character_id)));
     return cast.map((member, i) => ({ characterId: member.character_id, card: cards[i]! }));
   }
@@ -96,13 +96,13 @@ export class PromptInputs {
 
   /** More than one character in the cast. */
   isGroup(): boolean {
-    return this.store.cast().length > 1;
+    return this.store.cast.list().length > 1;
   }
 
   /** The names of the members, by id, as their cards say (else as the Worker said). */
   async names(): Promise<Map<number, string>> {
     const cast = await this.loadCast().catch(() => []);
-    const names = new Map(this.store.cast().map((member) => [member.character_id, member.name]));
+    const names = new Map(this.store.cast.list().map((member) => [member.character_id, member.name]));
     for (const { characterId, card } of cast) if (card) names.set(characterId, card.name);
     return names;
   }
@@ -181,7 +181,7 @@ export class PromptInputs {
       });
     }
     if (group || shared) {
-      names = new Map(this.store.cast().map((member) => [member.character_id, member.name]));
+      names = new Map(this.store.cast.list().map((member) => [member.character_id, member.name]));
       names.set(speakerId, card.name);
     }
     if (group && names) {

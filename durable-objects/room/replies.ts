@@ -354,7 +354,7 @@ export class ReplyRounds {
       this.busyError(ws, clientId ?? null);
       return;
     }
-    const member = this.store.member(characterId);
+    const member = this.store.cast.member(characterId);
     const card = member ? await this.inputs.loadCharacter(characterId).catch(() => null) : null;
     if (!member || (this.inputs.isGroup() && !this.inputs.canSpeak(card))) {
       const message = member ? `${card?.name ?? member.name} can no longer speak in this chat.` : "That character is not in this chat.";
@@ -408,7 +408,7 @@ export class ReplyRounds {
     }
     // A new version keeps its speaker, who must still be in the cast.
     const speaker = target ? (target.character_id ?? this.store.room!.character_id) : null;
-    if (speaker !== null && !this.store.member(speaker)) {
+    if (speaker !== null && !this.store.cast.member(speaker)) {
       send(ws, refusal("not_a_member", "That character is no longer in this chat, so its reply cannot be regenerated."));
       return;
     }
@@ -419,7 +419,7 @@ export class ReplyRounds {
       }
       // The person's message is still unanswered: the reply order picks, else the first member.
       const speakers = await this.rounds.speakersFor(last!);
-      this.startRound(speakers.length > 0 ? speakers : [this.store.cast()[0]?.character_id ?? this.store.room!.character_id]);
+      this.startRound(speakers.length > 0 ? speakers : [this.store.cast.list()[0]?.character_id ?? this.store.room!.character_id]);
     });
     if (limited) send(ws, limited);
   }
@@ -595,7 +595,9 @@ export class ReplyRounds {
         usage: message.usage ?? null,
       };
     };
-    this.sockets.broadcastEach(answerFor);
+    // A new reply (not a continue) has a new id: nobody has rated it, so every socket reads the same frame.
+    if (reply.continues === null) this.sockets.broadcast(answerFor(null));
+    else this.sockets.broadcastEach(answerFor);
     if (reply.clientId) store.kept.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.

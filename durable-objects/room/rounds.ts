@@ -75,9 +75,9 @@ export class Rounds {
    */
   async speakersFor(row: MessageRow): Promise<number[]> {
     const group = this.inputs.isGroup();
-    const cast = await this.inputs.loadCast().catch(() => this.store.cast().map((m) => ({ characterId: m.character_id, card: null })));
+    const cast = await this.inputs.loadCast().catch(() => this.store.cast.list().map((m) => ({ characterId: m.character_id, card: null })));
     const eligible: Speaker[] = [];
-    for (const member of this.store.cast()) {
+    for (const member of this.store.cast.list()) {
       if (member.muted) continue;
       const card = cast.find((c) => c.characterId === member.character_id)?.card ?? null;
       if (group && !this.inputs.canSpeak(card)) continue;
@@ -122,7 +122,7 @@ export class Rounds {
     try {
       while (this.queue.length > 0 && !this.store.deleted && !this.writer.writing()) {
         const id = this.queue.shift()!;
-        if (!this.store.member(id)) continue;
+        if (!this.store.cast.member(id)) continue;
         if (this.inputs.isGroup() && !this.inputs.canSpeak(await this.inputs.loadCharacter(id).catch(() => null))) continue;
         if (this.writer.writing() || this.store.deleted) return;
         this.writer.startReply(id);

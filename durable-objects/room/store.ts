@@ -1,12 +1,13 @@
 /**
  * The room's store: every statement the ConversationRoom runs on its own
  * SQLite (`ctx.storage.sql`), and its `room` row kept in memory
- * (`RoomStore`), with two parts of its own: the people and their thumbs
- * (`store.people`, people.ts) and what is kept between frames, the members'
- * cards and steering answers (`store.kept`, kept.ts). No other module of
- * the room writes SQL for its storage; the tables, row shapes and
- * migrations are migrations.ts, what a message row means beyond its
- * columns (seed, versions, tokens) message-rows.ts.
+ * (`RoomStore`), with three parts of its own: the cast (`store.cast`,
+ * cast.ts), the people and their thumbs (`store.people`, people.ts) and
+ * what is kept between frames, the members' cards and steering answers
+ * (`store.kept`, kept.ts). No other module of the room writes SQL for
+ * its storage; the tables, row shapes and migrations are migrations.ts,
+ * what a message row means beyond its columns (seed, versions, tokens)
+ * message-rows.ts.
  *
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
@@ -15,8 +16,9 @@ import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } f
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
 import { addUsage, readUsageList, usageColumn, versionFields, versionUsage } from "./message-rows.ts";
+import { RoomCast } from "./cast.ts";
 import { RoomKept } from "./kept.ts";
-import { type CastRow, type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
+import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
@@ -43,8 +45,8 @@ export class RoomStore {
   room: RoomRow | null = null;
   /** The conversation was deleted (`wipe`): the object answers nothing any more. */
   deleted = false;
-  /** The cast in member order, kept in memory (read on `open`, replaced by `setCast`). */
-  private castRows: CastRow[] = [];
+  /** The cast in member order, kept in memory (cast.ts; replaced by `setCast`). */
+  readonly cast: RoomCast;
   /** The room's people and their thumbs (people.ts). */
   readonly people: RoomPeople;
   /** Members' cards and steering frames' answers, kept between frames (kept.ts). */
@@ -53,6 +55,7 @@ export class RoomStore {
 
   constructor(storage: DurableObjectStorage) {
     this.storage = storage;
+    this.cast = new RoomCast(storage);
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);
   }
@@ -65,7 +68,7 @@ export class RoomStore {
   open(): void {
     migrateRoomStorage(this.storage);
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
-    this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
+    this.cast.read();
   }
 
   /** The room's facts and its first messages (the seed messages, else the greeting), in one transaction. */
@@ -81,7 +84,7 @@ export class RoomStore {
         facts.memory ?? "",
         facts.replyOrder ?? "natural",
       );
-      this.writeCast(facts.cast.length > 0 ? facts.cast : [{ characterId: facts.characterId, name: "", muted: false, talkativeness: 0.5 }]);
+      this.cast.write(facts.cast.length > 0 ? facts.cast : [{ characterId: facts.characterId, name: "", muted: false, talkativeness: 0.5 }]);
       if (facts.messages) {
         for (const message of facts.messages) {
           // Stored as the wire has it (content shown, the other versions, swipeIndex); a person's message has one version.
@@ -128,7 +131,7 @@ export class RoomStore {
       this.sql("UPDATE room SET answered_through = coalesce((SELECT max(seq) FROM messages), 0) WHERE id = 1");
     });
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
-    this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
+    this.cast.read();
   }
 
   // --- messages waiting for a round (rounds.ts) ---------------------------
@@ -158,40 +161,16 @@ export class RoomStore {
 
   // --- the cast ------------------------------------------------------------
 
-  /** The cast in member order. */
-  cast(): readonly CastRow[] {
-    return this.castRows;
-  }
-
-  /** The member `characterId`, or null when it is not (or no longer) in the cast. */
-  member(characterId: number): CastRow | null {
-    return this.castRows.find((row) => row.character_id === characterId) ?? null;
-  }
-
-  private writeCast(members: RoomCastMember[]): void {
-    this.sql("DELETE FROM cast_members");
-    members.forEach((member, position) =>
-      this.sql(
-        "INSERT INTO cast_members (character_id, position, name, muted, talkativeness) VALUES (?, ?, ?, ?, ?)",
-        member.characterId,
-        position,
-        member.name,
-        member.muted ? 1 : 0,
-        member.talkativeness,
-      ),
-    );
-  }
-
   /** The cast and reply order as the Worker now says (a member added, removed, muted …); the first member becomes the room's character. */
   setCast(members: RoomCastMember[], replyOrder: ReplyOrder): void {
     if (members.length === 0) return;
     this.storage.transactionSync(() => {
-      this.writeCast(members);
+      this.cast.write(members);
       this.sql("UPDATE room SET reply_order = ?, character_id = ? WHERE id = 1", replyOrder, members[0]!.characterId);
     });
     this.room!.reply_order = replyOrder;
     this.room!.character_id = members[0]!.characterId;
-    this.castRows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
+    this.cast.read();
   }
 
   /** The author's note (schema/chat.ts AuthorNote). */

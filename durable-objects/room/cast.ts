@@ -1,0 +1,49 @@
+/**
+ * A room's cast (DESIGN.md "Group chats"): its characters in member order,
+ * in the room's own SQLite (`cast_members`, room/migrations.ts) and kept in
+ * memory, read on open and after every write. The Worker owns the cast (D1
+ * `conversation_characters`) and replaces this copy after each change
+ * (RoomStore.setCast). Nothing here throws beyond what SQLite throws.
+ */
+import type { RoomCastMember } from "../room-protocol.ts";
+import type { CastRow } from "./migrations.ts";
+
+export class RoomCast {
+  private readonly storage: DurableObjectStorage;
+  /** The cast in member order, as last read. */
+  private rows: CastRow[] = [];
+
+  constructor(storage: DurableObjectStorage) {
+    this.storage = storage;
+  }
+
+  /** Reads the cast from storage into memory (on open, and after `write`'s transaction). */
+  read(): void {
+    this.rows = this.storage.sql.exec("SELECT * FROM cast_members ORDER BY position").toArray() as unknown as CastRow[];
+  }
+
+  /** The cast in member order. */
+  list(): readonly CastRow[] {
+    return this.rows;
+  }
+
+  /** The member `characterId`, or null when it is not (or no longer) in the cast. */
+  member(characterId: number): CastRow | null {
+    return this.rows.find((row) => row.character_id === characterId) ?? null;
+  }
+
+  /** Replaces the stored cast with `members`, in their order. Call inside the caller's transaction, then `read`. */
+  write(members: RoomCastMember[]): void {
+    this.storage.sql.exec("DELETE FROM cast_members");
+    members.forEach((member, position) =>
+      this.storage.sql.exec(
+        "INSERT INTO cast_members (character_id, position, name, muted, talkativeness) VALUES (?, ?, ?, ?, ?)",
+        member.characterId,
+        position,
+        member.name,
+        member.muted ? 1 : 0,
+        member.talkativeness,
+      ),
+    );
+  }
+}
