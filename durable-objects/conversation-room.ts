@@ -328,7 +328,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     }
     const data = read.frame;
     // A message in a room of several people asks its rate limit beside the suspension check (replies.ts).
-    const rateLimit = data.type === "chat_message" ? this.replies.askRateLimitEarly(state, data.clientId ?? null) : undefined;
+    const early = data.type === "chat_message" ? this.replies.askRateLimitEarly(state, data.clientId ?? null) : undefined;
     // A suspension written only to D1 (the operator's CLI) still stops every frame (room/suspension.ts).
     if (await this.suspension.refuses(ws, state.userId)) return;
     if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
@@ -359,7 +359,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         void this.inputs.loadCharacter().catch(() => {});
         return;
       case "chat_message":
-        await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, rateLimit);
+        await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, early);
         return;
       case "regenerate":
         await this.replies.regenerate(ws, state);

@@ -24,7 +24,7 @@
 import type { CastEntry, HistoryMessage, PromptOptions } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import type { RoomSeams } from "./seams.ts";
-import type { MessageRow, RoomStore } from "./store.ts";
+import type { MessageRow, PersonRow, RoomStore } from "./store.ts";
 
 /** The character's card is re-read from D1 after this long, ms (edits reach open chats within it). */
 const CHARACTER_TTL_MS = 60_000;
@@ -149,8 +149,14 @@ export class PromptInputs {
     const room = this.store.room!;
     if (userId === null || userId === room.user_id) return { name: room.user_name, description: room.persona_description };
     const person = this.store.people.of(userId);
-    if (person) return { name: person.name || fallbackName || room.user_name, description: person.persona_description };
-    return { name: fallbackName || room.user_name, description: "" };
+    return person ? this.promptedAs(person, fallbackName) : { name: fallbackName || room.user_name, description: "" };
+  }
+
+  /** `personOf` for a row already read: the owner's name and persona are the room's. */
+  private promptedAs(person: PersonRow, fallbackName?: string | null): { name: string; description: string } {
+    const room = this.store.room!;
+    if (person.user_id === room.user_id) return { name: room.user_name, description: room.persona_description };
+    return { name: person.name || fallbackName || room.user_name, description: person.persona_description };
   }
 
   /**
@@ -175,10 +181,7 @@ export class PromptInputs {
     let names: Map<number, string> | undefined;
     if (shared) {
       const others = this.store.people.list().filter((person) => person.user_id !== (author ?? this.store.room!.user_id));
-      options.people = others.map((person) => {
-        const { name, description } = this.personOf(person.user_id, person.name);
-        return { name, description };
-      });
+      options.people = others.map((person) => this.promptedAs(person));
     }
     if (group || shared) {
       names = new Map(this.store.cast.list().map((member) => [member.character_id, member.name]));

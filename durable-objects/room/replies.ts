@@ -56,6 +56,14 @@ import { versionFields } from "./message-rows.ts";
 import type { MessageRow, RoomStore } from "./store.ts";
 import type { RoomSummary } from "./summary.ts";
 
+/** What `askRateLimitEarly` found for a message in a room of several people. */
+export interface EarlyAdmission {
+  /** The row already stored under the message's clientId (a resend), else null. */
+  stored: MessageRow | null;
+  /** The rate limit's answer, asked beside the suspension check; absent for a resend. */
+  rateLimit?: Promise<boolean>;
+}
+
 /** A reply being written. */
 export interface ActiveReply {
   id: string;
@@ -239,12 +247,13 @@ export class ReplyRounds {
    * whatever the room is doing) asked now, so the caller can run it beside
    * the suspension check: two round trips at once instead of one after the
    * other on the path of every message. Undefined in a one-to-one chat (a
-   * message refused as busy uses up nothing) and for a resend already
-   * stored. Pass the answer to `receiveMessage`.
+   * message refused as busy uses up nothing); for a resend already stored,
+   * that row and no rate limit. Pass the answer to `receiveMessage`.
    */
-  askRateLimitEarly(state: SocketState, clientId: string | null): Promise<boolean> | undefined {
-    if (!this.store.people.isShared() || (clientId && this.store.rowByClientId(clientId))) return undefined;
-    return withinRateLimit(this.env, "message", state.userId);
+  askRateLimitEarly(state: SocketState, clientId: string | null): EarlyAdmission | undefined {
+    if (!this.store.people.isShared()) return undefined;
+    const stored = clientId ? this.store.rowByClientId(clientId) : null;
+    return stored ? { stored } : { stored: null, rateLimit: withinRateLimit(this.env, "message", state.userId) };
   }
 
   /**
@@ -254,18 +263,19 @@ export class ReplyRounds {
    * people (DESIGN.md "Shared rooms") it is never refused as busy: it is
    * stored at once (`message_saved` to everyone) and answered when the
    * current round ends, by one round for every message that arrived
-   * meanwhile (rounds.ts `answerPending`). `rateLimit`: the answer
-   * `askRateLimitEarly` started, when it did.
+   * meanwhile (rounds.ts `answerPending`). `early`: what
+   * `askRateLimitEarly` found and started, when it was asked.
    */
-  async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null, rateLimit?: Promise<boolean>): Promise<void> {
-    if (clientId) {
-      const existing = this.store.rowByClientId(clientId);
-      if (existing) {
-        // A resend after a reconnect: stored once, answered with the same id.
-        send(ws, { type: "message_saved", clientId, messageId: existing.id, message: this.store.toWire(existing) });
-        return;
-      }
+  async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null, early?: EarlyAdmission): Promise<void> {
+    // A resend after a reconnect: stored once, answered with the same id.
+    const answerResend = (existing: MessageRow) =>
+      send(ws, { type: "message_saved", clientId, messageId: existing.id, message: this.store.toWire(existing) });
+    const existing = early ? early.stored : clientId ? this.store.rowByClientId(clientId) : null;
+    if (existing) {
+      answerResend(existing);
+      return;
     }
+    const rateLimit = early?.rateLimit;
     const shared = this.store.people.isShared();
     if (this.busy && !shared) {
       this.busyError(ws, clientId);
@@ -285,6 +295,12 @@ export class ReplyRounds {
       // A member of a shared room writes under their own name; the owner under the room's (their persona's).
       const name = state.role === "member" && state.name ? state.name : this.store.room!.user_name;
       const row = this.store.insertUserMessage(content, clientId, { id: state.userId, name });
+      if (!row) {
+        // The same clientId was stored meanwhile (a resend on another socket while this one waited).
+        const first = clientId ? this.store.rowByClientId(clientId) : null;
+        if (first) answerResend(first);
+        return null;
+      }
       stored = row;
       this.sockets.broadcast({ type: "message_saved", clientId, messageId: row.id, message: this.store.toWire(row) });
       // Counted in D1 with the reply it starts, whose end (or failure) always writes the counters.

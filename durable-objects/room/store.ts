@@ -347,17 +347,21 @@ export class RoomStore {
 
   // --- writing messages --------------------------------------------------
 
-  /** Stores a message of the person `author` (their user id and the name they write under). */
-  insertUserMessage(content: string, clientId: string | null, author: { id: string; name: string }): MessageRow {
+  /**
+   * Stores a message of the person `author` (their user id and the name they
+   * write under). Null when a message with this `clientId` is already stored
+   * (a resend that arrived while the first was being admitted): nothing is written.
+   */
+  insertUserMessage(content: string, clientId: string | null, author: { id: string; name: string }): MessageRow | null {
     return this.sql<MessageRow>(
-      "INSERT INTO messages (id, role, content, created_at, client_id, author_id, author_name) VALUES (?, 'user', ?, ?, ?, ?, ?) RETURNING *",
+      "INSERT INTO messages (id, role, content, created_at, client_id, author_id, author_name) VALUES (?, 'user', ?, ?, ?, ?, ?) ON CONFLICT (client_id) DO NOTHING RETURNING *",
       crypto.randomUUID(),
       content,
       Date.now(),
       clientId,
       author.id,
       author.name,
-    )[0]!;
+    )[0] ?? null;
   }
 
   /**
