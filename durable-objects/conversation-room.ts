@@ -48,7 +48,7 @@ import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
 import { Steering } from "./room/steering.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
-import { RoomSuspension } from "./room/suspension.ts";
+import { readSuspended, RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import type { SocketHolder } from "./socket-limits.ts";
 
@@ -59,6 +59,9 @@ const OWNER_ONLY_FRAMES: Partial<Record<string, string>> = {
   rewind: "rewind the chat",
   hide_message: "hide messages from the context",
 };
+
+/** Frames that may start a reply: their suspension check reads the reply's model connection too (D1Sync.readSuspended). */
+const REPLY_FRAMES: ReadonlySet<string> = new Set(["chat_message", "regenerate", "continue", "generate"]);
 
 export class ConversationRoom extends DurableObject<Env> implements SocketHolder, RoomSeams {
   private readonly store: RoomStore;
@@ -94,8 +97,10 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     super(ctx, env);
     this.store = new RoomStore(ctx.storage);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
-    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
+    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) =>
+      startsReply ? this.d1.readSuspended(userId) : readSuspended(env.DB, userId),
+    );
     this.inputs = new PromptInputs(env, this.store, this.d1, this);
     this.screening = new RoomScreening(ctx, this.store, this.sockets, this.d1, this.inputs, this);
     const summary = new RoomSummary(this.store, this.inputs, this);
@@ -330,7 +335,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     // A message in a room of several people asks its rate limit beside the suspension check (replies.ts).
     const early = data.type === "chat_message" ? this.replies.askRateLimitEarly(state, data.clientId ?? null) : undefined;
     // A suspension written only to D1 (the operator's CLI) still stops every frame (room/suspension.ts).
-    if (await this.suspension.refuses(ws, state.userId)) return;
+    if (await this.suspension.refuses(ws, state.userId, REPLY_FRAMES.has(data.type))) return;
     if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
       send(ws, { type: "error", code: "forbidden", message: "This connection belongs to another conversation" });
       ws.close(CLOSE_CODES.policyViolation, "Wrong conversation");

@@ -5,7 +5,9 @@
  * SQLite; D1 only learns of them through these functions:
  *
  * - the character's card for a reply (`readReplyCharacter`);
- * - the model connection that answers (`readReplyConnection`);
+ * - the model connection that answers (`readReplyConnection`), read in the
+ *   same round trip as the suspension check of the frame that may start the
+ *   reply (`D1Sync.readSuspended`, CONNECTION_PREFETCH_MS);
  * - each exchange's activity: the conversation's last message time and
  *   preview, the character's `message_count` and, for the person's messages,
  *   its trending score (`recordChatActivity`); after an edit or a delete,
@@ -27,6 +29,15 @@
  */
 import type { Character } from "../../schema/api.ts";
 import type { MessageRow, RoomStore } from "./store.ts";
+import { isSuspendedRow, suspendedStatement } from "./suspension.ts";
+
+/**
+ * How long a model connection read beside a suspension check answers the
+ * reply that starts after it, ms: the reply to a message uses the owner's
+ * model as it was when the message arrived (a change made later reaches the
+ * next reply).
+ */
+export const CONNECTION_PREFETCH_MS = 1_000;
 
 /** Length of `conversations.last_message_preview`, characters. */
 export const PREVIEW_LENGTH = 140;
@@ -110,6 +121,11 @@ export interface ReplyConnectionRow {
  * answers). Throws what D1 throws.
  */
 export async function readReplyConnection(db: D1Database, conversationId: string, userId: string): Promise<ReplyConnectionRow | null> {
+  return replyConnectionStatement(db, conversationId, userId).first<ReplyConnectionRow>();
+}
+
+/** The statement `readReplyConnection` runs, to batch with others. */
+function replyConnectionStatement(db: D1Database, conversationId: string, userId: string): D1PreparedStatement {
   return db
     .prepare(
       `SELECT id, kind, base_url AS baseUrl, model, api_key_encrypted AS sealed, settings FROM model_connections
@@ -117,8 +133,7 @@ export async function readReplyConnection(db: D1Database, conversationId: string
          (SELECT model_connection_id FROM conversations WHERE id = ?1 AND user_id = ?2),
          (SELECT id FROM model_connections WHERE user_id = ?2 AND is_default = 1))`,
     )
-    .bind(conversationId, userId)
-    .first<ReplyConnectionRow>();
+    .bind(conversationId, userId);
 }
 
 /** Stored messages of one conversation that D1 has not counted yet. */
@@ -270,6 +285,8 @@ type PendingCounters = Omit<ChatActivity, "conversationId" | "characterId" | "by
 export class D1Sync {
   /** Stored messages not yet counted in D1 (written once per exchange, see countMessage). */
   private uncounted: PendingCounters | null = null;
+  /** The model connection read beside the last suspension check, and when (ms since the epoch); null once a reply used it. */
+  private prefetched: { row: ReplyConnectionRow | null; at: number } | null = null;
   private readonly db: D1Database;
   private readonly store: RoomStore;
 
@@ -343,10 +360,34 @@ export class D1Sync {
     return readReplyCharacter(this.db, characterId);
   }
 
-  /** The model connection of the conversation's owner that answers (readReplyConnection). Throws what D1 throws. */
+  /**
+   * The model connection of the conversation's owner that answers
+   * (readReplyConnection): the one read beside the last suspension check
+   * (`readSuspended`) when that was less than CONNECTION_PREFETCH_MS ago and
+   * no reply has used it yet, else read now. Throws what D1 throws.
+   */
   readConnection(): Promise<ReplyConnectionRow | null> {
+    const prefetched = this.prefetched;
+    this.prefetched = null;
+    if (prefetched && Date.now() - prefetched.at < CONNECTION_PREFETCH_MS) return Promise.resolve(prefetched.row);
     const room = this.store.room!;
     return readReplyConnection(this.db, room.conversation_id, room.user_id);
+  }
+
+  /**
+   * Whether person `userId` is suspended (suspension.ts), with the room's
+   * model connection read in the same round trip and kept for the reply the
+   * frame may start (`readConnection`): a message that starts a reply costs
+   * one round trip to D1 before it, not two. Throws what D1 throws.
+   */
+  async readSuspended(userId: string): Promise<boolean> {
+    const room = this.store.room!;
+    const [suspension, connection] = await this.db.batch<unknown>([
+      suspendedStatement(this.db, userId),
+      replyConnectionStatement(this.db, room.conversation_id, room.user_id),
+    ]);
+    this.prefetched = { row: (connection!.results[0] as ReplyConnectionRow | undefined) ?? null, at: Date.now() };
+    return isSuspendedRow(suspension!.results[0] as { suspendedAt: number | null } | undefined);
   }
 
   /** Writes one screening outcome of this conversation to `moderation_log`; never throws (failures are logged). */

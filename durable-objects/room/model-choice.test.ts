@@ -65,6 +65,20 @@ describe("the person's own endpoint", () => {
     socket.close();
   });
 
+  it("a pick made between opening the chat and the first message answers that message", async () => {
+    const mira = await signIn();
+    await connect(mira, endpoint("params", { settings: { maxTokens: 100 } }));
+    const echo = await connect(mira, endpoint("echo"));
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    // The join's suspension check read D1 a moment ago; the message's reads the connection afresh.
+    await pick(mira, chat.id, echo.id);
+    expect((await exchange(socket, chat.id, "First")).reply).toMatch(/^Echo: First /);
+    await pick(mira, chat.id, null);
+    expect(JSON.parse((await exchange(socket, chat.id, "Second")).reply!)).toMatchObject({ max_tokens: 100 });
+    socket.close();
+  });
+
   it("per chat: another connection, then back to the default, then the site's model", async () => {
     const mira = await signIn();
     await connect(mira, endpoint("params", { settings: { maxTokens: 100 } }));

@@ -83,7 +83,8 @@ export class Rounds {
       if (group && !this.inputs.canSpeak(card)) continue;
       eligible.push({ characterId: member.character_id, name: card?.name ?? member.name, talkativeness: member.talkativeness });
     }
-    const recent = this.store.recentBefore(row.seq);
+    // Who spoke last matters only when there is a choice (reply-order.ts): one speaker reads nothing.
+    const recent = eligible.length > 1 ? this.store.recentBefore(row.seq) : [];
     const lastSpeakerId = recent.find((r) => r.role === "character")?.character_id ?? null;
     const spokeLastRound = new Set<number>();
     for (const r of recent) {

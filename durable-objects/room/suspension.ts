@@ -29,10 +29,19 @@ import { type RoomSockets, send } from "./sockets.ts";
 /** How long the room trusts a "not suspended" answer from D1, ms. */
 export const SUSPENSION_RECHECK_MS = 1_000;
 
+/** The statement `readSuspended` runs (one primary-key read of `users`), to batch with others. */
+export function suspendedStatement(db: D1Database, userId: string): D1PreparedStatement {
+  return db.prepare("SELECT suspended_at AS suspendedAt FROM users WHERE id = ?").bind(userId);
+}
+
+/** What `suspendedStatement` answered: true when the person is suspended or no longer exists. */
+export function isSuspendedRow(row: { suspendedAt: number | null } | null | undefined): boolean {
+  return row == null || row.suspendedAt !== null;
+}
+
 /** True when `userId` is suspended or no longer exists. Throws what D1 throws. */
 export async function readSuspended(db: D1Database, userId: string): Promise<boolean> {
-  const row = await db.prepare("SELECT suspended_at AS suspendedAt FROM users WHERE id = ?").bind(userId).first<{ suspendedAt: number | null }>();
-  return row === null || row.suspendedAt !== null;
+  return isSuspendedRow(await suspendedStatement(db, userId).first<{ suspendedAt: number | null }>());
 }
 
 /** The room's suspension check. */
@@ -43,25 +52,34 @@ export class RoomSuspension {
   private readonly env: Env;
   private readonly sockets: RoomSockets;
   private readonly now: () => number;
+  /**
+   * Reads whether a person is suspended (readSuspended); `startsReply`: the
+   * frame may start a reply, and the room reads what the reply needs in the
+   * same round trip (D1Sync.readSuspended). Throws what D1 throws.
+   */
+  private readonly read: (userId: string, startsReply: boolean) => Promise<boolean>;
 
-  constructor(ctx: DurableObjectState, env: Env, sockets: RoomSockets, now: () => number) {
+  constructor(ctx: DurableObjectState, env: Env, sockets: RoomSockets, now: () => number, read: (userId: string, startsReply: boolean) => Promise<boolean>) {
     this.ctx = ctx;
     this.env = env;
     this.sockets = sockets;
     this.now = now;
+    this.read = read;
   }
 
   /**
    * Whether a frame of `userId` arriving on `ws` must be refused. When it
    * must, the refusal is already done (error frame, sockets closed here and
-   * elsewhere): the caller only drops the frame. Never throws.
+   * elsewhere): the caller only drops the frame. `startsReply`: the frame
+   * may start a reply (a message, regenerate, continue, "Let … speak").
+   * Never throws.
    */
-  async refuses(ws: WebSocket, userId: string): Promise<boolean> {
+  async refuses(ws: WebSocket, userId: string, startsReply = false): Promise<boolean> {
     const clearedAt = this.cleared.get(userId);
     if (clearedAt !== undefined && this.now() - clearedAt < SUSPENSION_RECHECK_MS) return false;
     let suspended: boolean;
     try {
-      suspended = await readSuspended(this.env.DB, userId);
+      suspended = await this.read(userId, startsReply);
     } catch (error) {
       console.warn("could not read whether a person is suspended", String(error));
       return false;
