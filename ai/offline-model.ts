@@ -210,6 +210,25 @@ export function beforeStop(text: string, stop: readonly string[] = []): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A pace of one beat every `ms` ms (ms > 0) from one interval timer, not a
+ * timer per word (a busy object streams hundreds of replies at once):
+ * `beat()` resolves on the next tick after it is asked. Ticks nobody waited
+ * for are not saved up. `stop()` clears the timer.
+ */
+function pace(ms: number): { beat(): Promise<void>; stop(): void } {
+  let waiting: (() => void) | null = null;
+  const timer = setInterval(() => {
+    const resolve = waiting;
+    waiting = null;
+    resolve?.();
+  }, ms);
+  return {
+    beat: () => new Promise<void>((resolve) => (waiting = resolve)),
+    stop: () => clearInterval(timer),
+  };
+}
+
 export class OfflineChatModel implements ChatModel {
   readonly name = "offline" as const;
   private readonly character: OfflineCharacter;
@@ -248,11 +267,17 @@ export class OfflineChatModel implements ChatModel {
         ? offlineContinuation(this.character, this.userName, prompt.findLast((m) => m.role === "assistant")?.content ?? "", attempt)
         : offlineReply(this.character, this.userName, lastUser, turn, attempt);
     const words = (beforeStop(text, [...(stop ?? []), ...(sampling?.stop ?? [])]).match(/\S+\s*/g) ?? []).slice(0, Math.max(1, maxTokens));
-    for (let i = 0; i < words.length; i++) {
-      if (signal?.aborted) return;
-      if (i > 0) await sleep(this.wordDelayMs);
-      if (signal?.aborted) return;
-      yield words[i]!;
+    // 0 still yields to the event loop between words; a real pause comes from one timer per reply.
+    const ticks = this.wordDelayMs > 0 && words.length > 1 ? pace(this.wordDelayMs) : null;
+    try {
+      for (let i = 0; i < words.length; i++) {
+        if (signal?.aborted) return;
+        if (i > 0) await (ticks ? ticks.beat() : sleep(0));
+        if (signal?.aborted) return;
+        yield words[i]!;
+      }
+    } finally {
+      ticks?.stop();
     }
   }
 }

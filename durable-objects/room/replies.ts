@@ -21,7 +21,8 @@
  * - The reply belongs to the object, not a socket: it runs in
  *   `ctx.waitUntil` and finishes and is stored even when every client has
  *   gone; a client that comes back gets it in `history_sync`.
- * - Deltas go out at most every DELTA_INTERVAL_MS (ms; the first at once),
+ * - Deltas go out every DELTA_INTERVAL_MS (ms; the first at once, then
+ *   what arrived meanwhile on each tick of one interval timer per reply),
  *   SHARED_DELTA_INTERVAL_MS when the room has several sockets;
  *   the text is saved every FLUSH_EVERY_MS (ms) while streaming; a reply is
  *   cut at MAX_REPLY_CHARS characters; no token for `tokenTimeoutMs` (ms,
@@ -496,16 +497,18 @@ export class ReplyRounds {
     let characterName = "The character";
     let character: ReplyCharacter | null = null;
     let choice: ReplyModel | null = null;
-    let lastDeltaAt = 0;
-    let deltaTimer: ReturnType<typeof setTimeout> | undefined;
+    // The first text goes out at once, then what arrived meanwhile on every tick of one timer per
+    // reply (not a timer per frame: a busy object streams hundreds of replies at once).
+    let deltaTicker: ReturnType<typeof setInterval> | undefined;
     const flushDelta = () => {
-      clearTimeout(deltaTimer);
-      deltaTimer = undefined;
       if (reply.sent.length === reply.content.length || this.active !== reply) return;
       const delta = reply.content.slice(reply.sent.length);
       reply.sent = reply.content;
-      lastDeltaAt = Date.now();
       this.sockets.broadcast({ type: "character_response_delta", messageId: reply.id, delta });
+    };
+    const stopDeltas = () => {
+      clearInterval(deltaTicker);
+      deltaTicker = undefined;
     };
     try {
       const [inputs, replyModel] = await Promise.all([this.inputs.forReply(reply.characterId), this.modelChoice.forReply()]);
@@ -559,10 +562,10 @@ export class ReplyRounds {
           reply.content = reply.content.slice(0, cut);
           break;
         }
-        const interval = this.sockets.count > 1 ? SHARED_DELTA_INTERVAL_MS : DELTA_INTERVAL_MS;
-        const wait = interval - (Date.now() - lastDeltaAt);
-        if (wait <= 0) flushDelta();
-        else deltaTimer ??= setTimeout(flushDelta, wait);
+        if (deltaTicker === undefined) {
+          flushDelta();
+          deltaTicker = setInterval(flushDelta, this.sockets.count > 1 ? SHARED_DELTA_INTERVAL_MS : DELTA_INTERVAL_MS);
+        }
         if (reply.content.length >= MAX_REPLY_CHARS) break;
         if (Date.now() - flushed >= FLUSH_EVERY_MS) {
           store.saveDraft(reply.id, reply.content);
@@ -570,7 +573,7 @@ export class ReplyRounds {
         }
       }
     } catch (error) {
-      clearTimeout(deltaTimer);
+      stopDeltas();
       if (!reply.stopped) {
         console.warn("reply failed", room.conversation_id, String(error));
         this.fail(reply, "model_failed", choice?.failureText(error) ?? `${characterName} couldn't reply just now. Please try again.`);
@@ -578,10 +581,8 @@ export class ReplyRounds {
       }
       // A stop aborts the request; what was written so far is kept below.
     }
-    if (store.deleted || reply.retracted) {
-      clearTimeout(deltaTimer);
-      return;
-    }
+    stopDeltas();
+    if (store.deleted || reply.retracted) return;
     // Whatever is still buffered goes out before the final frame (a client may build the text from deltas).
     flushDelta();
     const content = reply.content.trim();
