@@ -2,7 +2,7 @@
  * The chat page's list and state shapes (chat-state.ts reduces frames into
  * them, chat-selectors.ts reads them) and the list's item helpers.
  */
-import { type AuthorNote, type ChatMessage, type ChatModelName, DEFAULT_AUTHOR_NOTE, type ReplyUsage } from "../../../../schema/chat.ts";
+import { type AuthorNote, type ChatMessage, type ChatModelName, DEFAULT_AUTHOR_NOTE } from "../../../../schema/chat.ts";
 import type { ChatErrorCode, ServerFrame } from "../../../../schema/chat-frames.ts";
 
 /**
@@ -11,7 +11,15 @@ import type { ChatErrorCode, ServerFrame } from "../../../../schema/chat-frames.
  */
 export type ChatItemStatus = "pending" | "failed" | "saved" | "streaming";
 
-export interface ChatItem {
+/**
+ * A message as the list shows it. Besides its own fields it carries the
+ * stored message's optional ones as the server sent them (ChatMessage):
+ * `editedAt`, a reply's speaker `characterId` (absent too on a reply whose
+ * speaker is not known yet), `authorId` (absent too on the viewer's own
+ * message not stored yet), `authorName`, `hidden`, `usage` and
+ * `versionUsage` (see lib/reply-usage.ts).
+ */
+export interface ChatItem extends Pick<ChatMessage, "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage"> {
   /** The server's id; `local:<clientId>` until a pending message is stored. */
   id: string;
   clientId: string | null;
@@ -28,20 +36,6 @@ export interface ChatItem {
   status: ChatItemStatus;
   /** A reply cut short by `stop`. */
   stopped: boolean;
-  /** ISO 8601: when the person last edited it (ChatMessage.editedAt). */
-  editedAt?: string;
-  /** A reply's speaker (ChatMessage.characterId); absent on the person's messages and on replies of unknown speaker. */
-  characterId?: number;
-  /** The person who wrote a user message (ChatMessage.authorId); absent on replies and on messages not stored yet (the viewer's). */
-  authorId?: string;
-  /** The name a person's message was written under (ChatMessage.authorName). */
-  authorName?: string;
-  /** Left out of every prompt, shown dimmed (ChatMessage.hidden). */
-  hidden?: boolean;
-  /** The tokens the version shown cost, when its endpoint said (ChatMessage.usage). */
-  usage?: ReplyUsage;
-  /** Each version's tokens in written order, null where unknown (ChatMessage.versionUsage); see lib/reply-usage.ts. */
-  versionUsage?: (ReplyUsage | null)[];
 }
 
 export interface ChatError {
