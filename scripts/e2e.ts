@@ -102,31 +102,32 @@ async function waitUntilReady(app: App, url: string): Promise<void> {
 }
 
 /**
- * Seconds each spec file took in a full run without shards (2026-11-26, on
- * this 2-core machine beside vitest), to balance the shards; a spec not
+ * Seconds each spec file's tests took in a full `npm test` with two shards
+ * (2026-11-26, this 2-core machine, beside vitest: the sum of Playwright's
+ * per-test times), to balance the shards; a spec not
  * listed is estimated from its length (SPEC_BYTES_PER_SECOND). Refresh from
  * a run's per-test times when a spec grows a lot.
  */
 const SPEC_SECONDS: Record<string, number> = {
-  accounts: 29,
-  catalog: 47,
-  chat: 82,
-  "chat-steering": 67,
-  community: 44,
-  creator: 44,
-  creators: 28,
-  "first-hour": 98,
-  "first-hour-chats": 62,
-  "group-chat": 50,
-  "model-connections": 18,
-  moderation: 91,
-  navigation: 12,
-  oidc: 6,
-  personas: 14,
-  share: 28,
-  "shared-room": 46,
-  "tag-filters": 48,
-  voices: 40,
+  accounts: 41,
+  catalog: 75,
+  chat: 111,
+  "chat-steering": 99,
+  community: 63,
+  creator: 63,
+  creators: 43,
+  "first-hour": 104,
+  "first-hour-chats": 91,
+  "group-chat": 88,
+  "model-connections": 32,
+  moderation: 180,
+  navigation: 9,
+  oidc: 15,
+  personas: 26,
+  share: 44,
+  "shared-room": 43,
+  "tag-filters": 35,
+  voices: 50,
 };
 /** For a spec not in SPEC_SECONDS: the suite's bytes per second of that run (250 KB in 855 s). */
 const SPEC_BYTES_PER_SECOND = 290;
