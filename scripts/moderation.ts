@@ -1,8 +1,9 @@
 /**
  * `npm run moderation -- <command>`: the operator's review path from the
  * terminal (issue "Trust and safety"; README "Moderation"). Runs against the
- * local database of `npm start` (.wrangler/state, or --persist-to DIR), or
- * with --remote against the deployed D1 through wrangler. The actions and
+ * local database of `npm start` (.wrangler/state, or --persist-to DIR; its
+ * SQLite file directly, scripts/lib/local-operator-db.ts), or with --remote
+ * against the deployed D1 through `wrangler d1 execute`. The actions and
  * their SQL are in worker/lib/moderation-actions.ts; each one is recorded in
  * the `moderation_actions` audit table with --as (default: the OS user) and
  * --reason.
@@ -25,6 +26,7 @@ import {
   getReport,
   listOpenReports,
   listScreening,
+  type OperatorDb,
   OperatorError,
   type ReportLine,
   restoreCharacter,
@@ -33,6 +35,7 @@ import {
   upholdReport,
 } from "../worker/lib/moderation-actions.ts";
 import { cachedCharacterOf, purgeAfterOperatorAction } from "./lib/edge-purge.ts";
+import { localOperatorDb } from "./lib/local-operator-db.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/tools.ts";
 import { wranglerOperatorDb } from "./lib/wrangler-d1.ts";
 
@@ -90,7 +93,14 @@ if (values.help || positionals.length === 0) {
   process.exit(values.help ? 0 : 2);
 }
 
-const db = wranglerOperatorDb({ remote: values.remote, persistTo: values["persist-to"] });
+// The deployed D1 only through wrangler; the local database straight from its file (local-operator-db.ts).
+let db: OperatorDb;
+try {
+  db = values.remote ? wranglerOperatorDb({ remote: true, persistTo: values["persist-to"] }) : localOperatorDb(values["persist-to"]);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
 const who: Actor = { actor: values.as?.trim() || userInfo().username, reason: values.reason?.trim() || null };
 const [command, ...rest] = positionals;
 

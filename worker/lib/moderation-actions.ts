@@ -25,9 +25,10 @@ import { canonicalUsername } from "../../schema/usernames.ts";
 import { listedSql } from "./listable.ts";
 
 /**
- * Where the operator's SQL runs: D1 in tests (worker/test/operator-db.ts), wrangler's
- * `d1 execute` from the command line (scripts/lib/wrangler-d1.ts). Parameters
- * are positional `?`.
+ * Where the operator's SQL runs: D1 in tests (worker/test/operator-db.ts);
+ * from the command line the local database's file
+ * (scripts/lib/local-operator-db.ts) or, for the deployed D1, wrangler's `d1
+ * execute` (scripts/lib/wrangler-d1.ts). Parameters are positional `?`.
  */
 export interface OperatorDb {
   /** Rows of one SELECT. */
