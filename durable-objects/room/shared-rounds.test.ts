@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChatModel, PromptMessage } from "../../ai/chat-model.ts";
 import type { ChatMessage, Conversation, ConversationInvite } from "../../schema/chat.ts";
 import type { ServerFrame } from "../../schema/chat-frames.ts";
@@ -17,6 +17,7 @@ import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { storedMessages, useTestServerModel } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
+import type { PersonSockets } from "../person-sockets.ts";
 
 let characterId: number;
 
@@ -24,10 +25,23 @@ beforeAll(async () => {
   characterId = await insertCharacter({ name: "Keeper" });
 });
 
+/** Everyone `sharedRoom` signed in during the test running now. */
+const people: TestUser[] = [];
+
+afterEach(async () => {
+  // Every socket a test closed has reached its person's ledger (the room tells PersonSockets after
+  // the close): nothing is left in flight when the next test, or the end of the run, comes.
+  const namespace = env.PERSON_SOCKETS as unknown as DurableObjectNamespace<PersonSockets>;
+  for (const person of people.splice(0)) {
+    await eventually(async () => (await namespace.get(namespace.idFromName(person.id)).list()).length === 0, 5_000);
+  }
+});
+
 /** Olga's conversation with Keeper, Mika joined by a link; both connected and seeing each other. */
 async function sharedRoom(options: { mikaPersona?: { name: string; description: string }; characterId?: number } = {}) {
   const olga = await signIn({ firstName: "Olga" });
   const mika = await signIn({ firstName: "Mika" });
+  people.push(olga, mika);
   if (options.mikaPersona) {
     await json(await call("/api/personas", { method: "POST", user: mika, body: { ...options.mikaPersona, isDefault: true } }), 201);
   }
