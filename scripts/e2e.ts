@@ -36,8 +36,7 @@ import { join } from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 import { devArgs } from "./lib/dev-args.ts";
 import { seedDemo } from "./lib/seed.ts";
-import { createInterface } from "node:readline";
-import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { localD1File, migrateLocal, ROOT, runByLine, toolEnv } from "./lib/tools.ts";
 
 const port = Number(process.env.E2E_PORT ?? "8788");
 const oidcBaseUrl = `http://127.0.0.1:${port + 1}`;
@@ -160,22 +159,11 @@ function specShards(count: number): string[][] {
  * Runs `playwright test` with `args` and `env`, its lines prefixed with
  * `prefix` (none when empty); resolves with whether it passed.
  */
-function runPlaywright(args: string[], env: Record<string, string>, prefix: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn("playwright", ["test", "--config", "e2e/playwright.config.ts", ...args], {
-      cwd: ROOT,
-      env: toolEnv(env),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on("line", (line) => console.log(prefix ? `${prefix} ${line}` : line));
-    }
-    child.on("error", (error) => {
-      console.error(`${prefix} playwright could not start: ${error.message}`);
-      resolve(false);
-    });
-    child.on("close", (code) => resolve(code === 0));
-  });
+async function runPlaywright(args: string[], env: Record<string, string>, prefix: string): Promise<boolean> {
+  const print = (line: string) => console.log(prefix ? `${prefix} ${line}` : line);
+  const end = await runByLine("playwright", ["test", "--config", "e2e/playwright.config.ts", ...args], print, env);
+  if (!end.started) console.error(`${prefix} playwright could not start: ${end.detail}`);
+  return end.passed;
 }
 
 function stopApp(app: App): void {

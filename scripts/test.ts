@@ -20,10 +20,8 @@
  * each step's start and length in seconds, and the load average (the machine
  * may be shared: compare like with like).
  */
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
-import { createInterface } from "node:readline";
-import { ROOT, toolEnv } from "./lib/tools.ts";
+import { runByLine } from "./lib/tools.ts";
 
 interface Step {
   name: string;
@@ -69,22 +67,14 @@ function runStep({ name, command, args }: Step): Promise<boolean> {
   console.log(`[${name}] started at ${startS.toFixed(1)} s: ${command} ${args.join(" ")}`);
   const lines: string[] = [];
   outputs.set(name, lines);
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] });
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on("line", (line) => {
-        lines.push(line);
-        console.log(`[${name}] ${line}`);
-      });
-    }
-    const finish = (passed: boolean, detail: string) => {
-      const seconds = sinceStart() - startS;
-      timings.push({ name, startS, seconds, outcome: passed ? "passed" : "failed" });
-      console.log(`[${name}] ${passed ? "passed" : `FAILED (${detail})`} in ${seconds.toFixed(1)} s`);
-      resolve(passed);
-    };
-    child.on("error", (error) => finish(false, error.message));
-    child.on("close", (code, signal) => finish(code === 0, `exit ${signal ?? code}`));
+  return runByLine(command, args, (line) => {
+    lines.push(line);
+    console.log(`[${name}] ${line}`);
+  }).then(({ passed, detail }) => {
+    const seconds = sinceStart() - startS;
+    timings.push({ name, startS, seconds, outcome: passed ? "passed" : "failed" });
+    console.log(`[${name}] ${passed ? "passed" : `FAILED (${detail})`} in ${seconds.toFixed(1)} s`);
+    return passed;
   });
 }
 

@@ -7,6 +7,7 @@ import { spawn, type SpawnOptions } from "node:child_process";
 import { existsSync, readdirSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 /** Project root (absolute). */
@@ -63,6 +64,29 @@ export function runLogged(command: string, args: string[], log: WriteStream, opt
       if (code === 0) resolvePromise(output);
       else reject(Object.assign(new Error(`${command} ${args.join(" ")} exited with ${signal ?? code}`), { output }));
     });
+  });
+}
+
+/** How a command run by `runByLine` ended. */
+export interface LineRunEnd {
+  /** It exited with code 0. */
+  passed: boolean;
+  /** "exit N" or the signal that ended it; why it could not start, when `started` is false. */
+  detail: string;
+  started: boolean;
+}
+
+/**
+ * Runs a project CLI to completion, handing each line it prints (stdout and
+ * stderr alike, as they come) to `onLine`. Never rejects: resolves with how
+ * it ended. `env` is added to toolEnv's.
+ */
+export function runByLine(command: string, args: string[], onLine: (line: string) => void, env: Record<string, string> = {}): Promise<LineRunEnd> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, { cwd: ROOT, env: toolEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on("line", onLine);
+    child.on("error", (error) => resolvePromise({ passed: false, detail: error.message, started: false }));
+    child.on("close", (code, signal) => resolvePromise({ passed: code === 0, detail: `exit ${signal ?? code}`, started: true }));
   });
 }
 
