@@ -11,9 +11,10 @@
  * | job | module |
  * |---|---|
  * | the object's SQLite: tables, migrations (`_schema` row) | room/migrations.ts |
- * | every statement on it, the `room` row in memory | room/store.ts |
+ * | every statement on it, the `room` row in memory | room/store.ts (its parts: cast.ts, people.ts, kept.ts, message-edits.ts) |
  * | sockets: accept, caps, idle alarm, broadcast, close answers | room/sockets.ts (limits: socket-limits.ts) |
- * | replies: when a reply starts, stream, finish, stop, fail, recover | room/replies.ts (limits: rate-limits.ts; text rules: reply-text.ts) |
+ * | replies: when a reply starts (admission, busy, rate limits), stop, recover | room/replies.ts (limits: rate-limits.ts) |
+ * | writing one reply: stream, store, fail, `history_sync` | room/reply-writing.ts (text rules: reply-text.ts) |
  * | reply rounds: who answers a message, one reply after another, ending the round | room/rounds.ts |
  * | the running summary | room/summary.ts |
  * | the card, history and settings a prompt is made of | room/prompt-inputs.ts (assembly: prompt.ts) |
@@ -48,7 +49,7 @@ import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
 import { Steering } from "./room/steering.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
-import { readSuspended, RoomSuspension } from "./room/suspension.ts";
+import { RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import type { SocketHolder } from "./socket-limits.ts";
 
@@ -98,9 +99,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     this.store = new RoomStore(ctx.storage);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
-    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) =>
-      startsReply ? this.d1.readSuspended(userId) : readSuspended(env.DB, userId),
-    );
+    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) => this.d1.readSuspended(userId, startsReply));
     this.inputs = new PromptInputs(env, this.store, this.d1, this);
     this.screening = new RoomScreening(ctx, this.store, this.sockets, this.d1, this.inputs, this);
     const summary = new RoomSummary(this.store, this.inputs, this);
@@ -332,8 +331,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       return;
     }
     const data = read.frame;
-    // A message in a room of several people asks its rate limit beside the suspension check (replies.ts).
-    const early = data.type === "chat_message" ? this.replies.askRateLimitEarly(state, data.clientId ?? null) : undefined;
+    // A message in a room of several people: its resend lookup now, its rate limit beside the suspension check (replies.ts).
+    const early = data.type === "chat_message" ? this.replies.admitEarly(state, data.clientId ?? null) : undefined;
     // A suspension written only to D1 (the operator's CLI) still stops every frame (room/suspension.ts).
     if (await this.suspension.refuses(ws, state.userId, REPLY_FRAMES.has(data.type))) return;
     if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {

@@ -5,21 +5,17 @@
  * `conversation_characters`) and replaces this copy after each change
  * (RoomStore.setCast). Nothing here throws beyond what SQLite throws.
  */
+import { StoragePart } from "./storage-part.ts";
 import type { RoomCastMember } from "../room-protocol.ts";
 import type { CastRow } from "./migrations.ts";
 
-export class RoomCast {
-  private readonly storage: DurableObjectStorage;
+export class RoomCast extends StoragePart {
   /** The cast in member order, as last read. */
   private rows: CastRow[] = [];
 
-  constructor(storage: DurableObjectStorage) {
-    this.storage = storage;
-  }
-
   /** Reads the cast from storage into memory (on open, and after `write`'s transaction). */
   read(): void {
-    this.rows = this.storage.sql.exec("SELECT * FROM cast_members ORDER BY position").toArray() as unknown as CastRow[];
+    this.rows = this.sql<CastRow>("SELECT * FROM cast_members ORDER BY position");
   }
 
   /** The cast in member order. */
@@ -34,9 +30,9 @@ export class RoomCast {
 
   /** Replaces the stored cast with `members`, in their order. Call inside the caller's transaction, then `read`. */
   write(members: RoomCastMember[]): void {
-    this.storage.sql.exec("DELETE FROM cast_members");
+    this.sql("DELETE FROM cast_members");
     members.forEach((member, position) =>
-      this.storage.sql.exec(
+      this.sql(
         "INSERT INTO cast_members (character_id, position, name, muted, talkativeness) VALUES (?, ?, ?, ?, ?)",
         member.characterId,
         position,

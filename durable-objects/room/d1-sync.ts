@@ -29,7 +29,7 @@
  */
 import type { Character } from "../../schema/api.ts";
 import type { MessageRow, RoomStore } from "./store.ts";
-import { isSuspendedRow, suspendedStatement } from "./suspension.ts";
+import { isSuspendedRow, readSuspended, suspendedStatement } from "./suspension.ts";
 
 /**
  * How long a model connection read beside a suspension check answers the
@@ -375,12 +375,14 @@ export class D1Sync {
   }
 
   /**
-   * Whether person `userId` is suspended (suspension.ts), with the room's
-   * model connection read in the same round trip and kept for the reply the
-   * frame may start (`readConnection`): a message that starts a reply costs
-   * one round trip to D1 before it, not two. Throws what D1 throws.
+   * Whether person `userId` is suspended (suspension.ts). With
+   * `startsReply` (the frame may start a reply) the room's model connection
+   * is read in the same round trip and kept for that reply
+   * (`readConnection`): a message that starts a reply costs one round trip
+   * to D1 before it, not two. Throws what D1 throws.
    */
-  async readSuspended(userId: string): Promise<boolean> {
+  async readSuspended(userId: string, startsReply: boolean): Promise<boolean> {
+    if (!startsReply) return readSuspended(this.db, userId);
     const room = this.store.room!;
     const [suspension, connection] = await this.db.batch<unknown>([
       suspendedStatement(this.db, userId),

@@ -6,21 +6,13 @@
  * after a reconnect gets the same answer). Nothing here throws beyond what
  * SQLite throws.
  */
+import { StoragePart } from "./storage-part.ts";
 import type { ServerFrame } from "../../schema/chat-frames.ts";
 
 /** How long the answer of a steering frame is kept for its clientId (a resend after a reconnect), ms. */
 export const FRAME_RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
 
-export class RoomKept {
-  private readonly storage: DurableObjectStorage;
-
-  constructor(storage: DurableObjectStorage) {
-    this.storage = storage;
-  }
-
-  private sql<T>(query: string, ...bindings: unknown[]): T[] {
-    return this.storage.sql.exec(query, ...bindings).toArray() as T[];
-  }
+export class RoomKept extends StoragePart {
 
   /** Member `characterId`'s card as last read from D1 (JSON) and when, ms. */
   readCard(characterId: number): { card: string; read_at: number } | null {

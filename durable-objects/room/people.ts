@@ -5,20 +5,12 @@
  * each person's own thumb on a reply (docs/decisions/0024). Nothing here
  * throws beyond what SQLite throws.
  */
+import { StoragePart } from "./storage-part.ts";
 import type { PersonRow } from "./migrations.ts";
 
-export class RoomPeople {
-  private readonly storage: DurableObjectStorage;
+export class RoomPeople extends StoragePart {
   /** `isShared()`'s answer until the people change; null: ask the table. */
   private shared: boolean | null = null;
-
-  constructor(storage: DurableObjectStorage) {
-    this.storage = storage;
-  }
-
-  private sql<T>(query: string, ...bindings: unknown[]): T[] {
-    return this.storage.sql.exec(query, ...bindings).toArray() as T[];
-  }
 
   /** The conversation was deleted: nothing is known any more. */
   forget(): void {

@@ -31,7 +31,7 @@ import type { RoomScreening } from "./screening.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
 import type { MessageRow, RoomStore } from "./store.ts";
 
-/** What `askRateLimitEarly` found for a message in a room of several people. */
+/** What `admitEarly` found for a message in a room of several people. */
 export interface EarlyAdmission {
   /** The row already stored under the message's clientId (a resend), else null. */
   stored: MessageRow | null;
@@ -150,14 +150,15 @@ export class ReplyRounds {
   }
 
   /**
-   * In a room of several people, a new message's rate limit (which it meets
-   * whatever the room is doing) asked now, so the caller can run it beside
-   * the suspension check: two round trips at once instead of one after the
-   * other on the path of every message. Undefined in a one-to-one chat (a
-   * message refused as busy uses up nothing); for a resend already stored,
-   * that row and no rate limit. Pass the answer to `receiveMessage`.
+   * In a room of several people, what a new message's admission can learn
+   * before its suspension check: whether it is a resend already stored (that
+   * row), else its rate limit (which it meets whatever the room is doing),
+   * asked now so the caller runs it beside the suspension check — two round
+   * trips at once instead of one after the other. Undefined in a one-to-one
+   * chat (a message refused as busy uses up nothing). Pass the answer to
+   * `receiveMessage`.
    */
-  askRateLimitEarly(state: SocketState, clientId: string | null): EarlyAdmission | undefined {
+  admitEarly(state: SocketState, clientId: string | null): EarlyAdmission | undefined {
     if (!this.store.people.isShared()) return undefined;
     const stored = clientId ? this.store.rowByClientId(clientId) : null;
     return stored ? { stored } : { stored: null, rateLimit: withinRateLimit(this.env, "message", state.userId) };
@@ -171,7 +172,7 @@ export class ReplyRounds {
    * stored at once (`message_saved` to everyone) and answered when the
    * current round ends, by one round for every message that arrived
    * meanwhile (rounds.ts `answerPending`). `early`: what
-   * `askRateLimitEarly` found and started, when it was asked.
+   * `admitEarly` found and started, when it was asked.
    */
   async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null, early?: EarlyAdmission): Promise<void> {
     // A resend after a reconnect: stored once, answered with the same id.

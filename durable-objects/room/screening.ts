@@ -112,7 +112,7 @@ export class RoomScreening {
     if (this.store.deleted || !this.store.room) return;
     this.logRefusedMessage(message.content, verdict, message.id);
     stopReply();
-    const gone = this.store.deleteFrom(message.id);
+    const gone = this.store.edits.deleteFrom(message.id);
     if (gone.length === 0) return;
     await this.d1.writeLastMessage();
     this.sockets.broadcast({ type: "messages_deleted", messageIds: [message.id, ...gone.filter((id) => id !== message.id)] });
@@ -129,7 +129,7 @@ export class RoomScreening {
     const previous = this.store.userMessageBefore(row.seq);
     const verdict = await this.screen({ text: row.content, role: "assistant", context: previous ?? undefined });
     if (!verdict || !isChildSafetyViolation(verdict) || this.store.deleted) return;
-    const replaced = this.store.replaceContent(row.id, row.content, REFUSED_REPLY_TEXT);
+    const replaced = this.store.edits.replaceContent(row.id, row.content, REFUSED_REPLY_TEXT);
     if (!replaced) return;
     await this.d1.logScreening({
       subjectType: "reply",
@@ -154,7 +154,7 @@ export class RoomScreening {
     if (this.store.deleted || !this.store.room || messageIds.length === 0) return 0;
     const changed: MessageRow[] = [];
     for (const id of messageIds.slice(0, MAX_HIDDEN_PER_CALL)) {
-      const row = this.store.hideMessage(id, MODERATED_MESSAGE_TEXT);
+      const row = this.store.edits.hideMessage(id, MODERATED_MESSAGE_TEXT);
       if (row) changed.push(row);
     }
     if (changed.some((row) => row.id === this.store.lastVisible()?.id)) await this.d1.writeLastMessage();

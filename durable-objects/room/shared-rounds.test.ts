@@ -18,6 +18,8 @@ import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtur
 import { storedMessages, useTestServerModel } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
 import type { PersonSockets } from "../person-sockets.ts";
+import type { ReplyRounds } from "./replies.ts";
+import type { SocketState } from "./sockets.ts";
 
 let characterId: number;
 
@@ -177,6 +179,26 @@ describe("a message is never refused as busy in a room of several people", () =>
       "Keeper: Reply 2 done.",
     ]);
     expect([...errors(olgaSocket), ...errors(mikaSocket)]).toEqual([]);
+    olgaSocket.close();
+    mikaSocket.close();
+  });
+
+  it("a copy of a message whose early lookup missed it (a resend racing the first) is answered with the stored one, not stored again", async () => {
+    const { olga, conversation, olgaSocket, mikaSocket } = await sharedRoom();
+    const held = await useHeldModel(conversation.id);
+    olgaSocket.send({ type: "chat_message", conversationId: conversation.id, content: "Only once.", clientId: "twice" });
+    const first = await olgaSocket.next("message_saved", (f) => f.clientId === "twice");
+    // The race, made certain: the second copy's lookup ran before the first was stored.
+    await runInDurableObject(conversationRoom(env, conversation.id), async (room: ConversationRoom, state) => {
+      const replies = (room as unknown as { replies: ReplyRounds }).replies;
+      const ws = state.getWebSockets().find((socket) => (socket.deserializeAttachment() as SocketState).userId === olga.id)!;
+      const socketState = ws.deserializeAttachment() as SocketState;
+      await replies.receiveMessage(ws, socketState, "Only once.", "twice", { stored: null, rateLimit: Promise.resolve(true) });
+    });
+    expect((await olgaSocket.next("message_saved", (f) => f.clientId === "twice")).messageId).toBe(first.messageId);
+    await held.release();
+    await mikaSocket.next("character_response");
+    expect((await storedMessages(olga, conversation.id)).filter((m) => m.content === "Only once.")).toHaveLength(1);
     olgaSocket.close();
     mikaSocket.close();
   });

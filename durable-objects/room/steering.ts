@@ -131,7 +131,7 @@ export class Steering {
     if (refused) return refused;
     // Deleted while it was screened: nothing to edit.
     if (!this.store.visibleRow(messageId)) return this.findMessage(messageId, clientId) as ServerFrame;
-    const updated = this.store.editContent(messageId, content);
+    const updated = this.store.edits.editContent(messageId, content);
     if (this.store.lastVisible()?.id === messageId) await this.d1.writeLastMessage();
     return this.broadcastUpdated(updated, clientId, viewer);
   }
@@ -284,7 +284,7 @@ export class Steering {
       send(ws, { type: "message_updated", messageId, message: this.store.toWire(row, null, viewer) });
       return;
     }
-    const updated = this.store.setVersion(messageId, chosen);
+    const updated = this.store.edits.setVersion(messageId, chosen);
     // The last message changed: D1's preview follows, like after a reply (nothing is counted).
     this.d1.notePreview(updated);
     await this.d1.writeCounters();

@@ -1,10 +1,11 @@
 /**
  * The room's store: every statement the ConversationRoom runs on its own
  * SQLite (`ctx.storage.sql`), and its `room` row kept in memory
- * (`RoomStore`), with three parts of its own: the cast (`store.cast`,
- * cast.ts), the people and their thumbs (`store.people`, people.ts) and
- * what is kept between frames, the members' cards and steering answers
- * (`store.kept`, kept.ts). No other module of the room writes SQL for
+ * (`RoomStore`), with parts of its own: the cast (`store.cast`, cast.ts),
+ * the people and their thumbs (`store.people`, people.ts), what is kept
+ * between frames, the members' cards and steering answers (`store.kept`,
+ * kept.ts), and what steering and screening change in a stored message
+ * (`store.edits`, message-edits.ts). No other module of the room writes SQL for
  * its storage; the tables, row shapes and migrations are migrations.ts,
  * what a message row means beyond its columns (seed, versions, tokens)
  * message-rows.ts.
@@ -12,23 +13,19 @@
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
+import { StoragePart } from "./storage-part.ts";
 import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
 import { addUsage, readUsageList, usageColumn, versionFields, versionUsage } from "./message-rows.ts";
 import { RoomCast } from "./cast.ts";
 import { RoomKept } from "./kept.ts";
+import { MessageEdits } from "./message-edits.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
-
-/** A version of a reply as `chooseVersion` gives it: the text shown, the others, and its place (null: the newest). */
-export interface ChosenVersion {
-  content: string;
-  alternatives: string[];
-  swipeIndex?: number;
-}
+export type { ChosenVersion } from "./message-edits.ts";
 
 /** The text of a reply being written that sockets have been sent, to show in its row instead of what is saved. */
 export interface StreamingText {
@@ -40,7 +37,7 @@ export interface StreamingText {
  * Every statement the room runs on its own SQLite, and the `room` row kept
  * in memory (`room`, null before `initialize` and after a wipe).
  */
-export class RoomStore {
+export class RoomStore extends StoragePart {
   /** The conversation's facts; null before `initialize` and after the conversation was deleted. */
   room: RoomRow | null = null;
   /** The conversation was deleted (`wipe`): the object answers nothing any more. */
@@ -51,17 +48,15 @@ export class RoomStore {
   readonly people: RoomPeople;
   /** Members' cards and steering frames' answers, kept between frames (kept.ts). */
   readonly kept: RoomKept;
-  private readonly storage: DurableObjectStorage;
+  /** What steering and screening change in a stored message (message-edits.ts). */
+  readonly edits: MessageEdits;
 
   constructor(storage: DurableObjectStorage) {
-    this.storage = storage;
+    super(storage);
     this.cast = new RoomCast(storage);
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);
-  }
-
-  private sql<T>(query: string, ...bindings: unknown[]): T[] {
-    return this.storage.sql.exec(query, ...bindings).toArray() as T[];
+    this.edits = new MessageEdits(storage);
   }
 
   /** Migrates (migrateRoomStorage) and reads the `room` row. Call inside `blockConcurrencyWhile`. */
@@ -442,42 +437,6 @@ export class RoomStore {
     });
   }
 
-  /** Makes `chosen` the reply's shown version (a swipe) and returns the row. */
-  setVersion(messageId: string, chosen: ChosenVersion): MessageRow {
-    this.sql(
-      "UPDATE messages SET content = ?, alternatives = ?, swipe_index = ? WHERE id = ?",
-      chosen.content,
-      JSON.stringify(chosen.alternatives),
-      chosen.swipeIndex ?? null,
-      messageId,
-    );
-    return this.row(messageId)!;
-  }
-
-  /** An edit: the shown text becomes `content`, `edited_at` now. */
-  editContent(messageId: string, content: string): MessageRow {
-    return this.sql<MessageRow>("UPDATE messages SET content = ?, edited_at = ? WHERE id = ? RETURNING *", content, Date.now(), messageId)[0]!;
-  }
-
-  /** Replaces a message's text with `to` if it is still `from` (screening); null when it changed meanwhile. */
-  replaceContent(messageId: string, from: string, to: string): MessageRow | null {
-    return this.sql<MessageRow>("UPDATE messages SET content = ? WHERE id = ? AND content = ? RETURNING *", to, messageId, from)[0] ?? null;
-  }
-
-  /** An operator removed the message: its text becomes `text`, its other versions go. Null when it was already so (or is streaming). */
-  hideMessage(messageId: string, text: string): MessageRow | null {
-    return (
-      this.sql<MessageRow>(
-        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, usage = NULL, edited_at = ?
-         WHERE id = ? AND status IN ('complete', 'superseded') AND content != ? RETURNING *`,
-        text,
-        Date.now(),
-        messageId,
-        text,
-      )[0] ?? null
-    );
-  }
-
   /**
    * Deletes `row` (`one`) or it and every message after it (`from_here`),
    * and the summary when it covered `row`, in one transaction. Returns the
@@ -496,17 +455,6 @@ export class RoomStore {
         room.summary_through = 0;
       }
       return deleted.filter((d) => d.status === "complete").map((d) => d.id);
-    });
-  }
-
-  /** Deletes message `messageId` and everything after it (screening's retraction); the ids gone that were not superseded. */
-  deleteFrom(messageId: string): string[] {
-    return this.storage.transactionSync(() => {
-      const at = this.sql<{ seq: number }>("SELECT seq FROM messages WHERE id = ?", messageId)[0];
-      if (!at) return [];
-      return this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE seq >= ? RETURNING id, status", at.seq)
-        .filter((row) => row.status !== "superseded")
-        .map((row) => row.id);
     });
   }
 }
