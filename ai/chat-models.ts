@@ -232,14 +232,13 @@ export async function* withTokenTimeout<T>(
   const iterator = source[Symbol.asyncIterator]();
   let waitingSince: number | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let fire!: () => void;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    fire = () => resolve("timeout");
-  });
+  // Ends the wait for the current piece. Not a race with one promise that lives as long as the
+  // stream: every race would leave it a reaction, kept until the stream ends.
+  let giveUp: ((timeout: "timeout") => void) | null = null;
   const arm = (ms: number) => {
     timer = setTimeout(() => {
       const waited = waitingSince === null ? 0 : Date.now() - waitingSince;
-      if (waited >= tokenTimeoutMs) fire();
+      if (waited >= tokenTimeoutMs) giveUp?.("timeout");
       else arm(tokenTimeoutMs - waited);
     }, ms);
   };
@@ -248,7 +247,11 @@ export async function* withTokenTimeout<T>(
   try {
     for (;;) {
       waitingSince = Date.now();
-      const next = await Promise.race([iterator.next(), timedOut]);
+      const next = await new Promise<IteratorResult<T> | "timeout">((resolve, reject) => {
+        giveUp = resolve;
+        iterator.next().then(resolve, reject);
+      });
+      giveUp = null;
       waitingSince = null;
       if (next === "timeout") {
         onTimeout();

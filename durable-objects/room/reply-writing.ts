@@ -39,7 +39,7 @@ import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import { versionFields } from "./message-rows.ts";
 import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
-import { continuationPiece, earliestStop } from "./reply-text.ts";
+import { continuationPiece, StopScanner } from "./reply-text.ts";
 import type { RoomScreening } from "./screening.ts";
 import type { RoomSeams } from "./seams.ts";
 import { refusal, type RoomSockets } from "./sockets.ts";
@@ -263,18 +263,22 @@ export class ReplyWriting {
       const ownPrefix = named && reply.continues === null ? `${character.name}:` : null;
       let prefixDone = ownPrefix === null;
       let flushed = Date.now();
+      // A continued reply's own text is not searched: a stop ends only what the model adds.
+      const scanner = new StopScanner(stops);
+      scanner.restart(reply.continues ?? "");
       for await (const text of pieces) {
         if (reply.stopped || store.deleted) break;
         const piece = reply.continues !== null && reply.content === reply.continues ? continuationPiece(reply.continues, text) : text;
         reply.content += piece;
+        let cut: number;
         if (!prefixDone) {
           const start = reply.content.trimStart();
           // Not yet known whether it begins with the name: nothing goes out.
           if (start.length < ownPrefix!.length && ownPrefix!.startsWith(start)) continue;
           if (start.startsWith(ownPrefix!)) reply.content = start.slice(ownPrefix!.length).trimStart();
           prefixDone = true;
-        }
-        const cut = earliestStop(reply.content, stops);
+          cut = scanner.restart(reply.content);
+        } else cut = scanner.push(piece);
         if (cut >= 0) {
           reply.content = reply.content.slice(0, cut);
           break;
