@@ -9,6 +9,13 @@ const oidcBase = process.env.E2E_OIDC_BASE_URL ?? "http://127.0.0.1:8789";
 
 test.use({ baseURL: oidcBase });
 
+// scripts/e2e.ts starts this app beside the other tests, not before them: wait until it answers.
+test.beforeAll(async () => {
+  test.setTimeout(150_000);
+  const answers = async () => (await fetch(`${oidcBase}/api/auth/user`).catch(() => null))?.status ?? 0;
+  await expect.poll(answers, { timeout: 140_000, intervals: [250] }).toBe(401);
+});
+
 test("sign in through the identity provider and log out", async ({ page, context }) => {
   await page.goto("/");
   const providerRequests: string[] = [];

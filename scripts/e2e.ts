@@ -9,7 +9,9 @@
  *   on loopback (oauth2-mock-server, which signs ID tokens with its own RS256
  *   key and approves every authorization request) on E2E_PORT + 1, for
  *   e2e/oidc.spec.ts. It must be a separate app: with a provider configured the
- *   local sign-in does not exist, and every other spec signs in with it.
+ *   local sign-in does not exist, and every other spec signs in with it. It
+ *   starts once the shards' apps answer, beside the tests (the spec waits for
+ *   it): only its two tests need it.
  *
  * Shards: the spec files are split into E2E_SHARDS (default 2) groups of
  * about equal length (SPEC_SECONDS, longest first), and each group runs in its
@@ -202,16 +204,16 @@ try {
     shardApps.push(app);
     await waitUntilReady(app, `http://127.0.0.1:${shardPort(i)}`);
   }
-  apps.push(
-    startApp(stateDirs[0]!, port + 1, {
-      AUTH_ISSUER: issuer,
-      AUTH_CLIENT_ID: "fabled-e2e",
-      AUTH_CLIENT_SECRET: "e2e-client-secret",
-    }),
-  );
-  await waitUntilReady(apps.at(-1)!, oidcBaseUrl);
+  // The OIDC app starts beside the tests (e2e/oidc.spec.ts waits until it answers): only two tests use it.
+  const oidcApp = startApp(stateDirs[0]!, port + 1, {
+    AUTH_ISSUER: issuer,
+    AUTH_CLIENT_ID: "fabled-e2e",
+    AUTH_CLIENT_SECRET: "e2e-client-secret",
+  });
+  apps.push(oidcApp);
+  void waitUntilReady(oidcApp, oidcBaseUrl).catch((error: unknown) => console.error(`e2e: the OIDC app did not start: ${error instanceof Error ? error.message : error}`));
   const ready = seconds(started);
-  console.log(`e2e: ${apps.length} apps ready in ${ready} s`);
+  console.log(`e2e: ${shardApps.length === 1 ? "the app" : `${shardApps.length} apps`} ready in ${ready} s (the OIDC app starting)`);
   const testsStarted = performance.now();
   try {
     const shards = shardCount === 1 ? [playwrightArgs] : specShards(shardCount);
