@@ -1,6 +1,7 @@
 import { Fragment } from "react";
 import { cn } from "../lib/utils.ts";
 import { parseSegments } from "../lib/action-segments.ts";
+import { useSmoothReveal } from "../lib/smooth-reveal.ts";
 
 /**
  * A message's text with roleplay formatting (SPEC.md §2 "Chat"): `**…**`
@@ -9,12 +10,14 @@ import { parseSegments } from "../lib/action-segments.ts";
  * plain italic, for contrast. While a reply streams, an action whose
  * closing asterisks have not arrived yet is already styled. Shared by the
  * chat's messages and the character page's greeting and example
- * conversation, so a card's text reads the same in both.
+ * conversation, so a card's text reads the same in both. A streaming reply's
+ * text flows in steadily rather than in jumps (web/lib/smooth-reveal.ts).
  */
 export function MessageContent({ content, tone, streaming = false }: { content: string; tone: "character" | "user"; streaming?: boolean }) {
+  const shown = useSmoothReveal(content, streaming);
   return (
     <>
-      {parseSegments(content, { streaming }).map((segment, i) => {
+      {parseSegments(shown, { streaming }).map((segment, i) => {
         if (segment.kind === "text") return <Fragment key={i}>{segment.text}</Fragment>;
         return (
           <em
