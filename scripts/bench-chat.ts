@@ -84,6 +84,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { MAX_ROOM_PEOPLE } from "../schema/chat.ts";
 import { freePort, innerEntryPort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
@@ -320,6 +321,9 @@ try {
   const uniform = (min: number, max: number) => min + Math.random() * (max - min);
   const sendStart = performance.now();
   stage = "chatting";
+  // The bench's own event loop: a frame is timed when this process gets to it, so its delays are in every figure.
+  const clientDelay = monitorEventLoopDelay({ resolution: 10 });
+  clientDelay.enable();
   if (burst) {
     // Every person's message in the same instant.
     await Promise.all(members.map((member, i) => exchange(member, messageText(i, 0))));
@@ -336,6 +340,7 @@ try {
     );
   }
   const wall = performance.now() - sendStart;
+  clientDelay.disable();
   // Let late duplicates show up, if any.
   await sleep(500);
   for (const member of members) member.ws.close(1000, "bench done");
@@ -440,6 +445,9 @@ try {
       `conversations with errors: ${failed}; lost: ${lost}${roomSize > 1 ? ` (messages ${lostMessages}, receipts ${lostReceipts})` : ""}; ` +
       `duplicated: ${duplicated}; wall ${(wall / 1000).toFixed(1)} s`,
   );
+  // Nanoseconds → ms, past the 10 ms sampling resolution.
+  const delayMs = (ns: number) => (Math.max(0, ns / 1e6 - 10)).toFixed(1);
+  console.log(`the bench client's own event-loop delay (in every figure above): p50 ${delayMs(clientDelay.percentile(50))} ms, p95 ${delayMs(clientDelay.percentile(95))} ms, max ${delayMs(clientDelay.max)} ms`);
   if (!probe) {
     if (roomSize > 1) {
       const ok = lost === 0 && duplicated === 0 && fanout.length > 0 && percentile(fanout, 95) <= 50;
