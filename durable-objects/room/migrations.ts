@@ -221,13 +221,26 @@ const MIGRATIONS: string[][] = [
 /** Newest schema version. */
 export const ROOM_SCHEMA_VERSION = MIGRATIONS.length;
 
+/** The stored schema version; 0 for a room that has none yet (no `_schema` table). */
+function storedVersion(storage: DurableObjectStorage): number {
+  try {
+    return storage.sql.exec<{ version: number }>("SELECT version FROM _schema WHERE id = 1").toArray()[0]?.version ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Brings the room's storage to ROOM_SCHEMA_VERSION, one version per
  * transaction. Call inside `blockConcurrencyWhile` before any other access.
+ * A room already there costs one read: this runs at every wake from
+ * hibernation (a quiet room is evicted after seconds), and a statement that
+ * may write (`CREATE TABLE IF NOT EXISTS`) would open a write each time.
  */
 export function migrateRoomStorage(storage: DurableObjectStorage): void {
+  const current = storedVersion(storage);
+  if (current >= MIGRATIONS.length) return;
   storage.sql.exec("CREATE TABLE IF NOT EXISTS _schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
-  const current = storage.sql.exec<{ version: number }>("SELECT version FROM _schema WHERE id = 1").toArray()[0]?.version ?? 0;
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
     storage.transactionSync(() => {
       for (const statement of MIGRATIONS[version - 1]!) storage.sql.exec(statement);
