@@ -31,7 +31,10 @@
  *   - the final `character_response`,
  * plus messages lost (no `message_saved`, no reply, or not stored) and
  * duplicated (a second `message_saved` or reply, or extra stored messages),
- * checking every conversation's stored messages through the API afterwards.
+ * checking every conversation's stored messages through the API afterwards,
+ * and the bench's own event-loop delay while chatting (perf_hooks
+ * monitorEventLoopDelay, ms past its 10 ms resolution): a frame is timed
+ * when this process gets to it, so that delay is in every figure.
  *
  * Flags: --conversations N (default 100), --turns T (default 3), --think-ms
  * MIN-MAX, --burst, --probe, --characters K and --people P (below), --word-delay-ms D (offline model's pace, default
@@ -83,8 +86,8 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { MAX_ROOM_PEOPLE } from "../schema/chat.ts";
 import { freePort, innerEntryPort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
