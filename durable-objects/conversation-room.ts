@@ -40,7 +40,8 @@ import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
 import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type ReplyOrder } from "../schema/chat.ts";
 import { PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
-import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
+import { DELETED_ACCOUNT_ID, DELETED_AUTHOR_NAME } from "../schema/account.ts";
+import { addReplyRating, D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
 import { RoomScreening } from "./room/screening.ts";
@@ -51,7 +52,7 @@ import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
-import type { SocketHolder } from "./socket-limits.ts";
+import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 
 /** Frames only a shared room's owner may send, and the power each is (DESIGN.md "Shared rooms"). */
 const OWNER_ONLY_FRAMES: Partial<Record<string, string>> = {
@@ -273,7 +274,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return Response.json({ error: "Expected a WebSocket upgrade", code: "not_found" }, { status: 426 });
     }
-    const { conversationId, userId, userName, personaDescription, role } = readRoomVisitor(request.headers);
+    const { conversationId, userId, userName, personaDescription, role, sessionId } = readRoomVisitor(request.headers);
     const { 0: client, 1: server } = new WebSocketPair();
     const room = this.store.room;
     const refusal =
@@ -292,7 +293,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     // Each person's name and persona are kept: `{{user}}` when their message is answered (PromptInputs.forReply).
     if (role !== "member") this.store.notePerson(userName, personaDescription);
     else this.store.people.note(userId, { name: userName, personaDescription, role: "member" });
-    await this.sockets.accept(server, conversationId, userId, { role: role === "member" ? "member" : "owner", name: userName });
+    await this.sockets.accept(server, conversationId, userId, { role: role === "member" ? "member" : "owner", name: userName, sessionId: sessionId ?? null });
     this.announcePresence();
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -303,12 +304,37 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     await this.sockets.closeIdle();
   }
 
-  /** The conversation was deleted: the reply stops, sockets close (1008), the storage is wiped. */
-  private async wipe(): Promise<void> {
+  /** The conversation was deleted: the reply stops, sockets close (1008, `reason`), the storage is wiped. */
+  private async wipe(reason: string = GONE_CLOSE_REASONS.deleted): Promise<void> {
     this.store.deleted = true;
     this.replies.stop();
-    this.sockets.closeAll(GONE_CLOSE_REASONS.deleted);
+    this.sockets.closeAll(reason);
     await this.store.wipe();
+  }
+
+  /**
+   * RPC: person `userId` deleted their account (worker/lib/account/deletion.ts;
+   * D1 has already forgotten them). Their thumbs here are taken back from
+   * the characters' ratings. A room they owned tells every open socket why
+   * (an error frame, then a close with GONE_CLOSE_REASONS.ownerLeft) and is
+   * wiped; in a room they joined, their messages stay, shown as from
+   * DELETED_AUTHOR_NAME, and their sockets close. Returns what happened.
+   * Throws when D1 cannot take the thumbs back.
+   */
+  async accountDeleted(userId: string): Promise<"wiped" | "forgotten" | "absent"> {
+    if (this.store.deleted || !this.store.room) return "absent";
+    const owner = this.owns(userId);
+    const thumbs = this.store.people.forgetPerson(userId);
+    for (const { characterId, up, down } of thumbs) await addReplyRating(this.env.DB, characterId, { up: -up, down: -down });
+    if (owner) {
+      this.sockets.broadcast({ type: "error", code: "forbidden", message: `${GONE_CLOSE_REASONS.ownerLeft}.` });
+      await this.wipe(GONE_CLOSE_REASONS.ownerLeft);
+      return "wiped";
+    }
+    this.store.relabelAuthor(userId, { id: DELETED_ACCOUNT_ID, name: DELETED_AUTHOR_NAME });
+    this.sockets.closeUser(userId, CLOSE_REASONS.accountDeleted);
+    this.announcePresence();
+    return "forgotten";
   }
 
   // -------------------------------------------------------------------------

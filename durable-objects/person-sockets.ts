@@ -26,8 +26,11 @@
  *   `/ws`): bare sockets waiting for `join` live in a Worker, not a room,
  *   and are counted apart: at most MAX_WAITING_SOCKETS_PER_PERSON at once,
  *   each for JOIN_TIMEOUT_MS at most; beyond it the new one is refused.
- * - `closeAll(reason)` when the person was suspended (room/suspension.ts):
- *   every listed socket is asked to close and the list is emptied.
+ * - `closeAll(reason)` when the person was suspended (room/suspension.ts)
+ *   or deleted their account: every listed socket is asked to close and the
+ *   list is emptied.
+ * - `closeSessions(sessionIds, reason)` when sessions were ended from the
+ *   list of signed-in devices: the sockets opened under them close.
  * So the list can only over-count between a room's restart and the next
  * time the cap is reached, and it never grows beyond the cap plus the
  * sockets being opened at that moment.
@@ -44,6 +47,8 @@ import {
 interface SocketRow extends Record<string, SqlStorageValue> {
   id: string;
   conversation_id: string;
+  /** The public id of the session it was opened under; null when unknown. */
+  session_id: string | null;
 }
 
 export class PersonSockets extends DurableObject<Env> {
@@ -53,7 +58,10 @@ export class PersonSockets extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // Insertion order (rowid) is the age order.
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL)");
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, session_id TEXT)");
+    // Objects created before sockets were named by session get the column once.
+    const columns = ctx.storage.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('sockets')").toArray();
+    if (!columns.some((column) => column.name === "session_id")) ctx.storage.sql.exec("ALTER TABLE sockets ADD COLUMN session_id TEXT");
     // Bare /ws sockets waiting for join (in a Worker, not a room), until when they may wait (ms since the epoch).
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS waiting (id TEXT PRIMARY KEY, until INTEGER NOT NULL)");
   }
@@ -63,7 +71,7 @@ export class PersonSockets extends DurableObject<Env> {
    * person is back within the cap (the oldest sockets beyond it asked to
    * close). Never rejects for a room that cannot be reached (logged).
    */
-  async opened(socket: { socketId: string; conversationId: string }): Promise<void> {
+  async opened(socket: { socketId: string; conversationId: string; sessionId?: string | null }): Promise<void> {
     const run = this.queue.then(() => this.admit(socket));
     this.queue = run.catch(() => {});
     return run;
@@ -76,6 +84,18 @@ export class PersonSockets extends DurableObject<Env> {
    */
   async closeAll(reason: string): Promise<number> {
     const run = this.queue.then(() => this.closeEvery(reason));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Sessions `sessionIds` were ended: the sockets opened under them are
+   * asked to close (1008, `reason`) and leave the list. Resolves with how
+   * many were asked.
+   */
+  async closeSessions(sessionIds: string[], reason: string): Promise<number> {
+    const wanted = new Set(sessionIds);
+    const run = this.queue.then(() => this.closeWhere((row) => row.session_id !== null && wanted.has(row.session_id), reason));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -111,11 +131,16 @@ export class PersonSockets extends DurableObject<Env> {
   }
 
   private rows(): SocketRow[] {
-    return this.ctx.storage.sql.exec<SocketRow>("SELECT id, conversation_id FROM sockets ORDER BY rowid").toArray();
+    return this.ctx.storage.sql.exec<SocketRow>("SELECT id, conversation_id, session_id FROM sockets ORDER BY rowid").toArray();
   }
 
-  private async admit(socket: { socketId: string; conversationId: string }): Promise<void> {
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO sockets (id, conversation_id) VALUES (?, ?)", socket.socketId, socket.conversationId);
+  private async admit(socket: { socketId: string; conversationId: string; sessionId?: string | null }): Promise<void> {
+    this.ctx.storage.sql.exec(
+      "INSERT OR IGNORE INTO sockets (id, conversation_id, session_id) VALUES (?, ?, ?)",
+      socket.socketId,
+      socket.conversationId,
+      socket.sessionId ?? null,
+    );
     if (this.rows().length <= MAX_SOCKETS_PER_PERSON) return;
     await this.dropStale();
     const rows = this.rows();
@@ -130,15 +155,19 @@ export class PersonSockets extends DurableObject<Env> {
     }
   }
 
-  private async closeEvery(reason: string): Promise<number> {
-    const rows = this.rows();
-    this.ctx.storage.sql.exec("DELETE FROM sockets");
+  private closeEvery(reason: string): Promise<number> {
+    return this.closeWhere(() => true, reason);
+  }
+
+  private async closeWhere(which: (row: SocketRow) => boolean, reason: string): Promise<number> {
+    const rows = this.rows().filter(which);
+    for (const row of rows) this.ctx.storage.sql.exec("DELETE FROM sockets WHERE id = ?", row.id);
     await Promise.all(
       rows.map(async (row) => {
         try {
           await this.room(row.conversation_id).closeSocket(row.id, reason);
         } catch (error) {
-          console.warn("could not close a suspended person's socket", row.conversation_id, String(error));
+          console.warn("could not close a socket", row.conversation_id, String(error));
         }
       }),
     );

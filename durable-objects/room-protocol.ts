@@ -31,6 +31,8 @@ export const ROOM_HEADERS = {
   personaDescription: "x-fabled-persona-description",
   /** "member": a member of the shared room (the Worker checked D1); absent: the owner. */
   role: "x-fabled-role",
+  /** The public id of the session the socket was opened under (worker/lib/sessions.ts): ending that session closes it. */
+  sessionId: "x-fabled-session-id",
 } as const;
 
 /** Who is connecting to a room, as the Worker vouches for them. */
@@ -43,6 +45,8 @@ export interface RoomVisitor {
   personaDescription: string | null;
   /** A member of the shared room (DESIGN.md "Shared rooms"), as the Worker checked in D1; the owner otherwise. */
   role?: "owner" | "member";
+  /** The public id of the session it was opened under; null or absent when unknown. */
+  sessionId?: string | null;
 }
 
 /** The headers of the Worker's WebSocket upgrade request to a room. */
@@ -54,6 +58,7 @@ export function roomUpgradeHeaders(visitor: RoomVisitor): Record<string, string>
     [ROOM_HEADERS.userName]: encodeURIComponent(visitor.userName),
     ...(visitor.personaDescription === null ? {} : { [ROOM_HEADERS.personaDescription]: encodeURIComponent(visitor.personaDescription) }),
     ...(visitor.role === "member" ? { [ROOM_HEADERS.role]: "member" } : {}),
+    ...(visitor.sessionId ? { [ROOM_HEADERS.sessionId]: visitor.sessionId } : {}),
   };
 }
 
@@ -76,6 +81,7 @@ export function readRoomVisitor(headers: Headers): RoomVisitor {
     userName: decodeHeader(headers, ROOM_HEADERS.userName) ?? "",
     personaDescription: decodeHeader(headers, ROOM_HEADERS.personaDescription),
     role: headers.get(ROOM_HEADERS.role) === "member" ? "member" : "owner",
+    sessionId: headers.get(ROOM_HEADERS.sessionId),
   };
 }
 

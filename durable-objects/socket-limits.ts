@@ -48,6 +48,10 @@ export const CLOSE_REASONS = {
   waitingCap: `Too many connections waiting for join (at most ${MAX_WAITING_SOCKETS_PER_PERSON}): send join first`,
   /** The person was suspended (room/suspension.ts): every socket of theirs, in every conversation. */
   suspended: "Account suspended",
+  /** The session the socket was opened under was ended from the list of signed-in devices (worker/lib/account/sessions.ts). */
+  signedOut: "Signed out on this device",
+  /** The person deleted their account (worker/lib/account/deletion.ts): every socket of theirs. */
+  accountDeleted: "Account deleted",
 } as const;
 
 /** A socket as the limits see it. */

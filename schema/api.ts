@@ -39,6 +39,21 @@ export interface CurrentUser {
 }
 
 /**
+ * One signed-in device as `GET /api/profile/sessions` lists it (DESIGN.md
+ * turn 4 "Your account, your data"): `id` is the session's public id (never
+ * its cookie or the cookie's hash), times are ISO 8601, `lastSeenAt` to
+ * within five minutes, `userAgent` as the browser sent it at sign-in (null
+ * when it sent none), `current` on the session making the request.
+ */
+export interface AccountSession {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/**
  * `GET` and `PUT /api/profile/content`: whether the signed-in person browses
  * with NSFW content shown, and when they confirmed being 18 or older (ms
  * since the epoch; null: never), which turning NSFW on needs the first time.

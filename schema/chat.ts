@@ -141,6 +141,8 @@ export const GONE_CLOSE_REASONS = {
   removed: "You are no longer in this chat",
   notFound: "Conversation not found",
   deleted: "Conversation deleted",
+  /** The room's owner deleted their account (worker/lib/account/deletion.ts): the room is gone for every member. */
+  ownerLeft: "The owner deleted their account, so this chat is gone",
 } as const;
 
 /** Whether a close with `code` and `reason` means the chat is gone for this person (GONE_CLOSE_REASONS). */

@@ -68,6 +68,12 @@ export const users = sqliteTable(
     showNsfw: integer("show_nsfw", { mode: "boolean" }).notNull().default(false),
     /** When the person confirmed being 18 or older, to turn NSFW on the first time (ms since the epoch; null: never). */
     adultConfirmedAt: integer("adult_confirmed_at", { mode: "number" }),
+    /**
+     * When the person last started a data export (`GET /api/profile/export`,
+     * ms since the epoch; null: never): a second one within a minute is 429
+     * (worker/lib/account/export.ts, docs/decisions/0029).
+     */
+    lastExportAt: integer("last_export_at", { mode: "number" }),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
   },
@@ -88,8 +94,43 @@ export const sessions = sqliteTable(
     sess: text("sess", { mode: "json" }).notNull().$type<{ userId: string }>(),
     /** Expiry, ms since the epoch. */
     expire: integer("expire", { mode: "number" }).notNull(),
+    /**
+     * The session's public id (a random UUID): what `GET /api/profile/sessions`
+     * shows and `DELETE /api/profile/sessions/{id}` takes. Never the `sid`,
+     * which is as good as the cookie for finding the row.
+     */
+    id: text("id"),
+    /** The same person as `sess.userId`, as a column: their sessions are listed and ended by an index, and go with them. */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** When the person signed in, ms since the epoch. */
+    createdAt: integer("created_at", { mode: "number" }),
+    /** When the session was last used, ms since the epoch, to within LAST_SEEN_STEP_MS (worker/lib/sessions.ts): no write per request. */
+    lastSeenAt: integer("last_seen_at", { mode: "number" }),
+    /** The browser's `User-Agent` at sign-in (at most 512 characters), to name the device. */
+    userAgent: text("user_agent"),
   },
-  (t) => [index("sessions_expire_idx").on(t.expire)],
+  (t) => [
+    index("sessions_expire_idx").on(t.expire),
+    uniqueIndex("sessions_id_unique").on(t.id),
+    index("sessions_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Usernames of deleted accounts, held for USERNAME_HOLD_MS (30 days) so
+ * nobody can take the name, or one that looks like it, and pass for the
+ * person who left (worker/lib/account/deletion.ts). `username` is lower
+ * case; `skeleton` is schema/skeleton.ts `nameSkeleton` of it.
+ */
+export const usernameHolds = sqliteTable(
+  "username_holds",
+  {
+    username: text("username").primaryKey(),
+    skeleton: text("skeleton").notNull(),
+    /** Until when it is held, ms since the epoch. */
+    until: integer("until", { mode: "number" }).notNull(),
+  },
+  (t) => [index("username_holds_skeleton_idx").on(t.skeleton)],
 );
 
 export const characters = sqliteTable(

@@ -12,6 +12,7 @@ import { privateByDefault } from "./middleware/edge-cache.ts";
 import { serverTiming } from "./middleware/server-timing.ts";
 import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
+import { accountRoutes } from "./routes/account.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
@@ -66,6 +67,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/comments", commentsRoutes)
   .route("/", authRoutes)
   .route("/profile", profileRoutes)
+  .route("/profile", accountRoutes)
   .route("/personas", personasRoutes)
   .route("/model-connections", modelConnectionsRoutes)
   .route("/reports", reportsRoutes)

@@ -9,6 +9,8 @@ export type AppEnv = {
   Variables: {
     /** The signed-in person, or null for visitors (worker/middleware/session.ts). */
     user: SessionUser | null;
+    /** The public id of the signed-in person's session (worker/lib/sessions.ts), null for visitors and for rows older than public ids. */
+    sessionId?: string | null;
     /**
      * The session belongs to a suspended person (docs/decisions/0008-trust-and-safety.md):
      * `user` is then null, reads are a visitor's, and `requireUser` and every write answer 403.

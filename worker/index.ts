@@ -14,8 +14,9 @@ export { PersonSockets } from "../durable-objects/person-sockets.ts";
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
-    // Daily: expired sessions are removed.
+    // Daily: expired sessions are removed, and deleted accounts' usernames held past their 30 days are free again.
     await deleteExpiredSessions(env.DB);
+    await env.DB.prepare("DELETE FROM username_holds WHERE until <= ?").bind(Date.now()).run();
   },
   /**
    * The `fabled-views` queue (wrangler.toml): a batch of character views is

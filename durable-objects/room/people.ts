@@ -76,4 +76,22 @@ export class RoomPeople extends StoragePart {
       );
     }
   }
+
+  /**
+   * Person `userId` deleted their account: their thumbs are taken back and
+   * their row is gone. Returns what the thumbs added to each character's
+   * rating (counts of up and down), for the caller to take back in D1.
+   */
+  forgetPerson(userId: string): { characterId: number; up: number; down: number }[] {
+    this.shared = null;
+    const given = this.sql<{ characterId: number; up: number; down: number }>(
+      `SELECT m.character_id AS characterId, sum(r.rating = 1) AS up, sum(r.rating = -1) AS down
+       FROM ratings r JOIN messages m ON m.id = r.message_id
+       WHERE r.user_id = ? AND m.character_id IS NOT NULL GROUP BY m.character_id`,
+      userId,
+    );
+    this.sql("DELETE FROM ratings WHERE user_id = ?", userId);
+    this.sql("DELETE FROM people WHERE user_id = ?", userId);
+    return given;
+  }
 }

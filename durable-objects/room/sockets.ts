@@ -140,7 +140,12 @@ export class RoomSockets {
    * the idle check is set, and counts it with the person (beyond their cap
    * PersonSockets asks the rooms to close their oldest).
    */
-  async accept(server: WebSocket, conversationId: string, userId: string, who: { role?: "owner" | "member"; name?: string } = {}): Promise<void> {
+  async accept(
+    server: WebSocket,
+    conversationId: string,
+    userId: string,
+    { sessionId = null, ...who }: { role?: "owner" | "member"; name?: string; sessionId?: string | null } = {},
+  ): Promise<void> {
     const socketId = crypto.randomUUID();
     const now = this.now();
     this.ctx.acceptWebSocket(server, [socketId]);
@@ -155,7 +160,7 @@ export class RoomSockets {
     }
     await this.scheduleIdleCheck();
     try {
-      await this.personSockets(userId).opened({ socketId, conversationId });
+      await this.personSockets(userId).opened({ socketId, conversationId, sessionId });
     } catch (error) {
       // Counting is a safeguard: its outage must not stop conversations.
       console.warn("could not count a socket with its person", String(error));

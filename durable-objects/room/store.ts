@@ -240,6 +240,20 @@ export class RoomStore extends StoragePart {
    * that person's own thumb (null without a viewer); a streaming row shows
    * what its sockets were sent (`streaming`), when that is its text.
    */
+  /**
+   * The author of messages `userId` wrote is forgotten (they deleted their
+   * account): the messages stay, under `authorId` and `authorName`
+   * (DELETED_ACCOUNT_ID, "a deleted account"). Returns how many.
+   */
+  relabelAuthor(userId: string, author: { id: string; name: string }): number {
+    return this.sql<{ id: string }>(
+      "UPDATE messages SET author_id = ?, author_name = ? WHERE role = 'user' AND author_id = ? RETURNING id",
+      author.id,
+      author.name,
+      userId,
+    ).length;
+  }
+
   toWire(row: MessageRow, streaming: StreamingText | null = null, viewer: string | null = null): ChatMessage {
     const message: ChatMessage = {
       id: row.id,

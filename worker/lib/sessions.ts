@@ -6,6 +6,10 @@
  *   `sess = { userId }` and `expire` (ms since the epoch). A stolen row cannot
  *   be turned back into a cookie;
  * - sliding expiry of 30 days, renewed at most once a day;
+ * - each row also keeps a public id, its person as a column, when it was
+ *   created and last seen (to within LAST_SEEN_STEP_MS, written with the
+ *   renewal: no write per request) and the browser's User-Agent, for the
+ *   list of signed-in devices (worker/lib/account/sessions.ts);
  * - cookie `HttpOnly; SameSite=Lax; Path=/`, plus `Secure` (and the `__Host-`
  *   name prefix) everywhere but plain-http localhost.
  *
@@ -22,6 +26,16 @@ import { isLoopbackUrl } from "./loopback.ts";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A session is renewed once less than this much of its lifetime is left, ms (29 days: at most daily). */
 export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS - 24 * 60 * 60 * 1000;
+
+/**
+ * How stale a session's `last_seen_at` may get before a request writes it
+ * again, ms (5 minutes): "last seen" is shown to within this, and an active
+ * session costs at most one write per step.
+ */
+export const LAST_SEEN_STEP_MS = 5 * 60 * 1000;
+
+/** Longest stored User-Agent, characters (real ones are under 300). */
+const MAX_USER_AGENT = 512;
 
 /** The signed-in person as the API reads it (`GET /api/auth/user`). */
 export type SessionUser = CurrentUser;
@@ -41,15 +55,29 @@ export function generateSessionToken(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Creates a session for `userId`; returns the cookie token and its expiry (ms). */
-export async function createSession(db: D1Database, userId: string, now = Date.now()): Promise<{ token: string; expire: number }> {
+/**
+ * Creates a session for `userId` with a new public id, created and last
+ * seen `now` (ms), and the browser's `userAgent` (cut to 512 characters;
+ * null when none was sent); returns the cookie token, its expiry (ms) and
+ * the public id.
+ */
+export async function createSession(
+  db: D1Database,
+  userId: string,
+  now = Date.now(),
+  userAgent: string | null = null,
+): Promise<{ token: string; expire: number; id: string }> {
   const token = generateSessionToken();
   const expire = now + SESSION_TTL_MS;
+  const id = crypto.randomUUID();
   await db
-    .prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)")
-    .bind(await sha256Hex(token), JSON.stringify({ userId }), expire)
+    .prepare(
+      `INSERT INTO sessions (sid, sess, expire, id, user_id, created_at, last_seen_at, user_agent)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(await sha256Hex(token), JSON.stringify({ userId }), expire, id, userId, now, now, userAgent?.slice(0, MAX_USER_AGENT) || null)
     .run();
-  return { token, expire };
+  return { token, expire, id };
 }
 
 /** Whether `token` has the shape of a session token (43 base64url characters); others are never looked up. */
@@ -65,7 +93,7 @@ export function isSessionTokenShape(token: string): boolean {
  */
 export function sessionLookupStatement(sid: string): Statement {
   return {
-    sql: `SELECT s.expire, u.suspended_at AS suspendedAt, ${USER_COLUMNS} FROM sessions s
+    sql: `SELECT s.expire, s.last_seen_at AS lastSeenAt, s.id AS sessionId, u.suspended_at AS suspendedAt, ${USER_COLUMNS} FROM sessions s
        JOIN users u ON u.id = json_extract(s.sess, '$.userId')
        WHERE s.sid = ?`,
     params: [sid],
@@ -87,7 +115,18 @@ export function sessionUserSql(sid: string, now: number): ViewerSql {
 export type SessionOutcome =
   | { kind: "none" }
   | { kind: "expired" }
-  | { kind: "valid"; user: SessionUser; expire: number; renewedExpire: number | null; suspendedAt: number | null };
+  | {
+      kind: "valid";
+      user: SessionUser;
+      expire: number;
+      renewedExpire: number | null;
+      suspendedAt: number | null;
+      /** The session's public id (null for a row older than public ids). */
+      sessionId: string | null;
+      /** `last_seen_at` is LAST_SEEN_STEP_MS old (or unknown): the write sets it to now. */
+      seen: boolean;
+      now: number;
+    };
 
 /**
  * The meaning of the row of `sessionLookupStatement` at `now` (ms): none
@@ -98,17 +137,27 @@ export type SessionOutcome =
  */
 export function sessionOutcome(row: Row | undefined | null, now: number): SessionOutcome {
   if (!row) return { kind: "none" };
-  const { expire, suspendedAt, ...user } = row as unknown as SessionUser & { expire: number; suspendedAt: number | null };
+  const { expire, suspendedAt, lastSeenAt, sessionId, ...user } = row as unknown as SessionUser & {
+    expire: number;
+    suspendedAt: number | null;
+    lastSeenAt: number | null;
+    sessionId: string | null;
+  };
   if (expire <= now) return { kind: "expired" };
   const renewedExpire = expire - now < SESSION_RENEW_BELOW_MS ? now + SESSION_TTL_MS : null;
-  return { kind: "valid", user, expire: renewedExpire ?? expire, renewedExpire, suspendedAt };
+  const seen = lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_STEP_MS;
+  return { kind: "valid", user, expire: renewedExpire ?? expire, renewedExpire, suspendedAt, sessionId, seen, now };
 }
 
-/** The write an outcome asks for: delete an expired session, or slide a renewed one; null when none. */
+/**
+ * The write an outcome asks for: delete an expired session, or slide a
+ * renewed one and move its "last seen" (one statement, at most once per
+ * LAST_SEEN_STEP_MS while the session is used); null when none.
+ */
 export function sessionWrite(db: D1Database, sid: string, outcome: SessionOutcome): D1PreparedStatement | null {
   if (outcome.kind === "expired") return db.prepare("DELETE FROM sessions WHERE sid = ?").bind(sid);
-  if (outcome.kind === "valid" && outcome.renewedExpire !== null) {
-    return db.prepare("UPDATE sessions SET expire = ? WHERE sid = ?").bind(outcome.renewedExpire, sid);
+  if (outcome.kind === "valid" && (outcome.renewedExpire !== null || outcome.seen)) {
+    return db.prepare("UPDATE sessions SET expire = ?, last_seen_at = ? WHERE sid = ?").bind(outcome.expire, outcome.now, sid);
   }
   return null;
 }
@@ -124,7 +173,7 @@ export async function validateSessionToken(
   db: D1Database,
   token: string,
   now = Date.now(),
-): Promise<{ user: SessionUser; expire: number; renewedExpire: number | null; suspendedAt: number | null } | null> {
+): Promise<{ user: SessionUser; expire: number; renewedExpire: number | null; suspendedAt: number | null; sessionId: string | null } | null> {
   if (!isSessionTokenShape(token)) return null;
   const sid = await sha256Hex(token);
   const lookup = sessionLookupStatement(sid);
@@ -132,8 +181,8 @@ export async function validateSessionToken(
   const outcome = sessionOutcome(row, now);
   await sessionWrite(db, sid, outcome)?.run();
   if (outcome.kind !== "valid") return null;
-  const { user, expire, renewedExpire, suspendedAt } = outcome;
-  return { user, expire, renewedExpire, suspendedAt };
+  const { user, expire, renewedExpire, suspendedAt, sessionId } = outcome;
+  return { user, expire, renewedExpire, suspendedAt, sessionId };
 }
 
 /** Deletes the session of a token (sign-out). */

@@ -14,6 +14,10 @@
  * and a username or pen name whose skeleton is another person's is refused
  * ("@nightowI", "@nightowl_", "nightоwl" with a Cyrillic о). A person's own
  * handle, in any spelling, stays theirs.
+ *
+ * The username of a deleted account is held for 30 days (`username_holds`,
+ * worker/lib/account/deletion.ts): it and its lookalikes are taken, as if
+ * the person were still there.
  */
 import { nameSkeleton } from "../../schema/skeleton.ts";
 import { canonicalUsername } from "../../schema/usernames.ts";
@@ -25,6 +29,10 @@ export { canonicalUsername, usernameKey } from "../../schema/usernames.ts";
 const USER_FIELDS = `id, first_name AS firstName, last_name AS lastName, name, username, email,
   profile_image_url AS profileImageUrl, bio`;
 const NOW_MS = "cast(unixepoch('subsec') * 1000 as integer)";
+
+/** SQL true when a held name (a deleted account's, for 30 days) is `nameSql` in lower case or has skeleton `skeletonSql`. */
+const heldSql = (nameSql: string, skeletonSql: string) =>
+  `EXISTS (SELECT 1 FROM username_holds h WHERE (h.username = lower(${nameSql}) OR h.skeleton = ${skeletonSql}) AND h.until > ${NOW_MS})`;
 
 /** Longest stored first/last/display name, characters (the profile's name limit, SPEC.md §5). */
 const MAX_NAME = 100;
@@ -101,8 +109,10 @@ export async function pickUsername(db: D1Database, stem: string | null): Promise
     const marks = candidates.map(() => "?").join(", ");
     const { results } = await db
       .prepare(`SELECT lower(username) AS taken, username_skeleton AS skeleton FROM users
-        WHERE lower(username) IN (${marks}) OR username_skeleton IN (${marks})`)
-      .bind(...candidates.map((c) => c.toLowerCase()), ...candidates.map(nameSkeleton))
+        WHERE lower(username) IN (${marks}) OR username_skeleton IN (${marks})
+        UNION ALL SELECT username, skeleton FROM username_holds
+        WHERE (username IN (${marks}) OR skeleton IN (${marks})) AND until > ${NOW_MS}`)
+      .bind(...candidates.map((c) => c.toLowerCase()), ...candidates.map(nameSkeleton), ...candidates.map((c) => c.toLowerCase()), ...candidates.map(nameSkeleton))
       .all<{ taken: string; skeleton: string }>();
     const taken = new Set(results.flatMap((r) => [r.taken, r.skeleton]));
     const free = candidates.find((c) => !taken.has(c.toLowerCase()) && !taken.has(nameSkeleton(c)));
@@ -251,7 +261,11 @@ export async function findOrCreateDevUser(db: D1Database, person: { email: strin
  */
 export async function isUsernameAvailable(db: D1Database, username: string, userId: string): Promise<boolean> {
   const row = await db
-    .prepare("SELECT 1 AS taken FROM users WHERE (lower(username) = lower(?) OR username_skeleton = ?) AND id != ?")
+    .prepare(
+      `SELECT 1 AS taken FROM users WHERE (lower(username) = lower(?1) OR username_skeleton = ?2) AND id != ?3
+       UNION ALL SELECT 1 WHERE ${heldSql("?1", "?2")}
+         AND NOT EXISTS (SELECT 1 FROM users WHERE id = ?3 AND lower(username) = lower(?1))`,
+    )
     .bind(canonicalUsername(username), nameSkeleton(username), userId)
     .first();
   return row === null;
@@ -276,6 +290,7 @@ export async function updateProfile(
       .prepare(
         `UPDATE users SET name = ?1, username = ?2, profile_image_url = ?3, bio = CASE WHEN ?7 THEN ?8 ELSE bio END, updated_at = ${NOW_MS}
          WHERE id = ?4 AND NOT EXISTS (SELECT 1 FROM users other WHERE other.username_skeleton = ?5 AND other.id != ?6)
+           AND (lower(username) = lower(?2) OR NOT ${heldSql("?2", "?5")})
          RETURNING ${USER_FIELDS}`,
       )
       .bind(

@@ -56,6 +56,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
       if (!SAFE_METHODS.has(c.req.method) && !c.req.path.startsWith("/api/logout")) throw suspended();
     } else if (result) {
       c.set("user", result.user);
+      c.set("sessionId", result.sessionId);
       if (result.renewedExpire !== null) setSessionCookie(c, token, result.renewedExpire);
     } else {
       clearSessionCookie(c);
@@ -94,6 +95,7 @@ export async function settlePendingSession(c: Context<AppEnv>, row: Row | undefi
     return null;
   }
   c.set("user", outcome.user);
+  c.set("sessionId", outcome.sessionId);
   if (outcome.renewedExpire !== null) setSessionCookie(c, readSessionCookie(c)!, outcome.renewedExpire);
   return outcome.user;
 }

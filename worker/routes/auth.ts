@@ -102,7 +102,7 @@ function devSignInEnabled(env: Env): boolean {
 async function startSession(c: Context<AppEnv>, userId: string): Promise<void> {
   const previous = readSessionCookie(c);
   if (previous) await invalidateSessionToken(c.env.DB, previous);
-  const { token, expire } = await createSession(c.env.DB, userId);
+  const { token, expire } = await createSession(c.env.DB, userId, Date.now(), c.req.header("user-agent") ?? null);
   setSessionCookie(c, token, expire);
 }
 

@@ -76,12 +76,13 @@ function refusedSocket(reason: string, code: "forbidden" | "rate_limited" = "for
 async function openRoomSocket(
   env: Env,
   user: SessionUser,
+  sessionId: string | null,
   own: { id: string; persona: ConversationPersona | null; hiddenMessageIds: string[]; role: "owner" | "member" },
 ): Promise<Response> {
   const room = await moderatedRoom(env, own.id, own.hiddenMessageIds);
   // A member of a shared room is vouched for by D1 (findOwnConversationPersona read the membership).
   return room.fetch("https://room/ws", {
-    headers: roomUpgradeHeaders({ conversationId: own.id, userId: user.id, ...roomPerson(user, own.persona), role: own.role }),
+    headers: roomUpgradeHeaders({ conversationId: own.id, userId: user.id, ...roomPerson(user, own.persona), role: own.role, sessionId }),
   });
 }
 
@@ -98,7 +99,7 @@ function personSockets(env: Env, userId: string): DurableObjectStub<PersonSocket
  * Counting is a safeguard: when PersonSockets cannot be reached, the
  * socket is kept and the failure logged.
  */
-async function lobby(env: Env, user: SessionUser, waitUntil: (promise: Promise<unknown>) => void): Promise<Response> {
+async function lobby(env: Env, user: SessionUser, sessionId: string | null, waitUntil: (promise: Promise<unknown>) => void): Promise<Response> {
   const socketId = crypto.randomUUID();
   const ledger = personSockets(env, user.id);
   try {
@@ -141,7 +142,7 @@ async function lobby(env: Env, user: SessionUser, waitUntil: (promise: Promise<u
         close(CLOSE_CODES.policyViolation, GONE_CLOSE_REASONS.notFound);
         return;
       }
-      const response = await openRoomSocket(env, user, own);
+      const response = await openRoomSocket(env, user, sessionId, own);
       const ws = response.webSocket;
       if (!ws) throw new Error(`room answered ${response.status} without a socket`);
       ws.accept();
@@ -221,10 +222,10 @@ export const wsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const user = session.user;
 
   const conversationId = c.req.query("conversationId");
-  if (conversationId === undefined || conversationId === "") return await lobby(c.env, user, (promise) => c.executionCtx.waitUntil(promise));
+  if (conversationId === undefined || conversationId === "") return await lobby(c.env, user, session.sessionId, (promise) => c.executionCtx.waitUntil(promise));
   const own = await findOwnConversationPersona(c.env.DB, conversationId, user.id);
   if (!own) return refusedSocket(GONE_CLOSE_REASONS.notFound);
-  const response = await openRoomSocket(c.env, user, own);
+  const response = await openRoomSocket(c.env, user, session.sessionId, own);
   // A fresh response: the object's has immutable headers, and the app's middleware adds its own.
   return new Response(response.body, { status: response.status, headers: response.headers, webSocket: response.webSocket });
 });

@@ -1,0 +1,159 @@
+/**
+ * Account deletion (`DELETE /api/profile`, DESIGN.md turn 4 "Your account,
+ * your data"; docs/decisions/0029-your-account-your-data.md).
+ *
+ * Everything of D1 happens in one batch (one transaction), so a request
+ * racing it either finished before (and its row is deleted with the rest)
+ * or runs after (its session is gone: 401; or its write names a person who
+ * no longer exists: the foreign key refuses it, 404). In that batch:
+ * - the username is held for USERNAME_HOLD_MS (`username_holds`, with its
+ *   confusable skeleton) so nobody can take it or a lookalike;
+ * - comments that someone else replied to, at any depth, move to the
+ *   deleted account (DELETED_ACCOUNT_ID) and say DELETED_COMMENT_TEXT, so
+ *   the replies stay; the others are deleted;
+ * - votes and favorites are withdrawn: the counter triggers
+ *   (migrations/0002_community_counters.sql) take them off `votes` and
+ *   `favorite_count` in the same transaction;
+ * - the person's characters go (the catalog and tag counters follow by
+ *   trigger); someone else's chat with one of them keeps its other members,
+ *   or goes with it when it had no other (as deleting one character does);
+ * - conversations they own, their place in rooms they joined, personas,
+ *   model connections, follows both ways, sessions, and the `users` row.
+ * Kept, by law and for safety (README "Your data"): reports they made
+ * (without the reporter), reports and screening records about what they
+ * wrote, and the operators' audit trail.
+ *
+ * Then, outside D1: every chat socket of theirs closes (PersonSockets),
+ * rooms they owned are wiped and tell their members why, rooms they
+ * joined show their messages as from "a deleted account" (both
+ * ConversationRoom.accountDeleted, which also takes their thumbs back from
+ * the characters' ratings), and their uploads leave R2.
+ */
+import { DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME, DELETED_COMMENT_TEXT, USERNAME_HOLD_MS } from "../../../schema/account.ts";
+import type { PersonSockets } from "../../../durable-objects/person-sockets.ts";
+import { CLOSE_REASONS } from "../../../durable-objects/socket-limits.ts";
+import { deleteConversationStorage } from "../characters.ts";
+import { conversationRoom } from "../conversations.ts";
+
+/**
+ * What deletion does to each D1 table that refers to a person: `deleted`
+ * (their rows go), `anonymised` (their rows stay without them), `kept`
+ * (with the reason). worker/test/account-deletion.test.ts walks every table
+ * of schema/db*.ts and fails for one that refers to a person and is not
+ * here, so a new table cannot be forgotten.
+ */
+export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | "anonymised" | "kept"; why: string }> = {
+  users: { columns: ["id"], fate: "deleted", why: "the account itself; the username is held 30 days in username_holds" },
+  sessions: { columns: ["user_id", "sess"], fate: "deleted", why: "signed out everywhere" },
+  characters: { columns: ["creator_id"], fate: "deleted", why: "their characters" },
+  favorites: { columns: ["user_id"], fate: "deleted", why: "withdrawn: favorite_count follows by trigger" },
+  follows: { columns: ["follower_id", "followee_id"], fate: "deleted", why: "who they follow and who follows them" },
+  comments: { columns: ["user_id"], fate: "anonymised", why: "replied-to comments stay as [deleted] under the deleted account; the rest are deleted" },
+  comment_votes: { columns: ["user_id"], fate: "deleted", why: "withdrawn: comments.votes follows by trigger" },
+  conversations: { columns: ["user_id"], fate: "deleted", why: "their chats and the rooms they own (the rooms' storage is wiped)" },
+  conversation_members: { columns: ["user_id"], fate: "deleted", why: "their place in rooms they joined; their messages stay, from a deleted account" },
+  personas: { columns: ["user_id"], fate: "deleted", why: "their personas" },
+  model_connections: { columns: ["user_id"], fate: "deleted", why: "their model connections and encrypted keys" },
+  reports: {
+    columns: ["reporter_id", "target_owner_id"],
+    fate: "kept",
+    why: "trust and safety records: a report they made loses its reporter (foreign key), one about them keeps the excerpt for the operator",
+  },
+  moderation_log: { columns: ["user_id"], fate: "kept", why: "what screening refused or flagged: the operator's evidence, kept by law" },
+  moderation_actions: { columns: ["target_id"], fate: "kept", why: "the operators' audit trail, never changed" },
+  username_holds: { columns: ["username"], fate: "kept", why: "the held name itself, released after 30 days" },
+};
+
+/** What `deleteAccount` did, for the caller and tests. */
+export interface DeletedAccount {
+  /** Conversations whose rooms were wiped: the person's own, and others' chats that had only their characters. */
+  wipedConversations: number;
+  /** Rooms the person had joined, where their messages now show as from a deleted account. */
+  leftRooms: number;
+  /** Objects removed from R2 (their uploads). */
+  removedUploads: number;
+}
+
+/**
+ * Deletes person `userId` as the module docstring says; `now` (ms) dates the
+ * username hold. Safe to run again for someone already gone (it finds
+ * nothing). Throws what D1 throws in the batch (then nothing changed);
+ * failures after it (a room or R2 that cannot be reached) are logged, since
+ * D1 no longer lets anyone reach what they left.
+ */
+export async function deleteAccount(env: Env, userId: string, now = Date.now()): Promise<DeletedAccount> {
+  const db = env.DB;
+  const theirs = "SELECT id FROM characters WHERE creator_id = ?1";
+  // A character of someone else's (or of nobody: the demo catalogue) in a chat's cast.
+  const otherMember = `SELECT cc.character_id FROM conversation_characters cc JOIN characters k ON k.id = cc.character_id
+    WHERE cc.conversation_id = conversations.id AND k.creator_id IS NOT ?1 ORDER BY cc.position LIMIT 1`;
+  const results = await db.batch<{ id: string }>([
+    db.prepare("INSERT OR IGNORE INTO users (id, username) VALUES (?, ?)").bind(DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME),
+    db
+      .prepare(
+        `INSERT INTO username_holds (username, skeleton, until) SELECT lower(username), username_skeleton, ?2 FROM users WHERE id = ?1
+         ON CONFLICT (username) DO UPDATE SET skeleton = excluded.skeleton, until = excluded.until`,
+      )
+      .bind(userId, now + USERNAME_HOLD_MS),
+    // Their comments with someone else's comment anywhere below: walk up from every other person's reply.
+    db
+      .prepare(
+        `WITH RECURSIVE above(id) AS (
+           SELECT r.parent_id FROM comments r
+           WHERE r.parent_id IS NOT NULL AND r.user_id != ?1
+             AND r.character_id IN (SELECT character_id FROM comments WHERE user_id = ?1)
+           UNION SELECT c.parent_id FROM comments c JOIN above ON c.id = above.id WHERE c.parent_id IS NOT NULL
+         )
+         UPDATE comments SET user_id = ?2, content = ?3 WHERE user_id = ?1 AND id IN (SELECT id FROM above)`,
+      )
+      .bind(userId, DELETED_ACCOUNT_ID, DELETED_COMMENT_TEXT),
+    db.prepare("DELETE FROM comments WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM comment_votes WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM favorites WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM follows WHERE follower_id = ?1 OR followee_id = ?1").bind(userId),
+    // Someone else's chat with their characters only goes with them; a group chat keeps its other members.
+    db
+      .prepare(`DELETE FROM conversations WHERE user_id != ?1 AND character_id IN (${theirs}) AND NOT EXISTS (${otherMember}) RETURNING id`)
+      .bind(userId),
+    db
+      .prepare(`UPDATE conversations SET character_id = (${otherMember}) WHERE user_id != ?1 AND character_id IN (${theirs})`)
+      .bind(userId),
+    db.prepare("DELETE FROM conversations WHERE user_id = ? RETURNING id").bind(userId),
+    db.prepare("DELETE FROM conversation_members WHERE user_id = ? RETURNING conversation_id AS id").bind(userId),
+    db.prepare("DELETE FROM characters WHERE creator_id = ?").bind(userId),
+    db.prepare("DELETE FROM personas WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM model_connections WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM sessions WHERE user_id = ?1 OR json_extract(sess, '$.userId') = ?1").bind(userId),
+    db.prepare("DELETE FROM users WHERE id = ?").bind(userId),
+  ]);
+  const ids = (index: number) => (results[index]?.results ?? []).map((row) => row.id);
+  const othersChats = ids(7);
+  const owned = ids(9);
+  const joined = ids(10);
+
+  const namespace = env.PERSON_SOCKETS as unknown as DurableObjectNamespace<PersonSockets>;
+  const logged = (what: string) => (error: unknown) => console.warn(`account deletion: could not ${what}`, String(error));
+  await Promise.all([
+    namespace.get(namespace.idFromName(userId)).closeAll(CLOSE_REASONS.accountDeleted).catch(logged("close the sockets")),
+    ...[...owned, ...joined].map((id) => conversationRoom(env, id).accountDeleted(userId).catch(logged(`tell room ${id}`))),
+    deleteConversationStorage(env, othersChats),
+  ]);
+  return { wipedConversations: owned.length + othersChats.length, leftRooms: joined.length, removedUploads: await deleteUploads(env.AVATARS, userId) };
+}
+
+/** Deletes every object under `avatars/<userId>/` (their uploads), a page of listing at a time. Returns how many; failures are logged. */
+async function deleteUploads(bucket: R2Bucket, userId: string): Promise<number> {
+  let removed = 0;
+  let cursor: string | undefined;
+  try {
+    do {
+      const page = await bucket.list({ prefix: `avatars/${userId}/`, cursor });
+      if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
+      removed += page.objects.length;
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  } catch (error) {
+    console.warn("account deletion: could not remove every upload", String(error));
+  }
+  return removed;
+}
