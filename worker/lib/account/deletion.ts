@@ -45,7 +45,7 @@ import { conversationRoom } from "../conversations.ts";
 export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | "anonymised" | "kept"; why: string }> = {
   users: { columns: ["id"], fate: "deleted", why: "the account itself; the username is held 30 days in username_holds" },
   sessions: { columns: ["user_id", "sess"], fate: "deleted", why: "signed out everywhere" },
-  characters: { columns: ["creator_id"], fate: "deleted", why: "their characters" },
+  characters: { columns: ["creator_id", "creator"], fate: "deleted", why: "their characters (creator is the pen name shown on them)" },
   favorites: { columns: ["user_id"], fate: "deleted", why: "withdrawn: favorite_count follows by trigger" },
   follows: { columns: ["follower_id", "followee_id"], fate: "deleted", why: "who they follow and who follows them" },
   comments: { columns: ["user_id"], fate: "anonymised", why: "replied-to comments stay as [deleted] under the deleted account; the rest are deleted" },
