@@ -15,8 +15,9 @@
  *   always mean this machine.
  * - `guardedFetch`: follows at most MAX_REDIRECTS redirects by hand, each
  *   target checked by the same rules (a public URL answering 307 → an
- *   internal address is refused), and caps the bytes read of the body
- *   (MAX_RESPONSE_BYTES).
+ *   internal address is refused) and none leaving the first URL's origin
+ *   (the key and the prompt go only where the person pointed them), and
+ *   caps the bytes read of the body (MAX_RESPONSE_BYTES).
  */
 
 /** Redirects followed at most per request. */
@@ -176,17 +177,49 @@ function capped(body: ReadableStream<Uint8Array>, limit: number): ReadableStream
   );
 }
 
+/** The origin (`https://host:port`) of `url`, or null when it is not an absolute http(s) URL. */
+export function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `a` and `b` are URLs of one origin (scheme, host and port), the web's boundary for credentials. */
+export function sameOrigin(a: string, b: string): boolean {
+  const origin = originOf(a);
+  return origin !== null && origin === originOf(b);
+}
+
+/** The words of a refused redirect to another origin (`target`: that origin). */
+export function crossOriginRedirectMessage(target: string): string {
+  return `The endpoint redirected to another address (${target}); Fabled sends your key and prompts only to the base URL's own address, so put that address in the base URL if you trust it`;
+}
+
 /**
  * A `fetch` for a person's endpoint: each redirect (at most MAX_REDIRECTS)
- * is checked by `policy` before it is followed, with the same method and
- * body (a 303 becomes a GET); bodies are cut at `maxBytes` (the read errors).
+ * is checked by `policy` before it is followed, with the same method,
+ * headers and body (a 303 becomes a GET); bodies are cut at `maxBytes` (the
+ * read errors).
  *
- * @throws EndpointRefused when the URL or a redirect target is refused or
- *   there are too many redirects; what `fetch` throws otherwise.
+ * A redirect to another origin than the first URL's is refused, not
+ * followed: the request carries the person's key (`Authorization`) and, for
+ * a chat, the whole prompt, both meant for the address the person saved.
+ * The Fetch Standard drops `Authorization` on a cross-origin redirect
+ * (§4.4 "HTTP-redirect fetch"); we refuse the hop instead, because the body
+ * would still go and a keyless request would only fail later with a 401
+ * that tells the person less (docs/decisions/0027).
+ *
+ * @throws EndpointRefused when the URL or a redirect target is refused, a
+ *   redirect leaves the origin, or there are too many redirects; what
+ *   `fetch` throws otherwise.
  */
 export function guardedFetch(policy: EndpointPolicy, maxBytes = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     let url = input instanceof Request ? input.url : String(input);
+    const origin = originOf(url);
     let request: RequestInit = { ...init, redirect: "manual" };
     for (let hop = 0; ; hop++) {
       assertEndpointAllowed(url, policy);
@@ -195,7 +228,16 @@ export function guardedFetch(policy: EndpointPolicy, maxBytes = MAX_RESPONSE_BYT
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel().catch(() => {});
         if (hop >= MAX_REDIRECTS) throw new EndpointRefused(`The endpoint redirected more than ${MAX_REDIRECTS} times`);
-        url = new URL(location, url).href;
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new EndpointRefused("The endpoint redirected to an address that is not a URL");
+        }
+        // Every hop passes the address rules first (a public host redirecting to 169.254.169.254 says so).
+        assertEndpointAllowed(next.href, policy);
+        if (next.origin !== origin) throw new EndpointRefused(crossOriginRedirectMessage(next.origin));
+        url = next.href;
         if (response.status === 303) request = { ...request, method: "GET", body: undefined };
         continue;
       }
