@@ -75,9 +75,9 @@ function toConnection(row: ConnectionRow): ModelConnection {
   };
 }
 
-/** The endpoint rules for a request to `requestUrl` (its host is the site's own). */
+/** The endpoint rules for a request to `requestUrl` (its origin is the site's own). */
 export function endpointPolicy(env: Pick<Env, "ENVIRONMENT">, requestUrl: string): EndpointPolicy {
-  return { development: isDevelopment(env), siteHost: new URL(requestUrl).host };
+  return { development: isDevelopment(env), siteHost: new URL(requestUrl).origin };
 }
 
 /** A connection id from a path; anything but a UUID names nothing (404, like a stranger's). */

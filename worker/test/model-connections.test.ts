@@ -285,6 +285,102 @@ describe("endpoint rules", () => {
   });
 });
 
+/**
+ * Every address form an attacker tries (issue 42), with the host the URL
+ * parser hands to the guard: IPv4 in decimal, octal, hex and short forms;
+ * IPv6 forms that carry IPv4 or reserved space; names that spell an
+ * internal address.
+ */
+const SSRF_TABLE: [url: string, hostSeen: string][] = [
+  ["https://2130706433/v1", "127.0.0.1"],
+  ["https://0177.0.0.1/v1", "127.0.0.1"],
+  ["https://0x7f.1/v1", "127.0.0.1"],
+  ["https://127.1/v1", "127.0.0.1"],
+  ["https://0x7f000001/v1", "127.0.0.1"],
+  ["https://0/v1", "0.0.0.0"],
+  ["https://0xa9fea9fe/latest", "169.254.169.254"],
+  ["https://10.1/v1", "10.0.0.1"],
+  ["https://192.0.2.10/v1", "192.0.2.10"],
+  ["https://255.255.255.255/v1", "255.255.255.255"],
+  ["https://[::]/v1", "[::]"],
+  ["https://[::1]/v1", "[::1]"],
+  ["https://[0:0:0:0:0:0:0:1]/v1", "[::1]"],
+  ["https://[::ffff:7f00:1]/v1", "[::ffff:7f00:1]"],
+  ["https://[::ffff:127.0.0.1]/v1", "[::ffff:7f00:1]"],
+  ["https://[0:0:0:0:0:ffff:7f00:1]/v1", "[::ffff:7f00:1]"],
+  ["https://[0000:0000:0000:0000:0000:FFFF:127.0.0.1]/v1", "[::ffff:7f00:1]"],
+  ["https://[::ffff:169.254.169.254]/v1", "[::ffff:a9fe:a9fe]"],
+  ["https://[::ffff:8.8.8.8]/v1", "[::ffff:808:808]"],
+  ["https://[::ffff:0:7f00:1]/v1", "[::ffff:0:7f00:1]"],
+  ["https://[::127.0.0.1]/v1", "[::7f00:1]"],
+  ["https://[64:ff9b::7f00:1]/v1", "[64:ff9b::7f00:1]"],
+  ["https://[64:ff9b::808:808]/v1", "[64:ff9b::808:808]"],
+  ["https://[64:ff9b:1::a00:1]/v1", "[64:ff9b:1::a00:1]"],
+  ["https://[2002:7f00:1::]/v1", "[2002:7f00:1::]"],
+  ["https://[2002:a9fe:a9fe::1]/v1", "[2002:a9fe:a9fe::1]"],
+  ["https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/v1", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"],
+  ["https://[2001:db8::1]/v1", "[2001:db8::1]"],
+  ["https://[100::1]/v1", "[100::1]"],
+  ["https://[fc00::1]/v1", "[fc00::1]"],
+  ["https://[fd12:3456::1]/v1", "[fd12:3456::1]"],
+  ["https://[fe80::1]/v1", "[fe80::1]"],
+  ["https://[febf::1]/v1", "[febf::1]"],
+  ["https://[ff02::1]/v1", "[ff02::1]"],
+  ["https://127.0.0.1.nip.io/v1", "127.0.0.1.nip.io"],
+  ["https://10-0-0-1.sslip.io/v1", "10-0-0-1.sslip.io"],
+  ["https://app.169.254.169.254.nip.io/v1", "app.169.254.169.254.nip.io"],
+];
+
+describe("every address form (the SSRF table of issue 42)", () => {
+  const PRIVATE = "Base URL cannot be a private, loopback or link-local address";
+  const production: EndpointPolicy = { development: false, siteHost: "fabled.example" };
+
+  it("reaches the guard in the form the URL parser gives, and is refused in production", () => {
+    for (const [url, hostSeen] of SSRF_TABLE) {
+      expect(new URL(url).hostname, url).toBe(hostSeen);
+      expect(endpointProblem(url, production), url).toBe(PRIVATE);
+    }
+    for (const url of ["https://localhost/v1", "https://LOCALHOST./v1", "https://api.localhost/v1"]) {
+      expect(endpointProblem(url, production), url).toBe("Base URL cannot point at this server (localhost)");
+    }
+  });
+
+  it("is refused through the API too, and nothing is stored", async () => {
+    const mira = await signIn();
+    for (const [baseUrl] of SSRF_TABLE) {
+      expect((await refused(mira, openaiConnection({ baseUrl }))).issues, baseUrl).toEqual([{ path: "baseUrl", message: PRIVATE }]);
+    }
+    expect(await list(mira)).toEqual([]);
+  });
+
+  it("public addresses and names stay allowed", () => {
+    for (const url of [
+      "https://api.openai.com/v1",
+      "https://openrouter.ai/api/v1",
+      "https://8.8.8.8/v1",
+      "https://[2606:4700:4700::1111]/v1",
+      "https://[2001:4860:4860::8888]/v1",
+      "https://1.2.3.4.nip.io/v1",
+      "https://llm-10.example.com/v1",
+    ]) {
+      expect(endpointProblem(url, production), url).toBeNull();
+    }
+  });
+
+  it("the site's own host is refused in development as in production, in every spelling of loopback", () => {
+    const local: EndpointPolicy = { development: true, siteHost: "localhost:8787" };
+    for (const url of ["http://localhost:8787/api", "http://127.0.0.1:8787/api", "http://[::1]:8787/api", "http://app.localhost:8787/api"]) {
+      expect(endpointProblem(url, local), url).toBe("Base URL cannot be this site itself");
+    }
+    // Other ports on loopback are other programs (Ollama, llama.cpp).
+    expect(endpointProblem("http://localhost:11434/v1", local)).toBeNull();
+    expect(endpointProblem("http://127.0.0.1:8080/v1", local)).toBeNull();
+    const named: EndpointPolicy = { development: true, siteHost: "fabled.test:8787" };
+    expect(endpointProblem("https://fabled.test/v1", named)).toBe("Base URL cannot be this site itself");
+    expect(endpointProblem("https://FABLED.test.:9443/v1", named)).toBe("Base URL cannot be this site itself");
+  });
+});
+
 describe("Test connection", () => {
   const test = (user: TestUser, body: Record<string, unknown>) => call("/api/model-connections/test", { method: "POST", user, body });
 
