@@ -8,6 +8,7 @@
  * prompt budget).
  */
 import { z } from "zod";
+import { visibleName } from "./names.ts";
 
 /** `openai`: an OpenAI-compatible endpoint (base URL, key, model); `site`: one of the operator's models. */
 export const MODEL_CONNECTION_KINDS = ["openai", "site"] as const;
@@ -92,7 +93,8 @@ const connectionFields = {
     .string({ error: "Name is required" })
     .trim()
     .min(1, "Name is required")
-    .max(MAX_CONNECTION_NAME_LENGTH, `Name can be at most ${MAX_CONNECTION_NAME_LENGTH} characters`),
+    .max(MAX_CONNECTION_NAME_LENGTH, `Name can be at most ${MAX_CONNECTION_NAME_LENGTH} characters`)
+    .refine(...visibleName),
   kind: z.enum(MODEL_CONNECTION_KINDS, { error: 'kind must be "openai" or "site"' }),
   baseUrl: z
     .string({ error: "Base URL must be text" })

@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Character } from "../../schema/api.ts";
-import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../../schema/names.ts";
+import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters, NO_VISIBLE_CHARACTER_MESSAGE } from "../../schema/names.ts";
 import { nameSkeleton, usernameSkeletonSql } from "../../schema/skeleton.ts";
 import { findOrCreateDevUser } from "../lib/users.ts";
 import { USERNAME_TAKEN } from "../routes/profile.ts";
@@ -176,5 +176,95 @@ describe("names and titles hold no hidden characters", () => {
     const conversation = await call("/api/conversations", { method: "POST", user, body: { characterId: character.id, title: "Hi\u2066there" } });
     expect((await json<{ issues: { path: string; message: string }[] }>(conversation, 400)).issues).toEqual([{ path: "title", message: HIDDEN_CHARACTERS_MESSAGE }]);
     expect(await countRows("conversations", "user_id = ?", user.id)).toBe(0);
+  });
+});
+
+describe("one rule for every name and title (issue 42)", () => {
+  /** Each text an attacker sent, and the message it now gets. */
+  const BAD: [text: string, message: string][] = [
+    ["a\u0000b", HIDDEN_CHARACTERS_MESSAGE],
+    ["Mira\u200B", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u202EMira", HIDDEN_CHARACTERS_MESSAGE],
+    ["Mi\u2067ra\u2069", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u3164", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u2800", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u0301\u0308\u0301", NO_VISIBLE_CHARACTER_MESSAGE],
+    ["\u0301 \u0308", NO_VISIBLE_CHARACTER_MESSAGE],
+    ["\u20DD\u20DD", NO_VISIBLE_CHARACTER_MESSAGE],
+    ["\u0301Mira", NO_VISIBLE_CHARACTER_MESSAGE],
+  ];
+
+  type Input = { field: string; path: string; send: (user: TestUser, text: string) => Promise<Response> };
+
+  /** Every input that takes a name or a title, with what it needs around it. */
+  async function inputs(user: TestUser): Promise<Input[]> {
+    const character = await json<Character>(await newCharacter(user), 201);
+    const chat = await json<{ id: string }>(await call("/api/conversations", { method: "POST", user, body: { characterId: character.id } }), 201);
+    const persona = await json<{ id: string }>(await call("/api/personas", { method: "POST", user, body: { name: "Anna", description: "" } }), 201);
+    const connection = await json<{ id: string }>(
+      await call("/api/model-connections", { method: "POST", user, body: { name: "Mine", kind: "site", model: "offline" } }),
+      201,
+    );
+    return [
+      { field: "character name", path: "name", send: (u, name) => newCharacter(u, { name }) },
+      { field: "character rename", path: "name", send: (u, name) => call(`/api/characters/${character.id}`, { method: "PUT", user: u, body: { name } }) },
+      { field: "pen name", path: "creator", send: (u, creator) => call(`/api/characters/${character.id}`, { method: "PUT", user: u, body: { creator } }) },
+      { field: "display name", path: "name", send: (u, name) => putProfile(u, u.username, name) },
+      { field: "persona name", path: "name", send: (u, name) => call("/api/personas", { method: "POST", user: u, body: { name, description: "" } }) },
+      { field: "persona rename", path: "name", send: (u, name) => call(`/api/personas/${persona.id}`, { method: "PUT", user: u, body: { name, description: "" } }) },
+      {
+        field: "conversation title",
+        path: "title",
+        send: (u, title) => call("/api/conversations", { method: "POST", user: u, body: { characterId: character.id, title } }),
+      },
+      { field: "conversation rename", path: "title", send: (u, title) => call(`/api/conversations/${chat.id}`, { method: "PATCH", user: u, body: { title } }) },
+      {
+        field: "model connection name",
+        path: "name",
+        send: (u, name) => call("/api/model-connections", { method: "POST", user: u, body: { name, kind: "site", model: "offline" } }),
+      },
+      { field: "model connection rename", path: "name", send: (u, name) => call(`/api/model-connections/${connection.id}`, { method: "PUT", user: u, body: { name } }) },
+    ];
+  }
+
+  it("refuses control, invisible and bidi characters and names without a visible character, on every input, and stores nothing", async () => {
+    const counts = async (user: TestUser) => [
+      await countRows("characters", "creator_id = ?", user.id),
+      await countRows("personas", "user_id = ?", user.id),
+      await countRows("conversations", "user_id = ?", user.id),
+      await countRows("model_connections", "user_id = ?", user.id),
+    ];
+    const fields = (await inputs(await signIn())).length;
+    // One person per input, so the writes stay under the per-person limit (WRITE_RATE_LIMITER).
+    for (let i = 0; i < fields; i++) {
+      const user = await signIn();
+      const input = (await inputs(user))[i]!;
+      const before = await counts(user);
+      for (const [text, message] of BAD) {
+        const res = await input.send(user, text);
+        const body = await json<{ code: string; issues: { path: string; message: string }[] }>(res, 400);
+        expect(body.issues, `${input.field}: ${JSON.stringify(text)}`).toEqual([{ path: input.path, message }]);
+      }
+      expect(await counts(user), input.field).toEqual(before);
+    }
+    const user = await signIn();
+    // Tags are letters and numbers from their first character, so a mark alone never starts one.
+    for (const [text] of BAD) {
+      expect((await json<{ issues: { path: string }[] }>(await newCharacter(user, { tags: [`sea${text}`] }), 400)).issues[0]?.path, JSON.stringify(text)).toBe(
+        "tags.0",
+      );
+    }
+  });
+
+  it("keeps names whose marks sit on letters, in every script, on every input", async () => {
+    const user = await signIn();
+    const table = await inputs(user);
+    const good = ["Zoe\u0308", "Nguyê\u0303n", "ขอบคุณ", "नमस्ते", "Ada 👩\u200D💻", "می\u200Cخواهم"];
+    for (const input of table.filter((i) => i.field !== "pen name")) {
+      for (const text of good) {
+        const res = await input.send(user, text);
+        expect(res.status, `${input.field}: ${text} → ${await res.clone().text()}`).toBeLessThan(300);
+      }
+    }
   });
 });
