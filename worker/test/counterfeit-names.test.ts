@@ -40,15 +40,37 @@ const newCharacter = async (user: TestUser, fields: Record<string, unknown> = {}
 
 describe("skeletons", () => {
   it("map every lookalike of a name to one skeleton", () => {
-    const forms = ["@nightowl", "@nightowI", "@NightOwl", "@nightowl_", "@night_owl", "@night0wl", "nightоwl", "night\u00ADowl", "night\u200Bowl", "\u202Dnightowl", "ｎｉｇｈｔｏｗｌ", "@nlghtowl"];
-    expect(new Set(forms.slice(0, -1).map(nameSkeleton))).toEqual(new Set(["nightowl"]));
+    const forms = [
+      "@nightowl",
+      "@nightowI",
+      "@NightOwl",
+      "@nightowl_",
+      "@night_owl",
+      "@night0wl",
+      "nightоwl",
+      "night\u00ADowl",
+      "night\u200Bowl",
+      "\u202Dnightowl",
+      "ｎｉｇｈｔｏｗｌ",
+      "@nlghtowl",
+      // Digits that stand for letters (issue 42): 1 for i or l, 0 o, 7 t, and both in one name.
+      "@n1ghtowl",
+      "@nightow1",
+      "@n1ght0w1",
+      "@N1GH7OWL",
+    ];
+    expect(new Set(forms.map(nameSkeleton))).toEqual(new Set(["nlghtowl"]));
     expect(nameSkeleton("@fabIed")).toBe(nameSkeleton("@fabled"));
+    expect(nameSkeleton("@f4b13d")).toBe(nameSkeleton("@fabled"));
+    expect(nameSkeleton("@5t4r8urst")).toBe(nameSkeleton("@starburst"));
     expect(nameSkeleton("@rnira")).toBe(nameSkeleton("@mira"));
-    expect(nameSkeleton("@nightowi")).not.toBe(nameSkeleton("@nightowl"));
+    // Each digit is its own letter: names that differ in numbers stay apart, and 2, 6, 9 are left as they are.
+    expect(new Set(["@mira_42", "@mira_43", "@mira_24", "@mira_96", "@mira_69"].map(nameSkeleton)).size).toBe(5);
+    expect(nameSkeleton("@night0wl")).not.toBe(nameSkeleton("@nightowi_2"));
   });
 
-  it("SQLite computes the same skeleton for usernames as nameSkeleton (the generated column of migration 0012)", async () => {
-    const samples = ["@nightowl", "@NightOwI", "@fab1ed_", "@O0o_Il1", "@rnvv_RN", "@tester_11_a0b1c2", "@__"];
+  it("SQLite computes the same skeleton for usernames as nameSkeleton (the generated column, migrations 0012 and 0019)", async () => {
+    const samples = ["@nightowl", "@NightOwI", "@fab1ed_", "@O0o_Il1", "@rnvv_RN", "@tester_11_a0b1c2", "@__", "@n1ght0w1", "@L33T_5p34k_0123456789", "@iIl1"];
     for (const username of samples) {
       const sql = await env.DB.prepare(`SELECT ${usernameSkeletonSql("?1")} AS s`).bind(username).first<string>("s");
       expect(sql, username).toBe(nameSkeleton(username));
@@ -60,6 +82,48 @@ describe("skeletons", () => {
 });
 
 describe("usernames", () => {
+  it("refuses digits standing for letters beside someone's username: @n1ghtowl beside @nightowl (409), and the check says taken", async () => {
+    const owner = await victim();
+    const attacker = await signIn();
+    const tail = owner.bare.slice("nightowl".length);
+    for (const counterfeit of [`@n1ghtowl${tail}`, `@nightow1${tail}`, `@n1ght0w1${tail}`, `@nigh7owl${tail}`, `@N1GHT0WL${tail.toUpperCase()}`]) {
+      expect(await json(await putProfile(attacker, counterfeit), 409), counterfeit).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+      const check = await json<{ available: boolean }>(await call(`/api/profile/check-username/${encodeURIComponent(counterfeit)}`, { user: attacker }), 200);
+      expect(check.available, counterfeit).toBe(false);
+    }
+    expect(await usernameOf(attacker.id)).toBe(attacker.username);
+  });
+
+  it("the report's request: @n1ghtowl beside the seeded @nightowl is refused", async () => {
+    const taken = await env.DB.prepare("SELECT 1 AS found FROM users WHERE lower(username) = '@nightowl'").first();
+    if (!taken) await signIn({ username: "@nightowl" });
+    const attacker = await signIn();
+    expect(await json(await putProfile(attacker, "@n1ghtowl"), 409)).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    expect(await usernameOf(attacker.id)).toBe(attacker.username);
+  });
+
+  it("names that already looked alike before the new skeleton both stay, and the first holder can still save theirs", async () => {
+    // Rows written before migration 0019 (the index is not unique, so both exist).
+    const first = await signIn({ username: `@l33t${plain()}` });
+    const second = await signIn({ username: `@${first.username.slice(1).replace("33", "ee")}` });
+    expect(nameSkeleton(second.username)).toBe(nameSkeleton(first.username));
+    const skeletons = await env.DB.prepare("SELECT username_skeleton AS s FROM users WHERE id IN (?, ?)").bind(first.id, second.id).all<{ s: string }>();
+    expect(skeletons.results.map((r) => r.s)).toEqual([nameSkeleton(first.username), nameSkeleton(first.username)]);
+    // Each keeps saving their profile and may re-spell their own name; neither may take the other's exact name.
+    expect((await json<{ username: string }>(await putProfile(first, first.username, "Leet"), 200)).username).toBe(first.username);
+    expect((await json<{ username: string }>(await putProfile(second, second.username, "Elite"), 200)).username).toBe(second.username);
+    const respelled = first.username.replace("@l", "@L");
+    expect((await json<{ username: string }>(await putProfile(first, respelled, "Leet"), 200)).username).toBe(respelled);
+    expect(await json(await putProfile(first, second.username.toUpperCase()), 409)).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    const mine = await json<{ available: boolean }>(await call(`/api/profile/check-username/${encodeURIComponent(second.username)}`, { user: second }), 200);
+    expect(mine.available).toBe(true);
+    // A third person gets neither.
+    const third = await signIn();
+    for (const taken of [first.username, second.username, first.username.replace("33", "3e")]) {
+      expect(await json(await putProfile(third, taken), 409), taken).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    }
+  });
+
   it("refuses a counterfeit of someone else's username (I for l, trailing _, 0 for o) with 409 and keeps the attacker's name", async () => {
     const owner = await victim();
     const attacker = await signIn();
