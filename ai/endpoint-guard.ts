@@ -25,6 +25,7 @@
  *   (the key and the prompt go only where the person pointed them), and
  *   caps the bytes read of the body (MAX_RESPONSE_BYTES).
  */
+import { originOf } from "../schema/model-connections.ts";
 
 /** Redirects followed at most per request. */
 export const MAX_REDIRECTS = 3;
@@ -270,22 +271,6 @@ function capped(body: ReadableStream<Uint8Array>, limit: number): ReadableStream
       },
     }),
   );
-}
-
-/** The origin (`https://host:port`) of `url`, or null when it is not an absolute http(s) URL. */
-export function originOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `a` and `b` are URLs of one origin (scheme, host and port), the web's boundary for credentials. */
-export function sameOrigin(a: string, b: string): boolean {
-  const origin = originOf(a);
-  return origin !== null && origin === originOf(b);
 }
 
 /** The words of a refused redirect to another origin (`target`: that origin). */

@@ -159,6 +159,31 @@ export const modelConnectionTestSchema = z.object({
   id: z.string({ error: "id must be a connection id" }).max(64).optional(),
 });
 
+/**
+ * Why a saved key may not follow a base URL to another origin: the key is
+ * write-only (no answer ever holds it), so whoever holds the session must
+ * not be able to send it to an address of their choosing either
+ * (docs/decisions/0027). Said on `apiKey`.
+ */
+export const KEY_STAYS_WITH_ITS_ADDRESS =
+  "Enter the API key again to use another address: a saved key is sent only to the address it was saved with";
+
+/** The origin (`https://host:port`) of `url`, or null when it is not an absolute http(s) URL. */
+export function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `a` and `b` are URLs of one origin (scheme, host and port), the web's boundary for credentials. */
+export function sameOrigin(a: string, b: string): boolean {
+  const origin = originOf(a);
+  return origin !== null && origin === originOf(b);
+}
+
 /** `POST /api/model-connections/test` → 200: the endpoint's model ids, sorted. */
 export interface ModelList {
   models: string[];

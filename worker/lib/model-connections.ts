@@ -14,10 +14,11 @@
  * - `baseUrl` must pass the endpoint rules (ai/endpoint-guard.ts); a `site`
  *   connection names one of the operator's models (`siteModels`).
  */
-import { assertEndpointAllowed, type EndpointPolicy, EndpointRefused, sameOrigin } from "../../ai/endpoint-guard.ts";
+import { assertEndpointAllowed, type EndpointPolicy, EndpointRefused } from "../../ai/endpoint-guard.ts";
 import { siteModels } from "../../ai/model-connection.ts";
 import { currentKeyId, decryptApiKey, encryptApiKey, isDevelopment, keyHint, ModelKeysUnavailable } from "../../ai/model-keys.ts";
 import {
+  KEY_STAYS_WITH_ITS_ADDRESS,
   MAX_MODEL_CONNECTIONS,
   type ModelConnection,
   type ModelConnectionInput,
@@ -25,6 +26,7 @@ import {
   type ModelConnectionUpdate,
   type ModelSettings,
   modelSettingsSchema,
+  sameOrigin,
 } from "../../schema/model-connections.ts";
 import { ApiError, notFound } from "./errors.ts";
 
@@ -133,14 +135,6 @@ export async function findOwnModelConnection(db: D1Database, userId: string, id:
   if (!row) throw notFound(CONNECTION_NOT_FOUND);
   return toConnection(row);
 }
-
-/**
- * Why a saved key may not follow a base URL to another origin: the key is
- * write-only (no answer ever holds it), so whoever holds the session must
- * not be able to send it to an address of their choosing either.
- */
-export const KEY_STAYS_WITH_ITS_ADDRESS =
-  "Enter the API key again to use another address: a saved key is sent only to the address it was saved with";
 
 /**
  * 400 on `apiKey` when a connection with a saved key (`current`) would be

@@ -17,8 +17,8 @@ import { crossOriginRedirectMessage, endpointProblem, type EndpointPolicy, Endpo
 import { PersonChatModel } from "../../ai/model-connection.ts";
 import { currentKeyId, decryptApiKey } from "../../ai/model-keys.ts";
 import type { Conversation } from "../../schema/chat.ts";
-import type { ModelConnection } from "../../schema/model-connections.ts";
-import { KEY_STAYS_WITH_ITS_ADDRESS, rewrapApiKeys } from "../lib/model-connections.ts";
+import { KEY_STAYS_WITH_ITS_ADDRESS, type ModelConnection } from "../../schema/model-connections.ts";
+import { rewrapApiKeys } from "../lib/model-connections.ts";
 import { call, countRows, json } from "./creator-api.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 import { OPENAI_TEST_KEY, OPENAI_TEST_MODELS, type RecordedRequest } from "./openai-server.ts";
