@@ -176,6 +176,11 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: "test-results/model-connection-key-stays-375.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
+  // Back at the saved address, the saved key is fine again.
+  await edit.getByLabel("Base URL").fill(baseUrl);
+  await expect(edit.getByText(KEY_STAYS_WITH_ITS_ADDRESS)).toBeHidden();
+  await edit.getByRole("button", { name: "Test connection" }).click();
+  await expect(edit.getByText("Connected: 2 models found")).toBeVisible();
   await edit.getByRole("button", { name: "Cancel" }).click();
 
   // A site connection too, to switch a chat back to.

@@ -73,7 +73,13 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
 
   const set = <K extends keyof ConnectionFormValues>(field: K, value: ConnectionFormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
-    setServerErrors(({ [field as keyof ConnectionFormErrors]: _stale, ...rest }) => rest);
+    setServerErrors((errors) => {
+      const next: ConnectionFormErrors = { ...errors };
+      delete next[field as keyof ConnectionFormErrors];
+      // Another address may be the saved one again: the key's error goes with the old address.
+      if (field === "baseUrl" && next.apiKey === KEY_STAYS_WITH_ITS_ADDRESS) delete next.apiKey;
+      return next;
+    });
     // Another endpoint or key: the models found no longer apply.
     if (field === "baseUrl" || field === "apiKey" || field === "kind") setModels(null);
   };
