@@ -40,6 +40,8 @@ export default defineConfig({
                 // The loopback OpenAI-compatible server of worker/test/openai-server.ts.
                 OPENAI_BASE_URL: inject("openaiBaseUrl"),
                 OPENAI_API_KEY: "test-key",
+                // Its second origin, which records whether a redirected request carried the key.
+                TEST_OTHER_ORIGIN: inject("openaiOtherOrigin"),
                 // The offline chat model writes a word every 5 ms: replies take ~0.2 s.
                 OFFLINE_WORD_DELAY_MS: "5",
                 // The visitors' edge cache is off (bound 0 s): tests write straight to D1, where no

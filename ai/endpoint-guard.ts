@@ -6,18 +6,26 @@
  * SSRF Prevention Cheat Sheet).
  *
  * - `endpointProblem`: `https:` only in production; no IP literal in a
- *   private, loopback, link-local, CGNAT, unspecified or multicast range
- *   (IPv4, IPv6 and IPv4-mapped IPv6); no `localhost` name; not the site's
- *   own host. In development and tests `http://localhost` and
- *   `http://127.0.0.1` (any port) are allowed, so Ollama and llama.cpp work.
- *   Names are not resolved (Workers cannot; a Worker's `fetch` does not reach
- *   private networks anyway): the rules catch literals and the names that
- *   always mean this machine.
+ *   private, loopback, link-local, CGNAT, unspecified, documentation,
+ *   reserved or multicast IPv4 range, in any spelling; no IPv6 literal
+ *   outside plain global unicast (so no IPv4 inside IPv6: mapped,
+ *   compatible, NAT64, 6to4, Teredo); no `localhost` name and no name that
+ *   spells an internal IPv4 address (`127.0.0.1.nip.io`); not the site's
+ *   own host, in development too. In development and tests
+ *   `http://localhost` and `http://127.0.0.1` (any other port) are allowed,
+ *   so Ollama and llama.cpp work.
+ *   Names are not resolved: a Worker has no DNS API, and a look-up over
+ *   DNS-over-HTTPS before `fetch` would be a check at one moment and a
+ *   connection at another (DNS rebinding answers the two differently), while
+ *   Cloudflare's own `fetch` from a deployed Worker reaches only the public
+ *   internet (README "Your own model"; docs/decisions/0027).
  * - `guardedFetch`: follows at most MAX_REDIRECTS redirects by hand, each
  *   target checked by the same rules (a public URL answering 307 → an
- *   internal address is refused), and caps the bytes read of the body
- *   (MAX_RESPONSE_BYTES).
+ *   internal address is refused) and none leaving the first URL's origin
+ *   (the key and the prompt go only where the person pointed them), and
+ *   caps the bytes read of the body (MAX_RESPONSE_BYTES).
  */
+import { originOf } from "../schema/model-connections.ts";
 
 /** Redirects followed at most per request. */
 export const MAX_REDIRECTS = 3;
@@ -28,7 +36,12 @@ export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export interface EndpointPolicy {
   /** Development or tests: loopback http allowed. */
   development: boolean;
-  /** The site's own host (`example.com`, `127.0.0.1:8787`), refused as an endpoint; null when unknown (the room). */
+  /**
+   * The site itself, refused as an endpoint: its origin (`https://example.com`,
+   * `http://localhost:8787`) or just its host (`example.com`, `127.0.0.1:8787`,
+   * read as http); null when unknown (the room, whose saved URLs were checked
+   * when saved and whose redirects stay on their origin).
+   */
   siteHost: string | null;
 }
 
@@ -68,8 +81,11 @@ function ipv4Bytes(host: string): number[] | null {
   return bytes;
 }
 
-/** True for IPv4 ranges that are not the public internet (RFC 6890 special-purpose registry). */
-function isInternalIpv4([a, b]: number[]): boolean {
+/**
+ * True for IPv4 ranges that are not the public internet (IANA IPv4
+ * Special-Purpose Address Registry, RFC 6890 and its updates).
+ */
+function isInternalIpv4([a, b, c]: number[]): boolean {
   return (
     a === 0 || // "this network"
     a === 10 || // private
@@ -78,13 +94,21 @@ function isInternalIpv4([a, b]: number[]): boolean {
     (a === 169 && b === 254) || // link-local (cloud metadata lives here)
     (a === 172 && b! >= 16 && b! <= 31) || // private
     (a === 192 && b === 168) || // private
-    (a === 192 && b === 0) || // IETF protocol assignments
+    (a === 192 && b === 0 && (c === 0 || c === 2)) || // IETF protocol assignments, TEST-NET-1
+    (a === 192 && b === 88 && c === 99) || // 6to4 relay anycast (deprecated)
     (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    a! >= 224 // multicast and reserved
+    (a === 198 && b === 51 && c === 100) || // TEST-NET-2
+    (a === 203 && b === 0 && c === 113) || // TEST-NET-3
+    a! >= 224 // multicast, reserved and broadcast
   );
 }
 
-/** The 8 16-bit groups of an IPv6 literal (brackets removed); null when it is not one. */
+/**
+ * The 8 16-bit groups of an IPv6 literal (brackets removed); null when it is
+ * not one. Reads every spelling RFC 4291 §2.2 allows: `::` anywhere, leading
+ * zeros, and a dotted IPv4 tail (`::ffff:127.0.0.1`, `0:0:0:0:0:ffff:…`,
+ * `::127.0.0.1`), though the URL parser hands over the compressed hex form.
+ */
 function ipv6Groups(host: string): number[] | null {
   if (!host.includes(":")) return null;
   let text = host;
@@ -106,23 +130,100 @@ function ipv6Groups(host: string): number[] | null {
   return groups.some(Number.isNaN) ? null : groups;
 }
 
+/**
+ * True for every IPv6 address that is not plain global unicast. An allow
+ * list, not a deny list, so no spelling of an IPv4 address inside IPv6 is
+ * forgotten: only 2000::/3 is the public IPv6 internet (RFC 4291 §2.4), which
+ * leaves out ::/128, ::1, the IPv4-mapped ::ffff:0:0/96 and IPv4-translated
+ * ::ffff:0:0:0/96, the IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 and
+ * 64:ff9b:1::/48, discard-only 100::/64, unique-local fc00::/7, link-local
+ * fe80::/10 and multicast ff00::/8. Inside 2000::/3 the IANA IPv6
+ * Special-Purpose Address Registry's ranges that carry IPv4 or reach no
+ * public host are refused too: 2001::/23 (IETF protocol assignments, among
+ * them Teredo 2001::/32, which embeds an IPv4 address, and benchmarking
+ * 2001:2::/48), documentation 2001:db8::/32 and 3fff::/20, and 6to4
+ * 2002::/16 (an IPv4 address in bits 16–47).
+ */
 function isInternalIpv6(g: number[]): boolean {
-  const allZeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (allZeroTo(7) && (g[7] === 0 || g[7] === 1)) return true; // :: and ::1
-  if (allZeroTo(5) && g[5] === 0xffff) return isInternalIpv4([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]); // IPv4-mapped
-  if (allZeroTo(6)) return true; // IPv4-compatible (deprecated)
-  if ((g[0]! & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
-  if ((g[0]! & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  if ((g[0]! & 0xff00) === 0xff00) return true; // multicast
-  if (g[0] === 0x64 && g[1] === 0xff9b) return true; // NAT64 of any IPv4, internal included
+  if ((g[0]! & 0xe000) !== 0x2000) return true;
+  if (g[0] === 0x2001 && (g[1]! < 0x200 || g[1] === 0xdb8)) return true;
+  if (g[0] === 0x2002) return true;
+  if (g[0] === 0x3fff && g[1]! < 0x1000) return true;
   return false;
 }
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1"]);
+/**
+ * An internal IPv4 address written into a host name (`127.0.0.1.nip.io`,
+ * `10-0-0-1.sslip.io`): wildcard DNS services answer such names with that
+ * address. Names are not resolved here (see the module docstring), so this
+ * catches only the well-known trick, not every name that points inside.
+ */
+function embedsInternalIpv4(host: string): boolean {
+  for (const match of host.matchAll(/(?:^|[.-])(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})(?=[.-]|$)/g)) {
+    const bytes = match.slice(1, 5).map(Number);
+    if (bytes.every((n) => n <= 255) && isInternalIpv4(bytes)) return true;
+  }
+  return false;
+}
+
+/** Host names that are always this machine (RFC 6761 §6.3). */
+function isLocalhostName(host: string): boolean {
+  return host === "localhost" || host.endsWith(".localhost");
+}
+
+/** Whether `host` (lower case, no brackets) always means this machine: a localhost name or a loopback literal. */
+function isLoopbackHost(host: string): boolean {
+  if (isLocalhostName(host)) return true;
+  const v4 = ipv4Bytes(host);
+  if (v4) return v4[0] === 127;
+  const v6 = ipv6Groups(host);
+  if (!v6) return false;
+  const zeros = (n: number) => v6.slice(0, n).every((x) => x === 0);
+  return (zeros(7) && v6[7] === 1) || (zeros(5) && v6[5] === 0xffff && v6[6]! >> 8 === 127);
+}
+
+/**
+ * Whether `url` is the site itself (`siteHost`: its host with any port). In
+ * production: the site's host name on any port. In development the same,
+ * except that on a loopback site other ports are other programs (Ollama on
+ * localhost:11434 beside the site on localhost:8787), so there the site's
+ * port on any spelling of loopback (`127.0.0.1`, `[::1]`, `localhost`) is it.
+ */
+function isSiteItself(url: URL, host: string, siteHost: string): boolean {
+  let site: URL;
+  try {
+    site = new URL(siteHost.includes("://") ? siteHost : `http://${siteHost}`);
+  } catch {
+    return false;
+  }
+  const siteName = site.hostname.toLowerCase().replace(/\.$/, "").replace(/^\[|\]$/g, "");
+  if (!isLoopbackHost(siteName)) return host === siteName;
+  return isLoopbackHost(host) && effectivePort(url) === effectivePort(site);
+}
+
+/** The TCP port a URL connects to (its scheme's default when none is written). */
+function effectivePort(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
+}
+
+/** The host as written in `raw` (before the URL parser normalises it), lower case, without port or trailing dot. */
+function typedHost(raw: string): string {
+  const authority = /^\s*[a-z][a-z0-9+.-]*:\/\/([^/?#\\]*)/i.exec(raw)?.[1] ?? "";
+  return authority
+    .replace(/^.*@/, "")
+    .replace(/:\d*$/, "")
+    .toLowerCase()
+    .replace(/\.$/, "");
+}
+
+const PRIVATE_ADDRESS = "Base URL cannot be a private, loopback or link-local address";
 
 /**
  * Why `raw` may not be a model endpoint under `policy`, in words for people;
  * null when it may. Also null-safe for any string (a malformed URL is a reason).
+ * IPv4 hosts arrive normalised by the WHATWG URL parser (`2130706433`,
+ * `0177.0.0.1`, `0x7f.1` and `127.1` are all `127.0.0.1` by then; IPv6 in
+ * compressed hex), and are read again here in case a runtime does not.
  */
 export function endpointProblem(raw: string, policy: EndpointPolicy): string | null {
   let url: URL;
@@ -135,19 +236,15 @@ export function endpointProblem(raw: string, policy: EndpointPolicy): string | n
   if (url.username || url.password) return "Base URL must not contain a user name or password; put the key in the API key field";
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
   const bare = host.startsWith("[") ? host.slice(1, -1) : host;
-  if (policy.siteHost) {
-    const site = policy.siteHost.toLowerCase();
-    if (url.host.toLowerCase() === site || (!policy.development && host === site.replace(/:\d+$/, ""))) {
-      return "Base URL cannot be this site itself";
-    }
-  }
-  if (policy.development && LOOPBACK_NAMES.has(bare)) return null;
-  if (bare === "localhost" || bare.endsWith(".localhost")) return "Base URL cannot point at this server (localhost)";
+  if (policy.siteHost && isSiteItself(url, bare, policy.siteHost.toLowerCase())) return "Base URL cannot be this site itself";
+  // Development allows loopback as people write it; `0x7f.1` and the like are an attacker's spellings.
+  if (policy.development && (bare === "localhost" || bare === "127.0.0.1") && typedHost(raw) === bare) return null;
+  if (isLocalhostName(bare)) return "Base URL cannot point at this server (localhost)";
   const v4 = ipv4Bytes(bare);
   const v6 = v4 ? null : ipv6Groups(bare);
-  if ((v4 && isInternalIpv4(v4)) || (v6 && isInternalIpv6(v6))) {
-    return "Base URL cannot be a private, loopback or link-local address";
-  }
+  if (v4 && isInternalIpv4(v4)) return PRIVATE_ADDRESS;
+  if (bare.includes(":") && (!v6 || isInternalIpv6(v6))) return PRIVATE_ADDRESS;
+  if (!v4 && !v6 && embedsInternalIpv4(bare)) return PRIVATE_ADDRESS;
   if (url.protocol === "http:") {
     return policy.development
       ? "Base URL must start with https:// (http:// is allowed for localhost and 127.0.0.1 only)"
@@ -176,17 +273,33 @@ function capped(body: ReadableStream<Uint8Array>, limit: number): ReadableStream
   );
 }
 
+/** The words of a refused redirect to another origin (`target`: that origin). */
+export function crossOriginRedirectMessage(target: string): string {
+  return `The endpoint redirected to another address (${target}); Fabled sends your key and prompts only to the base URL's own address, so put that address in the base URL if you trust it`;
+}
+
 /**
  * A `fetch` for a person's endpoint: each redirect (at most MAX_REDIRECTS)
- * is checked by `policy` before it is followed, with the same method and
- * body (a 303 becomes a GET); bodies are cut at `maxBytes` (the read errors).
+ * is checked by `policy` before it is followed, with the same method,
+ * headers and body (a 303 becomes a GET); bodies are cut at `maxBytes` (the
+ * read errors).
  *
- * @throws EndpointRefused when the URL or a redirect target is refused or
- *   there are too many redirects; what `fetch` throws otherwise.
+ * A redirect to another origin than the first URL's is refused, not
+ * followed: the request carries the person's key (`Authorization`) and, for
+ * a chat, the whole prompt, both meant for the address the person saved.
+ * The Fetch Standard drops `Authorization` on a cross-origin redirect
+ * (§4.4 "HTTP-redirect fetch"); we refuse the hop instead, because the body
+ * would still go and a keyless request would only fail later with a 401
+ * that tells the person less (docs/decisions/0027).
+ *
+ * @throws EndpointRefused when the URL or a redirect target is refused, a
+ *   redirect leaves the origin, or there are too many redirects; what
+ *   `fetch` throws otherwise.
  */
 export function guardedFetch(policy: EndpointPolicy, maxBytes = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     let url = input instanceof Request ? input.url : String(input);
+    const origin = originOf(url);
     let request: RequestInit = { ...init, redirect: "manual" };
     for (let hop = 0; ; hop++) {
       assertEndpointAllowed(url, policy);
@@ -195,7 +308,16 @@ export function guardedFetch(policy: EndpointPolicy, maxBytes = MAX_RESPONSE_BYT
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel().catch(() => {});
         if (hop >= MAX_REDIRECTS) throw new EndpointRefused(`The endpoint redirected more than ${MAX_REDIRECTS} times`);
-        url = new URL(location, url).href;
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new EndpointRefused("The endpoint redirected to an address that is not a URL");
+        }
+        // Every hop passes the address rules first (a public host redirecting to 169.254.169.254 says so).
+        assertEndpointAllowed(next.href, policy);
+        if (next.origin !== origin) throw new EndpointRefused(crossOriginRedirectMessage(next.origin));
+        url = next.href;
         if (response.status === 303) request = { ...request, method: "GET", body: undefined };
         continue;
       }

@@ -6,13 +6,15 @@
  * temperature and a reply length; chat and see the reply come from it, with
  * those settings in what it was sent; then switch the chat back to the
  * site's (offline) model from the chat menu → Model. The key is never shown
- * again, only its last four characters. A reply of the person's model shows
+ * again, only its last four characters, and is not sent to another origin
+ * without being typed again (issue 42). A reply of the person's model shows
  * the tokens the endpoint reported for it; the offline model's shows none.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
+import { KEY_STAYS_WITH_ITS_ADDRESS } from "../schema/model-connections.ts";
 import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, toast } from "./helpers.ts";
 
 const KEY = "sk-e2e-own-model-key-4321";
@@ -165,6 +167,20 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   const edit = page.getByRole("dialog", { name: "Edit Connection" });
   await expect(edit.getByLabel("API key (Optional)")).toHaveValue("");
   await expect(edit.getByText("A key ending in …4321 is saved.", { exact: false })).toBeVisible();
+  // The saved key goes only to its own address: another origin (localhost for 127.0.0.1) needs it typed again.
+  await edit.getByLabel("Base URL").fill(baseUrl.replace("127.0.0.1", "localhost"));
+  await edit.getByRole("button", { name: "Test connection" }).click();
+  await expect(edit.getByText(KEY_STAYS_WITH_ITS_ADDRESS)).toBeVisible();
+  await expect(edit.getByLabel("API key (Optional)")).toHaveAttribute("aria-invalid", "true");
+  await page.screenshot({ path: "test-results/model-connection-key-stays-1280.png", fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: "test-results/model-connection-key-stays-375.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Back at the saved address, the saved key is fine again.
+  await edit.getByLabel("Base URL").fill(baseUrl);
+  await expect(edit.getByText(KEY_STAYS_WITH_ITS_ADDRESS)).toBeHidden();
+  await edit.getByRole("button", { name: "Test connection" }).click();
+  await expect(edit.getByText("Connected: 2 models found")).toBeVisible();
   await edit.getByRole("button", { name: "Cancel" }).click();
 
   // A site connection too, to switch a chat back to.

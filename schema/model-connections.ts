@@ -8,6 +8,7 @@
  * prompt budget).
  */
 import { z } from "zod";
+import { visibleName } from "./names.ts";
 
 /** `openai`: an OpenAI-compatible endpoint (base URL, key, model); `site`: one of the operator's models. */
 export const MODEL_CONNECTION_KINDS = ["openai", "site"] as const;
@@ -92,7 +93,8 @@ const connectionFields = {
     .string({ error: "Name is required" })
     .trim()
     .min(1, "Name is required")
-    .max(MAX_CONNECTION_NAME_LENGTH, `Name can be at most ${MAX_CONNECTION_NAME_LENGTH} characters`),
+    .max(MAX_CONNECTION_NAME_LENGTH, `Name can be at most ${MAX_CONNECTION_NAME_LENGTH} characters`)
+    .refine(...visibleName),
   kind: z.enum(MODEL_CONNECTION_KINDS, { error: 'kind must be "openai" or "site"' }),
   baseUrl: z
     .string({ error: "Base URL must be text" })
@@ -156,6 +158,31 @@ export const modelConnectionTestSchema = z.object({
   apiKey: connectionFields.apiKey.optional(),
   id: z.string({ error: "id must be a connection id" }).max(64).optional(),
 });
+
+/**
+ * Why a saved key may not follow a base URL to another origin: the key is
+ * write-only (no answer ever holds it), so whoever holds the session must
+ * not be able to send it to an address of their choosing either
+ * (docs/decisions/0027). Said on `apiKey`.
+ */
+export const KEY_STAYS_WITH_ITS_ADDRESS =
+  "Enter the API key again to use another address: a saved key is sent only to the address it was saved with";
+
+/** The origin (`https://host:port`) of `url`, or null when it is not an absolute http(s) URL. */
+export function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `a` and `b` are URLs of one origin (scheme, host and port), the web's boundary for credentials. */
+export function sameOrigin(a: string, b: string): boolean {
+  const origin = originOf(a);
+  return origin !== null && origin === originOf(b);
+}
 
 /** `POST /api/model-connections/test` → 200: the endpoint's model ids, sorted. */
 export interface ModelList {

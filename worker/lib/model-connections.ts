@@ -18,6 +18,7 @@ import { assertEndpointAllowed, type EndpointPolicy, EndpointRefused } from "../
 import { siteModels } from "../../ai/model-connection.ts";
 import { currentKeyId, decryptApiKey, encryptApiKey, isDevelopment, keyHint, ModelKeysUnavailable } from "../../ai/model-keys.ts";
 import {
+  KEY_STAYS_WITH_ITS_ADDRESS,
   MAX_MODEL_CONNECTIONS,
   type ModelConnection,
   type ModelConnectionInput,
@@ -25,6 +26,7 @@ import {
   type ModelConnectionUpdate,
   type ModelSettings,
   modelSettingsSchema,
+  sameOrigin,
 } from "../../schema/model-connections.ts";
 import { ApiError, notFound } from "./errors.ts";
 
@@ -75,9 +77,9 @@ function toConnection(row: ConnectionRow): ModelConnection {
   };
 }
 
-/** The endpoint rules for a request to `requestUrl` (its host is the site's own). */
+/** The endpoint rules for a request to `requestUrl` (its origin is the site's own). */
 export function endpointPolicy(env: Pick<Env, "ENVIRONMENT">, requestUrl: string): EndpointPolicy {
-  return { development: isDevelopment(env), siteHost: new URL(requestUrl).host };
+  return { development: isDevelopment(env), siteHost: new URL(requestUrl).origin };
 }
 
 /** A connection id from a path; anything but a UUID names nothing (404, like a stranger's). */
@@ -135,16 +137,32 @@ export async function findOwnModelConnection(db: D1Database, userId: string, id:
 }
 
 /**
- * The decrypted key of `userId`'s connection `id` (for "Test connection" on
- * a saved connection); undefined when it has none.
- * @throws 404 when missing or someone else's; 503 when the key cannot be read.
+ * 400 on `apiKey` when a connection with a saved key (`current`) would be
+ * pointed at `baseUrl` on another origin without the key being typed again
+ * (`PUT` with a new `baseUrl` and no `apiKey`; docs/decisions/0027).
  */
-export async function ownApiKey(env: Env, userId: string, id: string): Promise<string | undefined> {
-  const row = await env.DB.prepare("SELECT api_key_encrypted AS sealed FROM model_connections WHERE id = ? AND user_id = ?")
+export function assertKeyStaysWithItsAddress(current: Pick<ModelConnection, "baseUrl" | "keyHint">, baseUrl: string): void {
+  if (current.keyHint !== null && current.baseUrl !== null && !sameOrigin(baseUrl, current.baseUrl)) {
+    throw invalid("apiKey", KEY_STAYS_WITH_ITS_ADDRESS);
+  }
+}
+
+/**
+ * The decrypted key of `userId`'s connection `id`, for "Test connection" on
+ * a saved connection at `baseUrl`; undefined when it has none. The key goes
+ * only to its own address: `baseUrl` on another origin than the saved base
+ * URL's is refused (the path may differ: same origin, same trust, as for a
+ * redirect in ai/endpoint-guard.ts).
+ * @throws 404 when missing or someone else's; 400 on `apiKey`
+ *   (KEY_STAYS_WITH_ITS_ADDRESS) for another origin; 503 when the key cannot be read.
+ */
+export async function ownApiKey(env: Env, userId: string, id: string, baseUrl: string): Promise<string | undefined> {
+  const row = await env.DB.prepare("SELECT api_key_encrypted AS sealed, base_url AS baseUrl FROM model_connections WHERE id = ? AND user_id = ?")
     .bind(id, userId)
-    .first<{ sealed: string | null }>();
+    .first<{ sealed: string | null; baseUrl: string | null }>();
   if (!row) throw notFound(CONNECTION_NOT_FOUND);
   if (!row.sealed) return undefined;
+  assertKeyStaysWithItsAddress({ baseUrl: row.baseUrl, keyHint: "" }, baseUrl);
   try {
     return await decryptApiKey(env, { connectionId: id, userId }, row.sealed);
   } catch (error) {

@@ -260,9 +260,13 @@ export async function findOrCreateDevUser(db: D1Database, person: { email: strin
  * else's username.
  */
 export async function isUsernameAvailable(db: D1Database, username: string, userId: string): Promise<boolean> {
+  // A lookalike of the person's own username is theirs even when someone else's name
+  // came to look the same later (a new skeleton step, migrations/0020_leetspeak_skeletons.sql).
   const row = await db
     .prepare(
-      `SELECT 1 AS taken FROM users WHERE (lower(username) = lower(?1) OR username_skeleton = ?2) AND id != ?3
+      `SELECT 1 AS taken FROM users
+       WHERE id != ?3 AND (lower(username) = lower(?1)
+         OR (username_skeleton = ?2 AND NOT EXISTS (SELECT 1 FROM users me WHERE me.id = ?3 AND me.username_skeleton = ?2)))
        UNION ALL SELECT 1 WHERE ${heldSql("?1", "?2")}
          AND NOT EXISTS (SELECT 1 FROM users WHERE id = ?3 AND lower(username) = lower(?1))`,
     )
@@ -277,7 +281,11 @@ export async function isUsernameAvailable(db: D1Database, username: string, user
  * "username_taken" when another user holds the username in any letter case
  * or one with the same confusable skeleton — also when they took it a moment
  * ago (one statement: the skeleton check and the write cannot be split by
- * another write).
+ * another write). A spelling of the person's own username (the same
+ * skeleton as theirs) is always theirs, also when another person's name
+ * came to share that skeleton only when the skeleton gained a step (two
+ * names held before migrations/0020_leetspeak_skeletons.sql both stay
+ * usable); the unique index still refuses the other's exact name.
  */
 export async function updateProfile(
   db: D1Database,
@@ -289,7 +297,7 @@ export async function updateProfile(
     const user = await db
       .prepare(
         `UPDATE users SET name = ?1, username = ?2, profile_image_url = ?3, bio = CASE WHEN ?7 THEN ?8 ELSE bio END, updated_at = ${NOW_MS}
-         WHERE id = ?4 AND NOT EXISTS (SELECT 1 FROM users other WHERE other.username_skeleton = ?5 AND other.id != ?6)
+         WHERE id = ?4 AND (username_skeleton = ?5 OR NOT EXISTS (SELECT 1 FROM users other WHERE other.username_skeleton = ?5 AND other.id != ?6))
            AND (lower(username) = lower(?2) OR NOT ${heldSql("?2", "?5")})
          RETURNING ${USER_FIELDS}`,
       )

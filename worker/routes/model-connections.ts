@@ -11,7 +11,10 @@
  * - `PUT /:id` (partial) → 200; `DELETE /:id` → 204.
  * - `POST /test` `{baseUrl, apiKey?, id?}` → 200 `{models}`: "Test
  *   connection" lists the endpoint's `/models`; a refused URL or a failing
- *   endpoint → 400 with words for the person (never the key).
+ *   endpoint → 400 with words for the person (never the key). With `id` and
+ *   no `apiKey`, the saved key is sent only to the saved base URL's origin
+ *   (another → 400 on `apiKey`); `PUT` moving a keyed connection to another
+ *   origin without a new key is refused the same way (docs/decisions/0027).
  * - `GET /site-models` → 200 `{models, default}`: what a `site` connection may name.
  */
 import { Hono } from "hono";
@@ -31,6 +34,7 @@ import { afterResponse } from "../lib/after-response.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import {
   assertConnectionTarget,
+  assertKeyStaysWithItsAddress,
   CONNECTION_NOT_FOUND,
   createModelConnection,
   deleteModelConnection,
@@ -78,7 +82,7 @@ export const modelConnectionsRoutes = new Hono<AppEnv>()
   .post("/test", limitWrites("LOOKUP_RATE_LIMITER"), connectionBodyLimit, validate("json", modelConnectionTestSchema), async (c) => {
     const { baseUrl, apiKey, id } = c.req.valid("json");
     const userId = c.var.user!.id;
-    const key = apiKey ? apiKey : id ? await ownApiKey(c.env, userId, parseConnectionId(id)) : undefined;
+    const key = apiKey ? apiKey : id ? await ownApiKey(c.env, userId, parseConnectionId(id), baseUrl) : undefined;
     let models: string[];
     try {
       models = await listEndpointModels({ baseUrl, apiKey: key, policy: endpointPolicy(c.env, c.req.url) });
@@ -100,6 +104,8 @@ export const modelConnectionsRoutes = new Hono<AppEnv>()
     if (patch.kind !== undefined || patch.baseUrl !== undefined || patch.model !== undefined) {
       assertConnectionTarget(c.env, endpointPolicy(c.env, c.req.url), target);
     }
+    // The saved key does not follow the connection to another address unless typed again.
+    if (kind === "openai" && target.baseUrl && patch.apiKey === undefined) assertKeyStaysWithItsAddress(current, target.baseUrl);
     const updated = await updateModelConnection(c.env, userId, id, patch, kind);
     return c.json(updated satisfies ModelConnection, 200);
   })

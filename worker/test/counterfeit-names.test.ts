@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Character } from "../../schema/api.ts";
-import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../../schema/names.ts";
+import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters, NO_VISIBLE_CHARACTER_MESSAGE } from "../../schema/names.ts";
 import { nameSkeleton, usernameSkeletonSql } from "../../schema/skeleton.ts";
 import { findOrCreateDevUser } from "../lib/users.ts";
 import { USERNAME_TAKEN } from "../routes/profile.ts";
@@ -40,15 +40,37 @@ const newCharacter = async (user: TestUser, fields: Record<string, unknown> = {}
 
 describe("skeletons", () => {
   it("map every lookalike of a name to one skeleton", () => {
-    const forms = ["@nightowl", "@nightowI", "@NightOwl", "@nightowl_", "@night_owl", "@night0wl", "nightоwl", "night\u00ADowl", "night\u200Bowl", "\u202Dnightowl", "ｎｉｇｈｔｏｗｌ", "@nlghtowl"];
-    expect(new Set(forms.slice(0, -1).map(nameSkeleton))).toEqual(new Set(["nightowl"]));
+    const forms = [
+      "@nightowl",
+      "@nightowI",
+      "@NightOwl",
+      "@nightowl_",
+      "@night_owl",
+      "@night0wl",
+      "nightоwl",
+      "night\u00ADowl",
+      "night\u200Bowl",
+      "\u202Dnightowl",
+      "ｎｉｇｈｔｏｗｌ",
+      "@nlghtowl",
+      // Digits that stand for letters (issue 42): 1 for i or l, 0 o, 7 t, and both in one name.
+      "@n1ghtowl",
+      "@nightow1",
+      "@n1ght0w1",
+      "@N1GH7OWL",
+    ];
+    expect(new Set(forms.map(nameSkeleton))).toEqual(new Set(["nlghtowl"]));
     expect(nameSkeleton("@fabIed")).toBe(nameSkeleton("@fabled"));
+    expect(nameSkeleton("@f4b13d")).toBe(nameSkeleton("@fabled"));
+    expect(nameSkeleton("@5t4r8urst")).toBe(nameSkeleton("@starburst"));
     expect(nameSkeleton("@rnira")).toBe(nameSkeleton("@mira"));
-    expect(nameSkeleton("@nightowi")).not.toBe(nameSkeleton("@nightowl"));
+    // Each digit is its own letter: names that differ in numbers stay apart, and 2, 6, 9 are left as they are.
+    expect(new Set(["@mira_42", "@mira_43", "@mira_24", "@mira_96", "@mira_69"].map(nameSkeleton)).size).toBe(5);
+    expect(nameSkeleton("@night0wl")).not.toBe(nameSkeleton("@nightowi_2"));
   });
 
-  it("SQLite computes the same skeleton for usernames as nameSkeleton (the generated column of migration 0012)", async () => {
-    const samples = ["@nightowl", "@NightOwI", "@fab1ed_", "@O0o_Il1", "@rnvv_RN", "@tester_11_a0b1c2", "@__"];
+  it("SQLite computes the same skeleton for usernames as nameSkeleton (the generated column, migrations 0012 and 0019)", async () => {
+    const samples = ["@nightowl", "@NightOwI", "@fab1ed_", "@O0o_Il1", "@rnvv_RN", "@tester_11_a0b1c2", "@__", "@n1ght0w1", "@L33T_5p34k_0123456789", "@iIl1"];
     for (const username of samples) {
       const sql = await env.DB.prepare(`SELECT ${usernameSkeletonSql("?1")} AS s`).bind(username).first<string>("s");
       expect(sql, username).toBe(nameSkeleton(username));
@@ -60,6 +82,48 @@ describe("skeletons", () => {
 });
 
 describe("usernames", () => {
+  it("refuses digits standing for letters beside someone's username: @n1ghtowl beside @nightowl (409), and the check says taken", async () => {
+    const owner = await victim();
+    const attacker = await signIn();
+    const tail = owner.bare.slice("nightowl".length);
+    for (const counterfeit of [`@n1ghtowl${tail}`, `@nightow1${tail}`, `@n1ght0w1${tail}`, `@nigh7owl${tail}`, `@N1GHT0WL${tail.toUpperCase()}`]) {
+      expect(await json(await putProfile(attacker, counterfeit), 409), counterfeit).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+      const check = await json<{ available: boolean }>(await call(`/api/profile/check-username/${encodeURIComponent(counterfeit)}`, { user: attacker }), 200);
+      expect(check.available, counterfeit).toBe(false);
+    }
+    expect(await usernameOf(attacker.id)).toBe(attacker.username);
+  });
+
+  it("the report's request: @n1ghtowl beside the seeded @nightowl is refused", async () => {
+    const taken = await env.DB.prepare("SELECT 1 AS found FROM users WHERE lower(username) = '@nightowl'").first();
+    if (!taken) await signIn({ username: "@nightowl" });
+    const attacker = await signIn();
+    expect(await json(await putProfile(attacker, "@n1ghtowl"), 409)).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    expect(await usernameOf(attacker.id)).toBe(attacker.username);
+  });
+
+  it("names that already looked alike before the new skeleton both stay, and the first holder can still save theirs", async () => {
+    // Rows written before migration 0020 (the index is not unique, so both exist).
+    const first = await signIn({ username: `@l33t${plain()}` });
+    const second = await signIn({ username: `@${first.username.slice(1).replace("33", "ee")}` });
+    expect(nameSkeleton(second.username)).toBe(nameSkeleton(first.username));
+    const skeletons = await env.DB.prepare("SELECT username_skeleton AS s FROM users WHERE id IN (?, ?)").bind(first.id, second.id).all<{ s: string }>();
+    expect(skeletons.results.map((r) => r.s)).toEqual([nameSkeleton(first.username), nameSkeleton(first.username)]);
+    // Each keeps saving their profile and may re-spell their own name; neither may take the other's exact name.
+    expect((await json<{ username: string }>(await putProfile(first, first.username, "Leet"), 200)).username).toBe(first.username);
+    expect((await json<{ username: string }>(await putProfile(second, second.username, "Elite"), 200)).username).toBe(second.username);
+    const respelled = first.username.replace("@l", "@L");
+    expect((await json<{ username: string }>(await putProfile(first, respelled, "Leet"), 200)).username).toBe(respelled);
+    expect(await json(await putProfile(first, second.username.toUpperCase()), 409)).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    const mine = await json<{ available: boolean }>(await call(`/api/profile/check-username/${encodeURIComponent(second.username)}`, { user: second }), 200);
+    expect(mine.available).toBe(true);
+    // A third person gets neither.
+    const third = await signIn();
+    for (const taken of [first.username, second.username, first.username.replace("33", "3e")]) {
+      expect(await json(await putProfile(third, taken), 409), taken).toEqual({ error: USERNAME_TAKEN, code: "conflict" });
+    }
+  });
+
   it("refuses a counterfeit of someone else's username (I for l, trailing _, 0 for o) with 409 and keeps the attacker's name", async () => {
     const owner = await victim();
     const attacker = await signIn();
@@ -176,5 +240,95 @@ describe("names and titles hold no hidden characters", () => {
     const conversation = await call("/api/conversations", { method: "POST", user, body: { characterId: character.id, title: "Hi\u2066there" } });
     expect((await json<{ issues: { path: string; message: string }[] }>(conversation, 400)).issues).toEqual([{ path: "title", message: HIDDEN_CHARACTERS_MESSAGE }]);
     expect(await countRows("conversations", "user_id = ?", user.id)).toBe(0);
+  });
+});
+
+describe("one rule for every name and title (issue 42)", () => {
+  /** Each text an attacker sent, and the message it now gets. */
+  const BAD: [text: string, message: string][] = [
+    ["a\u0000b", HIDDEN_CHARACTERS_MESSAGE],
+    ["Mira\u200B", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u202EMira", HIDDEN_CHARACTERS_MESSAGE],
+    ["Mi\u2067ra\u2069", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u3164", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u2800", HIDDEN_CHARACTERS_MESSAGE],
+    ["\u0301\u0308\u0301", NO_VISIBLE_CHARACTER_MESSAGE],
+    ["\u0301 \u0308", NO_VISIBLE_CHARACTER_MESSAGE],
+    ["\u20DD\u20DD", NO_VISIBLE_CHARACTER_MESSAGE],
+    ["\u0301Mira", NO_VISIBLE_CHARACTER_MESSAGE],
+  ];
+
+  type Input = { field: string; path: string; send: (user: TestUser, text: string) => Promise<Response> };
+
+  /** Every input that takes a name or a title, with what it needs around it. */
+  async function inputs(user: TestUser): Promise<Input[]> {
+    const character = await json<Character>(await newCharacter(user), 201);
+    const chat = await json<{ id: string }>(await call("/api/conversations", { method: "POST", user, body: { characterId: character.id } }), 201);
+    const persona = await json<{ id: string }>(await call("/api/personas", { method: "POST", user, body: { name: "Anna", description: "" } }), 201);
+    const connection = await json<{ id: string }>(
+      await call("/api/model-connections", { method: "POST", user, body: { name: "Mine", kind: "site", model: "offline" } }),
+      201,
+    );
+    return [
+      { field: "character name", path: "name", send: (u, name) => newCharacter(u, { name }) },
+      { field: "character rename", path: "name", send: (u, name) => call(`/api/characters/${character.id}`, { method: "PUT", user: u, body: { name } }) },
+      { field: "pen name", path: "creator", send: (u, creator) => call(`/api/characters/${character.id}`, { method: "PUT", user: u, body: { creator } }) },
+      { field: "display name", path: "name", send: (u, name) => putProfile(u, u.username, name) },
+      { field: "persona name", path: "name", send: (u, name) => call("/api/personas", { method: "POST", user: u, body: { name, description: "" } }) },
+      { field: "persona rename", path: "name", send: (u, name) => call(`/api/personas/${persona.id}`, { method: "PUT", user: u, body: { name, description: "" } }) },
+      {
+        field: "conversation title",
+        path: "title",
+        send: (u, title) => call("/api/conversations", { method: "POST", user: u, body: { characterId: character.id, title } }),
+      },
+      { field: "conversation rename", path: "title", send: (u, title) => call(`/api/conversations/${chat.id}`, { method: "PATCH", user: u, body: { title } }) },
+      {
+        field: "model connection name",
+        path: "name",
+        send: (u, name) => call("/api/model-connections", { method: "POST", user: u, body: { name, kind: "site", model: "offline" } }),
+      },
+      { field: "model connection rename", path: "name", send: (u, name) => call(`/api/model-connections/${connection.id}`, { method: "PUT", user: u, body: { name } }) },
+    ];
+  }
+
+  it("refuses control, invisible and bidi characters and names without a visible character, on every input, and stores nothing", async () => {
+    const counts = async (user: TestUser) => [
+      await countRows("characters", "creator_id = ?", user.id),
+      await countRows("personas", "user_id = ?", user.id),
+      await countRows("conversations", "user_id = ?", user.id),
+      await countRows("model_connections", "user_id = ?", user.id),
+    ];
+    const fields = (await inputs(await signIn())).length;
+    // One person per input, so the writes stay under the per-person limit (WRITE_RATE_LIMITER).
+    for (let i = 0; i < fields; i++) {
+      const user = await signIn();
+      const input = (await inputs(user))[i]!;
+      const before = await counts(user);
+      for (const [text, message] of BAD) {
+        const res = await input.send(user, text);
+        const body = await json<{ code: string; issues: { path: string; message: string }[] }>(res, 400);
+        expect(body.issues, `${input.field}: ${JSON.stringify(text)}`).toEqual([{ path: input.path, message }]);
+      }
+      expect(await counts(user), input.field).toEqual(before);
+    }
+    const user = await signIn();
+    // Tags are letters and numbers from their first character, so a mark alone never starts one.
+    for (const [text] of BAD) {
+      expect((await json<{ issues: { path: string }[] }>(await newCharacter(user, { tags: [`sea${text}`] }), 400)).issues[0]?.path, JSON.stringify(text)).toBe(
+        "tags.0",
+      );
+    }
+  });
+
+  it("keeps names whose marks sit on letters, in every script, on every input", async () => {
+    const user = await signIn();
+    const table = await inputs(user);
+    const good = ["Zoe\u0308", "Nguyê\u0303n", "ขอบคุณ", "नमस्ते", "Ada 👩\u200D💻", "می\u200Cخواهم"];
+    for (const input of table.filter((i) => i.field !== "pen name")) {
+      for (const text of good) {
+        const res = await input.send(user, text);
+        expect(res.status, `${input.field}: ${text} → ${await res.clone().text()}`).toBeLessThan(300);
+      }
+    }
   });
 });

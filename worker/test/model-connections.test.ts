@@ -4,20 +4,24 @@
  * person's and the owner's side; the key never in an answer and never in
  * D1 as plain text; the one default; the settings' bounds; the endpoint
  * rules (private addresses, loopback in production, schemes, a redirect to
- * a private host); "Test connection" against the loopback OpenAI-compatible
+ * a private host); a key that goes only to its own address (a redirect to
+ * another origin, a saved key tested or saved with another origin's URL:
+ * issue 42, against a second loopback origin that records what reaches
+ * it); "Test connection" against the loopback OpenAI-compatible
  * server (worker/test/openai-server.ts); a conversation's model
  * (`PATCH /api/conversations/{id}`); and what an account's deletion takes.
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { endpointProblem, type EndpointPolicy } from "../../ai/endpoint-guard.ts";
+import { crossOriginRedirectMessage, endpointProblem, type EndpointPolicy, EndpointRefused } from "../../ai/endpoint-guard.ts";
+import { PersonChatModel } from "../../ai/model-connection.ts";
 import { currentKeyId, decryptApiKey } from "../../ai/model-keys.ts";
 import type { Conversation } from "../../schema/chat.ts";
-import type { ModelConnection } from "../../schema/model-connections.ts";
+import { KEY_STAYS_WITH_ITS_ADDRESS, type ModelConnection } from "../../schema/model-connections.ts";
 import { rewrapApiKeys } from "../lib/model-connections.ts";
 import { call, countRows, json } from "./creator-api.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
-import { OPENAI_TEST_KEY, OPENAI_TEST_MODELS } from "./openai-server.ts";
+import { OPENAI_TEST_KEY, OPENAI_TEST_MODELS, type RecordedRequest } from "./openai-server.ts";
 import { startChat } from "./room-chat.ts";
 
 const NOT_FOUND = { error: "Model connection not found", code: "not_found" };
@@ -281,6 +285,102 @@ describe("endpoint rules", () => {
   });
 });
 
+/**
+ * Every address form an attacker tries (issue 42), with the host the URL
+ * parser hands to the guard: IPv4 in decimal, octal, hex and short forms;
+ * IPv6 forms that carry IPv4 or reserved space; names that spell an
+ * internal address.
+ */
+const SSRF_TABLE: [url: string, hostSeen: string][] = [
+  ["https://2130706433/v1", "127.0.0.1"],
+  ["https://0177.0.0.1/v1", "127.0.0.1"],
+  ["https://0x7f.1/v1", "127.0.0.1"],
+  ["https://127.1/v1", "127.0.0.1"],
+  ["https://0x7f000001/v1", "127.0.0.1"],
+  ["https://0/v1", "0.0.0.0"],
+  ["https://0xa9fea9fe/latest", "169.254.169.254"],
+  ["https://10.1/v1", "10.0.0.1"],
+  ["https://192.0.2.10/v1", "192.0.2.10"],
+  ["https://255.255.255.255/v1", "255.255.255.255"],
+  ["https://[::]/v1", "[::]"],
+  ["https://[::1]/v1", "[::1]"],
+  ["https://[0:0:0:0:0:0:0:1]/v1", "[::1]"],
+  ["https://[::ffff:7f00:1]/v1", "[::ffff:7f00:1]"],
+  ["https://[::ffff:127.0.0.1]/v1", "[::ffff:7f00:1]"],
+  ["https://[0:0:0:0:0:ffff:7f00:1]/v1", "[::ffff:7f00:1]"],
+  ["https://[0000:0000:0000:0000:0000:FFFF:127.0.0.1]/v1", "[::ffff:7f00:1]"],
+  ["https://[::ffff:169.254.169.254]/v1", "[::ffff:a9fe:a9fe]"],
+  ["https://[::ffff:8.8.8.8]/v1", "[::ffff:808:808]"],
+  ["https://[::ffff:0:7f00:1]/v1", "[::ffff:0:7f00:1]"],
+  ["https://[::127.0.0.1]/v1", "[::7f00:1]"],
+  ["https://[64:ff9b::7f00:1]/v1", "[64:ff9b::7f00:1]"],
+  ["https://[64:ff9b::808:808]/v1", "[64:ff9b::808:808]"],
+  ["https://[64:ff9b:1::a00:1]/v1", "[64:ff9b:1::a00:1]"],
+  ["https://[2002:7f00:1::]/v1", "[2002:7f00:1::]"],
+  ["https://[2002:a9fe:a9fe::1]/v1", "[2002:a9fe:a9fe::1]"],
+  ["https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/v1", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"],
+  ["https://[2001:db8::1]/v1", "[2001:db8::1]"],
+  ["https://[100::1]/v1", "[100::1]"],
+  ["https://[fc00::1]/v1", "[fc00::1]"],
+  ["https://[fd12:3456::1]/v1", "[fd12:3456::1]"],
+  ["https://[fe80::1]/v1", "[fe80::1]"],
+  ["https://[febf::1]/v1", "[febf::1]"],
+  ["https://[ff02::1]/v1", "[ff02::1]"],
+  ["https://127.0.0.1.nip.io/v1", "127.0.0.1.nip.io"],
+  ["https://10-0-0-1.sslip.io/v1", "10-0-0-1.sslip.io"],
+  ["https://app.169.254.169.254.nip.io/v1", "app.169.254.169.254.nip.io"],
+];
+
+describe("every address form (the SSRF table of issue 42)", () => {
+  const PRIVATE = "Base URL cannot be a private, loopback or link-local address";
+  const production: EndpointPolicy = { development: false, siteHost: "fabled.example" };
+
+  it("reaches the guard in the form the URL parser gives, and is refused in production", () => {
+    for (const [url, hostSeen] of SSRF_TABLE) {
+      expect(new URL(url).hostname, url).toBe(hostSeen);
+      expect(endpointProblem(url, production), url).toBe(PRIVATE);
+    }
+    for (const url of ["https://localhost/v1", "https://LOCALHOST./v1", "https://api.localhost/v1"]) {
+      expect(endpointProblem(url, production), url).toBe("Base URL cannot point at this server (localhost)");
+    }
+  });
+
+  it("is refused through the API too, and nothing is stored", async () => {
+    const mira = await signIn();
+    for (const [baseUrl] of SSRF_TABLE) {
+      expect((await refused(mira, openaiConnection({ baseUrl }))).issues, baseUrl).toEqual([{ path: "baseUrl", message: PRIVATE }]);
+    }
+    expect(await list(mira)).toEqual([]);
+  });
+
+  it("public addresses and names stay allowed", () => {
+    for (const url of [
+      "https://api.openai.com/v1",
+      "https://openrouter.ai/api/v1",
+      "https://8.8.8.8/v1",
+      "https://[2606:4700:4700::1111]/v1",
+      "https://[2001:4860:4860::8888]/v1",
+      "https://1.2.3.4.nip.io/v1",
+      "https://llm-10.example.com/v1",
+    ]) {
+      expect(endpointProblem(url, production), url).toBeNull();
+    }
+  });
+
+  it("the site's own host is refused in development as in production, in every spelling of loopback", () => {
+    const local: EndpointPolicy = { development: true, siteHost: "localhost:8787" };
+    for (const url of ["http://localhost:8787/api", "http://127.0.0.1:8787/api", "http://[::1]:8787/api", "http://app.localhost:8787/api"]) {
+      expect(endpointProblem(url, local), url).toBe("Base URL cannot be this site itself");
+    }
+    // Other ports on loopback are other programs (Ollama, llama.cpp).
+    expect(endpointProblem("http://localhost:11434/v1", local)).toBeNull();
+    expect(endpointProblem("http://127.0.0.1:8080/v1", local)).toBeNull();
+    const named: EndpointPolicy = { development: true, siteHost: "fabled.test:8787" };
+    expect(endpointProblem("https://fabled.test/v1", named)).toBe("Base URL cannot be this site itself");
+    expect(endpointProblem("https://FABLED.test.:9443/v1", named)).toBe("Base URL cannot be this site itself");
+  });
+});
+
 describe("Test connection", () => {
   const test = (user: TestUser, body: Record<string, unknown>) => call("/api/model-connections/test", { method: "POST", user, body });
 
@@ -312,6 +412,98 @@ describe("Test connection", () => {
     });
     expect(await json(await test(mira, { baseUrl: "https://10.1.2.3/v1" }), 400)).toMatchObject({
       error: "Base URL cannot be a private, loopback or link-local address",
+    });
+  });
+});
+
+describe("a key goes only to its own address (issue 42)", () => {
+  const test = (user: TestUser, body: Record<string, unknown>) => call("/api/model-connections/test", { method: "POST", user, body });
+  const origin = () => new URL(env.OPENAI_BASE_URL).origin;
+  /** What the second origin received under `token`. */
+  const received = async (token: string) =>
+    json<RecordedRequest[]>(await fetch(`${env.TEST_OTHER_ORIGIN}/__test/received/${token}`), 200);
+
+  it("an endpoint answering 307 to another origin gets neither the key nor a request there (Test connection)", async () => {
+    const mira = await signIn();
+    const token = crypto.randomUUID();
+    const res = await test(mira, { baseUrl: `${origin()}/redirect-other/${token}/v1`, apiKey: OPENAI_TEST_KEY });
+    expect(await json(res, 400)).toMatchObject({
+      error: crossOriginRedirectMessage(env.TEST_OTHER_ORIGIN),
+      code: "validation_failed",
+      issues: [{ path: "baseUrl" }],
+    });
+    expect(await received(token)).toEqual([]);
+  });
+
+  it("a redirect within the same origin is followed with the key", async () => {
+    const mira = await signIn();
+    expect(await json(await test(mira, { baseUrl: `${origin()}/redirect-same/v1`, apiKey: OPENAI_TEST_KEY }), 200)).toEqual({
+      models: [...OPENAI_TEST_MODELS].sort(),
+    });
+  });
+
+  it("a chat's prompt and key do not follow a redirect to another origin", async () => {
+    const token = crypto.randomUUID();
+    const model = new PersonChatModel({
+      baseUrl: `${origin()}/redirect-other/${token}/v1`,
+      apiKey: OPENAI_TEST_KEY,
+      model: "echo",
+      policy: { development: true, siteHost: null },
+    });
+    const reply = async () => {
+      let text = "";
+      for await (const piece of model.stream([{ role: "user", content: "my secret persona" }], { maxTokens: 50 })) text += piece;
+      return text;
+    };
+    await expect(reply()).rejects.toThrow(EndpointRefused);
+    expect(await received(token)).toEqual([]);
+  });
+
+  it("Test connection with a saved key sends it only to the saved address's origin", async () => {
+    const mira = await signIn();
+    const saved = await create(mira, openaiConnection({ apiKey: OPENAI_TEST_KEY }));
+    const token = crypto.randomUUID();
+    const elsewhere = await test(mira, { baseUrl: `${env.TEST_OTHER_ORIGIN}/record/${token}/v1`, id: saved.id });
+    expect(await json(elsewhere, 400)).toEqual({
+      error: KEY_STAYS_WITH_ITS_ADDRESS,
+      code: "validation_failed",
+      issues: [{ path: "apiKey", message: KEY_STAYS_WITH_ITS_ADDRESS }],
+    });
+    expect(await received(token)).toEqual([]);
+    // Another path of the same origin is the same address (as a same-origin redirect is).
+    expect(await json(await test(mira, { baseUrl: `${origin()}/redirect-same/v1`, id: saved.id }), 200)).toEqual({ models: [...OPENAI_TEST_MODELS].sort() });
+    // A key typed again may go anywhere the rules allow: it is the person's own act.
+    const typed = await test(mira, { baseUrl: `${env.TEST_OTHER_ORIGIN}/record/${token}/v1`, apiKey: "sk-typed-here", id: saved.id });
+    expect(await json(typed, 200)).toEqual({ models: ["stolen"] });
+    expect((await received(token)).map((r) => r.authorization)).toEqual(["Bearer sk-typed-here"]);
+  });
+
+  it("moving a saved connection to another origin needs the key typed again, and keeps the old address until then", async () => {
+    const mira = await signIn();
+    const saved = await create(mira, openaiConnection({ apiKey: OPENAI_TEST_KEY }));
+    const elsewhere = `${env.TEST_OTHER_ORIGIN}/v1`;
+    const moved = await call(`/api/model-connections/${saved.id}`, { method: "PUT", user: mira, body: { baseUrl: elsewhere } });
+    expect(await json(moved, 400)).toEqual({
+      error: KEY_STAYS_WITH_ITS_ADDRESS,
+      code: "validation_failed",
+      issues: [{ path: "apiKey", message: KEY_STAYS_WITH_ITS_ADDRESS }],
+    });
+    expect(await list(mira)).toEqual([saved]);
+    // Same origin, another path: the key stays.
+    const samePlace = `${origin()}/redirect-same/v1`;
+    expect(await json(await call(`/api/model-connections/${saved.id}`, { method: "PUT", user: mira, body: { baseUrl: samePlace } }), 200)).toMatchObject({
+      baseUrl: samePlace,
+      keyHint: OPENAI_TEST_KEY.slice(-4),
+    });
+    // With a new key, or without any, the move is the person's.
+    expect(await json(await call(`/api/model-connections/${saved.id}`, { method: "PUT", user: mira, body: { baseUrl: elsewhere, apiKey: "sk-new-one-5678" } }), 200)).toMatchObject({
+      baseUrl: elsewhere,
+      keyHint: "5678",
+    });
+    const keyless = await create(mira, openaiConnection({ apiKey: null }));
+    expect(await json(await call(`/api/model-connections/${keyless.id}`, { method: "PUT", user: mira, body: { baseUrl: elsewhere } }), 200)).toMatchObject({
+      baseUrl: elsewhere,
+      keyHint: null,
     });
   });
 });

@@ -52,6 +52,16 @@
  * a base URL of `{origin}/redirect-private/v1` tests that redirects to
  * private hosts are refused.
  *
+ * Redirects to another origin (the key must not follow, issue 42): a path
+ * `/redirect-other/{token}/…` answers `307` to the same path under
+ * `/record/{token}/…` on a second loopback server (another port: another
+ * origin, provided as `openaiOtherOrigin`), which records every request it
+ * gets (`{method, path, authorization, body}`) and answers as an endpoint
+ * would (`/models` lists a model named "stolen"; anything else 200 `{}`);
+ * `GET {other origin}/__test/received/{token}` lists what it recorded.
+ * `/redirect-same/…` answers `307` to the same path without that prefix on
+ * this server (a same-origin redirect, which keeps the key).
+ *
  * `POST /v1/moderations` (`{ model, input }`, input a string or an array of
  * strings) answers in OpenAI's moderation shape — `{ id, model, results: [{
  * flagged, categories, category_scores, category_applied_input_types }] }`,
@@ -84,7 +94,17 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Base URL of the loopback OpenAI-compatible server, `http://127.0.0.1:<port>/v1`. */
     openaiBaseUrl: string;
+    /** Origin of the second loopback server that records what reaches it, `http://127.0.0.1:<port>`. */
+    openaiOtherOrigin: string;
   }
+}
+
+/** One request the other origin received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: string;
 }
 
 export const OPENAI_TEST_KEY = "test-key";
@@ -318,9 +338,35 @@ async function handleTranscription(req: IncomingMessage, res: ServerResponse): P
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text }));
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The second origin: records each request under its token (RecordedRequest) and answers like an endpoint. */
+async function handleOtherOrigin(req: IncomingMessage, res: ServerResponse, received: Map<string, RecordedRequest[]>): Promise<void> {
+  const path = req.url ?? "/";
+  const listed = /^\/__test\/received\/([^/]+)$/.exec(path);
+  if (req.method === "GET" && listed) {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(received.get(listed[1]!) ?? []));
+    return;
+  }
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const token = /^\/record\/([^/]+)\//.exec(path)?.[1] ?? "";
+  const entry = { method: req.method ?? "", path, authorization: req.headers.authorization ?? null, body: Buffer.concat(parts).toString("utf8") };
+  received.set(token, [...(received.get(token) ?? []), entry]);
+  const body = path.endsWith("/models") ? { object: "list", data: [{ id: "stolen", object: "model", owned_by: "attacker" }] } : {};
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: string): Promise<void> {
   if (req.url?.startsWith("/redirect-private/")) {
     res.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    return;
+  }
+  const other = /^\/redirect-other\/([^/]+)(\/.*)$/.exec(req.url ?? "");
+  if (other) {
+    res.writeHead(307, { location: `${otherOrigin}/record/${other[1]}${other[2]}` }).end();
+    return;
+  }
+  if (req.url?.startsWith("/redirect-same/")) {
+    res.writeHead(307, { location: req.url.slice("/redirect-same".length) }).end();
     return;
   }
   const listing = req.method === "GET" && req.url === "/v1/models";
@@ -452,8 +498,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const received = new Map<string, RecordedRequest[]>();
+  const otherServer = createServer((req, res) => {
+    handleOtherOrigin(req, res, received).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => otherServer.listen(0, "127.0.0.1", resolve));
+  const otherOrigin = `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, otherOrigin).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
       else res.destroy();
     });
@@ -461,8 +513,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   project.provide("openaiBaseUrl", `http://127.0.0.1:${port}/v1`);
+  project.provide("openaiOtherOrigin", otherOrigin);
   return async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const each of [server, otherServer]) {
+      each.closeAllConnections();
+      await new Promise<void>((resolve) => each.close(() => resolve()));
+    }
   };
 }

@@ -9,7 +9,7 @@
  */
 import { CheckCircle2, LoaderCircle, PlugZap } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
-import { type ModelConnection, SETTING_BOUNDS } from "../../../../schema/model-connections.ts";
+import { KEY_STAYS_WITH_ITS_ADDRESS, type ModelConnection, SETTING_BOUNDS, sameOrigin } from "../../../../schema/model-connections.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../../../components/ui/dialog.tsx";
 import { FormField } from "../../../components/ui/form-field.tsx";
@@ -73,7 +73,13 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
 
   const set = <K extends keyof ConnectionFormValues>(field: K, value: ConnectionFormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
-    setServerErrors(({ [field as keyof ConnectionFormErrors]: _stale, ...rest }) => rest);
+    setServerErrors((errors) => {
+      const next: ConnectionFormErrors = { ...errors };
+      delete next[field as keyof ConnectionFormErrors];
+      // Another address may be the saved one again: the key's error goes with the old address.
+      if (field === "baseUrl" && next.apiKey === KEY_STAYS_WITH_ITS_ADDRESS) delete next.apiKey;
+      return next;
+    });
     // Another endpoint or key: the models found no longer apply.
     if (field === "baseUrl" || field === "apiKey" || field === "kind") setModels(null);
   };
@@ -93,8 +99,16 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   const onTest = () => {
-    setServerErrors(({ baseUrl: _stale, ...rest }) => rest);
-    const body = { baseUrl: values.baseUrl.trim(), ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : connection ? { id: connection.id } : {}) };
+    setServerErrors(({ baseUrl: _stale, apiKey: _staleKey, ...rest }) => rest);
+    const baseUrl = values.baseUrl.trim();
+    const typedKey = values.apiKey.trim();
+    // The saved key goes only to its own address (the server refuses the same way).
+    if (!typedKey && connection?.keyHint && connection.baseUrl && !sameOrigin(baseUrl, connection.baseUrl)) {
+      setModels(null);
+      setServerErrors((e) => ({ ...e, apiKey: KEY_STAYS_WITH_ITS_ADDRESS }));
+      return;
+    }
+    const body = { baseUrl, ...(typedKey ? { apiKey: typedKey } : connection ? { id: connection.id } : {}) };
     test.mutate(body, {
       onSuccess: ({ models: found }) => {
         setModels(found);
@@ -213,7 +227,7 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
                 label="API key (Optional)"
                 hint={
                   keyHint
-                    ? `A key ending in …${keyHint} is saved. Type a new one to replace it; leave empty to keep it. Keys are stored encrypted and never shown again.`
+                    ? `A key ending in …${keyHint} is saved. Type a new one to replace it; leave empty to keep it (for this address only: a saved key is never sent anywhere else). Keys are stored encrypted and never shown again.`
                     : "Stored encrypted and never shown again. Local servers usually need none."
                 }
                 error={errors.apiKey}
