@@ -6,6 +6,7 @@
  */
 import app from "./app.ts";
 import { deleteExpiredSessions } from "./lib/sessions.ts";
+import { deleteOldSpeechUsage } from "./lib/speech-budget.ts";
 import { countViews } from "./lib/views.ts";
 
 export { ConversationRoom } from "../durable-objects/conversation-room.ts";
@@ -14,8 +15,9 @@ export { PersonSockets } from "../durable-objects/person-sockets.ts";
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
-    // Daily: expired sessions are removed.
+    // Daily: expired sessions and yesterday's counts of audio read aloud are removed.
     await deleteExpiredSessions(env.DB);
+    await deleteOldSpeechUsage(env.DB);
   },
   /**
    * The `fabled-views` queue (wrangler.toml): a batch of character views is
