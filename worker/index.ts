@@ -5,6 +5,7 @@
  * the runtime must find here.
  */
 import app from "./app.ts";
+import { applyRecentRemovals } from "./lib/removal-sweep.ts";
 import { deleteExpiredSessions } from "./lib/sessions.ts";
 import { deleteOldSpeechUsage } from "./lib/speech-budget.ts";
 import { countViews } from "./lib/views.ts";
@@ -15,9 +16,11 @@ export { PersonSockets } from "../durable-objects/person-sockets.ts";
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
-    // Daily: expired sessions and yesterday's counts of audio read aloud are removed.
+    // Daily: expired sessions and yesterday's counts of audio read aloud are removed; recent
+    // message removals reach their rooms (and the audio of those messages is deleted).
     await deleteExpiredSessions(env.DB);
     await deleteOldSpeechUsage(env.DB);
+    await applyRecentRemovals(env);
   },
   /**
    * The `fabled-views` queue (wrangler.toml): a batch of character views is

@@ -23,6 +23,7 @@ import { speechObjectKey, speechPrefix } from "../../durable-objects/room/speech
 import { type ChatMessage, type ConversationInvite, MODERATED_MESSAGE_TEXT } from "../../schema/chat.ts";
 import app from "../app.ts";
 import { upholdReport } from "../lib/moderation-actions.ts";
+import { applyRecentRemovals } from "../lib/removal-sweep.ts";
 import { SPEECH_BUDGET } from "../lib/speech-budget.ts";
 import { SPEECH_CUT_NOTICE } from "../routes/speech.ts";
 import { eventually, join } from "./chat-client.ts";
@@ -263,6 +264,20 @@ describe("what is read is what the listener sees now", () => {
     const notice = speechObjectKey(conversation, message.id, await speechKey(env, "offline-en-us-f", MODERATED_MESSAGE_TEXT));
     await eventually(async () => !(await storedAudio(conversation)).includes(original));
     expect(await storedAudio(conversation)).toEqual([notice]);
+  });
+
+  it("a removal nobody reads after is still deleted from R2 by the daily sweep", async () => {
+    const listener = await signIn();
+    const { conversation, message } = await chatWithGreeting(listener, "Fen", "Meet me at the old mill at midnight.");
+    expect((await hear(listener, conversation, message.id)).res.status).toBe(200);
+    expect(await storedAudio(conversation)).toHaveLength(1);
+    const filed = await json<{ id: number }>(
+      await call("/api/reports", { method: "POST", user: listener, body: { reason: "illegal", targetType: "message", targetId: message.id, conversationId: conversation } }),
+      201,
+    );
+    await upholdReport(operatorDb, filed.id, OPERATOR);
+    expect(await applyRecentRemovals(env)).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await storedAudio(conversation)).length === 0);
   });
 
   it("an edit and a deletion delete the message's audio; deleting the chat deletes all of it", async () => {
