@@ -45,7 +45,7 @@ export const voicesRoutes = new Hono<AppEnv>()
     if (!voice) throw notFound("Voice not found");
     const text = PREVIEW_TEXT[voice.language.split("-")[0]!.toLowerCase()] ?? PREVIEW_TEXT.en!;
     const key = await speechKey(c.env, voice.id, text);
-    const headers = { ETag: `"${key}"`, "Cache-Control": "private, max-age=86400" };
+    const headers: Record<string, string> = { ETag: `"${key}"`, "Cache-Control": "private, max-age=86400" };
     let audio = await cachedSpeech(c.env.AVATARS, previewObjectKey(key));
     if (!audio) {
       await countAgainstLimit(c.env, "SPEECH_RATE_LIMITER", c.get("user")!.id);
@@ -57,6 +57,6 @@ export const voicesRoutes = new Hono<AppEnv>()
         throw new ApiError("unavailable", "This voice cannot be previewed right now. Please try again.");
       }
     }
-    const length = audio.size === null ? {} : { "Content-Length": String(audio.size) };
-    return c.body(audio.body, 200, { ...headers, ...length, "Content-Type": audio.contentType });
+    if (audio.size !== null) headers["Content-Length"] = String(audio.size);
+    return c.body(audio.body, 200, { ...headers, "Content-Type": audio.contentType });
   });
