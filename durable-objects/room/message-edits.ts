@@ -42,8 +42,10 @@ export class MessageEdits extends StoragePart {
 
   /** An edit: the shown text becomes `content`, `edited_at` now. */
   editContent(messageId: string, content: string): MessageRow {
-    this.wordsChanged([messageId]);
-    return this.sql<MessageRow>("UPDATE messages SET content = ?, edited_at = ? WHERE id = ? RETURNING *", content, Date.now(), messageId)[0]!;
+    const row = this.sql<MessageRow>("UPDATE messages SET content = ?, edited_at = ? WHERE id = ? RETURNING *", content, Date.now(), messageId)[0]!;
+    // Only replies are read aloud.
+    if (row?.role === "character") this.wordsChanged([messageId]);
+    return row;
   }
 
   /** Replaces a message's text with `to` if it is still `from` (screening); null when it changed meanwhile. */
