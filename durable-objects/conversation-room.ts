@@ -47,6 +47,7 @@ import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
 import { RoomScreening } from "./room/screening.ts";
 import type { RoomSeams } from "./room/seams.ts";
 import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
+import { forgetSpeech } from "./room/speech-audio.ts";
 import { Steering } from "./room/steering.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
@@ -98,6 +99,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new RoomStore(ctx.storage);
+    // Audio read aloud of words no message shows any more is deleted (DESIGN.md "Voices").
+    this.store.onWordsChanged = (messageIds) => this.forgetSpeech(messageIds);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
     this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) => this.d1.readSuspended(userId, startsReply));
@@ -135,6 +138,19 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    */
   private reads(userId: string, asMember: boolean): boolean {
     return this.owns(userId) || (asMember && !this.store.deleted && this.store.room !== null);
+  }
+
+  /**
+   * Deletes, after this event, the stored audio of `messageIds` (every
+   * message's when omitted) in R2 (speech-audio.ts). A failure is logged:
+   * the audio is unreachable anyway, its key naming words no message shows.
+   */
+  private forgetSpeech(messageIds?: string[]): void {
+    const conversationId = this.store.room?.conversation_id;
+    if (!conversationId) return;
+    this.ctx.waitUntil(
+      forgetSpeech(this.env.AVATARS, conversationId, messageIds).catch((error: unknown) => console.error("forgetting speech failed", String(error))),
+    );
   }
 
   /** Every socket gets who is here now (a socket opened or closed). */
@@ -304,8 +320,12 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     await this.sockets.closeIdle();
   }
 
-  /** The conversation was deleted: the reply stops, sockets close (1008, `reason`), the storage is wiped. */
+  /**
+   * The conversation was deleted: the reply stops, sockets close (1008, `reason`), its audio
+   * read aloud and the storage are deleted.
+   */
   private async wipe(reason: string = GONE_CLOSE_REASONS.deleted): Promise<void> {
+    this.forgetSpeech();
     this.store.deleted = true;
     this.replies.stop();
     this.sockets.closeAll(reason);

@@ -169,3 +169,22 @@ export const modelConnections = sqliteTable(
     uniqueIndex("model_connections_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
   ],
 );
+
+/**
+ * Audio read aloud per person and window (DESIGN.md "Voices": the rate
+ * limit counts audio seconds; worker/lib/speech-budget.ts). A row per
+ * person and fixed window (`window_start`, ms, a multiple of the window);
+ * rows older than a day are removed by the daily cron.
+ */
+export const speechUsage = sqliteTable(
+  "speech_usage",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    windowStart: integer("window_start", { mode: "number" }).notNull(),
+    /** Audio made in the window (and reserved for what is being made), ms. */
+    audioMs: integer("audio_ms", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.windowStart] }), index("speech_usage_window_idx").on(t.windowStart)],
+);

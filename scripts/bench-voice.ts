@@ -11,7 +11,11 @@
  * - cold: the first request of the server (the 18 MB `.wasm` is compiled,
  *   then the words are spoken and stored in R2);
  * - warm, not cached: another 60-word reply (the engine loaded);
- * - cached: the same reply again, `--repeat` times (median), from R2.
+ * - cached: the same reply again, `--repeat` times (median), from R2;
+ * - long, streamed: a reply of the two above over and over, past the
+ *   4,000 characters read aloud (cut at a sentence, about 4 minutes of
+ *   audio): its first byte comes after the first piece is spoken, not the
+ *   last, and the WAV stays under 16 MB.
  *
  * Reported: time to the first audio byte (ms, from the request to the first
  * body chunk), the whole answer (ms), the audio's duration (s) and the
@@ -144,6 +148,8 @@ try {
     totalMs: median(cached.map((r) => r.totalMs)),
     audioS: cached[0]!.audioS,
   });
+  const long = await replyOf(cookie, `${REPLIES[0]} ${REPLIES[1]} `.repeat(8).trim());
+  row("long, streamed", await timeSpeech(cookie, long));
 } catch (error) {
   console.error(serverErrors);
   throw error;

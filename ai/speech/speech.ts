@@ -7,6 +7,23 @@
  * speech routes, so none of them imports another for a type.
  */
 
+/**
+ * How much of a message is read aloud (DESIGN.md "Voices": at most 5
+ * minutes of audio and 16 MB, counted after macros are expanded).
+ * `maxChars` cuts the spoken words first (spoken-text.ts `cutAtSentence`):
+ * 4,000 characters are about 4½ minutes at 150 words a minute, so the
+ * duration and size caps (capped-audio.ts) end only audio that runs slower
+ * than words usually do (long numbers read out, a slow voice).
+ */
+export const SPEECH_CAPS = {
+  /** Duration, ms. */
+  maxMs: 5 * 60 * 1000,
+  /** Bytes (16 MB). */
+  maxBytes: 16 * 1024 * 1024,
+  /** Spoken characters. */
+  maxChars: 4000,
+} as const;
+
 /** Which engine a voice belongs to (`SPEECH_PROVIDER`). */
 export type SpeechProviderName = "workers-ai" | "openai" | "offline";
 
@@ -36,7 +53,7 @@ export interface SynthesizeOptions {
 /**
  * Text to speech. `synthesize` speaks at most `maxChars` characters in one
  * call (the engine's limit); the caller cuts longer text (spoken-text.ts
- * `speechChunks`) and joins the pieces (audio-join.ts `joinAudio`).
+ * `speechChunks`) and joins the pieces (capped-audio.ts `CappedAudio`).
  */
 export interface SpeechSynthesizer {
   readonly name: SpeechProviderName;

@@ -70,3 +70,22 @@ export function speechChunks(text: string, maxChars: number): string[] {
 
 const COMMA = /(?<=,)\s+/;
 const SPACE = /\s+/;
+
+/**
+ * `text` (spoken words, spokenText) cut to at most `maxChars` characters
+ * at the end of a sentence — the last one that fits — so the voice stops
+ * where a reader would; when not even the first sentence fits, at a space,
+ * else at `maxChars` itself. `cut` says whether anything was left out.
+ */
+export function cutAtSentence(text: string, maxChars: number): { text: string; cut: boolean } {
+  if (text.length <= maxChars) return { text, cut: false };
+  const head = text.slice(0, maxChars + 1);
+  let end = -1;
+  for (const match of head.matchAll(/[.!?…]+["'”’)]*(?=\s)|\n/g)) {
+    const at = match.index + (match[0] === "\n" ? 0 : match[0].length);
+    if (at <= maxChars) end = at;
+  }
+  if (end <= 0) end = head.lastIndexOf(" ", maxChars);
+  if (end <= 0) end = maxChars;
+  return { text: text.slice(0, end).trim(), cut: true };
+}

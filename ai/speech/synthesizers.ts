@@ -16,8 +16,16 @@
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "../endpoints.ts";
 import { offlineVoiceList } from "./offline-voices.ts";
 import { speechChunks } from "./spoken-text.ts";
-import { joinWav } from "./wav.ts";
-import { SpeechError, type SpeechAudio, type SpeechProviderName, type SpeechSynthesizer, type SynthesizeOptions, type Voice } from "./speech.ts";
+import { type AudioCaps, CappedAudio, wavSizesPatched } from "./capped-audio.ts";
+import {
+  SPEECH_CAPS,
+  SpeechError,
+  type SpeechAudio,
+  type SpeechProviderName,
+  type SpeechSynthesizer,
+  type SynthesizeOptions,
+  type Voice,
+} from "./speech.ts";
 
 /** The bindings and variables the providers read (a subset of the Worker's `Env`). */
 export interface SpeechEnv {
@@ -180,28 +188,79 @@ export async function createSpeechSynthesizer(env: SpeechEnv): Promise<SpeechSyn
   }
 }
 
+/** A reply being spoken piece by piece into one capped file (capped-audio.ts). */
+export interface SpeechStream {
+  /** The file so far: its type, duration and size given out, whether a cap ended it. */
+  readonly audio: CappedAudio;
+  /**
+   * The bytes to send next (the next piece spoken, cut at the caps); null
+   * when the reply is all spoken or a cap was reached.
+   *
+   * @throws SpeechError when a piece fails; the abort error when the signal aborted.
+   */
+  next(): Promise<Uint8Array[] | null>;
+}
+
 /**
- * Speaks `text` whole in `voiceId`: cut to the engine's limit
- * (spoken-text.ts `speechChunks`), each piece synthesized in turn, the
- * pieces joined — WAV into one file with a short pause between pieces, MP3
- * by putting the frames one after another (an MP3 stream is a sequence of
- * independent frames, so players read the joined file whole).
+ * Starts speaking `text` in `voiceId`: cut to the engine's limit
+ * (spoken-text.ts `speechChunks`), the first piece synthesized now (so a
+ * failing engine fails before anything is sent, and the file's type is
+ * known), each next piece when `next` is called — one piece in memory at a
+ * time — and the pieces joined into one file within `caps`
+ * (capped-audio.ts: WAV samples under one header with a short pause
+ * between pieces, MP3 frames one after another).
+ *
+ * @throws SpeechError when `text` has no words or the first piece fails; the abort error when `signal` aborted.
+ */
+export async function startSpeech(
+  synthesizer: SpeechSynthesizer,
+  text: string,
+  voiceId: string,
+  caps: AudioCaps,
+  options: SynthesizeOptions = {},
+): Promise<SpeechStream> {
+  const chunks = speechChunks(text, synthesizer.maxChars);
+  if (chunks.length === 0) throw new SpeechError("nothing to speak");
+  let pending: SpeechAudio | null = await synthesizer.synthesize(chunks[0]!, voiceId, options);
+  const audio = new CappedAudio(pending.contentType, caps);
+  let index = 1;
+  return {
+    audio,
+    async next() {
+      if (pending) {
+        const piece = pending;
+        pending = null;
+        return audio.add(piece);
+      }
+      if (audio.full || index >= chunks.length) return null;
+      return audio.add(await synthesizer.synthesize(chunks[index++]!, voiceId, options));
+    },
+  };
+}
+
+/**
+ * Speaks `text` whole into one file within `caps` (startSpeech, every
+ * piece collected; a WAV's header then says its true length). For short
+ * texts (voice previews) and tests; a reply is streamed.
  *
  * @throws SpeechError when `text` has no words or a piece fails; the abort error when `signal` aborted.
  */
-export async function speakWhole(synthesizer: SpeechSynthesizer, text: string, voiceId: string, options: SynthesizeOptions = {}): Promise<SpeechAudio> {
-  const chunks = speechChunks(text, synthesizer.maxChars);
-  if (chunks.length === 0) throw new SpeechError("nothing to speak");
-  const pieces: SpeechAudio[] = [];
-  for (const chunk of chunks) pieces.push(await synthesizer.synthesize(chunk, voiceId, options));
-  if (pieces.length === 1) return pieces[0]!;
-  const contentType = pieces[0]!.contentType;
-  if (contentType === "audio/wav") return { bytes: joinWav(pieces.map((piece) => piece.bytes)), contentType };
-  const bytes = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.bytes.length, 0));
+export async function speakWhole(
+  synthesizer: SpeechSynthesizer,
+  text: string,
+  voiceId: string,
+  options: SynthesizeOptions = {},
+  caps: AudioCaps = SPEECH_CAPS,
+): Promise<SpeechAudio> {
+  const speech = await startSpeech(synthesizer, text, voiceId, caps, options);
+  const parts: Uint8Array[] = [];
+  for (let next = await speech.next(); next; next = await speech.next()) parts.push(...next);
+  const bytes = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
   let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece.bytes, at);
-    at += piece.bytes.length;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
   }
-  return { bytes, contentType };
+  if (speech.audio.contentType === "audio/wav") wavSizesPatched(bytes, bytes.length);
+  return { bytes, contentType: speech.audio.contentType };
 }

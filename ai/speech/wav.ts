@@ -1,6 +1,6 @@
 /**
  * WAV (RIFF/WAVE, PCM) read and write, for joining the pieces of a long
- * reply into one file and for checking audio in tests. Format: the
+ * reply into one file (capped-audio.ts) and for checking audio in tests. Format: the
  * Microsoft RIFF/WAVE specification — a `RIFF` header, a `fmt ` chunk
  * (format 1 = PCM), a `data` chunk; all numbers little-endian. Other chunks
  * (`LIST`, …) are skipped.
@@ -68,33 +68,6 @@ export function writeWav(wav: Wav): Uint8Array {
   view.setUint32(40, wav.data.length, true);
   out.set(wav.data, 44);
   return out;
-}
-
-/**
- * One WAV of the pieces in order, with `gapMs` of silence between them (a
- * breath between sentences cut apart).
- *
- * @throws Error when a piece is not PCM WAV or the pieces differ in format.
- */
-export function joinWav(pieces: Uint8Array[], gapMs = 250): Uint8Array {
-  const wavs = pieces.map(readWav);
-  const [first] = wavs;
-  if (!first) throw new Error("nothing to join");
-  for (const wav of wavs) {
-    if (wav.sampleRate !== first.sampleRate || wav.channels !== first.channels || wav.bitsPerSample !== first.bitsPerSample) {
-      throw new Error("WAV pieces differ in format");
-    }
-  }
-  const blockAlign = (first.channels * first.bitsPerSample) / 8;
-  const gap = Math.round((first.sampleRate * gapMs) / 1000) * blockAlign;
-  const data = new Uint8Array(wavs.reduce((sum, wav) => sum + wav.data.length, 0) + gap * (wavs.length - 1));
-  let at = 0;
-  wavs.forEach((wav, i) => {
-    if (i > 0) at += gap; // zeros: silence for signed 16-bit PCM
-    data.set(wav.data, at);
-    at += wav.data.length;
-  });
-  return writeWav({ ...first, data });
 }
 
 /** Duration of a PCM WAV, ms. */

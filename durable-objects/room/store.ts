@@ -50,13 +50,19 @@ export class RoomStore extends StoragePart {
   readonly kept: RoomKept;
   /** What steering and screening change in a stored message (message-edits.ts). */
   readonly edits: MessageEdits;
+  /**
+   * Told the ids of messages whose words changed or went (an edit, a
+   * deletion, screening, an operator's removal): the room deletes their
+   * audio read aloud (speech-audio.ts). Nothing by default.
+   */
+  onWordsChanged: (messageIds: string[]) => void = () => {};
 
   constructor(storage: DurableObjectStorage) {
     super(storage);
     this.cast = new RoomCast(storage);
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);
-    this.edits = new MessageEdits(storage);
+    this.edits = new MessageEdits(storage, (messageIds) => this.onWordsChanged(messageIds));
   }
 
   /** Migrates (migrateRoomStorage) and reads the `room` row. Call inside `blockConcurrencyWhile`. */
@@ -458,7 +464,7 @@ export class RoomStore extends StoragePart {
    */
   deleteMessages(row: MessageRow, scope: "one" | "from_here"): string[] {
     const room = this.room!;
-    return this.storage.transactionSync(() => {
+    const visible = this.storage.transactionSync(() => {
       const deleted =
         scope === "one"
           ? this.sql<{ id: string; status: string }>("DELETE FROM messages WHERE id = ? RETURNING id, status", row.id)
@@ -468,7 +474,9 @@ export class RoomStore extends StoragePart {
         room.summary = "";
         room.summary_through = 0;
       }
+      this.onWordsChanged(deleted.map((d) => d.id));
       return deleted.filter((d) => d.status === "complete").map((d) => d.id);
     });
+    return visible;
   }
 }

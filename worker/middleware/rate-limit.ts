@@ -9,8 +9,9 @@
  *   their deletion, votes, favorites, uploads and avatar registration,
  *   profile saves.
  * - `MESSAGE_RATE_LIMITER` (20 a minute): chat messages.
- * - `SPEECH_RATE_LIMITER` (30 a minute): replies read aloud that are not
- *   cached yet, and transcriptions.
+ * - `SPEECH_RATE_LIMITER` (30 a minute): voice previews not cached yet and
+ *   transcriptions. Replies read aloud count audio seconds instead
+ *   (worker/lib/speech-budget.ts).
  * - `LOOKUP_RATE_LIMITER` (60 a minute): reads that could enumerate, such as
  *   username availability.
  */
@@ -35,7 +36,7 @@ export const limitWrites = (binding: RateLimiterBinding, windowSeconds = 60) =>
 
 /**
  * Counts one request of `userId` against `binding`, for a route that counts
- * only some of its requests (speech made, not speech from the cache).
+ * only some of its requests (a voice preview made, not one from the cache).
  *
  * @throws ApiError 429 `rate_limited` with `Retry-After: windowSeconds` over the limit.
  */

@@ -19,7 +19,7 @@ import { SpeechError } from "../../ai/speech/speech.ts";
 import { createTranscriber } from "../../ai/speech/transcribers.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
-import { cachedSpeech, makeSpeech, speechKey } from "../lib/speech.ts";
+import { cachedSpeech, makeSpeech, previewObjectKey, speechKey } from "../lib/speech.ts";
 import { deploymentVoices } from "../lib/voices.ts";
 import { countAgainstLimit } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -45,17 +45,18 @@ export const voicesRoutes = new Hono<AppEnv>()
     if (!voice) throw notFound("Voice not found");
     const text = PREVIEW_TEXT[voice.language.split("-")[0]!.toLowerCase()] ?? PREVIEW_TEXT.en!;
     const key = await speechKey(c.env, voice.id, text);
-    const headers = { ETag: `"${key}"`, "Cache-Control": "private, max-age=86400" };
-    let audio = await cachedSpeech(c.env.AVATARS, key);
+    const headers: Record<string, string> = { ETag: `"${key}"`, "Cache-Control": "private, max-age=86400" };
+    let audio = await cachedSpeech(c.env.AVATARS, previewObjectKey(key));
     if (!audio) {
       await countAgainstLimit(c.env, "SPEECH_RATE_LIMITER", c.get("user")!.id);
       try {
-        audio = await makeSpeech(c.env, key, voice.id, text, c.req.raw.signal);
+        audio = await makeSpeech(c.env, previewObjectKey(key), voice.id, text, c.req.raw.signal);
       } catch (error) {
         if (!(error instanceof SpeechError)) throw error;
         console.error("voice preview failed", error.message);
         throw new ApiError("unavailable", "This voice cannot be previewed right now. Please try again.");
       }
     }
-    return c.body(audio.body, 200, { ...headers, "Content-Type": audio.contentType, "Content-Length": String(audio.size) });
+    if (audio.size !== null) headers["Content-Length"] = String(audio.size);
+    return c.body(audio.body, 200, { ...headers, "Content-Type": audio.contentType });
   });

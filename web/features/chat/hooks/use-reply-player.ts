@@ -14,6 +14,7 @@ export function usePagePlayer(): ReplyPlayer {
   const [player] = useState(() => new ReplyPlayer());
   useEffect(() => {
     player.onError = (message) => toast({ title: "Could not read the reply", description: message, variant: "destructive" });
+    player.onNotice = (message) => toast({ title: "Read aloud", description: message });
     return () => player.stop();
   }, [player]);
   return player;

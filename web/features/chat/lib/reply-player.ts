@@ -24,6 +24,8 @@ export class ReplyPlayer {
   private request: AbortController | null = null;
   /** Told the words of a failure (the page shows a toast). */
   onError: (message: string) => void = () => {};
+  /** Told the answer's `Fabled-Notice` (a reply too long to read in full; the page shows a toast). */
+  onNotice: (message: string) => void = () => {};
 
   readonly subscribe = (listener: Listener) => {
     this.listeners.add(listener);
@@ -49,6 +51,8 @@ export class ReplyPlayer {
         const body = (await res.json().catch(() => null)) as { error?: string } | null;
         throw new Error(body?.error ?? "This reply cannot be read aloud right now.");
       }
+      const notice = res.headers.get("Fabled-Notice");
+      if (notice) this.onNotice(decodeNotice(notice));
       const blob = await res.blob();
       if (request.signal.aborted) return;
       this.objectUrl = URL.createObjectURL(blob);
@@ -78,5 +82,14 @@ export class ReplyPlayer {
     if (this.objectUrl) URL.revokeObjectURL(this.objectUrl);
     this.objectUrl = null;
     if (this.state) this.set(null);
+  }
+}
+
+/** A `Fabled-Notice` header's words (URI-encoded by the server; as sent when not). */
+function decodeNotice(header: string): string {
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return header;
   }
 }
