@@ -28,7 +28,7 @@ const now = Date.UTC(year, 5, 1);
 const LANGUAGE_OF_KIND: [RegExp, string][] = [[/spanish|años/, "es"], [/french/, "fr"], [/german/, "de"], [/japanese/, "ja"], [/russian/, "ru"], [/chinese/, "zh"]];
 const labelled: BlindCase[] = preScreenCases(year).map((c) => ({ ...c, lang: LANGUAGE_OF_KIND.find(([pattern]) => pattern.test(c.kind))?.[1] ?? "en" }));
 
-const judge = (c: BlindCase) => preScreen(c.text, c.nsfw, now);
+const judge = (c: BlindCase) => preScreen(c.text, c.nsfw, now, c.context);
 const pct = (part: number, whole: number) => (whole === 0 ? "   -   " : `${((part / whole) * 100).toFixed(1).padStart(5)} %`);
 
 /** Prints one set's figures; true when they meet `targets`. */
