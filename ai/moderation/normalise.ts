@@ -73,7 +73,7 @@ const SPACED_DIGITS = new RegExp(String.raw`(?<![\p{N}])(\d)[ .](\d)(?=${AGE_WOR
 function readableBase64(run: string): string | null {
   try {
     const bytes = Uint8Array.from(atob(run), (ch) => ch.charCodeAt(0));
-    const decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    const decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u0008\u000e-\u001f\ufffd]/u.test(decoded) || !/\p{L}{2,}[\s,.]+\p{L}{2,}/u.test(decoded)) return null;
     return decoded;

@@ -231,6 +231,7 @@ export async function fileScreeningReport(
   db: D1Database,
   character: { id: number; creatorId: string | null; name: string; description: string },
   categories: readonly string[],
+  details: string = `Automatic screening: ${categories.join(", ")}`,
 ): Promise<void> {
   await db
     .prepare(
@@ -243,7 +244,7 @@ export async function fileScreeningReport(
       String(character.id),
       character.id,
       character.creatorId,
-      `Automatic screening: ${categories.join(", ")}`,
+      details,
       clip(`${character.name}: ${character.description}`),
     )
     .run();

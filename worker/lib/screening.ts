@@ -248,6 +248,13 @@ export async function screenWrite(env: Env, request: ScreenRequest, moderator: M
 export interface CharacterVerdict {
   /** True: store it flagged for review. */
   flagged: boolean;
+  /**
+   * True: flagged and held back from the public until an operator reviews
+   * it (stored inactive; activating it is refused while the hold report is
+   * open): the pre-screen doubted and the model said S4 (ModerationVerdict
+   * `review`, docs/decisions/0028).
+   */
+  held: boolean;
   categories: HazardCategory[];
   provider: string;
   /** The screened text (for the log). */
@@ -283,7 +290,8 @@ export async function screenCharacter(
     moderator,
   );
   // A doubt the model shared (verdict.review) is flagged for a person to review, never refused (docs/decisions/0028).
-  return { flagged: (!verdict.safe && !character.isNsfw) || verdict.review === true, categories: verdict.categories, provider: moderator.name, text };
+  const held = verdict.review === true;
+  return { flagged: (!verdict.safe && !character.isNsfw) || held, held, categories: verdict.categories, provider: moderator.name, text };
 }
 
 /** A character's text field by field (characterText's fields, with their paths). */
@@ -315,14 +323,32 @@ export function chatImportFieldLabel(path: string): string {
   return swipe !== undefined ? `Swipe ${Number(swipe) + 1} of message ${n} of the file` : `Message ${n} of the file`;
 }
 
+/** Whether character `id` is held back for review: an open automatic report says so (flagCharacter). */
+export async function isHeldForReview(db: D1Database, id: number): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS held FROM reports WHERE reporter_id IS NULL AND target_type = 'character' AND target_id = ? AND status = 'open' AND details = ?")
+    .bind(String(id), HELD_REPORT_DETAILS)
+    .first<{ held: number }>();
+  return row !== null;
+}
+
 /** Whether an update changes anything screening reads (the text, or the NSFW flag it is judged with). */
 export function changesScreenedText(before: ScreenedCharacter, after: ScreenedCharacter): boolean {
   return before.isNsfw !== after.isNsfw || characterText(before) !== characterText(after);
 }
 
+/** The details of the automatic report that holds a character back from the public (HELD_REPORT_DETAILS; isHeldForReview). */
+export const HELD_REPORT_DETAILS = "Automatic screening: held for review (the rules saw a doubt about age, the model said S4)";
+
+/** The sentence of the 403 when a held character is activated. */
+export const HELD_MESSAGE = "This character is waiting for a moderator's review and can be listed once it is cleared.";
+
 /**
  * After a flagged character is stored: `moderation_status = 'flagged'`
  * (unless an operator already removed it), an automatic report, a log entry.
+ * A held one (`verdict.held`) is also made inactive, and its report says it
+ * is held: activating it is refused until an operator closes that report
+ * (isHeldForReview).
  */
 export async function flagCharacter(
   db: D1Database,
@@ -331,10 +357,14 @@ export async function flagCharacter(
 ): Promise<void> {
   const categories = verdict.categories.length > 0 ? verdict.categories : ["unsafe, no category named"];
   await db
-    .prepare("UPDATE characters SET moderation_status = 'flagged' WHERE id = ? AND moderation_status = 'ok'")
+    .prepare(
+      verdict.held
+        ? "UPDATE characters SET moderation_status = 'flagged', is_active = 0 WHERE id = ? AND moderation_status != 'removed'"
+        : "UPDATE characters SET moderation_status = 'flagged' WHERE id = ? AND moderation_status = 'ok'",
+    )
     .bind(character.id)
     .run();
-  await fileScreeningReport(db, character, categories);
+  await fileScreeningReport(db, character, categories, verdict.held ? HELD_REPORT_DETAILS : undefined);
   await logScreening(db, {
     subjectType: "character",
     subjectId: String(character.id),

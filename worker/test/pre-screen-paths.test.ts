@@ -17,8 +17,8 @@ import { type Conversation, MESSAGE_REFUSED_TEXT } from "../../schema/chat.ts";
 import { offlineScreen } from "../../ai/moderation/offline-screen.ts";
 import { CATGIRL_MAID_CARD } from "../../ai/moderation/pre-screen-blind.ts";
 import type { Character, ReviewRequest } from "../../schema/api.ts";
-import { listOpenReports } from "../lib/moderation-actions.ts";
-import { CHARACTER_REFUSED_MESSAGE, CONTENT_REFUSED_MESSAGE } from "../lib/screening.ts";
+import { dismissReport, listOpenReports } from "../lib/moderation-actions.ts";
+import { CHARACTER_REFUSED_MESSAGE, CONTENT_REFUSED_MESSAGE, HELD_MESSAGE, HELD_REPORT_DETAILS } from "../lib/screening.ts";
 import { join } from "./chat-client.ts";
 import { call, countRows, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
@@ -139,5 +139,30 @@ describe("refusals that are certain (issue 35)", () => {
     expect((await call("/api/reports/review", { method: "POST", body: {} })).status).toBe(401);
     const queue = await listOpenReports(operatorDb);
     expect(queue.find((report) => report.id === first.id)).toMatchObject({ targetType: "refusal", excerpt: expect.stringContaining("Ей 13 лет") });
+  });
+});
+
+describe("unsure: the model decides, and its doubt is held back for review (issue 35)", () => {
+  it("a school word behind a comparison on an adult's card, which the model calls S4, is stored held: inactive, unlistable until an operator clears it", async () => {
+    const writer = await signIn();
+    const stranger = await signIn();
+    // The offline provider's test marker stands in for Llama Guard answering S4.
+    const description = "Mei, 28, dresses as a high school girl for Halloween and seduces her husband. [[moderation:S4]]";
+    const held = await json<Character>(await call("/api/characters", { method: "POST", user: writer, body: { ...base, description, isNsfw: true } }), 201);
+    expect(held).toMatchObject({ moderationStatus: "flagged", isActive: false });
+    const toggle = () => call(`/api/characters/${held.id}/toggle-active`, { method: "PATCH", user: writer });
+    expect(await json(await toggle(), 403)).toMatchObject({ error: HELD_MESSAGE });
+    expect((await call(`/api/characters/${held.id}`, { user: stranger })).status).toBe(404);
+    const report = (await listOpenReports(operatorDb)).find((line) => line.targetType === "character" && line.targetId === String(held.id));
+    expect(report).toMatchObject({ details: HELD_REPORT_DETAILS });
+    await dismissReport(operatorDb, report!.id, { actor: "test-operator", reason: "an adult in a costume" });
+    expect(await json<Character>(await toggle(), 200)).toMatchObject({ isActive: true, moderationStatus: "ok" });
+    expect((await call(`/api/characters/${held.id}`, { user: stranger })).status).toBe(200);
+  });
+
+  it("the same S4 with no doubt of the rules is refused, as before", async () => {
+    const writer = await signIn();
+    const description = "A cheerful baker who loves bread. [[moderation:S4]]";
+    expect((await call("/api/characters", { method: "POST", user: writer, body: { ...base, description, isNsfw: true } })).status).toBe(422);
   });
 });
