@@ -65,20 +65,21 @@ export const MORE_SEXUAL_TERMS: readonly string[] = [
   "tetas", "polla",
   // French ("bite" is an English word, "baiser" also a kiss)
   "sexe", "sexuel", "sexuelle", "nue", "nues", "erotique", "seins", "chatte", "coquine",
-  "hacer el amor", "haciendo el amor", "hace el amor", "masturba", "masturbarse", "masturbandose", "excitada", "excitado",
-  "orgasmo", "mamada", "verga", "pezones", "correrse", "se corre",
-  "faire l'amour", "fait l'amour", "font l'amour", "masturbe", "masturber", "se masturbe", "couche avec", "coucher avec",
-  "couche ensemble", "couchent ensemble", "baise", "baisee", "orgasme", "branler", "nichons", "salope", "jouir",
-  // German
+  // Spanish and French, sometimes-sexual words left out: "excitada" (also excited), "se corre", "gozar" (to enjoy),
+  // "coucher avec" and "couche ensemble" (a child's teddy, a sleepover), "jouir de" (to enjoy)
+  "hacer el amor", "haciendo el amor", "hace el amor", "masturba", "masturbarse", "masturbandose", "orgasmo", "mamada",
+  "verga", "pezones", "correrse", "faire l'amour", "fait l'amour", "font l'amour", "masturbe", "masturber", "se masturbe",
+  "baise", "baisee", "orgasme", "branler", "nichons", "salope",
+  // German ("erregt" is also agitated, "Schwanz" a catgirl's tail)
   "nackt", "ficken", "fickt", "erotisch", "geil", "titten", "muschi", "sexuell",
-  "vogeln", "vogelt", "masturbiert", "masturbieren", "erregt", "erregte", "mit dir schlafen", "bumsen", "orgasmus",
+  "vogeln", "vogelt", "masturbiert", "masturbieren", "mit dir schlafen", "bumsen", "orgasmus",
   // Italian ("eccitata" is also "excited"; "scopa" is also a broom and a card game: only its verb forms; "nudo" is a Spanish
   // knot, "troia" Troy)
   "sesso", "scopare", "scopami", "scopata", "scoparla", "nuda", "erotico", "erotiche", "erotici", "porno", "tette",
   "figa", "cazzo", "pompino", "masturbarsi", "fare l'amore", "fa l'amore", "arrapata", "arrapato",
-  // Portuguese ("pau" is also a stick, "safada" only naughty)
-  "transar", "transa", "transando", "pelada", "pelado", "nua", "tesao", "foder", "fodendo", "buceta", "peitos", "gozar",
-  "gozando", "punheta", "fazer amor", "boquete",
+  // Portuguese ("pau" is also a stick, "safada" only naughty, "transa" a deal in Mexican Spanish, "gozar" to enjoy)
+  "transar", "transando", "pelada", "pelado", "nua", "tesao", "foder", "fodendo", "buceta", "peitos", "punheta",
+  "fazer amor", "boquete",
   // Dutch
   "seks", "neuken", "neukt", "geile", "naakt", "naakte", "erotische", "pijpen", "pijpbeurt", "klaarkomen", "vrijen",
   "masturberen", "masturbeert", "tieten",
