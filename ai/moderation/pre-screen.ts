@@ -9,6 +9,16 @@
  * measured recall and false-positive rate: ./pre-screen-cases.ts,
  * `npm run bench:screening`.
  *
+ * Since decision 0028 (issues 35 and 42) it also reads Italian, Portuguese,
+ * Dutch, Polish, Turkish, Arabic, Hindi and Korean; decodes before judging
+ * (digits of every script, Roman numerals, compound number words, base64
+ * and reversed runs: normalise.ts, numbers.ts); refuses only on *evidence*
+ * (`ageEvidence`): a marker behind a comparison ("talks like a schoolgirl",
+ * "dressed as") or a school beside a stated adult age is a *doubt*, passed
+ * to the provider, whose S4 then becomes `review: true` instead of a
+ * refusal; and judges a chat message with its conversation (`preScreen`'s
+ * `context`, ModerationInput `conversation`).
+ *
  * It reads the text through the views of normalise.ts (NFKC, invisible and
  * bidi characters removed, confusables folded to ASCII, leetspeak folded),
  * then looks for an *age marker* — a sign that someone in the text is under
