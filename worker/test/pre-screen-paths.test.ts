@@ -17,7 +17,7 @@ import { type Conversation, MESSAGE_REFUSED_TEXT } from "../../schema/chat.ts";
 import { offlineScreen } from "../../ai/moderation/offline-screen.ts";
 import { CATGIRL_MAID_CARD } from "../../ai/moderation/pre-screen-blind.ts";
 import type { Character, ReviewRequest } from "../../schema/api.ts";
-import { dismissReport, listOpenReports } from "../lib/moderation-actions.ts";
+import { describeTarget, dismissReport, listOpenReports, upholdReport } from "../lib/moderation-actions.ts";
 import { CHARACTER_REFUSED_MESSAGE, CONTENT_REFUSED_MESSAGE, HELD_MESSAGE, HELD_REPORT_DETAILS } from "../lib/screening.ts";
 import { join } from "./chat-client.ts";
 import { call, countRows, json } from "./creator-api.ts";
@@ -138,7 +138,12 @@ describe("refusals that are certain (issue 35)", () => {
     expect((await call("/api/reports/review", { method: "POST", user: other, body: {} })).status).toBe(404);
     expect((await call("/api/reports/review", { method: "POST", body: {} })).status).toBe(401);
     const queue = await listOpenReports(operatorDb);
-    expect(queue.find((report) => report.id === first.id)).toMatchObject({ targetType: "refusal", excerpt: expect.stringContaining("Ей 13 лет") });
+    const line = queue.find((report) => report.id === first.id);
+    expect(line).toMatchObject({ targetType: "refusal", excerpt: expect.stringContaining("Ей 13 лет") });
+    // `npm run moderation -- show N` and `uphold N`: the refusal, who and why; upholding confirms it and closes the request.
+    expect((await describeTarget(operatorDb, line!)).summary).toMatch(/^refused character by @\S+ at .*\(offline: \["S4"\]\); nothing was stored/);
+    expect(await upholdReport(operatorDb, first.id, { actor: "test-operator", reason: "a minor" })).toMatch(/^The refusal stands/);
+    expect((await listOpenReports(operatorDb)).some((report) => report.id === first.id)).toBe(false);
   });
 });
 
