@@ -2,7 +2,7 @@
  * Wire shapes of the HTTP API (SPEC.md §3 and §7), shared by the Worker and
  * the web client. Timestamps travel as ISO 8601 strings.
  */
-import type { ReportReason, ReportTargetType } from "./constants.ts";
+import type { ReportQueueTarget, ReportReason, ReportTargetType } from "./constants.ts";
 
 /** The JSON error body of every non-2xx `/api/*` answer (DESIGN.md "Errors"). */
 export interface ApiErrorBody {
@@ -80,6 +80,16 @@ export interface Report {
   details: string | null;
   status: "open" | "upheld" | "dismissed";
   createdAt: string;
+}
+
+/**
+ * A review a refused writer asked for, as `POST /api/reports/review` returns
+ * it (201 new, 200 their open one): a report on their latest refused write
+ * (`targetType: "refusal"`, `targetId` its moderation log id) that the
+ * operator sees in `npm run moderation -- reports`.
+ */
+export interface ReviewRequest extends Omit<Report, "targetType"> {
+  targetType: Extract<ReportQueueTarget, "refusal">;
 }
 
 /** A character as lists return it: the SPEC.md §3 fields. */

@@ -429,6 +429,17 @@ export const voteInputSchema = z.object({
 });
 
 /**
+ * `POST /api/reports/review`: a refused writer asks for a person to look at
+ * their latest refusal; `details` (optional) says why it is wrong.
+ */
+export const reviewRequestInputSchema = z
+  .object({
+    details: z.string().max(MAX_REPORT_DETAILS_LENGTH, `details must be at most ${MAX_REPORT_DETAILS_LENGTH} characters`).optional(),
+  })
+  .strict();
+export type ReviewRequestInput = z.infer<typeof reviewRequestInputSchema>;
+
+/**
  * `POST /api/reports`. `targetId` is a character or comment id (number or
  * decimal text) or a chat message id; a message also names its
  * `conversationId` (messages live in their conversation's room).

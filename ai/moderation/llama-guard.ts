@@ -101,7 +101,12 @@ export function parseLlamaGuard(output: unknown): LlamaGuardResult {
  * message (response classification), since Llama Guard judges the last turn
  * and its template wants turns alternating from a user turn
  * (workers-types `Ai_Cf_Meta_Llama_Guard_3_8B_Input`); a reply without
- * `context` (a greeting) follows a placeholder user turn.
+ * `context` (a greeting) follows a placeholder user turn. A person's chat
+ * message with its `conversation` (recent messages, memory note, pinned
+ * memories) is judged as the user turn after them: the earlier texts as
+ * one user turn and a placeholder assistant turn, so that an age said
+ * before and a request said now are read together, as the pre-screen
+ * reads them (docs/decisions/0028).
  */
 export class WorkersAIModerator implements Moderator {
   readonly name = "workers-ai" as const;
@@ -115,9 +120,16 @@ export class WorkersAIModerator implements Moderator {
 
   /** @throws ModerationError when the binding throws or its output is not a verdict (parseLlamaGuard). */
   async screen(input: ModerationInput, { signal }: ModerationOptions = {}): Promise<ModerationVerdict> {
+    const earlier = (input.conversation ?? []).map((text) => text.trim()).filter(Boolean);
     const messages =
       input.role === "user"
-        ? [{ role: "user", content: input.text }]
+        ? earlier.length > 0
+          ? [
+              { role: "user", content: earlier.join("\n\n") },
+              { role: "assistant", content: "(The conversation continues.)" },
+              { role: "user", content: input.text },
+            ]
+          : [{ role: "user", content: input.text }]
         : [
             { role: "user", content: input.context?.trim() || "(The conversation begins.)" },
             { role: "assistant", content: input.text },

@@ -93,6 +93,15 @@ export interface ModerationInput {
    */
   context?: string;
   /**
+   * For a chat message: the texts it is judged with, oldest first — the
+   * conversation's recent messages, its memory note and pinned memories
+   * (durable-objects/room/screening.ts fills it). The pre-screen reads them
+   * with the message (an age in one message and a request in the next);
+   * Llama Guard gets them as the conversation before the message's turn.
+   * Ignored by the OpenAI provider (single texts) and the offline screen.
+   */
+  conversation?: readonly string[];
+  /**
    * Whether the character is marked NSFW. Sexual content between adults
    * (S12) is allowed on an NSFW character and dropped from the verdict; the
    * offline screen also reads the flag as a sign of sexual content (rule 1a).
@@ -117,6 +126,13 @@ export interface ModerationVerdict {
   categories: HazardCategory[];
   /** Which provider judged: an `offline` verdict is a stand-in's and must not be presented as moderation. */
   provider: ModeratorName;
+  /**
+   * Hold for review, do not refuse: the provider said S4 where the
+   * pre-screen's rules saw only a doubt (pre-screen.ts
+   * PreScreenedModerator; S4 is then left out of `categories`). Absent
+   * otherwise.
+   */
+  review?: true;
 }
 
 /**

@@ -54,7 +54,8 @@ function isLowSurrogate(code: number): boolean {
 /**
  * Screens every window of `input.text` (screeningWindows), at most
  * SCREEN_CONCURRENCY at a time (identical windows once), and merges the verdicts: safe only when
- * every window is; categories are the union, in S1 … S14 order. Empty text
+ * every window is; categories are the union, in S1 … S14 order; `review`
+ * when a window is held for review and none is S4. Empty text
  * is safe without a call. Rejects as the moderator does (ModerationError,
  * or the abort error): one failed window fails the whole text, since a
  * verdict on part of a text says nothing about the rest.
@@ -75,9 +76,8 @@ export async function screenWholeText(
     }
   };
   await Promise.all(Array.from({ length: Math.min(SCREEN_CONCURRENCY, windows.length) }, worker));
-  return {
-    safe: verdicts.every((verdict) => verdict.safe),
-    categories: inOrder(verdicts.flatMap((verdict) => verdict.categories)),
-    provider: moderator.name,
-  };
+  const categories = inOrder(verdicts.flatMap((verdict) => verdict.categories));
+  // A window held for review holds the text, unless another window is refused outright (S4 wins).
+  const review = !categories.includes("S4") && verdicts.some((verdict) => verdict.review === true);
+  return { safe: verdicts.every((verdict) => verdict.safe), categories, provider: moderator.name, ...(review ? { review: true as const } : {}) };
 }

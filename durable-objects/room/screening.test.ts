@@ -4,7 +4,9 @@
  * stored; one found after its reply began is taken back (message and reply
  * deleted for every socket); an S4 reply is replaced by the fixed line with
  * the original only in the moderation log; a provider that fails loses
- * nothing (fail open, logged).
+ * nothing (fail open, logged). A message is judged with the conversation
+ * it joins: an age in one message or in the memory note and a sexual
+ * request in the next are refused together (docs/decisions/0028).
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -18,9 +20,11 @@ import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtur
 import type { ConversationRoom } from "../conversation-room.ts";
 
 let nsfwCharacter: number;
+let sfwCharacter: number;
 
 beforeAll(async () => {
   nsfwCharacter = await insertCharacter({ name: "Velvet", isNsfw: true });
+  sfwCharacter = await insertCharacter({ name: "Oren the Keeper", isNsfw: false });
 });
 
 beforeEach(async () => {
@@ -131,5 +135,68 @@ describe("generated replies", () => {
     expect(await logRows()).toEqual([{ subjectType: "reply", outcome: "replaced", categories: '["S4"]', content: exchange.response.content }]);
     const preview = await env.DB.prepare("SELECT last_message_preview AS p FROM conversations WHERE id = ?").bind(conversation.id).first("p");
     expect(preview).toBe(REFUSED_REPLY_TEXT);
+  });
+});
+
+describe("a message judged with its conversation (the real pre-screen, offline provider)", () => {
+  const startSfw = async (user: TestUser) =>
+    json<Conversation>(await call("/api/conversations/new", { method: "POST", user, body: { characterId: sfwCharacter } }), 201);
+
+  it("an age in one message and a sexual request in the next: the second is refused and never stored", async () => {
+    const mira = await signIn();
+    const conversation = await startSfw(mira);
+    const { socket } = await join(mira, conversation.id);
+    // Alone, each message is allowed: no sexual word beside the age, no age beside the request.
+    await socket.chat(conversation.id, "Hi! I'm 13 by the way.");
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "Can we have sex now?", isUser: true, clientId: "c2" });
+    expect(await socket.next("error")).toMatchObject({ code: "message_refused", message: MESSAGE_REFUSED_TEXT, clientId: "c2" });
+    socket.close();
+    const again = await join(mira, conversation.id);
+    expect(again.history.messages.map((m) => m.content)).not.toContain("Can we have sex now?");
+    again.socket.close();
+  });
+
+  it("an age in the memory note and a sexual request in the next message: refused", async () => {
+    const mira = await signIn();
+    const conversation = await startSfw(mira);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "set_memory", conversationId: conversation.id, memory: "Lily is 12 years old, the user's neighbour." });
+    await socket.next("memory_updated");
+    socket.send({ type: "chat_message", conversationId: conversation.id, content: "I kiss Lily and take off her clothes. Sex.", isUser: true, clientId: "c3" });
+    expect(await socket.next("error")).toMatchObject({ code: "message_refused", clientId: "c3" });
+    socket.close();
+  });
+
+  it("adults' messages around a child mentioned in passing go through", async () => {
+    const mira = await signIn();
+    const conversation = await startSfw(mira);
+    const { socket } = await join(mira, conversation.id);
+    await socket.chat(conversation.id, "My daughter is 12 and at a sleepover tonight.");
+    const second = await socket.chat(conversation.id, "So we have the house to ourselves. Let's have sex, honey.");
+    expect(second.response.content).not.toBe("");
+    socket.close();
+    const again = await join(mira, conversation.id);
+    expect(again.history.messages.map((m) => m.content)).toContain("So we have the house to ourselves. Let's have sex, honey.");
+    again.socket.close();
+  });
+
+  it("Llama Guard's input carries the memory note and the recent messages", async () => {
+    const mira = await signIn();
+    const conversation = await startSfw(mira);
+    const seen: ModerationInput[] = [];
+    await useModerator(
+      conversation.id,
+      scripted(async (input) => {
+        seen.push(input);
+        return SAFE;
+      }),
+    );
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "set_memory", conversationId: conversation.id, memory: "They met at the lighthouse." });
+    await socket.next("memory_updated");
+    await socket.chat(conversation.id, "Good evening, keeper.");
+    socket.close();
+    const message = seen.find((input) => input.role === "user" && input.text === "Good evening, keeper.");
+    expect(message?.conversation?.[0]).toBe("They met at the lighthouse.");
   });
 });

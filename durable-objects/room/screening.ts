@@ -11,6 +11,11 @@
  *   (`refuses`; the steering frame gets `message_refused`), issue 21.
  * - Every text is screened whole, in overlapping windows
  *   (ai/moderation/whole-text.ts; docs/decisions/0014).
+ * - A person's text (a message, an edit, a memory note) is judged with the
+ *   conversation it joins (`conversation`: the memory note and the last
+ *   CONTEXT_MESSAGES visible messages), as Llama Guard is given the
+ *   conversation: an age said in one message or the memory note and a
+ *   sexual request in the next are read together (docs/decisions/0028).
  * - A reply refused (S4) has its text replaced by REFUSED_REPLY_TEXT
  *   (`screenReply`: `message_updated`); the original stays only in the log.
  * - Messages an operator removed are hidden (`hideMessages`).
@@ -32,6 +37,9 @@ import type { MessageRow, RoomStore } from "./store.ts";
 /** Operator removals applied per call at most. */
 const MAX_HIDDEN_PER_CALL = 1000;
 
+/** Visible messages a person's text is judged with, the newest (a shared room's rounds included). */
+export const CONTEXT_MESSAGES = 6;
+
 export class RoomScreening {
   private readonly ctx: DurableObjectState;
   private readonly store: RoomStore;
@@ -50,17 +58,31 @@ export class RoomScreening {
   }
 
   /**
+   * The texts a person's text is judged with, oldest first: the memory note,
+   * then the last CONTEXT_MESSAGES visible messages (ModerationInput
+   * `conversation`). Pinned memories belong here too, beside the note.
+   */
+  conversation(): string[] {
+    const room = this.store.room;
+    if (!room) return [];
+    const recent = this.store.recentBefore(Number.MAX_SAFE_INTEGER, CONTEXT_MESSAGES).reverse();
+    return [room.memory, ...recent.map((row) => row.content)].filter((text) => text.trim() !== "");
+  }
+
+  /**
    * Screens a person's message or a reply with the moderator, the
-   * character's NSFW flag as context. Null when the provider failed: chat
-   * fails open (the failure is logged), so a provider outage loses nobody's
-   * message.
+   * character's NSFW flag as context; a person's text (`role: "user"`) with
+   * the conversation too (`conversation()`, unless the input brings its
+   * own). Null when the provider failed: chat fails open (the failure is
+   * logged), so a provider outage loses nobody's message.
    */
   async screen(input: Omit<ModerationInput, "nsfw">): Promise<ModerationVerdict | null> {
     try {
       // A group chat is adult when any member is.
       const cast = await this.inputs.loadCast().catch(() => []);
       const nsfw = cast.some((member) => member.card?.isNsfw === true);
-      return await screenWholeText(this.seams.moderatorFactory(), { ...input, nsfw });
+      const conversation = input.role === "user" ? (input.conversation ?? this.conversation()) : input.conversation;
+      return await screenWholeText(this.seams.moderatorFactory(), { ...input, conversation, nsfw });
     } catch (error) {
       console.warn("screening failed", this.store.room?.conversation_id, String(error));
       this.ctx.waitUntil(

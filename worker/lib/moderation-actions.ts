@@ -42,7 +42,8 @@ export type SqlParam = string | number | null;
 /** A report as the operator lists it. */
 export interface ReportLine {
   id: number;
-  targetType: "character" | "comment" | "message";
+  /** `refusal`: a refused write whose writer asked for a review (targetId: its `moderation_log` id; nothing was stored). */
+  targetType: "character" | "comment" | "message" | "refusal";
   targetId: string;
   conversationId: string | null;
   characterId: number | null;
@@ -107,6 +108,15 @@ export async function describeTarget(db: OperatorDb, report: ReportLine): Promis
     summary = row
       ? `character ${report.targetId} "${row.name}" by @${row.creator}: ${row.isActive ? "active" : "inactive"}, moderation ${row.status}`
       : `character ${report.targetId}: deleted`;
+  } else if (report.targetType === "refusal") {
+    const [row] = await db.all<{ subjectType: string; username: string | null; categories: string; provider: string; createdAt: number }>(
+      `SELECT l.subject_type AS subjectType, u.username, l.categories, l.provider, l.created_at AS createdAt
+       FROM moderation_log l LEFT JOIN users u ON u.id = l.user_id WHERE l.id = ?`,
+      Number(report.targetId),
+    );
+    summary = row
+      ? `refused ${row.subjectType} by ${row.username ?? "?"} at ${new Date(row.createdAt).toISOString()} (${row.provider}: ${row.categories}); nothing was stored, the writer asks for a review`
+      : `refusal ${report.targetId}: log entry gone`;
   } else if (report.targetType === "comment") {
     const [row] = await db.all<{ username: string | null; characterId: number }>(
       "SELECT u.username, m.character_id AS characterId FROM comments m LEFT JOIN users u ON u.id = m.user_id WHERE m.id = ?",
@@ -187,6 +197,9 @@ export async function upholdReport(db: OperatorDb, id: number, who: Actor): Prom
     } else {
       done = `Character ${report.targetId} was already deleted; the report is closed.`;
     }
+  } else if (report.targetType === "refusal") {
+    // Nothing was stored: upholding confirms the refusal.
+    done = `The refusal stands (log entry ${report.targetId}); nothing was stored.`;
   } else if (report.targetType === "comment") {
     // Replies go with it (foreign-key cascade), as when its author deletes it.
     statements.push({ sql: "DELETE FROM comments WHERE id = ?", params: [Number(report.targetId)] });

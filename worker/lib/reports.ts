@@ -10,7 +10,8 @@
  * returns the open one. Operators act on reports with `npm run moderation`
  * (scripts/moderation.ts).
  */
-import type { Report } from "../../schema/api.ts";
+import type { Report, ReviewRequest } from "../../schema/api.ts";
+import type { ReportQueueTarget } from "../../schema/constants.ts";
 import type { ReportInput } from "../../schema/inputs.ts";
 import { isConversationId } from "./conversations.ts";
 import { ApiError, notFound } from "./errors.ts";
@@ -21,7 +22,7 @@ export const MAX_REPORT_EXCERPT_LENGTH = 20_000;
 
 /** What a report points at, resolved and checked: who owns it and the text the reporter saw. */
 export interface ReportTarget {
-  targetType: Report["targetType"];
+  targetType: ReportQueueTarget;
   targetId: string;
   conversationId: string | null;
   characterId: number | null;
@@ -180,6 +181,48 @@ export async function fileReport(
   return { report: toReport(existing), created: false };
 }
 
+/** How long after a refusal its writer may ask for a review, ms (a day). */
+export const REVIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A refused writer asks for a review (issue 35, one click from the refusal):
+ * a report on their latest refused write of the last REVIEW_WINDOW_MS
+ * (`moderation_log`, outcome `refused`), with its text as the excerpt, for
+ * the operator's queue (`npm run moderation -- reports`). One open request
+ * per refusal: a repeat returns it (`created: false`). Throws 404 when the
+ * person has no refusal in that window.
+ */
+export async function requestRefusalReview(
+  db: D1Database,
+  userId: string,
+  details: string | undefined,
+  now: number = Date.now(),
+): Promise<{ report: ReviewRequest; created: boolean }> {
+  const refusal = await db
+    .prepare(
+      `SELECT id, subject_type AS subjectType, character_id AS characterId, conversation_id AS conversationId, content
+       FROM moderation_log WHERE user_id = ? AND outcome = 'refused' AND created_at >= ? ORDER BY id DESC LIMIT 1`,
+    )
+    .bind(userId, now - REVIEW_WINDOW_MS)
+    .first<{ id: number; subjectType: string; characterId: number | null; conversationId: string | null; content: string }>();
+  if (!refusal) throw notFound("There is no refusal of yours from the last day to review.");
+  const { report, created } = await fileReport(
+    db,
+    userId,
+    {
+      targetType: "refusal",
+      targetId: String(refusal.id),
+      conversationId: refusal.conversationId,
+      characterId: refusal.characterId,
+      targetOwnerId: userId,
+      excerpt: clip(`${refusal.subjectType} refused: ${refusal.content}`),
+    },
+    "other",
+    details ? `Review requested by the writer: ${details}` : "Review requested by the writer",
+  );
+  return { report: { ...report, targetType: "refusal" }, created };
+}
+
 /**
  * Opens a report by automatic screening (no reporter): a character flagged
  * for review (worker/lib/screening.ts). At most one open one per character.
@@ -188,6 +231,7 @@ export async function fileScreeningReport(
   db: D1Database,
   character: { id: number; creatorId: string | null; name: string; description: string },
   categories: readonly string[],
+  details: string = `Automatic screening: ${categories.join(", ")}`,
 ): Promise<void> {
   await db
     .prepare(
@@ -200,7 +244,7 @@ export async function fileScreeningReport(
       String(character.id),
       character.id,
       character.creatorId,
-      `Automatic screening: ${categories.join(", ")}`,
+      details,
       clip(`${character.name}: ${character.description}`),
     )
     .run();

@@ -25,9 +25,9 @@ import {
   updateCharacter,
   withoutUndefined,
 } from "../lib/characters.ts";
-import { ApiError, notFound, suspended, unauthorized, validationFailed } from "../lib/errors.ts";
+import { ApiError, forbidden, notFound, suspended, unauthorized, validationFailed } from "../lib/errors.ts";
 import { parseCharacterId } from "../lib/ids.ts";
-import { changesScreenedText, flagCharacter, screenCharacter } from "../lib/screening.ts";
+import { changesScreenedText, flagCharacter, HELD_MESSAGE, isHeldForReview, screenCharacter } from "../lib/screening.ts";
 import { sessionUserSql } from "../lib/sessions.ts";
 import { isUsernameAvailable } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
@@ -141,7 +141,7 @@ export const charactersRoutes = new Hono<AppEnv>()
       });
       if (!verdict.flagged) return c.json(character, 201);
       await flagCharacter(c.env.DB, character, verdict);
-      return c.json({ ...character, moderationStatus: "flagged" as const }, 201);
+      return c.json({ ...character, moderationStatus: "flagged" as const, ...(verdict.held ? { isActive: false } : {}) }, 201);
     },
   )
   .put(
@@ -172,6 +172,7 @@ export const charactersRoutes = new Hono<AppEnv>()
       if (verdict?.flagged) {
         await flagCharacter(c.env.DB, updated, verdict);
         if (updated.moderationStatus === "ok") updated = { ...updated, moderationStatus: "flagged" };
+        if (verdict.held) updated = { ...updated, isActive: false };
       }
       if (updated.avatarUrl !== current.avatarUrl) await afterResponse(c, deleteUnusedAvatar(c.env, current.avatarUrl, user.id));
       await purgeCharacterCache(c, id);
@@ -182,6 +183,8 @@ export const charactersRoutes = new Hono<AppEnv>()
     const id = parseCharacterId(c.req.param("id"));
     const current = await findOwnCharacter(c.env.DB, id, c.get("user")!.id);
     if (current.moderationStatus === "removed") throw removedByModeration();
+    // Held back for review (docs/decisions/0028): it may be deactivated, not listed, until an operator clears it.
+    if (!current.isActive && current.moderationStatus === "flagged" && (await isHeldForReview(c.env.DB, id))) throw forbidden(HELD_MESSAGE);
     const character = await toggleCharacterActive(c.env.DB, id);
     if (!character) throw notFound("Character not found");
     await purgeCharacterCache(c, id);

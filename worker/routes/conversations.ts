@@ -66,7 +66,7 @@ import {
   writeChatMarkdown,
   writeSillyTavernJsonl,
 } from "../lib/sillytavern-chat.ts";
-import { screenWrite, TEXT_OF } from "../lib/screening.ts";
+import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { createInvite, removeMember, requireOwner, revokeInvite, roleOf } from "../lib/shared-rooms.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
@@ -199,6 +199,12 @@ export const conversationsRoutes = new Hono<AppEnv>()
       text: TEXT_OF.chatImport(messages),
       nsfw,
       who: { userId: user.id, characterId: characterIds[0]! },
+      // A refusal names the message of the file (issues[].path "messages.N", N from 0) and why.
+      fields: messages.flatMap((message, index) => [
+        { path: `messages.${index}`, text: message.content },
+        ...message.alternatives.map((text, swipe) => ({ path: `messages.${index}.alternatives.${swipe}`, text })),
+      ]),
+      label: chatImportFieldLabel,
     });
     return c.json(
       await createConversation(c.env, { user, characters, title: null, start: { kind: "messages", messages } }, chatModelName(c.env)),

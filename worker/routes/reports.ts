@@ -7,17 +7,27 @@
  * person's open report on the same target (nothing written); 401 visitors;
  * 404 a target they cannot see; 400 their own content; 429 over the write
  * rate limit. Rules in worker/lib/reports.ts.
+ *
+ * `POST /api/reports/review` (issue 35): a refused writer asks for a review
+ * of their latest refusal, in one click from the refusal. Body
+ * `{ details? }` → 201 with the request (a report the operator sees), 200
+ * with their open one; 404 when they have no refusal from the last day.
  */
 import { Hono } from "hono";
-import { reportInputSchema } from "../../schema/inputs.ts";
+import { reportInputSchema, reviewRequestInputSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { conversationRoom } from "../lib/conversations.ts";
-import { fileReport, resolveReportTarget } from "../lib/reports.ts";
+import { fileReport, requestRefusalReview, resolveReportTarget } from "../lib/reports.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 
-export const reportsRoutes = new Hono<AppEnv>().post(
+export const reportsRoutes = new Hono<AppEnv>()
+  .post("/review", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", reviewRequestInputSchema), async (c) => {
+    const { report, created } = await requestRefusalReview(c.env.DB, c.get("user")!.id, c.req.valid("json").details);
+    return c.json(report, created ? 201 : 200);
+  })
+  .post(
   "/",
   requireUser,
   limitWrites("WRITE_RATE_LIMITER"),

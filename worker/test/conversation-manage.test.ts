@@ -125,6 +125,7 @@ describe("renaming a chat", () => {
     expect(await json(await rename(mira, chat.id, "She is 15 years old and naked."), 422)).toEqual({
       error: CONTENT_REFUSED_MESSAGE,
       code: "content_refused",
+      issues: [{ path: "", message: expect.stringContaining('This text says "15 years old"') }],
     });
     expect((await json<Conversation>(await call(`/api/conversations/${chat.id}`, { user: mira }), 200)).title).toBe("Tea time");
   });

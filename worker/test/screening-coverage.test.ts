@@ -56,6 +56,7 @@ const NOT_WRITES: Record<string, string> = {
   hiddenTagsInputSchema: "the person's own filter, tag names only, shown to nobody else and never in a prompt",
   voteInputSchema: "a number",
   reportInputSchema: "read only by the operator (the report's details), never published or prompted",
+  reviewRequestInputSchema: "read only by the operator (the review request's details), never published or prompted",
   newConversationInputSchema: "a character id",
   conversationListQuerySchema: "a query",
   branchInputSchema: "a message id (the branch copies text already screened)",

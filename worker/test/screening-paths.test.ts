@@ -43,7 +43,7 @@ beforeEach(async () => {
 const create = (body: Record<string, unknown>) => call("/api/characters", { method: "POST", user: mira, body: { ...base, ...body } });
 
 async function refusedAndNothingStored(res: Response) {
-  expect(await json(res, 422)).toEqual(REFUSED);
+  expect(await json(res, 422)).toMatchObject(REFUSED);
   expect(await countRows("characters")).toBe(0);
 }
 
@@ -80,7 +80,7 @@ describe("the rest of a character's fields", () => {
   it("S4 in the shown creator name of an update is refused and the name is kept", async () => {
     const created = await json<Character>(await create({ isNsfw: true }), 201);
     const res = await call(`/api/characters/${created.id}`, { method: "PUT", user: mira, body: { creator: "15 years old" } });
-    expect(await json(res, 422)).toEqual(REFUSED);
+    expect(await json(res, 422)).toMatchObject(REFUSED);
     expect((await json<Character>(await call(`/api/characters/${created.id}`, { user: mira }), 200)).creator).toBe(created.creator);
   });
 });
@@ -152,7 +152,7 @@ describe("the other writes of text", () => {
   it("a public comment with S4 is refused and not stored; a clean one is", async () => {
     const id = await insertCharacter({ name: "Quill" });
     const post = (content: string) => call(`/api/characters/${id}/comments`, { method: "POST", user: mira, body: { content } });
-    expect(await json(await post(S4_ANYWHERE), 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(await post(S4_ANYWHERE), 422)).toMatchObject(CONTENT_REFUSED);
     expect(await countRows("comments")).toBe(0);
     expect((await refusals()).results).toEqual([{ subjectType: "comment", outcome: "refused" }]);
     await json(await post("Lovely storm scenes."), 201);
@@ -162,22 +162,22 @@ describe("the other writes of text", () => {
   it("on an NSFW character a comment stating a minor's age is refused (judged with the character's flag)", async () => {
     const id = await insertCharacter({ name: "Velvet", isNsfw: true });
     const res = await call(`/api/characters/${id}/comments`, { method: "POST", user: mira, body: { content: S4_TEXT } });
-    expect(await json(res, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(res, 422)).toMatchObject(CONTENT_REFUSED);
     expect(await countRows("comments")).toBe(0);
   });
 
   it("a persona whose description or name has S4 is refused on create and on update; nothing changes", async () => {
     const create = await call("/api/personas", { method: "POST", user: mira, body: { name: "Rook", description: S4_ANYWHERE } });
-    expect(await json(create, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(create, 422)).toMatchObject(CONTENT_REFUSED);
     expect(await countRows("personas", "user_id = ?", mira.id)).toBe(0);
     const persona = await json<{ id: string }>(
       await call("/api/personas", { method: "POST", user: mira, body: { name: "Rook", description: "A tired courier." } }),
       201,
     );
     const update = await call(`/api/personas/${persona.id}`, { method: "PUT", user: mira, body: { description: S4_ANYWHERE } });
-    expect(await json(update, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(update, 422)).toMatchObject(CONTENT_REFUSED);
     const named = await call(`/api/personas/${persona.id}`, { method: "PUT", user: mira, body: { name: "15 years old and naked" } });
-    expect(await json(named, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(named, 422)).toMatchObject(CONTENT_REFUSED);
     const row = await env.DB.prepare("SELECT name, description FROM personas WHERE id = ?").bind(persona.id).first();
     expect(row).toEqual({ name: "Rook", description: "A tired courier." });
   });
@@ -185,21 +185,21 @@ describe("the other writes of text", () => {
   it("a profile name with S4 is refused and the profile keeps its name", async () => {
     const before = await env.DB.prepare("SELECT name, username FROM users WHERE id = ?").bind(mira.id).first();
     const res = await call("/api/profile", { method: "PUT", user: mira, body: { name: "15 years old and naked", username: "@mira_new" } });
-    expect(await json(res, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(res, 422)).toMatchObject(CONTENT_REFUSED);
     expect(await env.DB.prepare("SELECT name, username FROM users WHERE id = ?").bind(mira.id).first()).toEqual(before);
   });
 
   it("a bio with S4 is refused and the profile keeps its bio", async () => {
     const username = (await env.DB.prepare("SELECT username FROM users WHERE id = ?").bind(mira.id).first<string>("username"))!;
     const res = await call("/api/profile", { method: "PUT", user: mira, body: { name: "Mira", username, bio: S4_ANYWHERE } });
-    expect(await json(res, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(res, 422)).toMatchObject(CONTENT_REFUSED);
     expect(await env.DB.prepare("SELECT bio FROM users WHERE id = ?").bind(mira.id).first("bio")).toBeNull();
   });
 
   it("a conversation title with S4 is refused and no conversation is started", async () => {
     const id = await insertCharacter({ name: "Quill" });
     const res = await call("/api/conversations", { method: "POST", user: mira, body: { characterId: id, title: S4_ANYWHERE } });
-    expect(await json(res, 422)).toEqual(CONTENT_REFUSED);
+    expect(await json(res, 422)).toMatchObject(CONTENT_REFUSED);
     expect(await countRows("conversations", "user_id = ?", mira.id)).toBe(0);
   });
 
@@ -218,7 +218,7 @@ describe("the other writes of text", () => {
         body: new TextEncoder().encode(file.join("\n")),
         headers: { "content-type": "application/jsonl" },
       });
-      expect(await json(res, 422)).toEqual(CONTENT_REFUSED);
+      expect(await json(res, 422)).toMatchObject(CONTENT_REFUSED);
     }
     expect(await countRows("conversations", "user_id = ?", mira.id)).toBe(0);
   });

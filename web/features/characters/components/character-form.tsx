@@ -19,7 +19,9 @@ import { Input } from "../../../components/ui/input.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { Textarea } from "../../../components/ui/textarea.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { RefusalNotice } from "../../../components/refusal-notice.tsx";
 import { errorStatus, serverErrorIssues, serverErrorText } from "../../../lib/api-client.ts";
+import { isContentRefusal } from "../../../lib/request-review.ts";
 import { useUser } from "../../../lib/auth.ts";
 import { cn } from "../../../lib/utils.ts";
 import { useCreateCharacter } from "../api/create-character.ts";
@@ -55,6 +57,8 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
   // Messages show after the first submit attempt, then follow every change.
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<CharacterFormErrors>({});
+  // A refusal as sexual content involving minors: shown above the buttons with what to change and "Ask for review" (issue 35).
+  const [refusal, setRefusal] = useState<unknown>(null);
   const [advancedOpen, setAdvancedOpen] = useState(() => hasAdvancedContent(values));
   const formRef = useRef<HTMLFormElement>(null);
   const advancedId = useId();
@@ -114,6 +118,7 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
       }
       const fieldErrors = issuesToFormErrors(serverErrorIssues(error), values);
       setServerErrors(fieldErrors);
+      setRefusal(isContentRefusal(error) ? error : null);
       if (Object.keys(fieldErrors).length > 0) showErrors(fieldErrors);
       toast({
         title: "Error",
@@ -337,6 +342,8 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
           <LorebookField value={values.lorebook} onChange={(rows) => set("lorebook", rows)} error={errors.characterBook} />
         </div>
       </section>
+
+      {refusal !== null && <RefusalNotice error={refusal} />}
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button asChild variant="outline" size="lg">

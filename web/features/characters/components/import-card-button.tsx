@@ -2,23 +2,29 @@
  * "Import card": picks a character card file (PNG or JSON, V1/V2/V3), sends
  * it to `POST /api/characters/import` and opens the new character's edit
  * page to review it (it starts inactive). Refusals are toasts with the
- * server's sentence.
+ * server's sentence; a refusal as sexual content involving minors is a
+ * dialog instead, with the refused field, what to change and "Ask for
+ * review" (RefusalDialog, issue 35).
  */
 import { FileUp } from "lucide-react";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { RefusalDialog } from "../../../components/refusal-notice.tsx";
 import { errorStatus, serverErrorText } from "../../../lib/api-client.ts";
+import { isContentRefusal } from "../../../lib/request-review.ts";
 import { CARD_FILE_ACCEPT, CardFileError, useImportCharacterCard } from "../api/import-character-card.ts";
 
 export function ImportCardButton() {
   const inputRef = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
   const importCard = useImportCharacterCard();
+  const [refusal, setRefusal] = useState<unknown>(null);
 
   const onFile = (file: File | undefined) => {
     if (!file) return;
+    setRefusal(null);
     importCard.mutate(file, {
       onSuccess: (character) => {
         toast({
@@ -28,6 +34,10 @@ export function ImportCardButton() {
         navigate(`/edit-character/${character.id}`);
       },
       onError: (error) => {
+        if (isContentRefusal(error)) {
+          setRefusal(error);
+          return;
+        }
         const description =
           error instanceof CardFileError
             ? error.message
@@ -56,6 +66,7 @@ export function ImportCardButton() {
           e.target.value = "";
         }}
       />
+      {refusal !== null && <RefusalDialog error={refusal} title="This card can't be imported" onClose={() => setRefusal(null)} />}
     </>
   );
 }

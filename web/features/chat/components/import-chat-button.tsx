@@ -1,15 +1,19 @@
 /**
  * "Import chat" on a character's page: picks a SillyTavern chat file
  * (.jsonl), sends it to `POST /api/conversations/import?characterId=` and
- * opens the new conversation. A refused file is a toast with the server's
+ * opens the new conversation. A file refused as sexual content involving
+ * minors is a dialog naming the message and offering a review (issue 35);
+ * any other refused file is a toast with the server's
  * sentence (it names the line); visitors are asked to sign in first.
  */
 import { FileUp, LoaderCircle } from "lucide-react";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { RefusalDialog } from "../../../components/refusal-notice.tsx";
 import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
+import { isContentRefusal } from "../../../lib/request-review.ts";
 import { useUser } from "../../../lib/auth.ts";
 import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
 import { CHAT_FILE_ACCEPT, useImportConversation } from "../api/import-conversation.ts";
@@ -19,6 +23,8 @@ export function ImportChatButton({ characterId, className }: { characterId: numb
   const navigate = useNavigate();
   const { user, isLoading } = useUser();
   const importChat = useImportConversation(characterId);
+  // A refusal as sexual content involving minors: which message of the file, why, and "Ask for review" (issue 35).
+  const [refusal, setRefusal] = useState<unknown>(null);
 
   const choose = () => {
     // Still asking who this is: let the server decide (a 401 lands in onError below).
@@ -38,6 +44,7 @@ export function ImportChatButton({ characterId, className }: { characterId: numb
       },
       onError: (error) => {
         if (isUnauthorizedError(error)) notifyUnauthorized("import a chat");
+        else if (isContentRefusal(error)) setRefusal(error);
         else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to import the chat. Please try again.", variant: "destructive" });
       },
     });
@@ -61,6 +68,7 @@ export function ImportChatButton({ characterId, className }: { characterId: numb
           e.target.value = "";
         }}
       />
+      {refusal !== null && <RefusalDialog error={refusal} title="This chat can't be imported" onClose={() => setRefusal(null)} />}
     </>
   );
 }
