@@ -54,7 +54,7 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "POST /api/conversations/:id/invites": "a link, not a person: whoever uses it meets the check of POST /api/invites/:token",
   "DELETE /api/conversations/:id/invites/:token": "revoking one's own link",
   "DELETE /api/conversations/:id/members/:userId": "removing someone or leaving: a block must never stop it",
-  "POST /api/conversations/:id/messages/:messageId/rating": "a thumb on a character's reply, seen by the room's owner only",
+  "POST /api/conversations/:id/messages/:messageId/rating": "a thumb on a character's reply in a chat one is in",
   "POST /api/conversations/:id/branch": "a private copy of one's own",
   "PUT /api/conversations/:id/persona": "one's own persona in a chat",
   "POST /api/transcriptions": "one's own voice to text",
