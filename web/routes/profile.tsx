@@ -1,6 +1,6 @@
 /**
  * `/profile` — Edit Profile (SPEC.md §2) and, below it, the person's
- * personas: a spinner while the person loads; visitors are sent to "/" once
+ * personas and the people they blocked (issue 35): a spinner while the person loads; visitors are sent to "/" once
  * it is known they are not signed in.
  */
 import { useEffect } from "react";
@@ -9,6 +9,7 @@ import { PageSpinner } from "../components/page-spinner.tsx";
 import { BackHomeLink } from "../components/back-home-link.tsx";
 import { Card, CardContent, CardHeader } from "../components/ui/card.tsx";
 import { useUser } from "../lib/auth.ts";
+import { BlockedPeopleSection } from "../features/blocks/components/blocked-people-section.tsx";
 import { PersonasSection } from "../features/personas/components/personas-section.tsx";
 import { ProfileForm } from "../features/profile/components/profile-form.tsx";
 
@@ -36,6 +37,7 @@ export function ProfilePage() {
         </CardContent>
       </Card>
       <PersonasSection key={user.id} user={user} />
+      <BlockedPeopleSection key={`blocks-${user.id}`} />
     </div>
   );
 }
