@@ -27,17 +27,34 @@ async function postComment(request: APIRequestContext, characterId: number, cont
 
 const article = (page: Page, text: string) => page.getByRole("article").filter({ hasText: text });
 
-async function shoot(page: Page, name: string, width: number) {
-  await page.setViewportSize({ width, height: width > 500 ? 900 : 800 });
-  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+/** Screenshots of the page at 1280 and 375 px wide; the page is left at 1280. */
+async function shoot(page: Page, name: string) {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width > 500 ? 900 : 800 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
+
+/** Budget of each test here: it catches a hang on a loaded machine, it does not time anything. */
+test.describe.configure({ timeout: 300_000 });
+
+/** For what a page shows once it has loaded: on a loaded 2-core machine a first load took over 10 s. */
+const loaded = expect.configure({ timeout: 60_000 });
 
 test("blocking from a comment's menu hides that person's comments at once; the profile's list unblocks them", async ({ page }) => {
   const myEmail = `ivy-${unique()}@example.com`;
   const me = await signInAs(page.request, myEmail, "Ivy");
   const name = `Wren${letters()}`;
   const created = await page.request.post("/api/characters", {
-    data: { name, description: "A cartographer who argues about coastlines.", personality: "Precise.", greeting: "Maps?", tags: [], isNsfw: false },
+    data: {
+      name,
+      description: "A cartographer who argues about coastlines for the blocking browser test.",
+      personality: "Precise and stubborn. She redraws every bay twice.",
+      greeting: `*${name} unrolls a chart.* "Which coast today?"`,
+      tags: [],
+      isNsfw: false,
+    },
   });
   expect(created.status()).toBe(201);
   const character = (await created.json()) as Character;
@@ -54,7 +71,7 @@ test("blocking from a comment's menu hides that person's comments at once; the p
   await signInAs(page.request, myEmail, "Ivy");
   await page.goto(`/character/${character.id}`);
   const heading = page.getByRole("heading", { name: /^Comments \(\d+\)$/ });
-  await expect(heading).toHaveText("Comments (5)");
+  await loaded(heading).toHaveText("Comments (5)");
   // No menu on one's own comment.
   await expect(article(page, "Her maps are the best").getByRole("button", { name: /^More actions/ })).toHaveCount(0);
 
@@ -64,8 +81,7 @@ test("blocking from a comment's menu hides that person's comments at once; the p
   await expect(dialog.getByRole("heading", { name: `Block ${pest.username}?` })).toBeVisible();
   await expect(dialog).toContainText("They won't be told.");
   await expectAccessible(page);
-  await shoot(page, "block-dialog", 1280);
-  await shoot(page, "block-dialog", 375);
+  await shoot(page, "block-dialog");
   await dialog.getByRole("button", { name: "Block" }).click();
 
   await expect(toast(page, `${pest.username} blocked`)).toBeVisible();
@@ -76,21 +92,15 @@ test("blocking from a comment's menu hides that person's comments at once; the p
   await expect(heading).toHaveText("Comments (2)");
   await expect(page.getByText("I like the coastline arguments.")).toBeVisible();
   await page.reload();
-  await expect(heading).toHaveText("Comments (2)");
+  await loaded(heading).toHaveText("Comments (2)");
   // The page's own count (beside views and favorites) agrees.
-  await expect(page.locator(`a[href="#${await heading.locator("xpath=ancestor::section").getAttribute("id")}"]`)).toHaveText("2 comments");
+  await expect(page.getByRole("main").getByText("2 comments", { exact: true })).toHaveCount(1);
 
-  // Someone else still sees everything.
-  await signInAs(page.request, `otto2-${unique()}@example.com`, "Otto");
-  await page.reload();
-  await expect(heading).toHaveText("Comments (5)");
-
-  // The list in the profile, and Unblock.
-  await signInAs(page.request, myEmail, "Ivy");
+  // The list in the profile, and Unblock. (Others still see every comment: worker/test/blocking.test.ts.)
   await page.goto("/profile");
   const section = page.getByRole("region", { name: "Blocked people" });
   const row = section.getByRole("listitem").filter({ hasText: pest.username });
-  await expect(row).toBeVisible();
+  await loaded(row).toBeVisible();
   await row.scrollIntoViewIfNeeded();
   await expectAccessible(page);
   await section.screenshot({ path: `${SHOTS}/blocked-list-1280.png` });
@@ -102,7 +112,7 @@ test("blocking from a comment's menu hides that person's comments at once; the p
   await expect(section.getByText("Nobody blocked")).toBeVisible();
 
   await page.goto(`/character/${character.id}`);
-  await expect(heading).toHaveText("Comments (5)");
+  await loaded(heading).toHaveText("Comments (5)");
   expect(me.username).toMatch(/^@/);
 });
 
@@ -112,19 +122,19 @@ test("a person's page blocks and unblocks; the blocked person sees no sign of it
   const myEmail = `ivy-${unique()}@example.com`;
   const me = await signInAs(page.request, myEmail, "Ivy");
   await page.goto(`/u/${pest.username.slice(1)}`);
+  await loaded(page.getByRole("button", { name: `More actions for ${pest.username}` })).toBeVisible();
   await page.getByRole("button", { name: `More actions for ${pest.username}` }).click();
   await page.getByRole("menuitem", { name: `Block ${pest.username}` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Block" }).click();
   await expect(page.getByText(`You blocked ${pest.username}.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Follow" })).toHaveCount(0);
   await expectAccessible(page);
-  await shoot(page, "profile-blocked", 1280);
-  await shoot(page, "profile-blocked", 375);
+  await shoot(page, "profile-blocked");
 
   // The blocked person's view of my page is as ever; following is refused without naming the block.
   await signInAs(page.request, pestEmail, "Pest");
-  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/u/${me.username.slice(1)}`);
+  await loaded(page.getByRole("button", { name: "Follow" })).toBeVisible();
   await expect(page.getByText("You blocked")).toHaveCount(0);
   await page.getByRole("button", { name: "Follow" }).click();
   await expect(toast(page, "You can't follow this person.")).toBeVisible();
@@ -132,6 +142,7 @@ test("a person's page blocks and unblocks; the blocked person sees no sign of it
 
   await signInAs(page.request, myEmail, "Ivy");
   await page.goto(`/u/${pest.username.slice(1)}`);
+  await loaded(page.getByRole("button", { name: `Unblock ${pest.username}` })).toBeVisible();
   await page.getByRole("button", { name: `Unblock ${pest.username}` }).click();
   await expect(page.getByRole("button", { name: "Follow" })).toBeVisible();
 });
