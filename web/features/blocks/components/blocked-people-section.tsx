@@ -44,8 +44,11 @@ export function BlockedPeopleSection() {
                 <Link to={creatorPath(person.username)} className="block truncate font-medium hover:underline">
                   {shown}
                 </Link>
-                <p className="truncate text-xs text-muted-foreground">
-                  {person.username} · blocked{" "}
+                <p className="text-xs text-muted-foreground">
+                  <span className="break-all">{person.username}</span>
+                  <span aria-hidden="true" className="hidden sm:inline"> · </span>
+                  <br className="sm:hidden" />
+                  blocked{" "}
                   <time dateTime={person.blockedAt} title={new Date(person.blockedAt).toLocaleString()}>
                     {formatDistanceToNow(new Date(person.blockedAt), { addSuffix: true })}
                   </time>
