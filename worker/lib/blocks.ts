@@ -16,15 +16,15 @@
  *   notifications, a character page's comment count).
  *
  * Blocking someone also ends both follows between the two and takes each
- * out of the rooms the other owns (their sockets there close); unblocking
- * restores neither. Errors are ApiErrors (the JSON error shape); D1
+ * out of the rooms the other owns (the caller closes their sockets there);
+ * unblocking restores neither. This module imports nothing of worker/lib
+ * but errors.ts, so any query module (the catalog's rows included) may use
+ * its SQL without an import cycle. Errors are ApiErrors (the JSON error shape); D1
  * failures are thrown as is.
  */
 import type { BlockedPerson } from "../../schema/api.ts";
-import { conversationRoom } from "./conversations.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
-import { sha256Hex } from "./sessions.ts";
-import { canonicalUsername } from "./users.ts";
+import { canonicalUsername } from "../../schema/usernames.ts";
 
 /** Most people one person may block; one more is 409 (the list stays one answer). */
 export const MAX_BLOCKS = 5_000;
@@ -75,11 +75,11 @@ export function blockedEitherWaySql(a: string, b: string): string {
  */
 export function hiddenCommentsSql(characterId: string, viewerId: string): string {
   return `(CASE WHEN EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ${viewerId}) THEN (
-    WITH RECURSIVE hidden(id) AS (
-      SELECT m.id FROM comments m
-      WHERE m.character_id = ${characterId} AND m.user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ${viewerId})
-      UNION SELECT r.id FROM comments r JOIN hidden h ON r.parent_id = h.id)
-    SELECT count(*) FROM hidden) ELSE 0 END)`;
+    WITH RECURSIVE hidden_thread(id) AS (
+      SELECT hc.id FROM comments hc
+      WHERE hc.character_id = ${characterId} AND hc.user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ${viewerId})
+      UNION SELECT hr.id FROM comments hr JOIN hidden_thread ht ON hr.parent_id = ht.id)
+    SELECT count(*) FROM hidden_thread) ELSE 0 END)`;
 }
 
 /** The acts a block refuses, and what each side is told. */
@@ -122,6 +122,12 @@ export async function refuseIfBlocked(db: D1Database, actorId: string, otherId: 
   throw forbidden(OWN_BLOCK[act](other?.username ?? "this person"));
 }
 
+/** Hex SHA-256 of `value`: how invitation tokens are stored (worker/lib/shared-rooms.ts, like session tokens). */
+async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 /**
  * The owner of the room an invitation link leads to, whether or not the link
  * still works (the invitation's own rules answer that); null for a token that
@@ -151,18 +157,24 @@ async function personId(db: D1Database, username: string): Promise<string> {
   return row.id;
 }
 
+/** A membership a block ended: `userId` left the room `conversationId`. */
+export interface LeftRoom {
+  conversationId: string;
+  userId: string;
+}
+
 /**
  * `blockerId` blocks the person holding `username`. Idempotent (blocking
  * again keeps the first row and its time). In one D1 transaction: the row,
  * both follows between the two end, and each leaves the rooms the other
- * owns; then those rooms close the removed person's sockets. Throws 404 for
- * an unknown name, 400 for oneself, 409 past MAX_BLOCKS.
+ * owns. Returns those memberships, whose sockets the caller closes (the
+ * rooms' Durable Objects). Throws 404 for an unknown name, 400 for oneself,
+ * 409 past MAX_BLOCKS.
  */
-export async function blockPerson(env: Env, blockerId: string, username: string): Promise<void> {
-  const db = env.DB;
+export async function blockPerson(db: D1Database, blockerId: string, username: string): Promise<LeftRoom[]> {
   const blockedId = await personId(db, username);
   if (blockedId === blockerId) throw new ApiError("validation_failed", "You cannot block yourself");
-  const [inserted, , left] = await db.batch<{ conversationId: string; userId: string }>([
+  const [inserted, , left] = await db.batch<LeftRoom>([
     // The cap is checked in the insert itself, so blocks racing in cannot pass it.
     db
       .prepare(
@@ -189,14 +201,7 @@ export async function blockPerson(env: Env, blockerId: string, username: string)
       throw new ApiError("conflict", `You have blocked ${MAX_BLOCKS.toLocaleString("en")} people, the most one can. Unblock someone first.`);
     }
   }
-  // The rows are gone, so every later read or socket upgrade of theirs is a 404; open sockets close now.
-  await Promise.all(
-    (left?.results ?? []).map(({ conversationId, userId }) =>
-      conversationRoom(env, conversationId)
-        .removePerson(userId)
-        .catch((error: unknown) => console.error("block: room did not close the removed person's sockets", conversationId, error)),
-    ),
-  );
+  return left?.results ?? [];
 }
 
 /** `blockerId` unblocks the person holding `username`; idempotent. Follows and rooms are not restored. Throws 404 for an unknown name, 400 for oneself. */

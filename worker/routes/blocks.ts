@@ -15,6 +15,7 @@ import { Hono } from "hono";
 import type { BlockedPerson } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
 import { blockPerson, listBlocks, unblockPerson } from "../lib/blocks.ts";
+import { conversationRoom } from "../lib/conversations.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 
@@ -23,7 +24,15 @@ export const blocksRoutes = new Hono<AppEnv>()
     return c.json((await listBlocks(c.env.DB, c.var.user.id)) satisfies BlockedPerson[], 200);
   })
   .put("/users/:username/block", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
-    await blockPerson(c.env, c.var.user.id, c.req.param("username"));
+    const left = await blockPerson(c.env.DB, c.var.user.id, c.req.param("username"));
+    // The rows are gone, so every later read or socket upgrade of theirs is a 404; open sockets close now.
+    await Promise.all(
+      left.map(({ conversationId, userId }) =>
+        conversationRoom(c.env, conversationId)
+          .removePerson(userId)
+          .catch((error: unknown) => console.error("block: the room did not close a removed person's sockets", conversationId, error)),
+      ),
+    );
     return c.body(null, 204);
   })
   .delete("/users/:username/block", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {

@@ -182,3 +182,29 @@ describe("comments of people you blocked", () => {
     expect(await count(me)).toBe(5);
   });
 });
+
+describe("catalog cards of a blocker", () => {
+  it("count the comments the blocker sees, in every list shape (Home, search, a creator's page, For You)", async () => {
+    const creator = await signIn();
+    const name = `Cardcount${crypto.randomUUID().slice(0, 6)}`;
+    const id = await insertCharacter({ name, creatorId: creator.id, tags: ["fantasy"] });
+    const me = await signIn();
+    const pest = await signIn();
+    const post = async (user: TestUser, content: string, parentId?: number) =>
+      json<Comment>(await call(`/api/characters/${id}/comments`, { method: "POST", user, body: { content, parentId } }), 201);
+    const theirs = await post(pest, "Theirs");
+    await post(me, "A reply to theirs", theirs.id);
+    await post(me, "Mine");
+    await block(me, pest.username);
+
+    const cardCount = async (user: TestUser | null, query: string) => {
+      const list = await json<{ characters: { id: number; commentCount: number }[] }>(await call(`/api/characters?${query}`, { user }), 200);
+      return list.characters.find((c) => c.id === id)?.commentCount;
+    };
+    for (const query of [`search=${name}`, `creator=${encodeURIComponent(creator.username)}`, "sort=new&limit=50", "sort=for-you&limit=50"]) {
+      expect(await cardCount(me, query), query).toBe(1);
+      expect(await cardCount(null, query), query).toBe(3);
+      expect(await cardCount(pest, query), query).toBe(3);
+    }
+  });
+});
