@@ -17,14 +17,17 @@
  *
  * Blocking someone also ends both follows between the two and takes each
  * out of the rooms the other owns (the caller closes their sockets there);
- * unblocking restores neither. This module imports nothing of worker/lib
- * but errors.ts, so any query module (the catalog's rows included) may use
- * its SQL without an import cycle. Errors are ApiErrors (the JSON error shape); D1
+ * unblocking restores neither. The SQL fragments live in
+ * worker/lib/block-sql.ts (no imports, no D1 types: the catalog's
+ * driver-independent rows use them too) and are re-exported here. Errors are ApiErrors (the JSON error shape); D1
  * failures are thrown as is.
  */
 import type { BlockedPerson } from "../../schema/api.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
-import { canonicalUsername } from "../../schema/usernames.ts";
+import { sha256Hex } from "./sessions.ts";
+import { canonicalUsername } from "./users.ts";
+
+export { blockedEitherWaySql, hiddenCommentsSql } from "./block-sql.ts";
 
 /** Most people one person may block; one more is 409 (the list stays one answer). */
 export const MAX_BLOCKS = 5_000;
@@ -54,32 +57,6 @@ export async function blockBetween(db: D1Database, actorId: string, otherId: str
 /** True when either of the two blocked the other (e.g. before notifying `b` of `a`'s act). One D1 query. */
 export async function isBlockedEitherWay(db: D1Database, a: string, b: string): Promise<boolean> {
   return (await blockBetween(db, a, b)) !== "none";
-}
-
-/**
- * SQL boolean: a block exists between the people whose ids are the SQL
- * expressions `a` and `b`, either way (e.g. `blockedEitherWaySql("?1",
- * "f.follower_id")`). Two primary-key probes.
- */
-export function blockedEitherWaySql(a: string, b: string): string {
-  return `(EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ${a} AND blocked_id = ${b})
-    OR EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ${b} AND blocked_id = ${a}))`;
-}
-
-/**
- * SQL scalar: how many comments of the character `characterId` (an SQL
- * expression, e.g. "c.id") the viewer `viewerId` (an SQL expression; NULL
- * for a visitor) does not see: those written by people they blocked, with
- * every reply beneath them. 0 without a block, read from the blocks index
- * alone.
- */
-export function hiddenCommentsSql(characterId: string, viewerId: string): string {
-  return `(CASE WHEN EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ${viewerId}) THEN (
-    WITH RECURSIVE hidden_thread(id) AS (
-      SELECT hc.id FROM comments hc
-      WHERE hc.character_id = ${characterId} AND hc.user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ${viewerId})
-      UNION SELECT hr.id FROM comments hr JOIN hidden_thread ht ON hr.parent_id = ht.id)
-    SELECT count(*) FROM hidden_thread) ELSE 0 END)`;
 }
 
 /** The acts a block refuses, and what each side is told. */
@@ -120,12 +97,6 @@ export async function refuseIfBlocked(db: D1Database, actorId: string, otherId: 
   }
   const other = await db.prepare("SELECT username FROM users WHERE id = ?").bind(otherId).first<{ username: string }>();
   throw forbidden(OWN_BLOCK[act](other?.username ?? "this person"));
-}
-
-/** Hex SHA-256 of `value`: how invitation tokens are stored (worker/lib/shared-rooms.ts, like session tokens). */
-async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -7,7 +7,7 @@
  * person's pages (withFavorites).
  */
 import type { CatalogCharacter, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
-import { hiddenCommentsSql } from "./blocks.ts";
+import { hiddenCommentsSql } from "./block-sql.ts";
 
 export type Row = Record<string, unknown>;
 
@@ -176,7 +176,7 @@ export const viewerById =
  * The result columns of a signed-in viewer's list row for the character id
  * `id` (`user` is the SQL of the user id): `isFavorited`, and
  * `hiddenComments`, the comments of people the viewer blocked
- * (worker/lib/blocks.ts hiddenCommentsSql; one probe of the blocks index
+ * (worker/lib/block-sql.ts hiddenCommentsSql; one probe of the blocks index
  * when they blocked nobody), which `toCatalogCharacter` takes out of
  * `commentCount`, so a card counts what the character page shows them.
  */
