@@ -195,6 +195,26 @@ export interface CreatorProfile {
   followerCount: number;
   /** Whether the signed-in caller follows them; absent for visitors and on one's own page. */
   isFollowing?: boolean;
+  /**
+   * Whether the signed-in caller blocked them (issue 35 "Blocking"); absent
+   * for visitors and on one's own page. Never says whether they blocked the
+   * caller: blocking is private.
+   */
+  isBlocked?: boolean;
+}
+
+/**
+ * One person in `GET /api/blocks` (the caller's own list, newest block
+ * first; docs/decisions/0030-blocking.md).
+ */
+export interface BlockedPerson {
+  /** Canonical, "@name". */
+  username: string;
+  /** Their display name; null when they have none (show the username). */
+  name: string | null;
+  avatarUrl: string | null;
+  /** When the caller blocked them (ISO 8601). */
+  blockedAt: string;
 }
 
 /** `PUT` / `DELETE /api/users/:username/follow`. */

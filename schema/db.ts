@@ -338,6 +338,31 @@ export const follows = sqliteTable(
   ],
 );
 
+/**
+ * Who blocked whom (issue 35 "Blocking", docs/decisions/0030-blocking.md):
+ * one row per (blocker, blocked). Private: only the blocker reads their rows
+ * (`GET /api/blocks`); the blocked person is never told. Either direction
+ * refuses follows, comments, replies, votes and room joins between the two
+ * (worker/lib/blocks.ts). Nobody blocks themselves (CHECK).
+ */
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index("blocks_blocked_idx").on(t.blockedId),
+    check("blocks_not_self", sql`${t.blockerId} != ${t.blockedId}`),
+  ],
+);
+
 export const comments = sqliteTable(
   "comments",
   {

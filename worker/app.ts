@@ -14,6 +14,7 @@ import { sameOrigin, session } from "./middleware/session.ts";
 import { CONTENT_SECURITY_POLICY, REFERRER_POLICY } from "./lib/security-headers.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { blocksRoutes } from "./routes/blocks.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { speechRoutes } from "./routes/speech.ts";
@@ -78,6 +79,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/transcriptions", transcriptionsRoutes)
   .route("/favorites", favoritesListRoutes)
   .route("/users", usersRoutes)
+  .route("/", blocksRoutes)
   .route("/enforcement", enforcementRoutes);
 
 // Avatars (R2) are served outside /api: no session, immutable caching.

@@ -1,7 +1,8 @@
 /**
  * `/u/:username` — a creator's public page (issue 16): avatar, display name,
  * @username, join date, counts (characters, favorites, chats, followers),
- * Follow, and their active characters in Home's grid with Home's NSFW
+ * Follow (with a menu holding Block; once blocked, Unblock instead: issue
+ * 35), and their active characters in Home's grid with Home's NSFW
  * setting, sorted by Trending, New (the default) or Popular. The URL takes
  * the name with or without "@", in any case; the canonical link is
  * `/u/{name}` as the person spells it. A name nobody holds is the 404 page.
@@ -28,6 +29,7 @@ import {
 import { CharacterGrid } from "../features/characters/components/character-grid.tsx";
 import { useCreator } from "../features/creators/api/get-creator.ts";
 import { FollowButton } from "../features/creators/components/follow-button.tsx";
+import { ProfileBlockMenu, UnblockButton } from "../features/blocks/components/profile-block-actions.tsx";
 import { NotFoundPage } from "./not-found.tsx";
 import { useCanonicalLink } from "../lib/use-canonical-link.ts";
 import { useHiddenTags } from "../lib/use-hidden-tags.ts";
@@ -99,7 +101,18 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
             ))}
           </ul>
         </div>
-        {!own && <FollowButton username={profile.username} isFollowing={profile.isFollowing === true} />}
+        {!own && profile.isBlocked === true && (
+          <div className="flex flex-col items-start gap-2 sm:items-end">
+            <p className="text-sm text-muted-foreground">You blocked {profile.username}.</p>
+            <UnblockButton username={profile.username} className="min-w-32" />
+          </div>
+        )}
+        {!own && profile.isBlocked !== true && (
+          <div className="flex items-center gap-2">
+            <FollowButton username={profile.username} isFollowing={profile.isFollowing === true} />
+            {user && <ProfileBlockMenu username={profile.username} />}
+          </div>
+        )}
       </header>
 
       <section aria-labelledby="creator-characters-heading" className="mt-8 space-y-6">

@@ -1,7 +1,7 @@
 /**
  * `/profile` — Edit Profile (SPEC.md §2) and, below it, the person's
- * personas, their signed-in devices and their data (download, delete the
- * account; features/account): a spinner while the person loads; visitors are sent to "/" once
+ * personas, the people they blocked, their signed-in devices and their data
+ * (download, delete the account; features/account): a spinner while the person loads; visitors are sent to "/" once
  * it is known they are not signed in.
  */
 import { useEffect } from "react";
@@ -12,6 +12,7 @@ import { Card, CardContent, CardHeader } from "../components/ui/card.tsx";
 import { useUser } from "../lib/auth.ts";
 import { SessionsSection } from "../features/account/components/sessions-section.tsx";
 import { YourDataSection } from "../features/account/components/your-data-section.tsx";
+import { BlockedPeopleSection } from "../features/blocks/components/blocked-people-section.tsx";
 import { PersonasSection } from "../features/personas/components/personas-section.tsx";
 import { ProfileForm } from "../features/profile/components/profile-form.tsx";
 
@@ -39,6 +40,7 @@ export function ProfilePage() {
         </CardContent>
       </Card>
       <PersonasSection key={user.id} user={user} />
+      <BlockedPeopleSection key={`blocks-${user.id}`} />
       <SessionsSection key={`sessions-${user.id}`} />
       <YourDataSection key={`data-${user.id}`} user={user} />
     </div>

@@ -7,6 +7,7 @@
  * person's pages (withFavorites).
  */
 import type { CatalogCharacter, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
+import { hiddenCommentsSql } from "./block-sql.ts";
 
 export type Row = Record<string, unknown>;
 
@@ -79,6 +80,8 @@ export function toSummary(row: Row): CharacterSummary {
  * the statement computed it (withFavorites, signed-in callers only).
  */
 export function toCatalogCharacter(row: Row): CatalogCharacter {
+  // A signed-in viewer's count leaves out the comments hidden from them (withFavorites).
+  if (row.hiddenComments) row.commentCount = Math.max(0, Number(row.commentCount) - Number(row.hiddenComments));
   const summary: CatalogCharacter = toSummary(row);
   if (row.isFavorited !== undefined) summary.isFavorited = Boolean(row.isFavorited);
   return summary;
@@ -169,9 +172,17 @@ export const viewerById =
   (bind) =>
     bind(userId);
 
-/** The `isFavorited` result column for the character id `id`; `user` is the placeholder of the user id. */
+/**
+ * The result columns of a signed-in viewer's list row for the character id
+ * `id` (`user` is the SQL of the user id): `isFavorited`, and
+ * `hiddenComments`, the comments of people the viewer blocked
+ * (worker/lib/block-sql.ts hiddenCommentsSql; one probe of the blocks index
+ * when they blocked nobody), which `toCatalogCharacter` takes out of
+ * `commentCount`, so a card counts what the character page shows them.
+ */
 export const favoritedColumn = (id: string, user: string) =>
-  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ${user} AND f.character_id = ${id}) AS isFavorited`;
+  `, EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ${user} AND f.character_id = ${id}) AS isFavorited,
+  ${hiddenCommentsSql(id, user)} AS hiddenComments`;
 
 /**
  * A page's SQL whose rows also carry `isFavorited` (0/1) for the viewer
@@ -181,7 +192,8 @@ export const favoritedColumn = (id: string, user: string) =>
  * favorites (user_id, character_id) — the ordering never runs again and a
  * sort over many candidates never pays for the probe. SQLite runs such a
  * subquery as a co-routine and the outer query, having no ORDER BY of its
- * own, keeps its order. One statement, so no extra round trip.
+ * own, keeps its order. One statement, so no extra round trip. (Rows
+ * carry `hiddenComments` too: favoritedColumn.)
  */
 export function withFavorites(pageSql: string, user: string | null): string {
   if (user === null) return pageSql;

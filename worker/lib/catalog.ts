@@ -8,6 +8,7 @@ import type { CatalogCharacter, Character, Tag } from "../../schema/api.ts";
 import type { CatalogQuery } from "../../schema/inputs.ts";
 import { type ListOptions, planCatalog } from "./catalog-list.ts";
 import { DETAIL_COLUMNS, type Row, type SqlBatch, SqlParams, type Statement, toCharacter, type ViewerSql } from "./catalog-rows.ts";
+import { hiddenCommentsSql } from "./blocks.ts";
 import { visibleToSql } from "./listable.ts";
 
 /** A SqlBatch over a D1 database. */
@@ -43,6 +44,8 @@ export async function listCharacters(
  * `GET /api/characters/:id`: the character, or null when it does not exist or
  * is inactive and the viewer is not its creator (inactive characters are
  * visible to their owner only). One read, no write, one D1 round trip.
+ * A signed-in viewer's `commentCount` leaves out the comments hidden from
+ * them (worker/lib/blocks.ts hiddenCommentsSql).
  *
  * `viewer`: whose view it is, as SQL (catalog-rows.ts ViewerSql: a bound
  * user id, or the user of a session looked up inside the statement); null
@@ -58,9 +61,14 @@ export async function viewCharacter(
   const params = new SqlParams();
   const idParam = params.bind(id);
   const viewerSql = viewer ? viewer(params.bind) : "NULL";
-  const detail = params.statement(`SELECT ${DETAIL_COLUMNS} FROM characters c WHERE c.id = ${idParam} AND ${visibleToSql("c", viewerSql)}`);
+  // A signed-in viewer's `commentCount` leaves out what their comment list leaves out (people they blocked).
+  const hidden = viewer ? `, ${hiddenCommentsSql("c.id", viewerSql)} AS hiddenComments` : "";
+  const detail = params.statement(
+    `SELECT ${DETAIL_COLUMNS}${hidden} FROM characters c WHERE c.id = ${idParam} AND ${visibleToSql("c", viewerSql)}`,
+  );
   const results = await d1Batch(db)([...lead, detail]);
   const row = results[lead.length]?.[0];
+  if (row?.hiddenComments) row.commentCount = Math.max(0, Number(row.commentCount) - Number(row.hiddenComments));
   return { character: row ? toCharacter(row) : null, leading: results.slice(0, lead.length) };
 }
 

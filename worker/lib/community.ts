@@ -88,20 +88,32 @@ function toComment(row: CommentRow): Comment {
 
 /**
  * The discussion of a character: top-level comments newest first, each with
- * its replies (any depth) nested oldest first.
+ * its replies (any depth) nested oldest first. For a signed-in `viewerId`,
+ * the comments of people they blocked are left out with every reply beneath
+ * them (worker/lib/blocks.ts `hiddenCommentsSql` counts the same ones).
  */
-export async function listComments(db: D1Database, characterId: number): Promise<Comment[]> {
+export async function listComments(db: D1Database, characterId: number, viewerId: string | null = null): Promise<Comment[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${COMMENT_COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id
-       WHERE c.character_id = ? ORDER BY c.created_at, c.id`,
+      `SELECT ${COMMENT_COLUMNS},
+         EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?2 AND b.blocked_id = c.user_id) AS hidden
+       FROM comments c JOIN users u ON u.id = c.user_id
+       WHERE c.character_id = ?1 ORDER BY c.created_at, c.id`,
     )
-    .bind(characterId)
-    .all<CommentRow>();
+    .bind(characterId, viewerId)
+    .all<CommentRow & { hidden: number }>();
   const byId = new Map<number, Comment>();
+  const hidden = new Set<number>();
   const roots: Comment[] = [];
-  for (const row of results) byId.set(row.id, toComment(row));
+  for (const { hidden: isHidden, ...row } of results) {
+    byId.set(row.id, toComment(row));
+    if (isHidden) hidden.add(row.id);
+  }
+  // Oldest first, so a parent is placed (or hidden) before its replies.
   for (const comment of byId.values()) {
+    const parentHidden = comment.parentId !== null && hidden.has(comment.parentId);
+    if (parentHidden) hidden.add(comment.id);
+    if (hidden.has(comment.id)) continue;
     const parent = comment.parentId === null ? undefined : byId.get(comment.parentId);
     if (parent) parent.replies.push(comment);
     else roots.push(comment);

@@ -17,6 +17,7 @@
 import type { CatalogCharacter, CreatorProfile, FollowStatus } from "../../schema/api.ts";
 import type { FavoritesQuery } from "../../schema/inputs.ts";
 import { SUMMARY_COLUMNS, toCatalogCharacter, type Row } from "./catalog-rows.ts";
+import { refuseIfBlocked } from "./blocks.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { listedSql, visibleToSql } from "./listable.ts";
 import { canonicalUsername } from "./users.ts";
@@ -26,7 +27,8 @@ export const creatorNotFound = () => notFound("Creator not found");
 
 /**
  * The public page of the person holding `username` (any spelling), with
- * `isFollowing` when `viewerId` is someone else signed in. Null when nobody
+ * `isFollowing` and `isBlocked` (whether the viewer blocked them) when
+ * `viewerId` is someone else signed in. Null when nobody
  * holds the name. Counts: see `CreatorProfile` (schema/api.ts).
  */
 export async function getCreatorProfile(
@@ -42,7 +44,8 @@ export async function getCreatorProfile(
          (SELECT count(*) FROM characters c JOIN conversations v ON v.character_id = c.id
            WHERE c.creator_id = u.id AND ${listedSql("c")}) AS chatCount,
          (SELECT count(*) FROM follows f WHERE f.followee_id = u.id) AS followerCount,
-         EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ?2 AND f.followee_id = u.id) AS isFollowing
+         EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ?2 AND f.followee_id = u.id) AS isFollowing,
+         EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?2 AND b.blocked_id = u.id) AS isBlocked
        FROM users u WHERE lower(u.username) = lower(?1)`,
     )
     .bind(canonicalUsername(username), viewerId)
@@ -60,7 +63,10 @@ export async function getCreatorProfile(
     chatCount: Number(row.chatCount),
     followerCount: Number(row.followerCount),
   };
-  if (viewerId && viewerId !== profile.id) profile.isFollowing = Boolean(row.isFollowing);
+  if (viewerId && viewerId !== profile.id) {
+    profile.isFollowing = Boolean(row.isFollowing);
+    profile.isBlocked = Boolean(row.isBlocked);
+  }
   return profile;
 }
 
@@ -68,7 +74,9 @@ export async function getCreatorProfile(
  * Starts (`follow: true`) or stops following the person holding `username`.
  * Idempotent: following twice keeps one row. Returns the new state with the
  * exact follower count, read in the same transaction as the write.
- * Throws 404 for an unknown name, 400 when `followerId` holds it.
+ * Throws 404 for an unknown name, 400 when `followerId` holds it, 403 when
+ * starting to follow across a block either way (worker/lib/blocks.ts; the
+ * blocked person is not told why). Stopping is always allowed.
  */
 export async function setFollowing(
   db: D1Database,
@@ -82,6 +90,7 @@ export async function setFollowing(
     .first<{ id: string }>();
   if (!creator) throw creatorNotFound();
   if (creator.id === followerId) throw new ApiError("validation_failed", "You cannot follow yourself");
+  if (follow) await refuseIfBlocked(db, followerId, creator.id, "follow");
   const write = follow
     ? db.prepare("INSERT INTO follows (follower_id, followee_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
     : db.prepare("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?");

@@ -6,6 +6,13 @@
  * 404 to everyone but the character's owner, for every verb: reading,
  * voting, replying and deleting (its author included, so a 403 never tells
  * that it exists). docs/decisions/0008-trust-and-safety.md "Enforcement".
+ *
+ * Blocks (worker/lib/blocks.ts, docs/decisions/0030-blocking.md): nobody
+ * comments on the characters of, replies to or votes on the comments of a
+ * person a block separates them from, either way (403); a signed-in
+ * person's list leaves out the comments of people they blocked, with the
+ * replies beneath them (their answer is never edge-cached: it depends on
+ * who asks).
  */
 import { Hono } from "hono";
 import type { VoteStatus } from "../../schema/api.ts";
@@ -21,6 +28,7 @@ import {
   listComments,
   postComment,
 } from "../lib/community.ts";
+import { refuseIfBlocked } from "../lib/blocks.ts";
 import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import { parseCharacterId, parseCommentId } from "../lib/ids.ts";
 import { screenWrite, TEXT_OF } from "../lib/screening.ts";
@@ -33,8 +41,9 @@ import { requireUser } from "../middleware/session.ts";
 export const characterCommentsRoutes = new Hono<AppEnv>()
   .get("/:id/comments", edgeCache({ target: (c) => characterTarget(c, "/comments") }), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
-    if (!(await findVisibleCharacter(c.env.DB, id, c.get("user")?.id ?? null))) throw notFound("Character not found");
-    return c.json(await listComments(c.env.DB, id), 200);
+    const viewerId = c.get("user")?.id ?? null;
+    if (!(await findVisibleCharacter(c.env.DB, id, viewerId))) throw notFound("Character not found");
+    return c.json(await listComments(c.env.DB, id, viewerId), 200);
   })
   .post("/:id/comments", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", commentInputSchema), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
@@ -42,6 +51,11 @@ export const characterCommentsRoutes = new Hono<AppEnv>()
     const character = await findVisibleCharacter(c.env.DB, id, user.id);
     if (!character) throw notFound("Character not found");
     const { content, parentId } = c.req.valid("json");
+    await refuseIfBlocked(c.env.DB, user.id, character.creatorId, "comment");
+    if (parentId !== undefined && parentId !== null) {
+      const parent = await findVisibleComment(c.env.DB, parentId, user.id);
+      if (parent) await refuseIfBlocked(c.env.DB, user.id, parent.userId, "reply");
+    }
     // Public text: screened whole before it is stored (issue 21); 422 / 503 store nothing.
     await screenWrite(c.env, {
       subjectType: "comment",
@@ -77,7 +91,9 @@ export const commentsRoutes = new Hono<AppEnv>()
   })
   .post("/:id/vote", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", voteInputSchema), async (c) => {
     const id = parseCommentId(c.req.param("id"));
-    if (!(await findVisibleComment(c.env.DB, id, c.get("user")!.id))) throw notFound("Comment not found");
+    const comment = await findVisibleComment(c.env.DB, id, c.get("user")!.id);
+    if (!comment) throw notFound("Comment not found");
+    await refuseIfBlocked(c.env.DB, c.get("user")!.id, comment.userId, "vote");
     const vote = await castVote(c.env.DB, id, c.get("user")!.id, c.req.valid("json").value);
     return c.json({ vote, votes: await commentVotes(c.env.DB, id) }, 200);
   });

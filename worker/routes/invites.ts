@@ -7,14 +7,18 @@
  *   expired link.
  * - `POST` (signed in): joins the room → 200 `{conversationId}`; again is
  *   harmless; 404 as above; 409 when the room has 10 people.
+ * - Both: 404 as for an unknown link to someone the owner blocked
+ *   (worker/middleware/blocks.ts).
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { invitePreview, joinByInvite } from "../lib/shared-rooms.ts";
+import { refuseBlockedInvite } from "../middleware/blocks.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 
 export const invitesRoutes = new Hono<AppEnv>()
+  .use("/:token", refuseBlockedInvite)
   .get("/:token", async (c) => {
     return c.json(await invitePreview(c.env.DB, c.req.param("token")), 200);
   })

@@ -6,8 +6,8 @@
  *
  * | call | answer |
  * | --- | --- |
- * | `GET /:username` | 200 `CreatorProfile`; `isFollowing` for a signed-in caller other than the creator; 404 "Creator not found" |
- * | `PUT /:username/follow` | 200 `FollowStatus` (following; idempotent); 401 visitors; 400 "You cannot follow yourself"; 404 |
+ * | `GET /:username` | 200 `CreatorProfile`; `isFollowing` and `isBlocked` for a signed-in caller other than the creator; 404 "Creator not found" |
+ * | `PUT /:username/follow` | 200 `FollowStatus` (following; idempotent); 401 visitors; 400 "You cannot follow yourself"; 404; 403 across a block (worker/lib/blocks.ts) |
  * | `DELETE /:username/follow` | 200 `FollowStatus` (not following; idempotent); same errors |
  *
  * What a signed-in caller gets depends on who asks: `Cache-Control:

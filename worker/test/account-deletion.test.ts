@@ -137,6 +137,7 @@ describe("deleting an account with something in every table", () => {
     await env.DB.prepare("INSERT INTO model_connections (id, user_id, name, kind, model) VALUES (?, ?, 'Mine', 'site', 'm')")
       .bind(crypto.randomUUID(), mira.id)
       .run();
+    await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(mira.id, theo.id).run();
     await env.DB.prepare("INSERT INTO speech_usage (user_id, window_start, audio_ms) VALUES (?, ?, 12000)").bind(mira.id, Date.now()).run();
 
     // Every table deletion covers holds a row of hers now (so this test seeds a new table too).

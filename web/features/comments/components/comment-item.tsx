@@ -1,17 +1,19 @@
 /**
  * One comment with its votes, author, time, text, Reply and Delete (SPEC.md
  * §2 "Comments section"), Report for anyone but its author (issue "Trust and
- * safety"), and its replies: a top-level comment shows its
+ * safety"), a menu with Block for a signed-in person who is not its author
+ * (issue 35), and its replies: a top-level comment shows its
  * replies indented one level; a reply's own replies open in place, in that
  * same level, behind "Show N replies".
  */
 import { formatDistanceToNow } from "date-fns";
-import { ArrowBigDown, ArrowBigUp, CornerDownRight, MessageSquareReply, Trash2 } from "lucide-react";
+import { ArrowBigDown, ArrowBigUp, Ban, CornerDownRight, Ellipsis, MessageSquareReply, Trash2 } from "lucide-react";
 import { useState } from "react";
 import type { Comment } from "../../../../schema/api.ts";
 import { ReportButton } from "../../../components/report-dialog.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "../../../components/ui/dropdown-menu.tsx";
 import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { useCommentVote } from "../api/get-comment-vote.ts";
@@ -32,6 +34,8 @@ export interface ThreadContext {
   onReply: (parentId: number, content: string) => Promise<boolean>;
   onDelete: (comment: Comment) => void;
   deletingId: number | null;
+  /** Asks to block the comment's author (opens the confirmation). */
+  onBlock: (username: string) => void;
   /** Called when a visitor tries to vote. */
   onVoteSignedOut: () => void;
   onVoteError: (error: unknown) => void;
@@ -150,6 +154,25 @@ function CommentBody({ comment, thread, replyTo, onReplied }: CommentBodyProps) 
               subject={`this comment by ${comment.username}`}
               label={`Report comment by ${comment.username}`}
             />
+          )}
+          {!isAuthor && thread.userId !== null && (
+            <DropdownMenu modal={false}>
+              <DropdownMenuTrigger asChild>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`More actions for comment by ${comment.username}`}
+                  className="size-8 text-muted-foreground hover:text-foreground data-[state=open]:bg-surface"
+                >
+                  <Ellipsis aria-hidden="true" />
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent align="start" className="w-56">
+                <DropdownMenuItem onSelect={() => thread.onBlock(comment.username)} className="text-red-300">
+                  <Ban aria-hidden="true" /> Block {comment.username}
+                </DropdownMenuItem>
+              </DropdownMenuContent>
+            </DropdownMenu>
           )}
         </div>
         {replying && (

@@ -10,8 +10,9 @@ import type { Comment } from "../../../../schema/api.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { isUnauthorizedError } from "../../../lib/api-client.ts";
+import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
 import { useUser } from "../../../lib/auth.ts";
+import { BlockDialog } from "../../blocks/components/block-dialog.tsx";
 import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
 import { useCreateComment } from "../api/create-comment.ts";
 import { useDeleteComment } from "../api/delete-comment.ts";
@@ -48,6 +49,7 @@ export function CommentsSection({ id, characterId, commentCount, onChanged }: Co
   const createReply = useCreateComment(characterId);
   const remove = useDeleteComment(characterId);
   const [replyingTo, setReplyingTo] = useState<number | null>(null);
+  const [blocking, setBlocking] = useState<string | null>(null);
 
   // Counted from what is shown, so the heading always matches the list.
   const count = comments.data ? countComments(comments.data) : commentCount;
@@ -61,7 +63,8 @@ export function CommentsSection({ id, characterId, commentCount, onChanged }: Co
       await mutation.mutateAsync({ content, parentId });
     } catch (error) {
       if (isUnauthorizedError(error)) notifyUnauthorized("comment");
-      else showError("Failed to post comment");
+      // A refusal says why (e.g. "You can't reply to this comment.").
+      else showError(serverErrorText(error) ?? "Failed to post comment");
       return false;
     }
     toast({ title: "Comment posted successfully" });
@@ -91,10 +94,11 @@ export function CommentsSection({ id, characterId, commentCount, onChanged }: Co
       });
     },
     deletingId: remove.isPending ? (remove.variables ?? null) : null,
+    onBlock: setBlocking,
     onVoteSignedOut: () => notifyUnauthorized("vote"),
     onVoteError: (error) => {
       if (isUnauthorizedError(error)) notifyUnauthorized("vote");
-      else showError("Failed to vote on comment");
+      else showError(serverErrorText(error) ?? "Failed to vote on comment");
     },
   };
 
@@ -151,6 +155,7 @@ export function CommentsSection({ id, characterId, commentCount, onChanged }: Co
           </ul>
         )}
       </div>
+      <BlockDialog username={blocking} onClose={() => setBlocking(null)} />
     </section>
   );
 }

@@ -6,7 +6,7 @@
 import { UserCheck, UserPlus } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
-import { isUnauthorizedError } from "../../../lib/api-client.ts";
+import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
 import { useUser } from "../../../lib/auth.ts";
 import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
 import { useFollowCreator } from "../api/follow-creator.ts";
@@ -20,7 +20,8 @@ export function FollowButton({ username, isFollowing }: FollowButtonProps) {
   const { user } = useUser();
   const follow = useFollowCreator(username, (error) => {
     if (isUnauthorizedError(error)) notifyUnauthorized("follow creators");
-    else toast({ title: "Error", description: "Failed to update follow", variant: "destructive" });
+    // A refusal says why ("You can't follow this person.").
+    else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to update follow", variant: "destructive" });
   });
   const onClick = () => {
     if (!user) {
