@@ -110,6 +110,27 @@ export const conversationInvites = sqliteTable(
 );
 
 /**
+ * A removal outlives every link made before it (issue 42, docs/decisions/0025):
+ * when the owner removes a member, each link of the room still open then is
+ * written down for that person here, and none of them lets them back in. A
+ * link made after the removal has no row and admits them. A member who left
+ * by themselves gets no rows.
+ */
+export const conversationInviteRemovals = sqliteTable(
+  "conversation_invite_removals",
+  {
+    tokenHash: text("token_hash")
+      .notNull()
+      .references(() => conversationInvites.tokenHash, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    removedAt: integer("removed_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.tokenHash, t.userId] }), index("conversation_invite_removals_user_idx").on(t.userId)],
+);
+
+/**
  * Who a person is in chats (SillyTavern's personas): the name that replaces
  * `{{user}}` and a description the characters know (docs/decisions/0007-steering-a-chat.md,
  * "The prompt"). At most one default per person, enforced by

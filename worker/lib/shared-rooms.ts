@@ -11,7 +11,12 @@
  * - At most MAX_ROOM_PEOPLE people per room, the owner included: checked in
  *   the statement that adds the member, so two joins at once cannot pass it.
  * - Who may do what: the owner invites, revokes and removes anyone but
- *   themselves; a member may only leave. Anyone outside the room gets 404
+ *   themselves; a member may only leave.
+ * - A removal outlives every link made before it (issue 42,
+ *   docs/decisions/0025): the links open at the removal are written down
+ *   for the removed person (`conversation_invite_removals`) and refuse them
+ *   with 403; only a link made afterwards lets them back. A member who left
+ *   by themselves may come back by any link still open. Anyone outside the room gets 404
  *   (the room's existence is not revealed), a member asking for an owner's
  *   power 403.
  *
@@ -107,37 +112,47 @@ export async function invitePreview(db: D1Database, token: string, now = Date.no
   };
 }
 
+/** What a person removed from a room is told when an old link is all they have. */
+export const REMOVED_REJOIN_ERROR = "You were removed from this chat. Only a new invitation link from its owner lets you back in.";
+
 /**
  * `userId` joins the room a working link leads to; joining again (or the
  * owner following their own link) changes nothing. Throws 404 for an
- * unknown, revoked or expired link, 409 when the room already has
- * MAX_ROOM_PEOPLE people. Returns the conversation's id.
+ * unknown, revoked or expired link, 403 when the owner removed `userId`
+ * while this link was open (REMOVED_REJOIN_ERROR), 409 when the room
+ * already has MAX_ROOM_PEOPLE people. Returns the conversation's id.
  */
 export async function joinByInvite(db: D1Database, token: string, userId: string, now = Date.now()): Promise<string> {
   const target = await inviteTarget(db, token, now);
   if (!target) throw notFound("Invitation not found");
   const { conversationId } = target;
-  // One statement: the owner and members already in are not added again, and the 11th person is not added at all.
+  const tokenHash = await sha256Hex(token);
+  // One statement: the owner and members already in are not added again, the 11th person is not added at all, nor someone removed while this link was open.
   const added = await db
     .prepare(
       `INSERT INTO conversation_members (conversation_id, user_id, joined_at)
        SELECT ?1, ?2, ?3 WHERE
          NOT EXISTS (SELECT 1 FROM conversations WHERE id = ?1 AND user_id = ?2)
          AND NOT EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2)
+         AND NOT EXISTS (SELECT 1 FROM conversation_invite_removals WHERE token_hash = ?5 AND user_id = ?2)
          AND 1 + (SELECT count(*) FROM conversation_members WHERE conversation_id = ?1) < ?4
        ON CONFLICT DO NOTHING`,
     )
-    .bind(conversationId, userId, now, MAX_ROOM_PEOPLE)
+    .bind(conversationId, userId, now, MAX_ROOM_PEOPLE, tokenHash)
     .run();
   if (added.meta.changes === 0) {
-    const already = await db
+    const why = await db
       .prepare(
-        `SELECT 1 FROM conversations WHERE id = ?1 AND user_id = ?2
-         UNION ALL SELECT 1 FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2`,
+        `SELECT 'in' AS why FROM conversations WHERE id = ?1 AND user_id = ?2
+         UNION ALL SELECT 'in' FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2
+         UNION ALL SELECT 'removed' FROM conversation_invite_removals WHERE token_hash = ?3 AND user_id = ?2`,
       )
-      .bind(conversationId, userId)
-      .first();
-    if (!already) throw new ApiError("conflict", `This chat already has ${MAX_ROOM_PEOPLE} people, the most a chat can have.`);
+      .bind(conversationId, userId, tokenHash)
+      .all<{ why: "in" | "removed" }>();
+    const reasons = why.results.map((r) => r.why);
+    if (reasons.includes("in")) return conversationId;
+    if (reasons.includes("removed")) throw forbidden(REMOVED_REJOIN_ERROR);
+    throw new ApiError("conflict", `This chat already has ${MAX_ROOM_PEOPLE} people, the most a chat can have.`);
   }
   return conversationId;
 }
@@ -145,16 +160,33 @@ export async function joinByInvite(db: D1Database, token: string, userId: string
 /**
  * `DELETE /api/conversations/:id/members/:userId` by `actorId`: the owner
  * removes anyone but themselves; a member removes only themselves (leaves).
- * Throws 403 for anything else (the owner leaving, a member removing
- * another), 404 when `targetId` is not a member.
+ * A removal by the owner also bars `targetId` from every link of the room
+ * open at `now` (ms); leaving bars nothing. Throws 403 for anything else
+ * (the owner leaving, a member removing another), 404 when `targetId` is
+ * not a member.
  */
-export async function removeMember(db: D1Database, conversation: Conversation, actorId: string, targetId: string): Promise<void> {
+export async function removeMember(db: D1Database, conversation: Conversation, actorId: string, targetId: string, now = Date.now()): Promise<void> {
   const actor = roleOf(conversation, actorId);
   if (targetId === conversation.userId) throw forbidden("The owner cannot leave their own chat; delete it instead.");
   if (actor === "member" && targetId !== actorId) throw forbidden("Only the chat's owner can remove other people.");
-  const result = await db
-    .prepare("DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?")
-    .bind(conversation.id, targetId)
-    .run();
-  if (result.meta.changes === 0) throw notFound("That person is not in this chat");
+  const remove = db.prepare("DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?").bind(conversation.id, targetId);
+  if (actor === "member") {
+    const left = await remove.run();
+    if (left.meta.changes === 0) throw notFound("That person is not in this chat");
+    return;
+  }
+  // One transaction: the links are barred only when the person was in the room, and before their row goes.
+  const [, removed] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO conversation_invite_removals (token_hash, user_id, removed_at)
+         SELECT token_hash, ?2, ?3 FROM conversation_invites
+         WHERE conversation_id = ?1 AND revoked_at IS NULL AND expires_at > ?3
+           AND EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2)
+         ON CONFLICT DO UPDATE SET removed_at = excluded.removed_at`,
+      )
+      .bind(conversation.id, targetId, now),
+    remove,
+  ]);
+  if (removed!.meta.changes === 0) throw notFound("That person is not in this chat");
 }

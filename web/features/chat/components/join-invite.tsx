@@ -3,7 +3,8 @@
  * rooms"): the chat's title, its cast and its owner, and "Join chat". A
  * visitor signs in first (`/api/login?returnTo=/join/{token}` brings them
  * back here). A link that no longer works (unknown, revoked, expired) says
- * so; a full room (409) says that. Joining opens the chat.
+ * so; a full room (409) says that, and so does a link made before the
+ * owner removed this person (403). Joining opens the chat.
  */
 import { LinkIcon, LoaderCircle, Users } from "lucide-react";
 import { Link, useNavigate } from "react-router";
@@ -67,6 +68,7 @@ function InviteCard({ token, invite }: { token: string; invite: InvitePreview })
       onSuccess: ({ conversationId }) => navigate(`/chat/${conversationId}`),
       onError: (error) => {
         if (isUnauthorizedError(error)) window.location.href = signInToJoinUrl(token);
+        else if (errorStatus(error) === 403) toast({ title: "You cannot join by this link", description: serverErrorText(error) ?? "Ask the chat's owner for a new invitation link.", variant: "destructive" });
         else if (errorStatus(error) === 409) toast({ title: "This chat is full", description: serverErrorText(error) ?? "A chat holds at most 10 people.", variant: "destructive" });
         else toast({ title: "Could not join", description: serverErrorText(error) ?? "This invitation link is not valid any more.", variant: "destructive" });
       },
