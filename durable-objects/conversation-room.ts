@@ -39,7 +39,7 @@ import { createChatModel } from "../ai/chat-models.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
 import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type ReplyOrder } from "../schema/chat.ts";
-import { PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
+import { type ClientFrame, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
@@ -53,9 +53,27 @@ import { RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import type { SocketHolder } from "./socket-limits.ts";
 
-/** Frames only a shared room's owner may send, and the power each is (DESIGN.md "Shared rooms"). */
-const OWNER_ONLY_FRAMES: Partial<Record<string, string>> = {
+/**
+ * Every client frame's power in a shared room (DESIGN.md "Shared rooms",
+ * Powers): the owner's alone (named as the refusal says it), or null for any
+ * member — `edit_message` and `delete_message` further limited to the
+ * member's own messages below. A Record over the union's types, so a new
+ * frame type does not compile until it is given its power
+ * (worker/test/room-holes.test.ts walks them all from a member's socket).
+ */
+const OWNER_ONLY_FRAMES: Readonly<Record<ClientFrame["type"], string | null>> = {
+  join: null,
+  chat_message: null,
+  regenerate: null,
+  stop: null,
+  swipe: null,
+  edit_message: null,
+  delete_message: null,
+  continue: null,
+  generate: null,
+  typing: null,
   set_memory: "change the memory",
+  set_summary: "change the story so far",
   set_author_note: "change the author's note",
   rewind: "rewind the chat",
   hide_message: "hide messages from the context",

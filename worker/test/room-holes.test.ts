@@ -6,10 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Conversation, ConversationInvite } from "../../schema/chat.ts";
-import { join } from "./chat-client.ts";
+import { type ClientFrameInput, clientFrameSchema } from "../../schema/chat-frames.ts";
+import { type ChatSocket, join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
-import { storedMessages } from "./room-chat.ts";
+import { storedMessages, useTestServerModel } from "./room-chat.ts";
 
 let characterId: number;
 
@@ -79,5 +80,181 @@ describe("a removed member", () => {
     const link = await invite(owner, conversation.id);
     expect((await removeFrom(conversation.id, owner, stranger)).status).toBe(404);
     expect((await joinBy(stranger, link.token)).status).toBe(200);
+  });
+});
+
+/** Two people in one room: what each frame of the walk is tried in. */
+interface Walk {
+  conversationId: string;
+  owner: ChatSocket;
+  member: ChatSocket;
+  /** A message of the owner's, stored before the walk. */
+  ownerMessageId: string;
+  /** The frame arrived during this row (rows leave frames of their own replies behind). */
+  fresh: (frame: object) => boolean;
+}
+
+type Power = "owner" | "any member" | "own messages";
+
+/** A member sends `frame` (which carries `clientId`): refused with `forbidden`, naming that frame. */
+async function refused(w: Walk, frame: ClientFrameInput & { clientId: string }): Promise<void> {
+  w.member.send(frame);
+  expect(await w.member.next("error", (f) => f.clientId === frame.clientId)).toMatchObject({ code: "forbidden" });
+}
+
+/** A member's own message, stored and answered. */
+async function memberMessage(w: Walk, content: string): Promise<string> {
+  const { saved } = await w.member.chat(w.conversationId, content);
+  await w.owner.next("character_response", (f) => f.message.id !== saved.messageId && w.fresh(f));
+  return saved.messageId;
+}
+
+/**
+ * DESIGN.md "Shared rooms", Powers, read for every client frame: "any member
+ * sends, edits and deletes their own messages, regenerates, swipes and
+ * continues the last reply, asks a character to speak …; only the owner
+ * changes the cast, reply order, memory and invites, rewinds, deletes
+ * others' messages". The memory note, the running summary, the author's
+ * note and hiding a message from the context are all the chat's memory.
+ * Each row tries its frame from a member's socket and waits for what the
+ * member sees. Written here, not imported from the room, so the room's own
+ * table is checked against the design rather than against itself.
+ */
+const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }> = {
+  join: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "join", conversationId: w.conversationId });
+      expect((await w.member.next("history_sync")).messages.length).toBeGreaterThan(0);
+    },
+  },
+  chat_message: { power: "any member", check: async (w) => void (await memberMessage(w, "Hello from the member.")) },
+  regenerate: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "regenerate", conversationId: w.conversationId });
+      const started = await w.member.next("reply_started", (f) => f.replaces !== null && w.fresh(f));
+      await w.member.next("character_response", (f) => f.messageId === started.messageId);
+    },
+  },
+  stop: {
+    power: "any member",
+    check: async (w) => {
+      await useTestServerModel(w.conversationId, "slow");
+      w.member.send({ type: "generate", conversationId: w.conversationId, characterId });
+      const started = await w.owner.next("reply_started", w.fresh);
+      await w.owner.next("character_response_delta", (f) => f.messageId === started.messageId);
+      w.member.send({ type: "stop", conversationId: w.conversationId });
+      expect((await w.owner.next("character_response", (f) => f.messageId === started.messageId)).stopped).toBe(true);
+      await useTestServerModel(w.conversationId, "echo");
+    },
+  },
+  swipe: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "regenerate", conversationId: w.conversationId });
+      const started = await w.member.next("reply_started", (f) => f.replaces !== null && w.fresh(f));
+      const reply = await w.member.next("character_response", (f) => f.messageId === started.messageId);
+      w.member.send({ type: "swipe", conversationId: w.conversationId, messageId: reply.messageId, index: 0 });
+      expect((await w.owner.next("message_updated", (f) => f.messageId === reply.messageId)).message.swipeIndex).toBe(0);
+    },
+  },
+  edit_message: {
+    power: "own messages",
+    check: async (w) => {
+      const mine = await memberMessage(w, "Typo here.");
+      w.member.send({ type: "edit_message", conversationId: w.conversationId, messageId: mine, content: "No typo.", clientId: "edit-own" });
+      expect((await w.owner.next("message_updated", (f) => f.messageId === mine)).message.content).toBe("No typo.");
+      await refused(w, { type: "edit_message", conversationId: w.conversationId, messageId: w.ownerMessageId, content: "Yours now.", clientId: "edit-other" });
+    },
+  },
+  delete_message: {
+    power: "own messages",
+    check: async (w) => {
+      const mine = await memberMessage(w, "Take this back.");
+      w.member.send({ type: "delete_message", conversationId: w.conversationId, messageId: mine, clientId: "delete-own" });
+      expect((await w.owner.next("messages_deleted", (f) => f.messageIds.includes(mine))).messageIds).toEqual([mine]);
+      await refused(w, { type: "delete_message", conversationId: w.conversationId, messageId: w.ownerMessageId, clientId: "delete-other" });
+    },
+  },
+  rewind: {
+    power: "owner",
+    check: (w) => refused(w, { type: "rewind", conversationId: w.conversationId, messageId: w.ownerMessageId, clientId: "rewind" }),
+  },
+  continue: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "continue", conversationId: w.conversationId, clientId: "continue" });
+      const started = await w.member.next("reply_started", (f) => f.continues === true && w.fresh(f));
+      await w.member.next("character_response", (f) => f.messageId === started.messageId);
+    },
+  },
+  set_memory: { power: "owner", check: (w) => refused(w, { type: "set_memory", conversationId: w.conversationId, memory: "Mine.", clientId: "memory" }) },
+  set_summary: {
+    power: "owner",
+    check: (w) => refused(w, { type: "set_summary", conversationId: w.conversationId, summary: "The member rewrote the story.", clientId: "summary" }),
+  },
+  generate: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "generate", conversationId: w.conversationId, characterId, clientId: "speak" });
+      const started = await w.member.next("reply_started", (f) => !f.continues && f.replaces === null && w.fresh(f));
+      await w.member.next("character_response", (f) => f.messageId === started.messageId);
+    },
+  },
+  set_author_note: {
+    power: "owner",
+    check: (w) => refused(w, { type: "set_author_note", conversationId: w.conversationId, text: "Mine.", clientId: "note" }),
+  },
+  hide_message: {
+    power: "owner",
+    check: (w) => refused(w, { type: "hide_message", conversationId: w.conversationId, messageId: w.ownerMessageId, hidden: true, clientId: "hide" }),
+  },
+  typing: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "typing", conversationId: w.conversationId });
+      expect(await w.owner.next("typing", w.fresh)).toMatchObject({ name: "Mika" });
+    },
+  },
+};
+
+describe("every client frame against DESIGN.md's powers", () => {
+  /** The frame types of the union itself: a new one without a row above fails here. */
+  const frameTypes = clientFrameSchema.options.map((option) => option.shape.type.value);
+
+  it("each frame type of the union has a power from DESIGN.md", () => {
+    expect(frameTypes.filter((type) => !(type in POWERS))).toEqual([]);
+    expect(Object.keys(POWERS).filter((type) => !frameTypes.includes(type as never))).toEqual([]);
+  });
+
+  it("from a member's socket: the owner's powers are refused and change nothing; the rest work", async () => {
+    const owner = await signIn({ firstName: "Olga" });
+    const memberUser = await signIn({ firstName: "Mika" });
+    const conversation = await room(owner);
+    await joinBy(memberUser, (await invite(owner, conversation.id)).token);
+    await useTestServerModel(conversation.id, "echo");
+    const { socket: ownerSocket } = await join(owner, conversation.id);
+    const { socket: memberSocket } = await join(memberUser, conversation.id);
+    const { saved } = await ownerSocket.chat(conversation.id, "The owner's line.");
+    const w: Walk = { conversationId: conversation.id, owner: ownerSocket, member: memberSocket, ownerMessageId: saved.messageId, fresh: () => true };
+
+    for (const type of frameTypes) {
+      const row = POWERS[type]!;
+      const before = new Set<object>([...ownerSocket.frames, ...memberSocket.frames]);
+      w.fresh = (frame) => !before.has(frame);
+      await row.check(w).catch((error: Error) => {
+        throw new Error(`${type} (${row.power}): ${error.message}`);
+      });
+    }
+
+    // What only the owner may change did not change for anyone.
+    const changed = ownerSocket.frames.filter((f) => ["memory_updated", "summary_updated", "author_note_updated"].includes(f.type));
+    expect(changed).toEqual([]);
+    const after = await storedMessages(owner, conversation.id);
+    expect(after.find((m) => m.id === saved.messageId)).toMatchObject({ content: "The owner's line." });
+    expect(after.find((m) => m.id === saved.messageId)?.hidden ?? false).toBe(false);
+    ownerSocket.close();
+    memberSocket.close();
   });
 });
