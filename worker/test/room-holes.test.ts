@@ -4,12 +4,17 @@
  * coming back by an old link, member frames that are the owner's powers,
  * refused text reaching other members, a character moderation removed.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Conversation, ConversationInvite } from "../../schema/chat.ts";
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { ModerationInput, ModerationVerdict } from "../../ai/moderation/moderator.ts";
+import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
+import { type Conversation, type ConversationInvite, MESSAGE_REFUSED_TEXT } from "../../schema/chat.ts";
 import { type ClientFrameInput, clientFrameSchema } from "../../schema/chat-frames.ts";
 import { type ChatSocket, join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
+import { conversationRoom } from "../lib/conversations.ts";
 import { storedMessages, useTestServerModel } from "./room-chat.ts";
 
 let characterId: number;
@@ -134,7 +139,7 @@ const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }
     check: async (w) => {
       w.member.send({ type: "regenerate", conversationId: w.conversationId });
       const started = await w.member.next("reply_started", (f) => f.replaces !== null && w.fresh(f));
-      await w.member.next("character_response", (f) => f.messageId === started.messageId);
+      await w.member.next("character_response", (f) => f.messageId === started.messageId && w.fresh(f));
     },
   },
   stop: {
@@ -145,7 +150,7 @@ const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }
       const started = await w.owner.next("reply_started", w.fresh);
       await w.owner.next("character_response_delta", (f) => f.messageId === started.messageId);
       w.member.send({ type: "stop", conversationId: w.conversationId });
-      expect((await w.owner.next("character_response", (f) => f.messageId === started.messageId)).stopped).toBe(true);
+      expect((await w.owner.next("character_response", (f) => f.messageId === started.messageId && w.fresh(f))).stopped).toBe(true);
       await useTestServerModel(w.conversationId, "echo");
     },
   },
@@ -154,9 +159,9 @@ const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }
     check: async (w) => {
       w.member.send({ type: "regenerate", conversationId: w.conversationId });
       const started = await w.member.next("reply_started", (f) => f.replaces !== null && w.fresh(f));
-      const reply = await w.member.next("character_response", (f) => f.messageId === started.messageId);
+      const reply = await w.member.next("character_response", (f) => f.messageId === started.messageId && w.fresh(f));
       w.member.send({ type: "swipe", conversationId: w.conversationId, messageId: reply.messageId, index: 0 });
-      expect((await w.owner.next("message_updated", (f) => f.messageId === reply.messageId)).message.swipeIndex).toBe(0);
+      expect((await w.owner.next("message_updated", (f) => f.messageId === reply.messageId && w.fresh(f))).message.swipeIndex).toBe(0);
     },
   },
   edit_message: {
@@ -186,7 +191,7 @@ const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }
     check: async (w) => {
       w.member.send({ type: "continue", conversationId: w.conversationId, clientId: "continue" });
       const started = await w.member.next("reply_started", (f) => f.continues === true && w.fresh(f));
-      await w.member.next("character_response", (f) => f.messageId === started.messageId);
+      await w.member.next("character_response", (f) => f.messageId === started.messageId && w.fresh(f));
     },
   },
   set_memory: { power: "owner", check: (w) => refused(w, { type: "set_memory", conversationId: w.conversationId, memory: "Mine.", clientId: "memory" }) },
@@ -199,7 +204,7 @@ const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }
     check: async (w) => {
       w.member.send({ type: "generate", conversationId: w.conversationId, characterId, clientId: "speak" });
       const started = await w.member.next("reply_started", (f) => !f.continues && f.replaces === null && w.fresh(f));
-      await w.member.next("character_response", (f) => f.messageId === started.messageId);
+      await w.member.next("character_response", (f) => f.messageId === started.messageId && w.fresh(f));
     },
   },
   set_author_note: {
@@ -256,5 +261,56 @@ describe("every client frame against DESIGN.md's powers", () => {
     expect(after.find((m) => m.id === saved.messageId)?.hidden ?? false).toBe(false);
     ownerSocket.close();
     memberSocket.close();
+  });
+});
+
+describe("a message screening refuses, in a room of several people", () => {
+  const S4: ModerationVerdict = { safe: false, categories: ["S4"], provider: "offline" };
+  const SAFE: ModerationVerdict = { safe: true, categories: [], provider: "offline" };
+
+  it("reaches no one but its author: the others see a message only once it passed", async () => {
+    const owner = await signIn({ firstName: "Olga" });
+    const memberUser = await signIn({ firstName: "Mika" });
+    const conversation = await room(owner);
+    await joinBy(memberUser, (await invite(owner, conversation.id)).token);
+    // The screen holds each of the person's messages until the test gives its verdict, as a slow moderator would.
+    const held = new Map<string, (verdict: ModerationVerdict) => void>();
+    await runInDurableObject(conversationRoom(env, conversation.id), (r: ConversationRoom) => {
+      r.moderatorFactory = () => ({
+        name: "offline",
+        screen: (input: ModerationInput) =>
+          input.role === "user" ? new Promise<ModerationVerdict>((resolve) => held.set(input.text, resolve)) : Promise.resolve(SAFE),
+      });
+    });
+    // Given inside the room, whose I/O the verdict's continuation does.
+    const release = (text: string, verdict: ModerationVerdict) =>
+      runInDurableObject(conversationRoom(env, conversation.id), () => held.get(text)!(verdict));
+    const { socket: olga } = await join(owner, conversation.id);
+    const { socket: mika } = await join(memberUser, conversation.id);
+    await olga.next("presence", (f) => f.people.length === 2);
+
+    const refusedText = "Something screening will refuse.";
+    mika.send({ type: "chat_message", conversationId: conversation.id, content: refusedText, clientId: "bad" });
+    await vi.waitFor(() => expect(held.has(refusedText)).toBe(true));
+    await release(refusedText, S4);
+    expect(await mika.next("error", (f) => f.clientId === "bad")).toMatchObject({ code: "message_refused", message: MESSAGE_REFUSED_TEXT });
+    // Everything the room sent before Mika's next frame has reached Olga by the time its relay does.
+    mika.send({ type: "typing", conversationId: conversation.id });
+    await olga.next("typing");
+    expect(JSON.stringify(olga.frames)).not.toContain(refusedText);
+    expect(olga.frames.filter((f) => f.type === "message_saved" || f.type === "messages_deleted" || f.type === "error")).toEqual([]);
+    expect((await storedMessages(owner, conversation.id)).map((m) => m.content)).not.toContain(refusedText);
+
+    // A message that passes reaches everyone, and only then.
+    const fineText = "A perfectly fine line.";
+    mika.send({ type: "chat_message", conversationId: conversation.id, content: fineText, clientId: "fine" });
+    await vi.waitFor(() => expect(held.has(fineText)).toBe(true));
+    expect(olga.frames.some((f) => f.type === "message_saved")).toBe(false);
+    await release(fineText, SAFE);
+    expect((await olga.next("message_saved")).message).toMatchObject({ content: fineText, authorName: "Mika" });
+    expect((await mika.next("message_saved", (f) => f.clientId === "fine")).message.content).toBe(fineText);
+    await olga.next("character_response");
+    olga.close();
+    mika.close();
   });
 });
