@@ -38,7 +38,7 @@ import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type ReplyOrder } from "../schema/chat.ts";
+import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TEXT, type ReplyOrder } from "../schema/chat.ts";
 import { type ClientFrame, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
@@ -222,6 +222,18 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   /** Hides messages an operator removed (RoomScreening.hideMessages); how many changed. */
   async hideMessages(messageIds: string[]): Promise<number> {
     return this.screening.hideMessages(messageIds);
+  }
+
+  /**
+   * Characters `characterIds` were removed by an operator: every message of
+   * theirs here (a greeting included) reads MODERATED_MESSAGE_TEXT from now
+   * on, as a hidden message does (docs/decisions/0025); how many changed.
+   */
+  async hideCharacterMessages(characterIds: number[]): Promise<number> {
+    const ids = this.store.messageIdsOfCharacters(characterIds, MODERATED_MESSAGE_TEXT);
+    let changed = 0;
+    for (let at = 0; at < ids.length; at += 1000) changed += await this.screening.hideMessages(ids.slice(at, at + 1000));
+    return changed;
   }
 
   /**

@@ -40,6 +40,13 @@ export const MAX_EDITED_REPLY_LENGTH = 5000;
  */
 export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
 
+/**
+ * What a conversation shows for a cast member an operator removed (issue 42,
+ * docs/decisions/0025), to everyone: its name, avatar and creator are not
+ * shown, its messages read MODERATED_MESSAGE_TEXT.
+ */
+export const REMOVED_CHARACTER_NAME = "Removed character";
+
 /** The sentence of a `message_refused` error frame (docs/decisions/0008-trust-and-safety.md). */
 export const MESSAGE_REFUSED_TEXT =
   "That message was not sent: Fabled does not allow sexual content involving minors, in any form.";

@@ -29,6 +29,7 @@ import {
   type InvitePreview,
   MAX_ROOM_PEOPLE,
 } from "../../schema/chat.ts";
+import { SHOWN_TITLE_SQL } from "./conversations.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
 import { generateSessionToken, sha256Hex } from "./sessions.ts";
 
@@ -69,13 +70,18 @@ export async function revokeInvite(db: D1Database, conversationId: string, token
   if (result.meta.changes === 0) throw notFound("Invitation not found");
 }
 
-/** The conversation a working link leads to (not revoked, not expired at `now`), or null. */
+/**
+ * The conversation a working link leads to (not revoked, not expired at
+ * `now`, with a character an operator has not removed), or null.
+ */
 async function inviteTarget(db: D1Database, token: string, now: number): Promise<{ conversationId: string; expiresAt: number } | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   return db
     .prepare(
-      `SELECT conversation_id AS conversationId, expires_at AS expiresAt FROM conversation_invites
-       WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`,
+      `SELECT i.conversation_id AS conversationId, i.expires_at AS expiresAt FROM conversation_invites i
+       WHERE i.token_hash = ? AND i.revoked_at IS NULL AND i.expires_at > ?
+         AND EXISTS (SELECT 1 FROM conversation_characters cc JOIN characters c ON c.id = cc.character_id
+                     WHERE cc.conversation_id = i.conversation_id AND c.moderation_status != 'removed')`,
     )
     .bind(await sha256Hex(token), now)
     .first<{ conversationId: string; expiresAt: number }>();
@@ -83,8 +89,10 @@ async function inviteTarget(db: D1Database, token: string, now: number): Promise
 
 /**
  * What the join page shows for a working link: the chat's title, cast and
- * owner. Throws 404 "Invitation not found" for an unknown, revoked or
- * expired link. Anyone holding the link may read it (a visitor signs in
+ * owner — never a character an operator removed (left out of the cast, a
+ * title naming it shown as null). Throws 404 "Invitation not found" for an
+ * unknown, revoked or expired link, and for a chat whose every character
+ * was removed. Anyone holding the link may read it (a visitor signs in
  * after seeing it).
  */
 export async function invitePreview(db: D1Database, token: string, now = Date.now()): Promise<InvitePreview> {
@@ -92,20 +100,23 @@ export async function invitePreview(db: D1Database, token: string, now = Date.no
   if (!target) throw notFound("Invitation not found");
   const row = await db
     .prepare(
-      `SELECT v.id, v.title, u.username, coalesce(nullif(trim(u.name), ''), nullif(trim(u.first_name), ''), u.username) AS ownerName,
+      `SELECT v.id, ${SHOWN_TITLE_SQL} AS title, u.username, coalesce(nullif(trim(u.name), ''), nullif(trim(u.first_name), ''), u.username) AS ownerName,
          u.profile_image_url AS ownerAvatar,
          (SELECT json_group_array(json_object('id', c.id, 'name', c.name, 'avatarUrl', c.avatar_url, 'creator', c.creator, 'creatorUsername', NULL))
-            FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m JOIN characters c ON c.id = m.character_id) AS cast,
+            FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m JOIN characters c ON c.id = m.character_id
+            WHERE c.moderation_status != 'removed') AS cast,
          1 + (SELECT count(*) FROM conversation_members m WHERE m.conversation_id = v.id) AS people
        FROM conversations v JOIN users u ON u.id = v.user_id WHERE v.id = ?`,
     )
     .bind(target.conversationId)
     .first<{ id: string; title: string | null; username: string; ownerName: string; ownerAvatar: string | null; cast: string; people: number }>();
-  if (!row) throw notFound("Invitation not found");
+  const characters = row ? (JSON.parse(row.cast) as InvitePreview["characters"]) : [];
+  // Characters an operator removed are left out; a chat with none left is nothing to invite anyone to (docs/decisions/0025).
+  if (!row || characters.length === 0) throw notFound("Invitation not found");
   return {
     conversationId: row.id,
     title: row.title,
-    characters: JSON.parse(row.cast) as InvitePreview["characters"],
+    characters,
     owner: { username: row.username, name: row.ownerName, avatarUrl: row.ownerAvatar },
     people: Number(row.people),
     expiresAt: new Date(target.expiresAt).toISOString(),

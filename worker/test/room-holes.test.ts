@@ -9,7 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ModerationInput, ModerationVerdict } from "../../ai/moderation/moderator.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
-import { type Conversation, type ConversationInvite, MESSAGE_REFUSED_TEXT } from "../../schema/chat.ts";
+import { type Conversation, type ConversationInvite, MESSAGE_REFUSED_TEXT, MODERATED_MESSAGE_TEXT } from "../../schema/chat.ts";
 import { type ClientFrameInput, clientFrameSchema } from "../../schema/chat-frames.ts";
 import { type ChatSocket, join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
@@ -312,5 +312,82 @@ describe("a message screening refuses, in a room of several people", () => {
     await olga.next("character_response");
     olga.close();
     mika.close();
+  });
+});
+
+describe("a character moderation removed", () => {
+  /** What the operator's uphold writes for a character (worker/lib/moderation-actions.ts upholdReport). */
+  const removeByModeration = (id: number) =>
+    env.DB.prepare("UPDATE characters SET moderation_status = 'removed', is_active = 0 WHERE id = ?").bind(id).run();
+
+  async function ownCharacter(creator: TestUser, name: string, greeting: string): Promise<number> {
+    const id = await insertCharacter({ name, creatorId: creator.id, creator: creator.username });
+    await env.DB.prepare("UPDATE characters SET greeting = ? WHERE id = ?").bind(greeting, id).run();
+    return id;
+  }
+
+  it("starts no chat, not even for its creator: the answer of an unknown character", async () => {
+    const creator = await signIn();
+    const removed = await ownCharacter(creator, "Nocturne", "Nocturne bows.");
+    await removeByModeration(removed);
+    const unknown = await call("/api/conversations", { method: "POST", user: creator, body: { characterId: 987_654_321 } });
+    expect(unknown.status).toBe(404);
+    const unknownBody = await unknown.json();
+    for (const [path, body] of [
+      ["/api/conversations", { characterId: removed }],
+      ["/api/conversations", { characterIds: [characterId, removed] }],
+      ["/api/conversations/new", { characterId: removed }],
+    ] as const) {
+      const res = await call(path, { method: "POST", user: creator, body });
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toEqual(unknownBody);
+    }
+    const chat = await room(creator);
+    const added = await call(`/api/conversations/${chat.id}/characters`, { method: "POST", user: creator, body: { characterId: removed } });
+    expect(added.status).toBe(404);
+    expect(await added.json()).toEqual(unknownBody);
+  });
+
+  it("in rooms made before: no invite page, conversation answer, message list or history shows its name or greeting", async () => {
+    const creator = await signIn({ firstName: "Cree" });
+    const memberUser = await signIn({ firstName: "Mika" });
+    const removed = await ownCharacter(creator, "Nocturne", "Nocturne bows low.");
+    const group = await json<Conversation>(
+      await call("/api/conversations", { method: "POST", user: creator, body: { characterIds: [removed, characterId] } }),
+      201,
+    );
+    const solo = await json<Conversation>(await call("/api/conversations", { method: "POST", user: creator, body: { characterId: removed } }), 201);
+    const groupLink = await invite(creator, group.id);
+    const soloLink = await invite(creator, solo.id);
+    expect((await joinBy(memberUser, groupLink.token)).status).toBe(200);
+    expect(JSON.stringify(await storedMessages(memberUser, group.id))).toContain("Nocturne bows low.");
+
+    await removeByModeration(removed);
+
+    // The invite page: the chat it leads to shows only the cast that is left; a chat with no one left is no invitation at all.
+    const preview = await call(`/api/invites/${groupLink.token}`);
+    const previewText = await preview.text();
+    expect(preview.status).toBe(200);
+    expect(previewText).not.toContain("Nocturne");
+    expect((JSON.parse(previewText) as { characters: { name: string }[] }).characters.map((c) => c.name)).toEqual(["Warden"]);
+    expect((await call(`/api/invites/${soloLink.token}`)).status).toBe(404);
+    expect((await joinBy(await signIn(), soloLink.token)).status).toBe(404);
+
+    for (const viewer of [memberUser, creator]) {
+      const answer = await call(`/api/conversations/${group.id}`, { user: viewer });
+      const text = await answer.text();
+      expect(answer.status).toBe(200);
+      expect(text).not.toContain("Nocturne");
+      const conversation = JSON.parse(text) as Conversation;
+      expect(conversation.characters.map((c) => c.name)).toEqual(["Removed character", "Warden"]);
+      expect(conversation.characters[0]!.avatarUrl).toBeNull();
+      expect(JSON.stringify(await json(await call("/api/conversations", { user: viewer }), 200))).not.toContain("Nocturne");
+      const listed = JSON.stringify(await storedMessages(viewer, group.id));
+      expect(listed).not.toContain("Nocturne bows low.");
+      expect(listed).toContain(MODERATED_MESSAGE_TEXT);
+      const { socket, history } = await join(viewer, group.id);
+      expect(JSON.stringify(history)).not.toContain("Nocturne bows low.");
+      socket.close();
+    }
   });
 });
