@@ -267,12 +267,21 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   /**
    * The person picked another persona for this conversation (or the
-   * default): their name for `{{user}}` and the persona's description, from
-   * the next reply on. False when the room is not theirs.
+   * default; a member of a shared room, possibly none): their name for
+   * `{{user}}` and the persona's description, from their next message on
+   * (the Worker checked the membership). False when the room is gone.
    */
   async setPersona(userId: string, person: { userName: string; personaDescription: string }): Promise<boolean> {
-    if (!this.owns(userId)) return false;
-    this.store.notePerson(person.userName, person.personaDescription);
+    if (this.owns(userId)) {
+      this.store.notePerson(person.userName, person.personaDescription);
+      return true;
+    }
+    if (this.store.deleted || !this.store.room) return false;
+    // A member who never connected is noted when they do (the Worker reads their persona then).
+    if (this.store.people.of(userId)) {
+      this.store.people.note(userId, { name: person.userName, personaDescription: person.personaDescription, role: "member" });
+      this.sockets.rename(userId, person.userName);
+    }
     return true;
   }
 

@@ -457,10 +457,24 @@ export const branchInputSchema = z.object({
   messageId: z.string({ error: "messageId is required" }).min(1, "messageId is required").max(100),
 });
 
-/** `PUT /api/conversations/:id/persona`: the persona to play in this conversation; null for the default one. */
+/**
+ * `PUT /api/conversations/:id/persona`: the persona to play in this
+ * conversation. null: the owner's default one; for a member of a shared
+ * room, none (their name only).
+ */
 export const conversationPersonaInputSchema = z.object({
   personaId: z.string({ error: "personaId must be a persona id or null" }).max(100).nullable(),
 });
+
+/**
+ * `POST /api/invites/:token` (optional body): the persona the person plays in
+ * the room (issue 42, docs/decisions/0025). Absent: their default persona,
+ * if any; null: none — the room's model is told their name only.
+ */
+export const joinInviteInputSchema = z.object({
+  personaId: z.string({ error: "personaId must be a persona id or null" }).max(100).nullable().optional(),
+});
+export type JoinInviteInput = z.infer<typeof joinInviteInputSchema>;
 
 /** `GET /api/conversations/:id/export?format=`: SillyTavern chat JSONL (default) or Markdown. */
 export const chatExportQuerySchema = z.object({

@@ -87,6 +87,11 @@ export const conversationMembers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     joinedAt: integer("joined_at", { mode: "number" }).notNull().default(nowMs),
+    /**
+     * The persona this member plays here, picked when joining or later (issue 42,
+     * docs/decisions/0025); null: none — the room knows only their name.
+     */
+    personaId: text("persona_id").references((): AnySQLiteColumn => personas.id, { onDelete: "set null" }),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index("conversation_members_user_idx").on(t.userId)],
 );

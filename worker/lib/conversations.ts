@@ -257,15 +257,21 @@ const READER_SQL = `(v.user_id = ?2 OR EXISTS (SELECT 1 FROM conversation_member
  * A conversation `userId` may read — theirs, or a shared room they joined
  * (DESIGN.md "Shared rooms") — with its cast and people, or null (unknown,
  * malformed, or neither). One D1 query. `roleOf` (shared-rooms.ts) tells
- * owner from member.
+ * owner from member; `personaId` is the reader's own (a member's: the one
+ * they play there, null for none).
  */
 export async function findConversationFor(db: D1Database, id: string, userId: string, chatModel: ChatModelName): Promise<Conversation | null> {
   if (!isConversationId(id)) return null;
   const row = await db
-    .prepare(`SELECT ${COLUMNS} FROM ${FROM_JOINED} WHERE v.id = ?1 AND ${READER_SQL}`)
+    .prepare(
+      `SELECT ${COLUMNS}, (SELECT m.persona_id FROM conversation_members m WHERE m.conversation_id = v.id AND m.user_id = ?2) AS memberPersonaId
+       FROM ${FROM_JOINED} WHERE v.id = ?1 AND ${READER_SQL}`,
+    )
     .bind(id.toLowerCase(), userId)
-    .first<JoinedRow>();
-  return row ? fromJoined(row, chatModel) : null;
+    .first<JoinedRow & { memberPersonaId: string | null }>();
+  if (!row) return null;
+  // `personaId` is the reader's own: a member's is the one they play here, not the owner's.
+  return fromJoined(row.userId === userId ? row : { ...row, personaId: row.memberPersonaId }, chatModel);
 }
 
 /** Who the person is in a conversation: its persona, else their default persona; null for neither. */
@@ -286,15 +292,16 @@ export async function findOwnConversationPersona(
   userId: string,
 ): Promise<({ id: string; persona: ConversationPersona | null; role: "owner" | "member" } & ConversationModeration) | null> {
   if (!isConversationId(id)) return null;
-  // The owner plays the persona picked for the chat (else their default); a member of a shared room, their default.
+  // The owner plays the persona picked for the chat (else their default); a member of a shared room, the one they picked (none for null).
   const row = await db
     .prepare(
       `SELECT v.id, p.name AS personaName, p.description AS personaDescription, v.user_id = ?2 AS isOwner,
          ${MODERATION_SQL}
        FROM conversations v
        LEFT JOIN personas p ON p.user_id = ?2
-         AND p.id = coalesce(CASE WHEN v.user_id = ?2 THEN v.persona_id END,
-                             (SELECT d.id FROM personas d WHERE d.user_id = ?2 AND d.is_default = 1))
+         AND p.id = CASE WHEN v.user_id = ?2
+                         THEN coalesce(v.persona_id, (SELECT d.id FROM personas d WHERE d.user_id = ?2 AND d.is_default = 1))
+                         ELSE (SELECT m.persona_id FROM conversation_members m WHERE m.conversation_id = v.id AND m.user_id = ?2) END
        WHERE v.id = ?1 AND ${READER_SQL}`,
     )
     .bind(id.toLowerCase(), userId)

@@ -123,33 +123,68 @@ export async function invitePreview(db: D1Database, token: string, now = Date.no
   };
 }
 
+/**
+ * The persona `userId` plays as a member (conversation_members.persona_id):
+ * `chosen` when it is theirs (else 404 "Persona not found"), none for
+ * null, their default persona (or none) when not given.
+ */
+async function memberPersona(db: D1Database, userId: string, chosen: string | null | undefined): Promise<string | null> {
+  if (chosen === null) return null;
+  const row = await (
+    chosen === undefined
+      ? db.prepare("SELECT id FROM personas WHERE user_id = ? AND is_default = 1").bind(userId)
+      : db.prepare("SELECT id FROM personas WHERE user_id = ? AND id = ?").bind(userId, chosen.toLowerCase())
+  ).first<{ id: string }>();
+  if (!row && chosen !== undefined) throw notFound("Persona not found");
+  return row?.id ?? null;
+}
+
+/**
+ * A member of a shared room picks the persona they play there (`PUT
+ * /api/conversations/:id/persona` by a member): one of theirs, or null for
+ * none. Throws 404 "Persona not found" for a persona not theirs.
+ */
+export async function setMemberPersona(db: D1Database, conversationId: string, userId: string, personaId: string | null): Promise<void> {
+  const id = await memberPersona(db, userId, personaId);
+  await db.prepare("UPDATE conversation_members SET persona_id = ? WHERE conversation_id = ? AND user_id = ?").bind(id, conversationId, userId).run();
+}
+
 /** What a person removed from a room is told when an old link is all they have. */
 export const REMOVED_REJOIN_ERROR = "You were removed from this chat. Only a new invitation link from its owner lets you back in.";
 
 /**
  * `userId` joins the room a working link leads to; joining again (or the
  * owner following their own link) changes nothing. Throws 404 for an
- * unknown, revoked or expired link, 403 when the owner removed `userId`
- * while this link was open (REMOVED_REJOIN_ERROR), 409 when the room
- * already has MAX_ROOM_PEOPLE people. Returns the conversation's id.
+ * unknown, revoked or expired link or a persona not theirs, 403 when the
+ * owner removed `userId` while this link was open (REMOVED_REJOIN_ERROR),
+ * 409 when the room already has MAX_ROOM_PEOPLE people. `personaId`: the
+ * persona they play there (memberPersona: absent, their default; null,
+ * none). Returns the conversation's id.
  */
-export async function joinByInvite(db: D1Database, token: string, userId: string, now = Date.now()): Promise<string> {
+export async function joinByInvite(
+  db: D1Database,
+  token: string,
+  userId: string,
+  options: { personaId?: string | null; now?: number } = {},
+): Promise<string> {
+  const now = options.now ?? Date.now();
   const target = await inviteTarget(db, token, now);
   if (!target) throw notFound("Invitation not found");
   const { conversationId } = target;
   const tokenHash = await sha256Hex(token);
+  const personaId = await memberPersona(db, userId, options.personaId);
   // One statement: the owner and members already in are not added again, the 11th person is not added at all, nor someone removed while this link was open.
   const added = await db
     .prepare(
-      `INSERT INTO conversation_members (conversation_id, user_id, joined_at)
-       SELECT ?1, ?2, ?3 WHERE
+      `INSERT INTO conversation_members (conversation_id, user_id, joined_at, persona_id)
+       SELECT ?1, ?2, ?3, ?6 WHERE
          NOT EXISTS (SELECT 1 FROM conversations WHERE id = ?1 AND user_id = ?2)
          AND NOT EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2)
          AND NOT EXISTS (SELECT 1 FROM conversation_invite_removals WHERE token_hash = ?5 AND user_id = ?2)
          AND 1 + (SELECT count(*) FROM conversation_members WHERE conversation_id = ?1) < ?4
        ON CONFLICT DO NOTHING`,
     )
-    .bind(conversationId, userId, now, MAX_ROOM_PEOPLE, tokenHash)
+    .bind(conversationId, userId, now, MAX_ROOM_PEOPLE, tokenHash, personaId)
     .run();
   if (added.meta.changes === 0) {
     const why = await db

@@ -391,3 +391,73 @@ describe("a character moderation removed", () => {
     }
   });
 });
+
+describe("a member's persona goes to the room's model only as they chose", () => {
+  const secret = "Keeps a diary of every dream, written in green ink.";
+
+  /** Mika, whose default persona is "Captain Bo" with `secret` as its description. */
+  async function mikaWithPersona(): Promise<{ mika: TestUser; personaId: string }> {
+    const mika = await signIn({ firstName: "Mika" });
+    const persona = await json<{ id: string }>(
+      await call("/api/personas", { method: "POST", user: mika, body: { name: "Captain Bo", description: secret, isDefault: true } }),
+      201,
+    );
+    return { mika, personaId: persona.id };
+  }
+
+  /** Mika's name on her message, and the system prompt the room's model was sent for it (the loopback model `prompt` answers with its prompt). */
+  async function promptForMikasMessage(owner: TestUser, mika: TestUser, conversationId: string): Promise<string> {
+    await useTestServerModel(conversationId, "prompt");
+    const { socket: olga } = await join(owner, conversationId);
+    const { socket } = await join(mika, conversationId);
+    const { saved, response } = await socket.chat(conversationId, "Hello, all.");
+    await olga.next("character_response", (f) => f.messageId === response.messageId);
+    socket.close();
+    olga.close();
+    // The system prompt only: history lines hold earlier replies, which were prompts themselves.
+    const system = (JSON.parse(response.content) as { role: string; content: string }[])[0]!.content;
+    return JSON.stringify({ author: saved.message.authorName, system });
+  }
+
+  it("joining with no persona: the model is sent their name only, never their default persona", async () => {
+    const owner = await signIn({ firstName: "Olga" });
+    const { mika } = await mikaWithPersona();
+    const conversation = await room(owner);
+    const { token } = await invite(owner, conversation.id);
+    expect(await json(await call(`/api/invites/${token}`, { method: "POST", user: mika, body: { personaId: null } }), 200)).toEqual({
+      conversationId: conversation.id,
+    });
+    expect((await json<Conversation>(await call(`/api/conversations/${conversation.id}`, { user: mika }), 200)).personaId).toBeNull();
+    const sent = await promptForMikasMessage(owner, mika, conversation.id);
+    expect(sent).not.toContain("green ink");
+    expect(sent).not.toContain("Captain Bo");
+    expect(sent).toContain("Mika");
+  });
+
+  it("a member picks or drops their persona for the room (only their own); joining without a choice plays their default", async () => {
+    const owner = await signIn({ firstName: "Olga" });
+    const { mika, personaId } = await mikaWithPersona();
+    const stranger = await signIn();
+    const strangers = await json<{ id: string }>(
+      await call("/api/personas", { method: "POST", user: stranger, body: { name: "Not Mika", description: "Someone else's." } }),
+      201,
+    );
+    const conversation = await room(owner);
+    const { token } = await invite(owner, conversation.id);
+    const notHers = await call(`/api/invites/${token}`, { method: "POST", user: mika, body: { personaId: strangers.id } });
+    expect(notHers.status).toBe(404);
+    expect((await call(`/api/conversations/${conversation.id}`, { user: mika })).status).toBe(404);
+    expect((await joinBy(mika, token)).status).toBe(200);
+    expect((await json<Conversation>(await call(`/api/conversations/${conversation.id}`, { user: mika }), 200)).personaId).toBe(personaId);
+    expect(await promptForMikasMessage(owner, mika, conversation.id)).toContain("green ink");
+
+    const put = (user: TestUser, body: unknown) => call(`/api/conversations/${conversation.id}/persona`, { method: "PUT", user, body });
+    expect((await put(mika, { personaId: strangers.id })).status).toBe(404);
+    expect((await json<Conversation>(await put(mika, { personaId: null }), 200)).personaId).toBeNull();
+    // The owner's own choice is untouched by a member's.
+    expect((await json<Conversation>(await call(`/api/conversations/${conversation.id}`, { user: owner }), 200)).personaId).toBeNull();
+    const sent = await promptForMikasMessage(owner, mika, conversation.id);
+    expect(sent).not.toContain("green ink");
+    expect(sent).toContain('"author":"Mika"');
+  });
+});
