@@ -148,7 +148,9 @@ test("two people play in one room: invite, join, presence, typing, names and one
   await expect(guest.getByRole("menuitem", { name: "Memory" })).toHaveCount(0);
   await guest.keyboard.press("Escape");
   // The member's own persona in the room: none, as joined; the picker says where a persona would go.
-  await openMenuItem(guest, "Persona");
+  await guest.getByRole("button", { name: "Conversation options" }).click();
+  // The item's name ends with the persona in use ("Persona None").
+  await guest.getByRole("menuitem", { name: /^Persona/ }).click();
   const picker = guest.getByRole("dialog", { name: "Persona" });
   await expect(picker.getByRole("radio", { name: /^No persona/ })).toBeChecked();
   await expect(picker.getByRole("radio", { name: new RegExp(`^${personaName}`) })).not.toBeChecked();
@@ -281,7 +283,7 @@ test("a member sends while a reply is written; removed, their tab says so at onc
   // The link the removed member joined by no longer lets them back; the one they left by still does.
   await guest.goto(`/join/${removedFrom.token}`);
   await guest.getByRole("button", { name: "Join chat" }).click();
-  await expect(guest.getByText("You were removed from this chat. Only a new invitation link from its owner lets you back in.")).toBeVisible();
+  await expect(guest.getByText("You were removed from this chat. Only a new invitation link from its owner lets you back in.", { exact: true })).toBeVisible();
   await expect(guest).toHaveURL(new RegExp(`/join/${removedFrom.token}$`));
   await guest.screenshot({ path: `${SHOTS}/rejoin-refused-375.png` });
   await guest.goto(`/join/${left.token}`);
