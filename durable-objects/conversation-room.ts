@@ -38,8 +38,8 @@ import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type ReplyOrder } from "../schema/chat.ts";
-import { PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
+import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TEXT, type ReplyOrder } from "../schema/chat.ts";
+import { type ClientFrame, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { DELETED_ACCOUNT_ID, DELETED_AUTHOR_NAME } from "../schema/account.ts";
 import { addReplyRating, D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
@@ -55,9 +55,27 @@ import { RoomSuspension } from "./room/suspension.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 
-/** Frames only a shared room's owner may send, and the power each is (DESIGN.md "Shared rooms"). */
-const OWNER_ONLY_FRAMES: Partial<Record<string, string>> = {
+/**
+ * Every client frame's power in a shared room (DESIGN.md "Shared rooms",
+ * Powers): the owner's alone (named as the refusal says it), or null for any
+ * member — `edit_message` and `delete_message` further limited to the
+ * member's own messages below. A Record over the union's types, so a new
+ * frame type does not compile until it is given its power
+ * (worker/test/room-holes.test.ts walks them all from a member's socket).
+ */
+const OWNER_ONLY_FRAMES: Readonly<Record<ClientFrame["type"], string | null>> = {
+  join: null,
+  chat_message: null,
+  regenerate: null,
+  stop: null,
+  swipe: null,
+  edit_message: null,
+  delete_message: null,
+  continue: null,
+  generate: null,
+  typing: null,
   set_memory: "change the memory",
+  set_summary: "change the story so far",
   set_author_note: "change the author's note",
   rewind: "rewind the chat",
   hide_message: "hide messages from the context",
@@ -224,6 +242,18 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   }
 
   /**
+   * Characters `characterIds` were removed by an operator: every message of
+   * theirs here (a greeting included) reads MODERATED_MESSAGE_TEXT from now
+   * on, as a hidden message does (docs/decisions/0025); how many changed.
+   */
+  async hideCharacterMessages(characterIds: number[]): Promise<number> {
+    const ids = this.store.messageIdsOfCharacters(characterIds, MODERATED_MESSAGE_TEXT);
+    let changed = 0;
+    for (let at = 0; at < ids.length; at += 1000) changed += await this.screening.hideMessages(ids.slice(at, at + 1000));
+    return changed;
+  }
+
+  /**
    * One stored message as its owner sees it (what a report copies); null
    * when the room is not `userId`'s or has no such complete message.
    */
@@ -254,12 +284,21 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   /**
    * The person picked another persona for this conversation (or the
-   * default): their name for `{{user}}` and the persona's description, from
-   * the next reply on. False when the room is not theirs.
+   * default; a member of a shared room, possibly none): their name for
+   * `{{user}}` and the persona's description, from their next message on
+   * (the Worker checked the membership). False when the room is gone.
    */
   async setPersona(userId: string, person: { userName: string; personaDescription: string }): Promise<boolean> {
-    if (!this.owns(userId)) return false;
-    this.store.notePerson(person.userName, person.personaDescription);
+    if (this.owns(userId)) {
+      this.store.notePerson(person.userName, person.personaDescription);
+      return true;
+    }
+    if (this.store.deleted || !this.store.room) return false;
+    // A member who never connected is noted when they do (the Worker reads their persona then).
+    if (this.store.people.of(userId)) {
+      this.store.people.note(userId, { name: person.userName, personaDescription: person.personaDescription, role: "member" });
+      this.sockets.rename(userId, person.userName);
+    }
     return true;
   }
 

@@ -8,8 +8,10 @@
  * valid any more. A member can send while a reply is being written (it is
  * answered after it). A member removed while their tab is open is told at once
  * (no reconnecting) with a way back to My Chats, where a room they joined
- * can only be left (Rename and Delete are the owner's). The offline model
- * answers.
+ * can only be left (Rename and Delete are the owner's); the link they
+ * joined by no longer lets them back, while one who left comes back by
+ * theirs. Joining, a member picks their persona or none, told that the
+ * owner's model receives it (issue 42). The offline model answers.
  */
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
@@ -90,10 +92,22 @@ test("two people play in one room: invite, join, presence, typing, names and one
   await guest.setViewportSize({ width: 375, height: 800 });
   await guest.screenshot({ path: `${SHOTS}/join-visitor-375.png`, fullPage: true });
 
-  // Signed in, they join and land in the chat.
+  // Signed in, they pick who they play (their default persona, or none: the owner's model is sent it) and join.
   await signIn(guest, guestName);
+  const personaName = `Captain ${capitalized()}`;
+  const persona = await guest.request.post("/api/personas", { data: { name: personaName, description: "A retired pirate with one eye.", isDefault: true } });
+  expect(persona.status()).toBe(201);
   followChatSockets(guest);
   await guest.reload();
+  const playAs = guest.getByRole("combobox", { name: "Play as" });
+  await expect(playAs).toHaveValue(((await persona.json()) as { id: string }).id);
+  await expect(guest.getByText(`${ownerName}'s chosen model — their own, if they use one — receives your persona's name and description.`)).toBeVisible();
+  await expectAccessible(guest);
+  await guest.setViewportSize({ width: 1280, height: 900 });
+  await guest.screenshot({ path: `${SHOTS}/join-signed-in-1280.png`, fullPage: true });
+  await guest.setViewportSize({ width: 375, height: 800 });
+  await guest.screenshot({ path: `${SHOTS}/join-signed-in-375.png`, fullPage: true });
+  await playAs.selectOption({ label: `No persona: just your name (${guestName})` });
   await guest.getByRole("button", { name: "Join chat" }).click();
   await expect(guest).toHaveURL(new RegExp(`/chat/${UUID}$`));
   await expect(guest).toHaveURL(new RegExp(`/chat/${conversation.id}$`));
@@ -133,6 +147,16 @@ test("two people play in one room: invite, join, presence, typing, names and one
   await expect(guest.getByRole("menuitem", { name: "Invite people" })).toHaveCount(0);
   await expect(guest.getByRole("menuitem", { name: "Memory" })).toHaveCount(0);
   await guest.keyboard.press("Escape");
+  // The member's own persona in the room: none, as joined; the picker says where a persona would go.
+  await guest.getByRole("button", { name: "Conversation options" }).click();
+  // The item's name ends with the persona in use ("Persona None").
+  await guest.getByRole("menuitem", { name: /^Persona/ }).click();
+  const picker = guest.getByRole("dialog", { name: "Persona" });
+  await expect(picker.getByRole("radio", { name: /^No persona/ })).toBeChecked();
+  await expect(picker.getByRole("radio", { name: new RegExp(`^${personaName}`) })).not.toBeChecked();
+  await expect(picker).toContainText(`${ownerName}'s chosen model — their own, if they use one — receives your persona's name and description.`);
+  await guest.screenshot({ path: `${SHOTS}/persona-member-375.png` });
+  await guest.keyboard.press("Escape");
   await openMenuItem(page, "People");
   const people = page.getByRole("dialog", { name: "People" });
   await expect(people.getByRole("listitem").filter({ hasText: ownerName })).toContainText("Owner");
@@ -145,7 +169,9 @@ test("two people play in one room: invite, join, presence, typing, names and one
   // The member leaves (after a confirmation) and lands in My Chats; the owner's panel then lists the owner alone.
   await openMenuItem(guest, "People");
   await guest.getByRole("dialog", { name: "People" }).getByRole("button", { name: "Leave chat" }).click();
-  await guest.getByRole("alertdialog", { name: "Leave this chat?" }).getByRole("button", { name: "Leave chat" }).click();
+  const leaving = guest.getByRole("alertdialog", { name: "Leave this chat?" });
+  await expect(leaving).toContainText("You can come back by any of its invitation links that still works.");
+  await leaving.getByRole("button", { name: "Leave chat" }).click();
   await expect(guest).toHaveURL(/\/chats$/);
   await expect(people.getByRole("listitem")).toHaveCount(1);
   await guestContext.close();
@@ -253,5 +279,15 @@ test("a member sends while a reply is written; removed, their tab says so at onc
   expect((await guest.request.get(`/api/conversations/${left.id}`)).status()).toBe(404);
   const members = ((await (await page.request.get(`/api/conversations/${left.id}`)).json()) as Conversation).members;
   expect(members.map((m) => m.userId)).toEqual([members[0]!.userId]);
+
+  // The link the removed member joined by no longer lets them back; the one they left by still does.
+  await guest.goto(`/join/${removedFrom.token}`);
+  await guest.getByRole("button", { name: "Join chat" }).click();
+  await expect(guest.getByText("You were removed from this chat. Only a new invitation link from its owner lets you back in.", { exact: true })).toBeVisible();
+  await expect(guest).toHaveURL(new RegExp(`/join/${removedFrom.token}$`));
+  await guest.screenshot({ path: `${SHOTS}/rejoin-refused-375.png` });
+  await guest.goto(`/join/${left.token}`);
+  await guest.getByRole("button", { name: "Join chat" }).click();
+  await expect(guest).toHaveURL(new RegExp(`/chat/${left.id}$`));
   await guestContext.close();
 });

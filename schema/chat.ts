@@ -40,6 +40,13 @@ export const MAX_EDITED_REPLY_LENGTH = 5000;
  */
 export const MODERATED_MESSAGE_TEXT = "This message was removed by moderation.";
 
+/**
+ * What a conversation shows for a cast member an operator removed (issue 42,
+ * docs/decisions/0025), to everyone: its name, avatar and creator are not
+ * shown, its messages read MODERATED_MESSAGE_TEXT.
+ */
+export const REMOVED_CHARACTER_NAME = "Removed character";
+
 /** The sentence of a `message_refused` error frame (docs/decisions/0008-trust-and-safety.md). */
 export const MESSAGE_REFUSED_TEXT =
   "That message was not sent: Fabled does not allow sexual content involving minors, in any form.";
@@ -452,10 +459,24 @@ export const branchInputSchema = z.object({
   messageId: z.string({ error: "messageId is required" }).min(1, "messageId is required").max(100),
 });
 
-/** `PUT /api/conversations/:id/persona`: the persona to play in this conversation; null for the default one. */
+/**
+ * `PUT /api/conversations/:id/persona`: the persona to play in this
+ * conversation. null: the owner's default one; for a member of a shared
+ * room, none (their name only).
+ */
 export const conversationPersonaInputSchema = z.object({
   personaId: z.string({ error: "personaId must be a persona id or null" }).max(100).nullable(),
 });
+
+/**
+ * `POST /api/invites/:token` (optional body): the persona the person plays in
+ * the room (issue 42, docs/decisions/0025). Absent: their default persona,
+ * if any; null: none — the room's model is told their name only.
+ */
+export const joinInviteInputSchema = z.object({
+  personaId: z.string({ error: "personaId must be a persona id or null" }).max(100).nullable().optional(),
+});
+export type JoinInviteInput = z.infer<typeof joinInviteInputSchema>;
 
 /** `GET /api/conversations/:id/export?format=`: SillyTavern chat JSONL (default) or Markdown. */
 export const chatExportQuerySchema = z.object({

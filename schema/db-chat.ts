@@ -87,6 +87,11 @@ export const conversationMembers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     joinedAt: integer("joined_at", { mode: "number" }).notNull().default(nowMs),
+    /**
+     * The persona this member plays here, picked when joining or later (issue 42,
+     * docs/decisions/0025); null: none — the room knows only their name.
+     */
+    personaId: text("persona_id").references((): AnySQLiteColumn => personas.id, { onDelete: "set null" }),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index("conversation_members_user_idx").on(t.userId)],
 );
@@ -107,6 +112,27 @@ export const conversationInvites = sqliteTable(
     revokedAt: integer("revoked_at", { mode: "number" }),
   },
   (t) => [index("conversation_invites_conversation_idx").on(t.conversationId)],
+);
+
+/**
+ * A removal outlives every link made before it (issue 42, docs/decisions/0025):
+ * when the owner removes a member, each link of the room still open then is
+ * written down for that person here, and none of them lets them back in. A
+ * link made after the removal has no row and admits them. A member who left
+ * by themselves gets no rows.
+ */
+export const conversationInviteRemovals = sqliteTable(
+  "conversation_invite_removals",
+  {
+    tokenHash: text("token_hash")
+      .notNull()
+      .references(() => conversationInvites.tokenHash, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    removedAt: integer("removed_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.tokenHash, t.userId] }), index("conversation_invite_removals_user_idx").on(t.userId)],
 );
 
 /**

@@ -45,6 +45,8 @@ export const TOKEN_TIMEOUT_MS = 60_000;
 export class ReplyRounds {
   /** A message is between its checks and its storing (one at a time). */
   private admitting = false;
+  /** A room of several people: settles when the last message that came has been screened (and stored or refused). */
+  private screenedInOrder: Promise<void> = Promise.resolve();
   /** The round being run: who speaks next (rounds.ts). */
   private readonly rounds: Rounds;
   /** The reply being written and how (reply-writing.ts). */
@@ -168,11 +170,13 @@ export class ReplyRounds {
    * `chat_message`: stores the person's message (once per clientId) and
    * starts the reply; screening runs beside it. A one-to-one chat refuses it
    * with `busy` while a reply is written (SPEC.md). In a room of several
-   * people (DESIGN.md "Shared rooms") it is never refused as busy: it is
-   * stored at once (`message_saved` to everyone) and answered when the
-   * current round ends, by one round for every message that arrived
-   * meanwhile (rounds.ts `answerPending`). `early`: what
-   * `admitEarly` found and started, when it was asked.
+   * people (DESIGN.md "Shared rooms") it is never refused as busy: once
+   * screened — nobody but its author may read a message screening will
+   * refuse (issue 42, docs/decisions/0025) — it is stored
+   * (`message_saved` to everyone) and answered when the current round
+   * ends, by one round for every message that arrived meanwhile (rounds.ts
+   * `answerPending`). `early`: what `admitEarly` found and started, when
+   * it was asked.
    */
   async receiveMessage(ws: WebSocket, state: SocketState, content: string, clientId: string | null, early?: EarlyAdmission): Promise<void> {
     // A resend after a reconnect: stored once, answered with the same id.
@@ -220,6 +224,14 @@ export class ReplyRounds {
         send(ws, rateLimitedFrame("message", Date.now(), clientId ?? undefined));
         return;
       }
+      // Others see a message only once it passed the screen (issue 42): the author keeps their pending bubble meanwhile.
+      // Screens end in any order; messages are stored in the order they came.
+      const turn = this.screenedInOrder.then(() => screening);
+      this.screenedInOrder = turn.then(
+        () => {},
+        () => {},
+      );
+      await turn;
       if (this.store.deleted || !storeMessage()) return;
       await this.rounds.answerPending();
       // A reply being written writes the counters (this message's too) when it is stored or fails;

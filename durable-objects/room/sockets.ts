@@ -257,6 +257,15 @@ export class RoomSockets {
   }
 
   /** Sends `frame` to every open socket but those of `userId`. */
+  /** Person `userId` plays under `name` now (a member picked another persona): their sockets' messages carry it. */
+  rename(userId: string, name: string): void {
+    for (const { ws, state } of this.openSockets()) {
+      if (state.userId !== userId) continue;
+      state.name = name;
+      ws.serializeAttachment(state);
+    }
+  }
+
   broadcastExcept(userId: string, frame: ServerFrame): void {
     const text = JSON.stringify(frame);
     for (const { ws, state } of this.openSockets()) {

@@ -298,6 +298,22 @@ export class RoomStore extends StoragePart {
     return this.sql<MessageRow>("SELECT * FROM messages WHERE status IN ('complete', 'streaming') ORDER BY seq");
   }
 
+  /**
+   * The ids of the messages of characters `characterIds` (complete or
+   * superseded) whose text is not `hiddenText` yet, oldest first: what an
+   * operator's removal of those characters hides (docs/decisions/0025).
+   */
+  messageIdsOfCharacters(characterIds: readonly number[], hiddenText: string): string[] {
+    if (!this.room || characterIds.length === 0) return [];
+    return this.sql<{ id: string }>(
+      `SELECT id FROM messages WHERE role = 'character' AND coalesce(character_id, ?) IN (SELECT value FROM json_each(?))
+         AND status IN ('complete', 'superseded') AND content != ? ORDER BY seq`,
+      this.room.character_id,
+      JSON.stringify(characterIds),
+      hiddenText,
+    ).map((row) => row.id);
+  }
+
   /** A visible (complete) message by id. */
   visibleRow(messageId: string): MessageRow | null {
     return this.sql<MessageRow>("SELECT * FROM messages WHERE id = ? AND status = 'complete'", messageId)[0] ?? null;

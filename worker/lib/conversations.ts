@@ -27,6 +27,7 @@ import {
   type ConversationSummary,
   DEFAULT_TALKATIVENESS,
   MAX_CAST_SIZE,
+  REMOVED_CHARACTER_NAME,
   type ReplyOrder,
 } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
@@ -35,7 +36,7 @@ import { messagePreview } from "../../durable-objects/room/d1-sync.ts";
 import { creatorUsernameSql } from "./catalog-rows.ts";
 import type { SessionUser } from "./sessions.ts";
 import { ApiError, notFound } from "./errors.ts";
-import { visibleToSql } from "./listable.ts";
+import { chattableSql } from "./listable.ts";
 
 /** Conversation ids are random UUIDs (DESIGN.md "Data"); anything else names nothing. */
 export function isConversationId(raw: string): boolean {
@@ -48,27 +49,45 @@ export function conversationRoom(env: Env, conversationId: string): DurableObjec
   return rooms.get(rooms.idFromName(conversationId.toLowerCase()));
 }
 
+/** What an operator took out of a conversation: messages they hid, and cast members they removed (ids). */
+export interface ConversationModeration {
+  hiddenMessageIds: string[];
+  removedCharacterIds: number[];
+}
+
 /**
- * The room of a conversation, first told which of its messages an operator
- * hid (`hidden_messages`; docs/decisions/0008-trust-and-safety.md), so that
- * nothing read from it shows them. `hiddenMessageIds` when the caller already
- * read them (findOwnConversationPersona); otherwise one D1 query. The RPC
- * happens only when there are some.
+ * SQL (on conversation `v`): the JSON lists of ConversationModeration —
+ * `hidden` (message ids) and `removed` (its first character and cast
+ * members an operator removed).
  */
-export async function moderatedRoom(
-  env: Env,
-  conversationId: string,
-  hiddenMessageIds?: string[],
-): Promise<DurableObjectStub<ConversationRoom>> {
+const MODERATION_SQL = `(SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden,
+  (SELECT json_group_array(rc.id) FROM characters rc WHERE rc.moderation_status = 'removed'
+     AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))) AS removed`;
+
+function readModeration(row: { hidden: string; removed: string }): ConversationModeration {
+  return { hiddenMessageIds: JSON.parse(row.hidden) as string[], removedCharacterIds: JSON.parse(row.removed) as number[] };
+}
+
+/**
+ * The room of a conversation, first told what an operator took out of it,
+ * so that nothing read from it shows it: the messages they hid
+ * (`hidden_messages`; docs/decisions/0008-trust-and-safety.md), and every
+ * message of a cast member they removed, its greeting included
+ * (docs/decisions/0025). `known` when the caller already read them
+ * (findOwnConversationPersona); otherwise one D1 query. The RPCs happen
+ * only when there is something to hide.
+ */
+export async function moderatedRoom(env: Env, conversationId: string, known?: ConversationModeration): Promise<DurableObjectStub<ConversationRoom>> {
   const room = conversationRoom(env, conversationId);
-  const ids =
-    hiddenMessageIds ??
-    (
-      await env.DB.prepare("SELECT message_id AS id FROM hidden_messages WHERE conversation_id = ?")
-        .bind(conversationId.toLowerCase())
-        .all<{ id: string }>()
-    ).results.map((row) => row.id);
-  if (ids.length > 0) await room.hideMessages(ids);
+  let moderation = known;
+  if (!moderation) {
+    const row = await env.DB.prepare(`SELECT ${MODERATION_SQL} FROM conversations v WHERE v.id = ?`)
+      .bind(conversationId.toLowerCase())
+      .first<{ hidden: string; removed: string }>();
+    moderation = row ? readModeration(row) : { hiddenMessageIds: [], removedCharacterIds: [] };
+  }
+  if (moderation.hiddenMessageIds.length > 0) await room.hideMessages(moderation.hiddenMessageIds);
+  if (moderation.removedCharacterIds.length > 0) await room.hideCharacterMessages(moderation.removedCharacterIds);
   return room;
 }
 
@@ -111,19 +130,51 @@ const MEMBERS_SQL = `(SELECT json_group_array(json_object('userId', u.id, 'usern
   JOIN users u ON u.id = x.uid)`;
 
 /**
+ * A character an operator removed shows in no conversation (issue 42,
+ * docs/decisions/0025): SQL for character `alias`'s name, avatar, creator
+ * and creator's username as a conversation answer shows them.
+ */
+function shownCharacterSql(alias: string): { name: string; avatarUrl: string; creator: string; creatorUsername: string } {
+  const removed = `${alias}.moderation_status = 'removed'`;
+  return {
+    name: `CASE WHEN ${removed} THEN '${REMOVED_CHARACTER_NAME}' ELSE ${alias}.name END`,
+    avatarUrl: `CASE WHEN ${removed} THEN NULL ELSE ${alias}.avatar_url END`,
+    creator: `CASE WHEN ${removed} THEN '' ELSE ${alias}.creator END`,
+    creatorUsername: `CASE WHEN ${removed} THEN NULL ELSE ${creatorUsernameSql(`${alias}.creator_id`)} END`,
+  };
+}
+
+/** SQL: conversation `v` has a cast member (or first character) an operator removed. */
+export const HAS_REMOVED_CHARACTER_SQL = `EXISTS (SELECT 1 FROM characters rc WHERE rc.moderation_status = 'removed'
+    AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id)))`;
+
+/**
+ * The title of conversation `v` as shown: null (the client names the cast
+ * shown) when it names a character an operator removed — default titles
+ * ("Chat with …") always do.
+ */
+export const SHOWN_TITLE_SQL = `CASE WHEN v.title IS NOT NULL AND EXISTS (SELECT 1 FROM characters rc WHERE rc.moderation_status = 'removed'
+    AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))
+    AND instr(lower(v.title), lower(rc.name)) > 0) THEN NULL ELSE v.title END`;
+
+const castMember = shownCharacterSql("mc");
+/**
  * The cast of conversation `v` as one JSON list in member order (the
  * subquery's ORDER BY is kept by json_group_array), members active or not.
  */
-const CAST_SQL = `(SELECT json_group_array(json_object('id', m.character_id, 'name', mc.name, 'avatarUrl', mc.avatar_url,
-    'creator', mc.creator, 'creatorUsername', ${creatorUsernameSql("mc.creator_id")}, 'muted', m.muted, 'talkativeness', m.talkativeness))
+const CAST_SQL = `(SELECT json_group_array(json_object('id', m.character_id, 'name', ${castMember.name}, 'avatarUrl', ${castMember.avatarUrl},
+    'creator', ${castMember.creator}, 'creatorUsername', ${castMember.creatorUsername}, 'muted', m.muted, 'talkativeness', m.talkativeness))
   FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m
   JOIN characters mc ON mc.id = m.character_id)`;
 
-const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, v.title, v.created_at AS createdAt,
-  v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt, v.last_message_preview AS lastMessagePreview,
+const firstCharacter = shownCharacterSql("c");
+/** The last message's preview is left out while a removed character is in the cast: it may be that character's line. */
+const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, ${SHOWN_TITLE_SQL} AS title, v.created_at AS createdAt,
+  v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt,
+  CASE WHEN ${HAS_REMOVED_CHARACTER_SQL} THEN NULL ELSE v.last_message_preview END AS lastMessagePreview,
   v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
-  c.name AS characterName, c.avatar_url AS characterAvatarUrl, c.creator AS characterCreator,
-  ${creatorUsernameSql("c.creator_id")} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
+  ${firstCharacter.name} AS characterName, ${firstCharacter.avatarUrl} AS characterAvatarUrl, ${firstCharacter.creator} AS characterCreator,
+  ${firstCharacter.creatorUsername} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
   ${MEMBERS_SQL} AS membersJson`;
 
 /** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
@@ -206,15 +257,21 @@ const READER_SQL = `(v.user_id = ?2 OR EXISTS (SELECT 1 FROM conversation_member
  * A conversation `userId` may read — theirs, or a shared room they joined
  * (DESIGN.md "Shared rooms") — with its cast and people, or null (unknown,
  * malformed, or neither). One D1 query. `roleOf` (shared-rooms.ts) tells
- * owner from member.
+ * owner from member; `personaId` is the reader's own (a member's: the one
+ * they play there, null for none).
  */
 export async function findConversationFor(db: D1Database, id: string, userId: string, chatModel: ChatModelName): Promise<Conversation | null> {
   if (!isConversationId(id)) return null;
   const row = await db
-    .prepare(`SELECT ${COLUMNS} FROM ${FROM_JOINED} WHERE v.id = ?1 AND ${READER_SQL}`)
+    .prepare(
+      `SELECT ${COLUMNS}, (SELECT m.persona_id FROM conversation_members m WHERE m.conversation_id = v.id AND m.user_id = ?2) AS memberPersonaId
+       FROM ${FROM_JOINED} WHERE v.id = ?1 AND ${READER_SQL}`,
+    )
     .bind(id.toLowerCase(), userId)
-    .first<JoinedRow>();
-  return row ? fromJoined(row, chatModel) : null;
+    .first<JoinedRow & { memberPersonaId: string | null }>();
+  if (!row) return null;
+  // `personaId` is the reader's own: a member's is the one they play here, not the owner's.
+  return fromJoined(row.userId === userId ? row : { ...row, personaId: row.memberPersonaId }, chatModel);
 }
 
 /** Who the person is in a conversation: its persona, else their default persona; null for neither. */
@@ -226,31 +283,32 @@ export interface ConversationPersona {
 /**
  * The person's own conversation (id normalised to lower case) with the
  * persona they play in it — the one picked for it, else their default — and
- * the ids of its messages an operator hid (for moderatedRoom), or null
+ * what an operator took out of it (for moderatedRoom), or null
  * (unknown, malformed, or someone else's). One D1 query.
  */
 export async function findOwnConversationPersona(
   db: D1Database,
   id: string,
   userId: string,
-): Promise<{ id: string; persona: ConversationPersona | null; hiddenMessageIds: string[]; role: "owner" | "member" } | null> {
+): Promise<({ id: string; persona: ConversationPersona | null; role: "owner" | "member" } & ConversationModeration) | null> {
   if (!isConversationId(id)) return null;
-  // The owner plays the persona picked for the chat (else their default); a member of a shared room, their default.
+  // The owner plays the persona picked for the chat (else their default); a member of a shared room, the one they picked (none for null).
   const row = await db
     .prepare(
       `SELECT v.id, p.name AS personaName, p.description AS personaDescription, v.user_id = ?2 AS isOwner,
-         (SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden
+         ${MODERATION_SQL}
        FROM conversations v
        LEFT JOIN personas p ON p.user_id = ?2
-         AND p.id = coalesce(CASE WHEN v.user_id = ?2 THEN v.persona_id END,
-                             (SELECT d.id FROM personas d WHERE d.user_id = ?2 AND d.is_default = 1))
+         AND p.id = CASE WHEN v.user_id = ?2
+                         THEN coalesce(v.persona_id, (SELECT d.id FROM personas d WHERE d.user_id = ?2 AND d.is_default = 1))
+                         ELSE (SELECT m.persona_id FROM conversation_members m WHERE m.conversation_id = v.id AND m.user_id = ?2) END
        WHERE v.id = ?1 AND ${READER_SQL}`,
     )
     .bind(id.toLowerCase(), userId)
-    .first<{ id: string; personaName: string | null; personaDescription: string | null; hidden: string; isOwner: number }>();
+    .first<{ id: string; personaName: string | null; personaDescription: string | null; hidden: string; removed: string; isOwner: number }>();
   if (!row) return null;
   const persona = row.personaName === null ? null : { name: row.personaName, description: row.personaDescription ?? "" };
-  return { id: row.id, persona, hiddenMessageIds: JSON.parse(row.hidden) as string[], role: row.isOwner ? "owner" : "member" };
+  return { id: row.id, persona, ...readModeration(row), role: row.isOwner ? "owner" : "member" };
 }
 
 /** What the room is told of the person (RoomVisitor): the persona's name for `{{user}}`, else promptName; its description, else "". */
@@ -319,13 +377,14 @@ function startingCharacter(row: StartingRow): StartingCharacter {
 
 /**
  * The character `userId` may start a chat with — visible to them
- * (worker/lib/listable.ts: listed, or inactive and their own) — with what
+ * (worker/lib/listable.ts: listed, or inactive and their own) and not
+ * removed by moderation (chattableSql) — with what
  * the conversation needs: its greeting and what the answer embeds. Throws
  * 404 "Character not found" otherwise. One D1 query.
  */
 export async function chatCharacter(db: D1Database, characterId: number, userId: string): Promise<StartingCharacter> {
   const character = await db
-    .prepare(`SELECT ${STARTING_COLUMNS} FROM characters c WHERE c.id = ? AND ${visibleToSql("c", "?")}`)
+    .prepare(`SELECT ${STARTING_COLUMNS} FROM characters c WHERE c.id = ? AND ${chattableSql("c", "?")}`)
     .bind(characterId, userId)
     .first<StartingRow>();
   if (!character) throw notFound("Character not found");
@@ -347,7 +406,7 @@ export async function chatCharacters(
   const { results } = await db
     .prepare(
       `SELECT ${STARTING_COLUMNS} FROM characters c
-       WHERE c.id IN (SELECT value FROM json_each(?)) AND ${visibleToSql("c", "?")}`,
+       WHERE c.id IN (SELECT value FROM json_each(?)) AND ${chattableSql("c", "?")}`,
     )
     .bind(JSON.stringify(characterIds), userId)
     .all<StartingRow>();

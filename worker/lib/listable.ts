@@ -16,7 +16,8 @@
  *   not suspended" need no second test, and the trigger-kept counters stay
  *   exact by following `is_active` alone.
  * - **Visible to a viewer** (the character page, its comments, favorites,
- *   cards, reports, starting a chat): listed, or the viewer's own.
+ *   cards, reports): listed, or the viewer's own. Starting a chat with one
+ *   also needs it not removed by moderation (chattableSql).
  *
  * The SQL triggers of migrations/0001_catalog_search.sql and
  * 0004_search_v2.sql keep the same rule on their side:
@@ -58,6 +59,17 @@ export function listedTagLinksSql(alias: string, options: { showNsfw: boolean })
 export function visibleToSql(alias: string, viewer: string): string {
   const a = alias ? `${alias}.` : "";
   return `(${listedSql(alias)} OR ${a}creator_id = ${viewer})`;
+}
+
+/**
+ * SQL condition: the viewer `viewer` may start a chat with (or add to a cast)
+ * the character aliased `alias`: visible to them (visibleToSql) and not
+ * removed by moderation — its creator still sees a removed character of
+ * theirs, but it starts nothing (issue 42, docs/decisions/0025).
+ */
+export function chattableSql(alias: string, viewer: string): string {
+  const a = alias ? `${alias}.` : "";
+  return `(${visibleToSql(alias, viewer)} AND ${a}moderation_status != 'removed')`;
 }
 
 /** The same rule as visibleToSql for a character already read: listed, or `viewerId`'s own. */

@@ -67,7 +67,7 @@ import {
   writeSillyTavernJsonl,
 } from "../lib/sillytavern-chat.ts";
 import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts";
-import { createInvite, removeMember, requireOwner, revokeInvite, roleOf } from "../lib/shared-rooms.ts";
+import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemberPersona } from "../lib/shared-rooms.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -329,9 +329,15 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .put("/:id/persona", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPersonaInputSchema), async (c) => {
     const user = c.get("user")!;
-    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "pick the chat's persona");
+    const conversation = await readableConversation(c.env, c.req.param("id"), user.id);
     const { personaId } = c.req.valid("json");
-    const persona = await setConversationPersona(c.env.DB, conversation.id, user.id, personaId);
+    let persona;
+    if (roleOf(conversation, user.id) === "owner") persona = await setConversationPersona(c.env.DB, conversation.id, user.id, personaId);
+    else {
+      // A member of a shared room picks their own, null for none (docs/decisions/0025).
+      await setMemberPersona(c.env.DB, conversation.id, user.id, personaId);
+      persona = (await findOwnConversationPersona(c.env.DB, conversation.id, user.id))?.persona ?? null;
+    }
     // Open chats use it from their next reply on.
     await conversationRoom(c.env, conversation.id).setPersona(user.id, roomPerson(user, persona));
     return c.json({ ...conversation, personaId: personaId?.toLowerCase() ?? null }, 200);

@@ -5,15 +5,20 @@
  * - `GET` (anyone holding the link): the join page's preview — the chat's
  *   title, cast and owner (InvitePreview); 404 for an unknown, revoked or
  *   expired link.
- * - `POST` (signed in): joins the room → 200 `{conversationId}`; again is
- *   harmless; 404 as above; 409 when the room has 10 people.
+ * - `POST` (signed in), optional body `{personaId?: string | null}` (the
+ *   persona played there; absent: their default; null: none): joins the
+ *   room → 200 `{conversationId}`; again is harmless; 404 as above or for a
+ *   persona not theirs; 403 for someone the owner removed while this link
+ *   was open; 409 when the room has 10 people.
  * - Both: 404 as for an unknown link to someone the owner blocked
  *   (worker/middleware/blocks.ts).
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
+import { joinInviteInputSchema } from "../../schema/chat.ts";
 import { invitePreview, joinByInvite } from "../lib/shared-rooms.ts";
 import { refuseBlockedInvite } from "../middleware/blocks.ts";
+import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 
@@ -22,7 +27,7 @@ export const invitesRoutes = new Hono<AppEnv>()
   .get("/:token", async (c) => {
     return c.json(await invitePreview(c.env.DB, c.req.param("token")), 200);
   })
-  .post("/:token", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
-    const conversationId = await joinByInvite(c.env.DB, c.req.param("token"), c.get("user")!.id);
+  .post("/:token", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", joinInviteInputSchema), async (c) => {
+    const conversationId = await joinByInvite(c.env.DB, c.req.param("token"), c.get("user")!.id, { personaId: c.req.valid("json").personaId });
     return c.json({ conversationId }, 200);
   });

@@ -28,7 +28,7 @@ import { CLOSE_REASONS, JOIN_TIMEOUT_MS } from "../../durable-objects/socket-lim
 import { CLOSE_CODES, GONE_CLOSE_REASONS } from "../../schema/chat.ts";
 import { type ServerFrame } from "../../schema/chat-frames.ts";
 import type { AppEnv } from "../env.ts";
-import { type ConversationPersona, findOwnConversationPersona, moderatedRoom, roomPerson } from "../lib/conversations.ts";
+import { type ConversationModeration, type ConversationPersona, findOwnConversationPersona, moderatedRoom, roomPerson } from "../lib/conversations.ts";
 import { forbidden, suspended, unauthorized } from "../lib/errors.ts";
 import { readSessionCookie, type SessionUser, validateSessionToken } from "../lib/sessions.ts";
 
@@ -77,9 +77,9 @@ async function openRoomSocket(
   env: Env,
   user: SessionUser,
   sessionId: string | null,
-  own: { id: string; persona: ConversationPersona | null; hiddenMessageIds: string[]; role: "owner" | "member" },
+  own: { id: string; persona: ConversationPersona | null; role: "owner" | "member" } & ConversationModeration,
 ): Promise<Response> {
-  const room = await moderatedRoom(env, own.id, own.hiddenMessageIds);
+  const room = await moderatedRoom(env, own.id, own);
   // A member of a shared room is vouched for by D1 (findOwnConversationPersona read the membership).
   return room.fetch("https://room/ws", {
     headers: roomUpgradeHeaders({ conversationId: own.id, userId: user.id, ...roomPerson(user, own.persona), role: own.role, sessionId }),

@@ -137,6 +137,12 @@ describe("deleting an account with something in every table", () => {
     await env.DB.prepare("INSERT INTO model_connections (id, user_id, name, kind, model) VALUES (?, ?, 'Mine', 'site', 'm')")
       .bind(crypto.randomUUID(), mira.id)
       .run();
+    // A link of Theo's room closed to her, as when an owner removes someone (worker/lib/shared-rooms.ts).
+    await env.DB.prepare(
+      "INSERT INTO conversation_invite_removals (token_hash, user_id) SELECT token_hash, ? FROM conversation_invites WHERE conversation_id = ? LIMIT 1",
+    )
+      .bind(mira.id, theosRoom.id)
+      .run();
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(mira.id, theo.id).run();
     await env.DB.prepare("INSERT INTO speech_usage (user_id, window_start, audio_ms) VALUES (?, ?, 12000)").bind(mira.id, Date.now()).run();
 

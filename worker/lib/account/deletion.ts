@@ -54,6 +54,7 @@ export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | 
   conversation_members: { columns: ["user_id"], fate: "deleted", why: "their place in rooms they joined; their messages stay, from a deleted account" },
   personas: { columns: ["user_id"], fate: "deleted", why: "their personas" },
   model_connections: { columns: ["user_id"], fate: "deleted", why: "their model connections and encrypted keys" },
+  conversation_invite_removals: { columns: ["user_id"], fate: "deleted", why: "the links a room's owner closed to them by removing them" },
   blocks: { columns: ["blocker_id", "blocked_id"], fate: "deleted", why: "whom they blocked and who blocked them" },
   speech_usage: { columns: ["user_id"], fate: "deleted", why: "the audio seconds read aloud for them, counted for the speech budget" },
   reports: {
@@ -126,6 +127,7 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     db.prepare("DELETE FROM personas WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM model_connections WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM speech_usage WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM conversation_invite_removals WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM blocks WHERE blocker_id = ?1 OR blocked_id = ?1").bind(userId),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1 OR json_extract(sess, '$.userId') = ?1").bind(userId),
     db.prepare("DELETE FROM users WHERE id = ?").bind(userId),

@@ -42,16 +42,21 @@ export function useInvite(token: string) {
   return useQuery(inviteQueryOptions(token));
 }
 
-/** Throws the SPEC.md §8 error: `401`, `404` (link gone), `409` (the room is full). */
-export function joinByInvite(token: string) {
-  return apiSend("post", "/api/invites/:token", { params: { token } });
+/**
+ * Joins playing `personaId` (null: no persona, the room's model is told the
+ * name only). Throws the SPEC.md §8 error: `401`, `404` (link gone, or not
+ * your persona), `403` (the owner removed you while this link was open),
+ * `409` (the room is full).
+ */
+export function joinByInvite(token: string, personaId: string | null) {
+  return apiSend("post", "/api/invites/:token", { params: { token }, body: { personaId } });
 }
 
 /** Joining refreshes My Chats (the room is listed there now). */
 export function useJoinByInvite(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => joinByInvite(token),
+    mutationFn: (personaId: string | null) => joinByInvite(token, personaId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["/api/conversations"] }),
   });
 }

@@ -11,7 +11,8 @@
  * A shared room (DESIGN.md "Shared rooms") shows who is here now (the
  * `presence` people) under it; the menu has "Invite people" (owner) and
  * "People"; a member's menu leaves out what only the owner may change
- * (adding characters, persona, model, memory, author's note).
+ * (adding characters, model, memory, author's note) and keeps their own
+ * persona in the room.
  */
 import {
   ArrowLeft,
@@ -203,13 +204,13 @@ export function ChatHeader({
               <UsersRound aria-hidden="true" /> People
               <span aria-hidden="true" className="ml-auto text-xs text-muted-foreground">{conversation.members.length}</span>
             </DropdownMenuItem>
-            {isOwner && (
-            <>
             <DropdownMenuSeparator />
             <DropdownMenuItem onSelect={openDialog(onOpenPersona)}>
               <UserRound aria-hidden="true" /> Persona
-              <span className="ml-auto max-w-28 truncate text-xs text-muted-foreground">{persona?.name ?? "Default"}</span>
+              <span className="ml-auto max-w-28 truncate text-xs text-muted-foreground">{persona?.name ?? (isOwner ? "Default" : "None")}</span>
             </DropdownMenuItem>
+            {isOwner && (
+            <>
             <DropdownMenuItem onSelect={openDialog(onOpenModel)}>
               <Cpu aria-hidden="true" /> Model
               <span className="ml-auto max-w-28 truncate text-xs text-muted-foreground">

@@ -127,7 +127,7 @@ export function ConversationList() {
         open={leaving !== null}
         onOpenChange={(open) => !open && setLeaving(null)}
         title="Leave this chat?"
-        description={leaving ? `You will no longer see “${shownTitle(leaving)}”. You can come back only with a new invitation link.` : ""}
+        description={leaving ? `You will no longer see “${shownTitle(leaving)}”. You can come back by any of its invitation links that still works.` : ""}
         confirmLabel="Leave chat"
         onConfirm={confirmLeave}
         pending={leaveConversation.isPending}

@@ -1,11 +1,14 @@
 /**
  * The page an invitation link opens, `/join/{token}` (DESIGN.md "Shared
- * rooms"): the chat's title, its cast and its owner, and "Join chat". A
- * visitor signs in first (`/api/login?returnTo=/join/{token}` brings them
+ * rooms"): the chat's title, its cast and its owner, "Play as" (one of the
+ * person's personas, or none: the room's model, which the owner chooses,
+ * is sent the persona — issue 42) and "Join chat". A visitor signs in first (`/api/login?returnTo=/join/{token}` brings them
  * back here). A link that no longer works (unknown, revoked, expired) says
- * so; a full room (409) says that. Joining opens the chat.
+ * so; a full room (409) says that, and so does a link made before the
+ * owner removed this person (403). Joining opens the chat.
  */
 import { LinkIcon, LoaderCircle, Users } from "lucide-react";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { castTitle, type InvitePreview } from "../../../../schema/chat.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
@@ -14,8 +17,11 @@ import { Card } from "../../../components/ui/card.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { errorStatus, isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
 import { LOGIN_PATH, useUser } from "../../../lib/auth.ts";
+import { usePersonas } from "../../../lib/personas-query.ts";
+import { userPlayName } from "../../../lib/user-display.ts";
 import { useInvite, useJoinByInvite } from "../api/invites.ts";
 import { characterInitial } from "../lib/chat-character.ts";
+import { personaNote } from "../lib/persona-note.ts";
 
 /** The sign-in URL that comes back to this invitation. */
 export function signInToJoinUrl(token: string): string {
@@ -57,16 +63,25 @@ function InvalidInvite() {
   );
 }
 
+/** The "Play as" value of joining with no persona (persona ids are UUIDs). */
+const NO_PERSONA = "none";
+
 function InviteCard({ token, invite }: { token: string; invite: InvitePreview }) {
   const { user, isLoading } = useUser();
   const navigate = useNavigate();
   const join = useJoinByInvite(token);
+  const personas = usePersonas(user !== null);
+  const [playAs, setPlayAs] = useState<string | null>(null);
+  const list = personas.data ?? [];
+  // Their default persona unless they chose otherwise; none when they have none.
+  const chosen = playAs ?? list.find((p) => p.isDefault)?.id ?? NO_PERSONA;
   const title = invite.title ?? castTitle(invite.characters.map((c) => c.name));
   const onJoin = () =>
-    join.mutate(undefined, {
+    join.mutate(chosen === NO_PERSONA ? null : chosen, {
       onSuccess: ({ conversationId }) => navigate(`/chat/${conversationId}`),
       onError: (error) => {
         if (isUnauthorizedError(error)) window.location.href = signInToJoinUrl(token);
+        else if (errorStatus(error) === 403) toast({ title: "You cannot join by this link", description: serverErrorText(error) ?? "Ask the chat's owner for a new invitation link.", variant: "destructive" });
         else if (errorStatus(error) === 409) toast({ title: "This chat is full", description: serverErrorText(error) ?? "A chat holds at most 10 people.", variant: "destructive" });
         else toast({ title: "Could not join", description: serverErrorText(error) ?? "This invitation link is not valid any more.", variant: "destructive" });
       },
@@ -97,6 +112,31 @@ function InviteCard({ token, invite }: { token: string; invite: InvitePreview })
           <Users aria-hidden="true" className="size-4" />
           {invite.people === 1 ? "1 person" : `${invite.people} people`} in this chat
         </p>
+        {user && (
+          <div className="mt-6">
+            <label htmlFor="join-persona" className="text-sm font-semibold text-muted-foreground">
+              Play as
+            </label>
+            <select
+              id="join-persona"
+              value={chosen}
+              onChange={(event) => setPlayAs(event.target.value)}
+              disabled={personas.isPending}
+              aria-describedby="join-persona-note"
+              className="mt-2 h-10 w-full rounded-md border border-input bg-surface px-3 text-sm focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              {list.map((persona) => (
+                <option key={persona.id} value={persona.id}>
+                  {persona.isDefault ? `${persona.name} (default persona)` : persona.name}
+                </option>
+              ))}
+              <option value={NO_PERSONA}>No persona: just your name ({userPlayName(user)})</option>
+            </select>
+            <p id="join-persona-note" className="mt-2 text-xs text-muted-foreground">
+              {personaNote(invite.owner.name)}
+            </p>
+          </div>
+        )}
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
           {user ? (
             <Button variant="gradient" size="lg" disabled={join.isPending} onClick={onJoin}>

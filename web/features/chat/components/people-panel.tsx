@@ -3,7 +3,9 @@
  * chat menu): every member with their role and whether they have the chat
  * open now (`presence`). The owner removes others, a member leaves; both
  * after a confirmation (`DELETE …/members/{userId}`). Leaving goes to My
- * Chats: the conversation is no longer theirs to read.
+ * Chats: the conversation is no longer theirs to read. A removed person
+ * comes back only by a link made after the removal; one who left, by any
+ * link still open (docs/decisions/0025).
  */
 import { useState } from "react";
 import { useNavigate } from "react-router";
@@ -104,7 +106,7 @@ export function PeoplePanel({ conversation, viewerId, here, onClose }: PeoplePan
         title={leaving ? "Leave this chat?" : `Remove ${confirming?.name ?? ""}?`}
         description={
           leaving
-            ? "You will no longer see this chat. You can come back only with a new invitation link."
+            ? "You will no longer see this chat. You can come back by any of its invitation links that still works."
             : "They will no longer see this chat. They can come back only with a new invitation link."
         }
         confirmLabel={leaving ? "Leave chat" : "Remove"}
