@@ -62,7 +62,7 @@ export const speechRoutes: Hono<AppEnv> = new Hono<AppEnv>().get("/:id/messages/
   ]);
   if (!reader || !conversation) throw notFound("Conversation not found");
   if (messageId.length > 100) throw notFound("Message not found");
-  const room = await moderatedRoom(c.env, conversation.id, reader.hiddenMessageIds);
+  const room = await moderatedRoom(c.env, conversation.id, reader);
   const message: RoomMessage | null = await room.readMessage(user.id, messageId, reader.role === "member");
   if (!message) throw notFound("Message not found");
   if (message.isUser) {

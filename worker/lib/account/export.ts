@@ -226,7 +226,7 @@ async function writeExport(env: Env, user: SessionUser, origin: string, zip: Zip
   for (const chat of chats) {
     const own = await findOwnConversationPersona(db, chat.id, user.id);
     if (!own) continue; // deleted or left meanwhile
-    const room = await moderatedRoom(env, chat.id, own.hiddenMessageIds);
+    const room = await moderatedRoom(env, chat.id, own);
     const messages = await room.listMessages(user.id, own.role === "member");
     if (!messages) continue;
     const { results: cast } = await db
