@@ -17,6 +17,7 @@
  * | writing one reply: stream, store, fail, `history_sync` | room/reply-writing.ts (text rules: reply-text.ts) |
  * | reply rounds: who answers a message, one reply after another, ending the round | room/rounds.ts |
  * | the running summary | room/summary.ts |
+| memory: vectors, recall, what each reply recalled and was sent | room/memory.ts (embedders: ai/embeddings/) |
  * | the card, history and settings a prompt is made of | room/prompt-inputs.ts (assembly: prompt.ts) |
  * | steering: edit, delete, rewind, continue, memory, swipe, rating, branch | room/steering.ts |
  * | screening messages and replies, operator removals | room/screening.ts |
@@ -36,6 +37,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
+import { createEmbedder } from "../ai/embeddings/embedders.ts";
+import type { Embedder } from "../ai/embeddings/embedder.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
 import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type ReplyOrder } from "../schema/chat.ts";
@@ -96,7 +99,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new RoomStore(ctx.storage);
+    let embedder: Embedder | null = null;
+    this.store = new RoomStore(ctx.storage, () => (embedder ??= createEmbedder(env)));
     this.sockets = new RoomSockets(ctx, env, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
     this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) => this.d1.readSuspended(userId, startsReply));
@@ -116,6 +120,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
+      // A chat from before memory (or another embedder) is embedded in bounded batches, one per wake (room/memory.ts).
+      if (this.store.room && !this.store.deleted) ctx.waitUntil(this.store.memory.embedPending());
       // A room of several people that stopped with messages waiting for a round answers them now (rounds.ts).
       if (this.store.room && !this.store.deleted) ctx.waitUntil(this.replies.answerPending());
     });
@@ -373,9 +379,12 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "swipe":
         await steering.swipe(ws, state.userId, data.messageId, data.index);
+        // The version now shown is embedded in place of the other (room/memory.ts).
+        this.ctx.waitUntil(this.store.memory.embedPending());
         return;
       case "edit_message":
         await steering.steer(ws, data.clientId, () => steering.editMessage(data, state.userId));
+        this.ctx.waitUntil(this.store.memory.embedPending());
         return;
       case "delete_message":
         await steering.steer(ws, data.clientId, () => steering.deleteMessages(data.messageId, "one", data.clientId));

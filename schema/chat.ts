@@ -224,6 +224,52 @@ export interface ChatMessage {
    * least one known.
    */
   versionUsage?: (ReplyUsage | null)[];
+  /**
+   * A character reply's recalled memories for the version shown (DESIGN.md
+   * "Memory"): ids of the earlier messages the room put in its prompt,
+   * oldest first; [] when none. Absent on the person's messages.
+   */
+  recalled?: string[];
+}
+
+/** The kinds of a prompt's sections (DESIGN.md "Memory", the prompt inspector). */
+export const PROMPT_SECTION_KINDS = [
+  "system",
+  "character",
+  "persona",
+  "memory_note",
+  "pinned",
+  "recalled",
+  "summary",
+  "lorebook",
+  "examples",
+  "history",
+  "author_note",
+  "post_history",
+] as const;
+export type PromptSectionKind = (typeof PROMPT_SECTION_KINDS)[number];
+
+/** Why a lorebook entry fired (the lorebook issue fills `PromptRecord.lorebook`). */
+export interface PromptLorebookEntry {
+  lorebookId: string;
+  entryId: string;
+  reason: "key" | "secondary" | "regex" | "constant" | "recursion" | "sticky";
+}
+
+/**
+ * What was sent for one reply version: `GET
+ * /api/conversations/{id}/messages/{messageId}/prompt` (the owner).
+ * `sections` are in prompt order with their estimated tokens
+ * (durable-objects/prompt.ts estimateTokens); `tokens` is the whole
+ * prompt's estimate; `model` names the model that was asked.
+ */
+export interface PromptRecord {
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  sections: { kind: PromptSectionKind; tokens: number }[];
+  recalled: string[];
+  lorebook: PromptLorebookEntry[];
+  model: string;
+  tokens: number;
 }
 
 /**

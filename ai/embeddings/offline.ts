@@ -108,7 +108,8 @@ function fnv1a(text: string): number {
 
 function add(vector: Float32Array, feature: string, weight: number): void {
   const hash = fnv1a(feature);
-  vector[hash % OFFLINE_DIMENSIONS] += hash & 0x80000000 ? -weight : weight;
+  const at = hash % OFFLINE_DIMENSIONS;
+  vector[at] = vector[at]! + (hash & 0x80000000 ? -weight : weight);
 }
 
 /** The offline vector of one text (see the module comment); the zero vector for a text without content words. */
