@@ -41,7 +41,7 @@ import { createEmbedder } from "../ai/embeddings/embedders.ts";
 import type { Embedder } from "../ai/embeddings/embedder.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type ReplyOrder } from "../schema/chat.ts";
+import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, type PromptRecord, type ReplyOrder } from "../schema/chat.ts";
 import { PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
@@ -173,6 +173,22 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       return;
     }
     this.store.create(facts);
+    // A branch or an imported chat starts with messages: they are embedded at once, off the path (room/memory.ts).
+    this.ctx.waitUntil(this.store.memory.embedPending());
+  }
+
+  /**
+   * The prompt inspector (DESIGN.md "Memory"): what was sent for the
+   * version shown of reply `messageId`. Null — the Worker's 404 — for anyone
+   * but the owner, a person's message, an unknown id, and a reply whose
+   * record is no longer kept (room/memory.ts PROMPT_RECORDS_KEPT) or was
+   * written before the inspector existed.
+   */
+  async promptRecord(userId: string, messageId: string): Promise<PromptRecord | null> {
+    if (!this.owns(userId)) return null;
+    const row = this.store.visibleRow(messageId);
+    if (!row || row.role !== "character") return null;
+    return this.store.memory.record(row);
   }
 
   /** "Branch from here" (Steering.branchSource): the messages up to `messageId` and the memory note; "busy"; or null. */
@@ -370,6 +386,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "chat_message":
         await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, early);
+        // Embedded after message_saved went out; a reply's recall waits for it (room/memory.ts).
+        this.ctx.waitUntil(this.store.memory.embedPending());
         return;
       case "regenerate":
         await this.replies.regenerate(ws, state);

@@ -105,6 +105,11 @@ export class RoomMemory extends StoragePart {
     return run;
   }
 
+  /** Resolves when the embedding run under way (if any) is over: a recall then sees what it embedded. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
   private async embedRun(limit: number): Promise<number> {
     const embedder = this.embedder();
     const pending = this.sql<Pick<MessageRow, "id" | "content">>(

@@ -374,7 +374,8 @@ export class ReplyWriting {
 
   /**
    * The recall of a reply of `speakerId` (named `speakerName`) to `history`:
-   * the query is the newest turn and the speaker's name; it reaches before
+   * the query is the newest turn (the last message, with the person's
+   * message it answers when a member spoke since) and the speaker's name; it reaches before
    * the oldest message the prompt sends and, for a member that joined the
    * cast later, not before it joined. Undefined when there is no turn or
    * the query could not be embedded (nothing is recalled).
@@ -383,7 +384,12 @@ export class ReplyWriting {
     const newest = history.at(-1);
     if (!newest) return undefined;
     const store = this.store;
-    const query = await store.memory.queryVector(`${newest.content}\n${speakerName}`);
+    // The newest turn: the last message and, when another member spoke after it, the person's message being answered.
+    const answered = store.lastUserMessage()?.content;
+    const turn = answered !== undefined && answered !== newest.content ? `${answered}\n${newest.content}` : newest.content;
+    // An edit or a new branch being embedded right now is waited for (the offline embedder: microseconds).
+    await store.memory.settled();
+    const query = await store.memory.queryVector(`${turn}\n${speakerName}`);
     if (!query) return undefined;
     const joined = store.cast.member(speakerId)?.joined_seq ?? 0;
     return {
