@@ -177,6 +177,11 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     this.ctx.waitUntil(this.store.memory.embedPending());
   }
 
+  /** The chat's pinned memories changed (worker/routes/memories.ts): the next prompt reads them from D1. */
+  async pinnedChanged(): Promise<void> {
+    this.store.memory.forgetPinned();
+  }
+
   /**
    * The prompt inspector (DESIGN.md "Memory"): what was sent for the
    * version shown of reply `messageId`. Null — the Worker's 404 — for anyone

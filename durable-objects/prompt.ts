@@ -53,10 +53,10 @@
  *   messages before the end of the history (0: after the last one); the
  *   caller decides whether it applies to this reply (its interval).
  * - Recalled memories (DESIGN.md "Memory"; room/memory.ts ranks them): when
- *   the history does not all fit, a share of the budget (`recall.maxTokens`,
- *   at most a fifth of it) is kept from the history for messages recalled
- *   from before the oldest one that fits; what the history leaves over is
- *   theirs too. Pinned memories are always sent, like the memory note.
+ *   the history does not all fit or a summary stands for older messages, a
+ *   share of the budget (`recall.maxTokens`, at most a fifth of it) is kept
+ *   from the history for messages recalled from before the oldest one
+ *   sent; what the history leaves over is theirs too. Pinned memories are always sent, like the memory note.
  * - Sections (the prompt inspector): the estimated tokens of each part of
  *   the prompt by kind (schema/chat.ts PROMPT_SECTION_KINDS), in prompt
  *   order; the system message's role markers count as `system`.
@@ -438,10 +438,12 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const remaining = budget - fixed();
   let { first, left } = fill(remaining);
   if (options.recall) {
+    // Something lies before the window: history that did not fit, or messages under the summary.
+    const older = first > 0 || summary !== "";
     const reserve = Math.max(0, Math.min(options.recall.maxTokens, Math.floor(budget / 5), remaining));
-    if (first > 0 && reserve > 0) ({ first, left } = fill(remaining - reserve));
-    // Recall reaches before the oldest message sent (older messages may be under the summary).
-    const recallBudget = first > 0 ? reserve + left : Math.min(reserve, left);
+    if (older && reserve > 0) ({ first, left } = fill(remaining - reserve));
+    // Recall reaches before the oldest message sent.
+    const recallBudget = older ? reserve + left : 0;
     recalled = recallBudget > 0 ? options.recall.pick(lines[first]?.id ?? null, recallBudget) : [];
     if (recalled.length > 0) systemContent = systemText(lore, includeExamples, castDescriptions);
   }

@@ -19,7 +19,7 @@ import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { startChat, storedMessages } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
-import { RECALLED_HEADING } from "../prompt.ts";
+import { PINNED_HEADING, RECALLED_HEADING } from "../prompt.ts";
 
 let characterId: number;
 
@@ -105,6 +105,31 @@ describe("recall", () => {
     again.socket.close();
   });
 
+  it("the prompt holds the memory note, then the pinned memories, then the recalled ones, then the running summary", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { conversation, socket } = await chat(mira);
+    const id = conversation.id;
+    socket.send({ type: "set_memory", conversationId: id, memory: "Mira is a beekeeper's sister.", clientId: crypto.randomUUID() });
+    await socket.next("memory_updated");
+    await json(await call(`/api/conversations/${id}/memories`, { method: "POST", user: mira, body: { text: "Never call Mira by her title." } }), 201);
+    await say(socket, id, ["My sister Ilse keeps bees on the roof of the old mill."]);
+    await say(socket, id, FILLER);
+    // The history overflowed: the oldest part is folded into the summary after a reply.
+    await eventually(() =>
+      runInDurableObject(conversationRoom(env, id), (_room: ConversationRoom, state) => state.storage.sql.exec<{ summary: string }>("SELECT summary FROM room").one().summary !== ""),
+    );
+    const { response } = await socket.chat(id, "Where does Ilse keep her bees again?");
+    const system = (await promptOf(mira, id, response.messageId)).messages[0]!.content;
+    const at = ["Remember:\nMira is a beekeeper's sister.", `${PINNED_HEADING}\n- Never call Mira by her title.`, `${RECALLED_HEADING}\n`, "The story so far:\n"].map((part) =>
+      system.indexOf(part),
+    );
+    expect(at.every((i) => i >= 0), system).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const kinds = (await promptOf(mira, id, response.messageId)).sections.map((s) => s.kind);
+    expect(kinds.filter((k) => ["memory_note", "pinned", "recalled", "summary"].includes(k))).toEqual(["memory_note", "pinned", "recalled", "summary"]);
+    socket.close();
+  });
+
   it("never recalls hidden, deleted or rewound-away messages, nor a version of a reply that is not chosen", async () => {
     const mira = await signIn({ firstName: "Mira" });
     const { conversation, socket } = await chat(mira);
@@ -175,7 +200,7 @@ describe("recall", () => {
     const { conversation, socket } = await chat(mira);
     const id = conversation.id;
     const [before] = await say(socket, id, ["Captain Varro is allergic to honey."]);
-    const [, { response: branchPoint }] = await say(socket, id, FILLER.slice(0, 2));
+    const branchPoint = (await say(socket, id, FILLER.slice(0, 2))).at(-1)!.response;
     // After the branch point, only in the original.
     await say(socket, id, ["Captain Varro secretly owns a honey farm in Karsk."]);
     socket.close();

@@ -25,6 +25,8 @@
  *   are gone from the table. Ranked by cosine; those at least
  *   RECALL_MIN_SIMILARITY, best first, at most RECALL_COUNT, while their
  *   lines fit the recall budget; sent oldest first.
+ * - Pinned memories (D1, worker/lib/memories.ts): kept here for
+ *   PINNED_TTL_MS between prompts, forgotten when the Worker changes them.
  * - Prompt records: one per reply version (`message_id`, `version`), the
  *   newest PROMPT_RECORDS_KEPT kept.
  *
@@ -76,9 +78,13 @@ export interface RecallHit extends RecalledLine {
   score: number;
 }
 
+/** Pinned memories are read from D1 again after this long, ms: a `character` memory pinned in another chat reaches this one within it. */
+export const PINNED_TTL_MS = 60_000;
+
 export class RoomMemory extends StoragePart {
   private readonly embedder: () => Embedder;
   private running: Promise<number> | null = null;
+  private pins: { value: Promise<string[]>; at: number } | null = null;
 
   constructor(storage: DurableObjectStorage, embedder: () => Embedder) {
     super(storage);
@@ -199,6 +205,29 @@ export class RoomMemory extends StoragePart {
       hits.push(hit);
     }
     return hits;
+  }
+
+  /**
+   * The pinned memories' texts for a prompt: kept in memory for
+   * PINNED_TTL_MS, else read (`read`, D1). The Worker forgets them
+   * (`forgetPinned`) when this chat's pins change. A failed read rejects
+   * and is not kept.
+   */
+  pinned(read: () => Promise<string[]>): Promise<string[]> {
+    const now = Date.now();
+    if (this.pins && now - this.pins.at < PINNED_TTL_MS) return this.pins.value;
+    const value = read();
+    const entry = { value, at: now };
+    this.pins = entry;
+    value.catch(() => {
+      if (this.pins === entry) this.pins = null;
+    });
+    return value;
+  }
+
+  /** The pins changed (a route of the Worker): the next prompt reads them again. */
+  forgetPinned(): void {
+    this.pins = null;
   }
 
   /** `seq` of a stored message, or null. */

@@ -236,7 +236,11 @@ export class ReplyWriting {
       deltaTicker = undefined;
     };
     try {
-      const [inputs, replyModel] = await Promise.all([this.inputs.forReply(reply.characterId), this.modelChoice.forReply()]);
+      const [inputs, replyModel, pinned] = await Promise.all([
+        this.inputs.forReply(reply.characterId),
+        this.modelChoice.forReply(),
+        store.memory.pinned(() => this.d1.readPinned()),
+      ]);
       choice = replyModel;
       if (!inputs) throw new Error(`character ${reply.characterId} not found`);
       character = inputs.card;
@@ -248,7 +252,7 @@ export class ReplyWriting {
       // A continued reply is the last message of its own prompt, with the text it had.
       if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(named ? { name: character.name } : {}) });
       const recall = await this.recallFor(history, reply.characterId, character.name);
-      prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null, ...(recall ? { recall } : {}) });
+      prompt = buildPrompt(character, history, { ...options, pinned, continueLast: reply.continues !== null, ...(recall ? { recall } : {}) });
       // The person's stop strings end a reply as another speaker's line does, whatever the provider.
       const stops = [...prompt.stop, ...(replyModel.sampling.stop ?? [])];
       // `{{user}}` is the author of the message being answered (PromptInputs.forReply).
