@@ -34,7 +34,7 @@
  * the messages wait for the next one; a failed query embedding recalls
  * nothing.
  */
-import type { Embedder } from "../../ai/embeddings/embedder.ts";
+import { type Embedder, normalised } from "../../ai/embeddings/embedder.ts";
 import type { PromptRecord } from "../../schema/chat.ts";
 import { replyVersions } from "../../schema/chat-frames.ts";
 import { type RecalledLine, recalledLineTokens } from "../prompt.ts";
@@ -42,6 +42,8 @@ import { versionFields } from "./message-rows.ts";
 import type { MessageRow, VectorRow } from "./migrations.ts";
 import { StoragePart } from "./storage-part.ts";
 
+/** How much the speaker's name weighs in the recall's query beside the newest turn (1: as much). */
+export const QUERY_NAME_WEIGHT = 0.25;
 /** Recalled memories at most in one prompt. */
 export const RECALL_COUNT = 4;
 /** Most tokens recalled memories take in a prompt (and at most a fifth of the budget, prompt.ts). */
@@ -72,6 +74,14 @@ export function quantise(vector: Float32Array): { bytes: Int8Array; norm: number
 /** The name a message is embedded and recalled under: its author's, or its speaker's. */
 type NameOf = (row: Pick<MessageRow, "role" | "author_name" | "character_id">) => string | undefined;
 
+/** A recallable message's vector as memory keeps it: complete, with its place and whether it is hidden. */
+interface IndexedVector {
+  seq: number;
+  hidden: boolean;
+  bytes: Int8Array;
+  norm: number;
+}
+
 /** A message a recall found, with its similarity to the query. */
 export interface RecallHit extends RecalledLine {
   seq: number;
@@ -85,6 +95,12 @@ export class RoomMemory extends StoragePart {
   private readonly embedder: () => Embedder;
   private running: Promise<number> | null = null;
   private pins: { value: Promise<string[]>; at: number } | null = null;
+  /**
+   * The vectors of this embedder by message id, read once per wake and kept
+   * in step with every write of `embedRun`: recall reads only ids and
+   * `seq`s from SQLite (a vector deleted by a trigger is no candidate).
+   */
+  private vectors: { embedder: string; byId: Map<string, IndexedVector>; seen: number } | null = null;
 
   constructor(storage: DurableObjectStorage, embedder: () => Embedder) {
     super(storage);
@@ -118,8 +134,8 @@ export class RoomMemory extends StoragePart {
 
   private async embedRun(limit: number): Promise<number> {
     const embedder = this.embedder();
-    const pending = this.sql<Pick<MessageRow, "id" | "content">>(
-      `SELECT m.id, m.content FROM messages m
+    const pending = this.sql<Pick<MessageRow, "id" | "content" | "seq" | "hidden">>(
+      `SELECT m.id, m.content, m.seq, m.hidden FROM messages m
        WHERE m.status = 'complete' AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id AND v.embedder = ?)
        ORDER BY m.seq DESC LIMIT ?`,
       embedder.id,
@@ -129,14 +145,16 @@ export class RoomMemory extends StoragePart {
     for (let at = 0; at < pending.length; at += embedder.maxBatch) {
       const batch = pending.slice(at, at + embedder.maxBatch);
       const vectors = await embedder.embed(batch.map((row) => row.content));
+      const cache = this.vectors?.embedder === embedder.id ? this.vectors.byId : null;
       this.storage.transactionSync(() => {
         batch.forEach((row, i) => {
           const { bytes, norm } = quantise(vectors[i]!);
           // Only while the text is still the one embedded (an edit meanwhile waits for the next run).
-          this.sql(
+          const written = this.sql<{ message_id: string }>(
             `INSERT INTO message_vectors (message_id, embedder, vector, norm)
              SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE id = ? AND content = ? AND status = 'complete')
-             ON CONFLICT (message_id) DO UPDATE SET embedder = excluded.embedder, vector = excluded.vector, norm = excluded.norm`,
+             ON CONFLICT (message_id) DO UPDATE SET embedder = excluded.embedder, vector = excluded.vector, norm = excluded.norm
+             RETURNING message_id`,
             row.id,
             embedder.id,
             bytes,
@@ -144,21 +162,63 @@ export class RoomMemory extends StoragePart {
             row.id,
             row.content,
           );
+          if (written.length > 0) cache?.set(row.id, { seq: row.seq, hidden: row.hidden === 1, bytes, norm });
         });
       });
       done += batch.length;
     }
+    // The changes the kept vectors have seen are no longer needed (a wake reads the vectors whole).
+    if (this.vectors) this.sql("DELETE FROM memory_changes WHERE id <= ?", this.vectors.seen);
     return done;
   }
 
-  /** The query vector of `text`; null when the embedder fails (nothing is recalled). */
-  async queryVector(text: string): Promise<Float32Array | null> {
+  /**
+   * The query vector of the newest turn `text` and, weighing
+   * QUERY_NAME_WEIGHT of it, the speaker's `name` (a name that is in many
+   * messages would otherwise outweigh a short question); null when the
+   * embedder fails (nothing is recalled).
+   */
+  async queryVector(text: string, name = ""): Promise<Float32Array | null> {
     try {
-      return (await this.embedder().embed([text]))[0] ?? null;
+      const [turn, named] = await this.embedder().embed(name ? [text, name] : [text]);
+      if (!turn) return null;
+      if (named) for (let i = 0; i < turn.length; i++) turn[i] = turn[i]! + QUERY_NAME_WEIGHT * named[i]!;
+      return normalised(turn);
     } catch (error) {
       console.warn("embedding the query failed", String(error));
       return null;
     }
+  }
+
+  /**
+   * This embedder's vectors of complete messages by id (see `vectors`):
+   * read whole once per wake, then brought up to date from
+   * `memory_changes` (usually a row or two: the last reply completed).
+   */
+  private vectorIndex(embedder: string): Map<string, IndexedVector> {
+    const read = (where: string, ...bindings: unknown[]) =>
+      this.sql<Pick<VectorRow, "message_id" | "vector" | "norm"> & { seq: number; hidden: 0 | 1 }>(
+        `SELECT v.message_id, v.vector, v.norm, m.seq, m.hidden FROM message_vectors v JOIN messages m ON m.id = v.message_id
+         WHERE v.embedder = ? AND m.status = 'complete' AND ${where}`,
+        embedder,
+        ...bindings,
+      );
+    const entry = (row: ReturnType<typeof read>[number]): IndexedVector => ({ seq: row.seq, hidden: row.hidden === 1, bytes: new Int8Array(row.vector), norm: row.norm });
+    const changes = this.sql<{ id: number; message_id: string }>("SELECT id, message_id FROM memory_changes WHERE id > ? ORDER BY id", this.vectors?.seen ?? 0);
+    if (this.vectors?.embedder !== embedder) {
+      const byId = new Map<string, IndexedVector>();
+      for (const row of read("1")) byId.set(row.message_id, entry(row));
+      this.vectors = { embedder, byId, seen: changes.at(-1)?.id ?? this.vectors?.seen ?? 0 };
+      return byId;
+    }
+    if (changes.length > 0) {
+      const ids = [...new Set(changes.map((change) => change.message_id))];
+      const byId = this.vectors.byId;
+      for (const id of ids) byId.delete(id);
+      for (const row of read("m.id IN (SELECT value FROM json_each(?))", JSON.stringify(ids))) byId.set(row.message_id, entry(row));
+      this.vectors.seen = changes.at(-1)!.id;
+    }
+    return this.vectors.byId;
   }
 
   /**
@@ -169,26 +229,31 @@ export class RoomMemory extends StoragePart {
    */
   recall(query: Float32Array, window: { beforeSeq: number; afterSeq: number }, budgetTokens: number, nameOf: NameOf): RecallHit[] {
     const embedder = this.embedder();
-    const rows = this.sql<Pick<VectorRow, "vector" | "norm"> & { id: string; seq: number }>(
-      `SELECT m.id, m.seq, v.vector, v.norm FROM message_vectors v JOIN messages m ON m.id = v.message_id
-       WHERE v.embedder = ? AND m.status = 'complete' AND m.hidden = 0 AND m.seq < ? AND m.seq > ? AND v.norm > 0`,
-      embedder.id,
-      window.beforeSeq,
-      window.afterSeq,
-    );
+    const index = this.vectorIndex(embedder.id);
     // A sparse query (the offline embedder's) is scored over its non-zero dimensions only.
     const dims: number[] = [];
     query.forEach((value, i) => value !== 0 && dims.push(i));
     const sparse = dims.length < query.length / 4;
+    // The best few only (a line too long for the budget leaves room for the next): no sort of every candidate.
+    const keep = RECALL_COUNT * 4;
     const scored: { id: string; seq: number; score: number }[] = [];
-    for (const row of rows) {
-      const bytes = new Int8Array(row.vector);
-      if (bytes.length !== query.length) continue;
+    let floor = RECALL_MIN_SIMILARITY;
+    const idx = Int32Array.from(dims);
+    const weights = Float32Array.from(dims, (i) => query[i]!);
+    for (const [id, stored] of index) {
+      if (stored.hidden || stored.seq >= window.beforeSeq || stored.seq <= window.afterSeq || stored.norm === 0 || stored.bytes.length !== query.length) continue;
+      const bytes = stored.bytes;
       let dot = 0;
-      if (sparse) for (const i of dims) dot += query[i]! * bytes[i]!;
+      if (sparse) for (let k = 0; k < idx.length; k++) dot += weights[k]! * bytes[idx[k]!]!;
       else for (let i = 0; i < bytes.length; i++) dot += query[i]! * bytes[i]!;
-      const score = dot / row.norm;
-      if (score >= RECALL_MIN_SIMILARITY) scored.push({ id: row.id, seq: row.seq, score });
+      const score = dot / stored.norm;
+      if (score < floor) continue;
+      scored.push({ id, seq: stored.seq, score });
+      if (scored.length > keep * 2) {
+        scored.sort((a, b) => b.score - a.score || b.seq - a.seq);
+        scored.length = keep;
+        floor = scored.at(-1)!.score;
+      }
     }
     scored.sort((a, b) => b.score - a.score || b.seq - a.seq);
     const hits: RecallHit[] = [];

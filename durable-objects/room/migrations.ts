@@ -25,7 +25,9 @@
  *   inspector, the newest PROMPT_RECORDS_KEPT); `cast_members.joined_seq`,
  *   the last message before a member joined. Triggers keep the vectors and
  *   records in step: a deleted message takes its own along, an edited text
- *   (an edit, a swipe, a continue) drops its vector until it is embedded again.
+ *   (an edit, a swipe, a continue) drops its vector until it is embedded
+ *   again; `memory_changes` lists the messages deleted, edited, hidden,
+ *   shown, replaced or completed since, for the vectors memory.ts keeps.
  *
  * Times are ms since the epoch.
  */
@@ -263,12 +265,20 @@ const MIGRATIONS: string[][] = [
      )`,
     "CREATE INDEX prompt_records_written_idx ON prompt_records (written_at)",
     "ALTER TABLE cast_members ADD COLUMN joined_seq INTEGER NOT NULL DEFAULT 0",
+    // Which messages changed in a way recall must see (memory.ts keeps its vectors in memory between replies).
+    "CREATE TABLE memory_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL)",
     `CREATE TRIGGER messages_deleted_memory AFTER DELETE ON messages BEGIN
        DELETE FROM message_vectors WHERE message_id = old.id;
        DELETE FROM prompt_records WHERE message_id = old.id;
+       INSERT INTO memory_changes (message_id) VALUES (old.id);
      END`,
     `CREATE TRIGGER messages_edited_memory AFTER UPDATE OF content ON messages WHEN old.content IS NOT new.content BEGIN
        DELETE FROM message_vectors WHERE message_id = new.id;
+       INSERT INTO memory_changes (message_id) VALUES (new.id);
+     END`,
+    `CREATE TRIGGER messages_shown_memory AFTER UPDATE OF status, hidden ON messages
+     WHEN old.status IS NOT new.status OR old.hidden IS NOT new.hidden BEGIN
+       INSERT INTO memory_changes (message_id) VALUES (new.id);
      END`,
   ],
 ];

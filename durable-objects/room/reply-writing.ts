@@ -393,7 +393,7 @@ export class ReplyWriting {
     const turn = answered !== undefined && answered !== newest.content ? `${answered}\n${newest.content}` : newest.content;
     // An edit or a new branch being embedded right now is waited for (the offline embedder: microseconds).
     await store.memory.settled();
-    const query = await store.memory.queryVector(`${turn}\n${speakerName}`);
+    const query = await store.memory.queryVector(turn, speakerName);
     if (!query) return undefined;
     const joined = store.cast.member(speakerId)?.joined_seq ?? 0;
     return {
