@@ -11,6 +11,10 @@
  *   wakes. An edited text loses its vector (a trigger, migrations.ts) and is
  *   embedded again on the next run. Vectors of another embedder (its `id`)
  *   are not compared and are embedded again.
+ * - Kept in memory: the vectors are read whole once per wake and then
+ *   brought up to date from `memory_changes` (rows written by triggers on
+ *   delete, edit, hide, show, replace, complete): a recall reads SQLite
+ *   only for what changed and for the texts of the few it recalls.
  * - Storage: the unit vector quantised to int8 (each value × 127 / the
  *   largest magnitude) and the norm of the int8 values, so a cosine is one
  *   pass over bytes: 512 bytes a message for the offline embedder (1,024
