@@ -32,6 +32,8 @@ export default defineConfig({
                 // (worker/test/voices.test.ts passes an env with one where it needs it).
                 SPEECH_PROVIDER: "offline",
                 TRANSCRIPTION_PROVIDER: "",
+                // Feature hashing in the room (ai/embeddings/offline.ts).
+                EMBEDDING_PROVIDER: "offline",
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
                 // The loopback OpenID provider of worker/test/oidc-server.ts.
                 AUTH_ISSUER: inject("oidcIssuer"),

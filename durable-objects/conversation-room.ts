@@ -17,6 +17,7 @@
  * | writing one reply: stream, store, fail, `history_sync` | room/reply-writing.ts (text rules: reply-text.ts) |
  * | reply rounds: who answers a message, one reply after another, ending the round | room/rounds.ts |
  * | the running summary | room/summary.ts |
+| memory: vectors, recall, what each reply recalled and was sent | room/memory.ts (embedders: ai/embeddings/) |
  * | the card, history and settings a prompt is made of | room/prompt-inputs.ts (assembly: prompt.ts) |
  * | steering: edit, delete, rewind, continue, memory, swipe, rating, branch | room/steering.ts |
  * | screening messages and replies, operator removals | room/screening.ts |
@@ -36,9 +37,11 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
+import { createEmbedder } from "../ai/embeddings/embedders.ts";
+import type { Embedder } from "../ai/embeddings/embedder.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
-import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TEXT, type ReplyOrder } from "../schema/chat.ts";
+import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TEXT, type PromptRecord, type ReplyOrder } from "../schema/chat.ts";
 import { type ClientFrame, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { DELETED_ACCOUNT_ID, DELETED_AUTHOR_NAME } from "../schema/account.ts";
 import { addReplyRating, D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
@@ -116,7 +119,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new RoomStore(ctx.storage);
+    let embedder: Embedder | null = null;
+    this.store = new RoomStore(ctx.storage, () => (embedder ??= createEmbedder(env)));
     // Audio read aloud of words no message shows any more is deleted (DESIGN.md "Voices").
     this.store.onWordsChanged = (messageIds) => this.forgetSpeech(messageIds);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
@@ -138,6 +142,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
+      // A chat from before memory (or another embedder) is embedded in bounded batches, one per wake (room/memory.ts).
+      if (this.store.room && !this.store.deleted) ctx.waitUntil(this.store.memory.embedPending());
       // A room of several people that stopped with messages waiting for a round answers them now (rounds.ts).
       if (this.store.room && !this.store.deleted) ctx.waitUntil(this.replies.answerPending());
     });
@@ -202,6 +208,27 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       return;
     }
     this.store.create(facts);
+    // A branch or an imported chat starts with messages: they are embedded at once, off the path (room/memory.ts).
+    this.ctx.waitUntil(this.store.memory.embedPending());
+  }
+
+  /** The chat's pinned memories changed (worker/routes/memories.ts): the next prompt reads them from D1. */
+  async pinnedChanged(): Promise<void> {
+    this.store.memory.forgetPinned();
+  }
+
+  /**
+   * The prompt inspector (DESIGN.md "Memory"): what was sent for the
+   * version shown of reply `messageId`. Null — the Worker's 404 — for anyone
+   * but the owner, a person's message, an unknown id, and a reply whose
+   * record is no longer kept (room/memory.ts PROMPT_RECORDS_KEPT) or was
+   * written before the inspector existed.
+   */
+  async promptRecord(userId: string, messageId: string): Promise<PromptRecord | null> {
+    if (!this.owns(userId)) return null;
+    const row = this.store.visibleRow(messageId);
+    if (!row || row.role !== "character") return null;
+    return this.store.memory.record(row);
   }
 
   /** "Branch from here" (Steering.branchSource): the messages up to `messageId` and the memory note; "busy"; or null. */
@@ -449,6 +476,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "chat_message":
         await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, early);
+        // Embedded after message_saved went out; a reply's recall waits for it (room/memory.ts).
+        this.ctx.waitUntil(this.store.memory.embedPending());
         return;
       case "regenerate":
         await this.replies.regenerate(ws, state);
@@ -458,9 +487,12 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "swipe":
         await steering.swipe(ws, state.userId, data.messageId, data.index);
+        // The version now shown is embedded in place of the other (room/memory.ts).
+        this.ctx.waitUntil(this.store.memory.embedPending());
         return;
       case "edit_message":
         await steering.steer(ws, data.clientId, () => steering.editMessage(data, state.userId));
+        this.ctx.waitUntil(this.store.memory.embedPending());
         return;
       case "delete_message":
         await steering.steer(ws, data.clientId, () => steering.deleteMessages(data.messageId, "one", data.clientId));

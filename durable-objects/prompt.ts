@@ -4,12 +4,13 @@
  * string"):
  *
  *   system prompt → description → personality → scenario → the person's
- *   persona → lorebook entries → example dialogue → memory → story so far
- *   (the running summary) → chat history → post-history instructions
- *   (→ the continue nudge)
+ *   persona → lorebook entries → example dialogue → memory note → pinned
+ *   memories → recalled memories → story so far (the running summary) →
+ *   chat history → post-history instructions (→ the continue nudge)
  *
  * as an OpenAI-style messages array: one system message with the card, the
- * persona, the memory note and the summary; the history as user/assistant
+ * persona, the memory note, the pinned and recalled memories and the
+ * summary (DESIGN.md "Memory"); the history as user/assistant
  * messages; the post-history instructions as a final system message; and,
  * to continue the last reply, SillyTavern's continue nudge after it
  * (docs/decisions/0007-steering-a-chat.md).
@@ -51,8 +52,17 @@
  * - Author's note (SillyTavern's): a system message inserted `depth`
  *   messages before the end of the history (0: after the last one); the
  *   caller decides whether it applies to this reply (its interval).
+ * - Recalled memories (DESIGN.md "Memory"; room/memory.ts ranks them): when
+ *   the history does not all fit or a summary stands for older messages, a
+ *   share of the budget (`recall.maxTokens`, at most a fifth of it) is kept
+ *   from the history for messages recalled from before the oldest one
+ *   sent; what the history leaves over is theirs too. Pinned memories are always sent, like the memory note.
+ * - Sections (the prompt inspector): the estimated tokens of each part of
+ *   the prompt by kind (schema/chat.ts PROMPT_SECTION_KINDS), in prompt
+ *   order; the system message's role markers count as `system`.
  */
 import type { Character } from "../schema/api.ts";
+import type { PromptSectionKind } from "../schema/chat.ts";
 import { replaceMacros } from "../schema/macros.ts";
 import type { PromptMessage } from "../ai/chat-model.ts";
 
@@ -71,6 +81,8 @@ export type PromptCharacter = Pick<
 export interface HistoryMessage {
   role: "user" | "assistant";
   content: string;
+  /** The stored message's id (recall starts before the oldest one sent); absent for a text that is no stored message. */
+  id?: string;
   /** Who wrote it (a member's or the person's name): group chats prefix each line with `Name: `. */
   name?: string;
 }
@@ -112,6 +124,36 @@ export interface PromptOptions {
   people?: CastEntry[];
   /** The author's note for this reply (text, depth in messages from the end); absent or "" for none. */
   authorNote?: { text: string; depth: number };
+  /** Pinned memories (DESIGN.md "Memory"), oldest first: always sent, after the memory note. */
+  pinned?: string[];
+  /** Where recalled memories come from; absent: none. */
+  recall?: RecallSource;
+}
+
+/** A message recalled from before the history window, as the prompt shows it. */
+export interface RecalledLine {
+  id: string;
+  content: string;
+  /** Who said it. */
+  name?: string;
+}
+
+/** The room's recall (room/memory.ts), asked once the history window is known. */
+export interface RecallSource {
+  /** Most tokens recalled memories take (a fifth of the budget at most). */
+  maxTokens: number;
+  /**
+   * The best messages from before `beforeId` (the oldest history message
+   * sent; null: before every message of the history) whose lines fit in
+   * `budgetTokens` (each line's cost is `recalledLineTokens`), oldest first.
+   */
+  pick(beforeId: string | null, budgetTokens: number): RecalledLine[];
+}
+
+/** A prompt section's kind (schema/chat.ts PROMPT_SECTION_KINDS) and its estimated size. */
+export interface PromptSection {
+  kind: PromptSectionKind;
+  tokens: number;
 }
 
 export interface BuiltPrompt {
@@ -128,6 +170,25 @@ export interface BuiltPrompt {
   castDescriptionsIncluded: boolean;
   /** Stop sequences (group chats, shared rooms: a new line starting with another member's or a person's name); [] for none. */
   stop: string[];
+  /** Each part's estimated tokens, in prompt order; kinds without text left out. */
+  sections: PromptSection[];
+  /** Ids of the recalled messages sent, oldest first. */
+  recalled: string[];
+}
+
+/** The heading of the pinned memories in the system message. */
+export const PINNED_HEADING = "Things to always remember:";
+/** The heading of the recalled memories in the system message. */
+export const RECALLED_HEADING = "Earlier in the story:";
+
+/** The line of one recalled memory ("- Name: text"). */
+export function recalledLine(line: RecalledLine): string {
+  return `- ${line.name ? `${line.name}: ` : ""}${normalise(line.content).replace(/\s*\n+\s*/g, " ")}`;
+}
+
+/** Tokens one recalled memory costs in the prompt. */
+export function recalledLineTokens(line: RecalledLine): number {
+  return estimateTokens(recalledLine(line)) + 1;
 }
 
 /** The last instruction of a group chat's prompt. */
@@ -306,24 +367,33 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
           .join("\n")}`
       : "";
 
-  const systemText = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true) =>
-    macros(
+  const pinned = (options.pinned ?? []).map(normalise).filter(Boolean);
+  let recalled: RecalledLine[] = [];
+  // Each part of the system message with its kind, in prompt order (empty parts left out).
+  const systemParts = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true): [PromptSectionKind, string][] =>
+    (
       [
-        system,
-        description && `{{char}}'s description:\n${description}`,
-        personality && `{{char}}'s personality: ${personality}`,
-        scenario && `Scenario: ${scenario}`,
-        persona && `{{user}}'s persona: ${persona}`,
-        peopleBlock(withCastDescriptions),
-        castBlock(withCastDescriptions),
-        withLore.map((e) => normalise(e.content)).join("\n"),
-        withExamples && examples && `Examples of how {{char}} speaks:\n${examples}`,
-        memory && `Remember:\n${memory}`,
-        summary && `The story so far:\n${summary}`,
-      ]
-        .filter(Boolean)
-        .join("\n\n"),
-    );
+        ["system", system],
+        ["character", description && `{{char}}'s description:\n${description}`],
+        ["character", personality && `{{char}}'s personality: ${personality}`],
+        ["character", scenario && `Scenario: ${scenario}`],
+        ["persona", persona && `{{user}}'s persona: ${persona}`],
+        ["persona", peopleBlock(withCastDescriptions)],
+        ["character", castBlock(withCastDescriptions)],
+        ["lorebook", withLore.map((e) => normalise(e.content)).join("\n")],
+        ["examples", withExamples && examples ? `Examples of how {{char}} speaks:\n${examples}` : ""],
+        ["memory_note", memory && `Remember:\n${memory}`],
+        ["pinned", pinned.length > 0 ? `${PINNED_HEADING}\n${pinned.map((text) => `- ${text}`).join("\n")}` : ""],
+        ["recalled", recalled.length > 0 ? `${RECALLED_HEADING}\n${recalled.map(recalledLine).join("\n")}` : ""],
+        ["summary", summary && `The story so far:\n${summary}`],
+      ] as [PromptSectionKind, string][]
+    )
+      .filter(([, text]) => Boolean(text))
+      .map(([kind, text]) => [kind, macros(text)]);
+  const systemText = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true) =>
+    systemParts(withLore, withExamples, withCastDescriptions)
+      .map(([, text]) => text)
+      .join("\n\n");
   const post = macros(normalise(character.postHistoryInstructions));
   const groupNudge = named ? macros(GROUP_NUDGE) : "";
   const nudge = options.continueLast ? CONTINUE_NUDGE : "";
@@ -331,7 +401,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const postTokens = [post, groupNudge, nudge, note].reduce((sum, text) => sum + (text ? messageTokens(text) : 0), 0);
   // A group chat's or shared room's history lines carry their speaker's or author's name.
   const lines: HistoryMessage[] = named
-    ? history.map((m) => ({ role: m.role, content: m.name ? `${m.name}: ${m.content}` : m.content }))
+    ? history.map((m) => ({ role: m.role, content: m.name ? `${m.name}: ${m.content}` : m.content, ...(m.id ? { id: m.id } : {}) }))
     : history;
   const latest = lines.at(-1);
   const latestTokens = latest ? messageTokens(latest.content) : 0;
@@ -353,16 +423,32 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
     systemContent = systemText(lore, includeExamples, false);
   }
 
-  // History, newest first, while it fits; the latest message always.
-  let remaining = budget - fixed();
-  let first = lines.length - (latest ? 1 : 0);
-  while (first > 0) {
-    const cost = messageTokens(lines[first - 1]!.content);
-    if (cost > remaining) break;
-    remaining -= cost;
-    first -= 1;
+  // History, newest first, while it fits; the latest message always. When it does not all fit,
+  // recalled memories keep a share of the budget (`recall.maxTokens`, at most a fifth).
+  const fill = (available: number) => {
+    let first = lines.length - (latest ? 1 : 0);
+    while (first > 0) {
+      const cost = messageTokens(lines[first - 1]!.content);
+      if (cost > available) break;
+      available -= cost;
+      first -= 1;
+    }
+    return { first, left: available };
+  };
+  const remaining = budget - fixed();
+  let { first, left } = fill(remaining);
+  if (options.recall) {
+    // Something lies before the window: history that did not fit, or messages under the summary.
+    const older = first > 0 || summary !== "";
+    const reserve = Math.max(0, Math.min(options.recall.maxTokens, Math.floor(budget / 5), remaining));
+    if (older && reserve > 0) ({ first, left } = fill(remaining - reserve));
+    // Recall reaches before the oldest message sent.
+    const recallBudget = older ? reserve + left : 0;
+    recalled = recallBudget > 0 ? options.recall.pick(lines[first]?.id ?? null, recallBudget) : [];
+    if (recalled.length > 0) systemContent = systemText(lore, includeExamples, castDescriptions);
   }
   const kept: PromptMessage[] = lines.slice(first).map((m) => ({ role: m.role, content: m.content }));
+  const historyTokens = kept.reduce((sum, m) => sum + messageTokens(m.content), 0);
   // The author's note, `depth` messages before the end (SillyTavern's "in-chat @ depth").
   if (note) kept.splice(Math.max(0, kept.length - Math.max(0, options.authorNote!.depth)), 0, { role: "system", content: note });
 
@@ -380,6 +466,17 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   if (nudge) messages.push({ role: "system", content: nudge });
   const others = [...(group ?? []), ...(people ?? [])].map((entry) => entry.name);
   const stop = named ? [...new Set([...others, user])].filter((name) => name && name !== char).map((name) => `\n${name}:`) : [];
+
+  // The inspector's sections: the system message's parts by kind (its role markers count as `system`), then the rest.
+  const sizes = new Map<PromptSectionKind, number>([["system", MESSAGE_OVERHEAD_TOKENS]]);
+  const count = (kind: PromptSectionKind, tokens: number) => {
+    if (tokens > 0) sizes.set(kind, (sizes.get(kind) ?? 0) + tokens);
+  };
+  for (const [kind, text] of systemParts(lore, includeExamples, castDescriptions)) count(kind, estimateTokens(text));
+  count("history", historyTokens);
+  if (note) count("author_note", messageTokens(note));
+  count("post_history", [post, groupNudge, nudge].reduce((sum, text) => sum + (text ? messageTokens(text) : 0), 0));
+  const sections = [...sizes].map(([kind, tokens]) => ({ kind, tokens }));
   return {
     messages,
     estimatedTokens: messages.reduce((sum, m) => sum + messageTokens(m.content), 0),
@@ -388,6 +485,8 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
     examplesIncluded: includeExamples,
     castDescriptionsIncluded: castDescriptions,
     stop,
+    sections,
+    recalled: recalled.map((line) => line.id),
   };
 }
 

@@ -236,6 +236,7 @@ export const chatMessageSchema = z.object({
   hidden: z.boolean().optional(),
   usage: replyUsageSchema.optional(),
   versionUsage: z.array(replyUsageSchema.nullable()).optional(),
+  recalled: z.array(z.string()).optional(),
 }) satisfies z.ZodType<ChatMessage>;
 
 const authorNoteSchema = z.object({ text: z.string(), depth: z.number().int(), interval: z.number().int() }) satisfies z.ZodType<AuthorNote>;

@@ -233,6 +233,52 @@ export interface ChatMessage {
    * least one known.
    */
   versionUsage?: (ReplyUsage | null)[];
+  /**
+   * A character reply's recalled memories for the version shown (DESIGN.md
+   * "Memory"): ids of the earlier messages the room put in its prompt,
+   * oldest first; [] when none. Absent on the person's messages.
+   */
+  recalled?: string[];
+}
+
+/** The kinds of a prompt's sections (DESIGN.md "Memory", the prompt inspector). */
+export const PROMPT_SECTION_KINDS = [
+  "system",
+  "character",
+  "persona",
+  "memory_note",
+  "pinned",
+  "recalled",
+  "summary",
+  "lorebook",
+  "examples",
+  "history",
+  "author_note",
+  "post_history",
+] as const;
+export type PromptSectionKind = (typeof PROMPT_SECTION_KINDS)[number];
+
+/** Why a lorebook entry fired (the lorebook issue fills `PromptRecord.lorebook`). */
+export interface PromptLorebookEntry {
+  lorebookId: string;
+  entryId: string;
+  reason: "key" | "secondary" | "regex" | "constant" | "recursion" | "sticky";
+}
+
+/**
+ * What was sent for one reply version: `GET
+ * /api/conversations/{id}/messages/{messageId}/prompt` (the owner).
+ * `sections` are in prompt order with their estimated tokens
+ * (durable-objects/prompt.ts estimateTokens); `tokens` is the whole
+ * prompt's estimate; `model` names the model that was asked.
+ */
+export interface PromptRecord {
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  sections: { kind: PromptSectionKind; tokens: number }[];
+  recalled: string[];
+  lorebook: PromptLorebookEntry[];
+  model: string;
+  tokens: number;
 }
 
 /**
@@ -515,3 +561,45 @@ export const chatImportQuerySchema = z
 export const ratingInputSchema = z.object({
   value: z.union([z.literal(1), z.literal(-1), z.literal(0)], { error: "value must be 1, -1 or 0" }),
 });
+
+// ---------------------------------------------------------------------------
+// Pinned memories (DESIGN.md "Memory").
+
+/** Longest pinned memory, characters. */
+export const MAX_PINNED_MEMORY_LENGTH = 1000;
+/** Most pinned memories one chat holds (its own and its characters' of this person). */
+export const MAX_PINNED_MEMORIES = 50;
+export const MEMORY_SCOPES = ["chat", "character"] as const;
+export type MemoryScope = (typeof MEMORY_SCOPES)[number];
+
+/** A pinned memory as `GET /api/conversations/{id}/memories` lists it. */
+export interface PinnedMemory {
+  id: string;
+  text: string;
+  /** `chat`: this conversation; `character`: this person with `characterId`, in every chat of theirs with it. */
+  scope: MemoryScope;
+  /** The message it was pinned from, or null. */
+  messageId: string | null;
+  characterId: number;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+const memoryText = z
+  .string({ error: "text must be text" })
+  .trim()
+  .min(1, "A memory needs some text")
+  .max(MAX_PINNED_MEMORY_LENGTH, `A memory can be at most ${MAX_PINNED_MEMORY_LENGTH.toLocaleString("en-US")} characters`);
+
+/** `POST /api/conversations/{id}/memories`: pin a message (its text by default) or write one; `text` or `messageId` is required. */
+export const memoryInputSchema = z
+  .object({
+    text: memoryText.optional(),
+    messageId: z.string({ error: "messageId must be text" }).min(1, "messageId must not be empty").max(100, "No such message").optional(),
+    scope: z.enum(MEMORY_SCOPES, { error: 'scope must be "chat" or "character"' }).default("chat"),
+  })
+  .refine((input) => input.text !== undefined || input.messageId !== undefined, { error: "Give the memory's text or the message to pin", path: ["text"] });
+export type MemoryInput = z.output<typeof memoryInputSchema>;
+
+/** `PATCH /api/conversations/{id}/memories/{memoryId}`. */
+export const memoryPatchSchema = z.object({ text: memoryText });

@@ -214,3 +214,38 @@ export const speechUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.windowStart] }), index("speech_usage_window_idx").on(t.windowStart)],
 );
+
+/**
+ * Pinned memories (DESIGN.md "Memory"): what a person pinned so a chat never
+ * forgets it. Scope `chat`: this conversation (`conversation_id`, deleted
+ * with it). Scope `character`: this person with this character in every
+ * chat of theirs with it (`conversation_id` null; deleted with the person or
+ * the character). At most 50 in one chat (worker/lib/memories.ts). Both
+ * scopes live here, not in the room: a character's memory crosses rooms, and
+ * one place lists, limits and exports them.
+ */
+export const memories = sqliteTable(
+  "memories",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The chat of a `chat` memory; null for `character`. */
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    scope: text("scope", { enum: ["chat", "character"] }).notNull(),
+    text: text("text").notNull(),
+    /** The message it was pinned from (a room's message id), if any. */
+    messageId: text("message_id"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    index("memories_conversation_idx").on(t.conversationId),
+    index("memories_user_character_idx").on(t.userId, t.characterId),
+    check("memories_scope_conversation", sql`(${t.scope} = 'chat') = (${t.conversationId} IS NOT NULL)`),
+  ],
+);

@@ -17,6 +17,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { blocksRoutes } from "./routes/blocks.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
+import { memoriesRoutes } from "./routes/memories.ts";
 import { speechRoutes } from "./routes/speech.ts";
 import { transcriptionsRoutes } from "./routes/transcriptions.ts";
 import { voicesRoutes } from "./routes/voices.ts";
@@ -75,6 +76,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/conversations", conversationsRoutes)
   .route("/invites", invitesRoutes)
   .route("/conversations", speechRoutes)
+  .route("/conversations", memoriesRoutes)
   .route("/voices", voicesRoutes)
   .route("/transcriptions", transcriptionsRoutes)
   .route("/favorites", favoritesListRoutes)

@@ -23,6 +23,8 @@ interface __BaseEnv_Env {
 	MODERATION_BASE_URL: string;
 	SPEECH_PROVIDER: string;
 	SPEECH_MODEL: string;
+	EMBEDDING_PROVIDER: string;
+	EMBEDDING_MODEL: string;
 	TRANSCRIPTION_PROVIDER: string;
 	TRANSCRIPTION_MODEL: string;
 	AUTH_ISSUER: string;
@@ -40,7 +42,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "AI_PROVIDER" | "AI_MODEL" | "AI_CONTEXT_TOKENS" | "AI_MAX_TOKENS" | "OPENAI_BASE_URL" | "MODERATION_PROVIDER" | "MODERATION_MODEL" | "MODERATION_BASE_URL" | "SPEECH_PROVIDER" | "SPEECH_MODEL" | "TRANSCRIPTION_PROVIDER" | "TRANSCRIPTION_MODEL" | "AUTH_ISSUER" | "AUTH_CLIENT_ID" | "R2_S3_ENDPOINT" | "R2_BUCKET_NAME">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "AI_PROVIDER" | "AI_MODEL" | "AI_CONTEXT_TOKENS" | "AI_MAX_TOKENS" | "OPENAI_BASE_URL" | "MODERATION_PROVIDER" | "MODERATION_MODEL" | "MODERATION_BASE_URL" | "SPEECH_PROVIDER" | "SPEECH_MODEL" | "EMBEDDING_PROVIDER" | "EMBEDDING_MODEL" | "TRANSCRIPTION_PROVIDER" | "TRANSCRIPTION_MODEL" | "AUTH_ISSUER" | "AUTH_CLIENT_ID" | "R2_S3_ENDPOINT" | "R2_BUCKET_NAME">> {}
 }
 declare module "*.txt" {
 	const value: string;

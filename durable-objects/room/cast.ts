@@ -28,17 +28,25 @@ export class RoomCast extends StoragePart {
     return this.rows.find((row) => row.character_id === characterId) ?? null;
   }
 
-  /** Replaces the stored cast with `members`, in their order. Call inside the caller's transaction, then `read`. */
+  /**
+   * Replaces the stored cast with `members`, in their order. A member new to
+   * the cast joins after the newest message (`joined_seq`: it recalls
+   * nothing said before, memory.ts); the others keep theirs. Call inside
+   * the caller's transaction, then `read`.
+   */
   write(members: RoomCastMember[]): void {
+    const joined = new Map(this.sql<{ character_id: number; joined_seq: number }>("SELECT character_id, joined_seq FROM cast_members").map((row) => [row.character_id, row.joined_seq]));
+    const newest = this.sql<{ seq: number | null }>("SELECT max(seq) AS seq FROM messages")[0]?.seq ?? 0;
     this.sql("DELETE FROM cast_members");
     members.forEach((member, position) =>
       this.sql(
-        "INSERT INTO cast_members (character_id, position, name, muted, talkativeness) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO cast_members (character_id, position, name, muted, talkativeness, joined_seq) VALUES (?, ?, ?, ?, ?, ?)",
         member.characterId,
         position,
         member.name,
         member.muted ? 1 : 0,
         member.talkativeness,
+        joined.get(member.characterId) ?? newest,
       ),
     );
   }

@@ -361,6 +361,25 @@ export class D1Sync {
   }
 
   /**
+   * The texts of the pinned memories every prompt of this chat sends
+   * (DESIGN.md "Memory"; D1 `memories`): the chat's own and its owner's with
+   * each member of the cast, oldest first. Throws what D1 throws.
+   */
+  async readPinned(): Promise<string[]> {
+    const room = this.store.room!;
+    const cast = this.store.cast.list().map((member) => member.character_id);
+    const { results } = await this.db
+      .prepare(
+        `SELECT text FROM memories
+         WHERE (scope = 'chat' AND conversation_id = ?1) OR (scope = 'character' AND user_id = ?2 AND character_id IN (SELECT value FROM json_each(?3)))
+         ORDER BY created_at, id`,
+      )
+      .bind(room.conversation_id, room.user_id, JSON.stringify(cast))
+      .all<{ text: string }>();
+    return results.map((row) => row.text);
+  }
+
+  /**
    * The model connection of the conversation's owner that answers
    * (readReplyConnection): the one read beside the last suspension check
    * (`readSuspended`) when that was less than CONNECTION_PREFETCH_MS ago and

@@ -18,6 +18,16 @@
  * - `room.answered_through`: the `seq` up to which people's messages were
  *   taken up by a reply round (later ones wait for the next round).
  * - `messages.usage` (version 7): the tokens each version of a reply cost.
+ * - memory (version 8, DESIGN.md "Memory", memory.ts): `message_vectors`,
+ *   each message's embedding beside it (int8, with the embedder's id);
+ *   `messages.recalled`, the messages each version of a reply recalled;
+ *   `prompt_records`, what was sent for each reply version (the prompt
+ *   inspector, the newest PROMPT_RECORDS_KEPT); `cast_members.joined_seq`,
+ *   the last message before a member joined. Triggers keep the vectors and
+ *   records in step: a deleted message takes its own along, an edited text
+ *   (an edit, a swipe, a continue) drops its vector until it is embedded
+ *   again; `memory_changes` lists the messages deleted, edited, hidden,
+ *   shown, replaced or completed since, for the vectors memory.ts keeps.
  *
  * Times are ms since the epoch.
  */
@@ -68,6 +78,8 @@ export interface CastRow {
   name: string;
   muted: 0 | 1;
   talkativeness: number;
+  /** `seq` of the newest message when the member joined the cast (0: from the start): it recalls nothing said before. */
+  joined_seq: number;
 }
 
 /** One row of `messages`, oldest first by `seq`. */
@@ -105,6 +117,23 @@ export interface MessageRow {
    * known (and on the person's messages). See store.ts `versionUsage`.
    */
   usage: string | null;
+  /**
+   * The messages each version of a reply recalled (memory.ts): JSON list in
+   * the versions' written order, each a list of message ids; null when none
+   * is known (and on the person's messages).
+   */
+  recalled: string | null;
+}
+
+/** One row of `message_vectors`: a message's embedding (memory.ts). */
+export interface VectorRow {
+  message_id: string;
+  /** Embedder.id of the space the vector is in; vectors of another are embedded again. */
+  embedder: string;
+  /** The unit vector quantised to int8 (each value × 127 / the largest magnitude). */
+  vector: ArrayBuffer;
+  /** L2 norm of the int8 values (the cosine divides by it). */
+  norm: number;
 }
 
 /**
@@ -216,6 +245,42 @@ const MIGRATIONS: string[][] = [
   // 7: the tokens each version of a reply cost (ReplyUsage, DESIGN.md "Your
   // own model (turn 3)"); replies written before are unknown (NULL).
   ["ALTER TABLE messages ADD COLUMN usage TEXT"],
+  // 8: memory (DESIGN.md "Memory") — vectors beside messages, what each reply
+  // version recalled and was sent, when each member joined. Chats from before
+  // are embedded lazily when the room wakes (memory.ts).
+  [
+    `CREATE TABLE message_vectors (
+       message_id TEXT PRIMARY KEY,
+       embedder TEXT NOT NULL,
+       vector BLOB NOT NULL,
+       norm REAL NOT NULL
+     )`,
+    "ALTER TABLE messages ADD COLUMN recalled TEXT",
+    `CREATE TABLE prompt_records (
+       message_id TEXT NOT NULL,
+       version INTEGER NOT NULL,
+       record TEXT NOT NULL,
+       written_at INTEGER NOT NULL,
+       PRIMARY KEY (message_id, version)
+     )`,
+    "CREATE INDEX prompt_records_written_idx ON prompt_records (written_at)",
+    "ALTER TABLE cast_members ADD COLUMN joined_seq INTEGER NOT NULL DEFAULT 0",
+    // Which messages changed in a way recall must see (memory.ts keeps its vectors in memory between replies).
+    "CREATE TABLE memory_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL)",
+    `CREATE TRIGGER messages_deleted_memory AFTER DELETE ON messages BEGIN
+       DELETE FROM message_vectors WHERE message_id = old.id;
+       DELETE FROM prompt_records WHERE message_id = old.id;
+       INSERT INTO memory_changes (message_id) VALUES (old.id);
+     END`,
+    `CREATE TRIGGER messages_edited_memory AFTER UPDATE OF content ON messages WHEN old.content IS NOT new.content BEGIN
+       DELETE FROM message_vectors WHERE message_id = new.id;
+       INSERT INTO memory_changes (message_id) VALUES (new.id);
+     END`,
+    `CREATE TRIGGER messages_shown_memory AFTER UPDATE OF status, hidden ON messages
+     WHEN old.status IS NOT new.status OR old.hidden IS NOT new.hidden BEGIN
+       INSERT INTO memory_changes (message_id) VALUES (new.id);
+     END`,
+  ],
 ];
 
 /** Newest schema version. */

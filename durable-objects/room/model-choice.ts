@@ -34,9 +34,11 @@ export interface ReplyModel {
   sampling: Sampling;
   /** The words a person reads when this model failed; null: the room's usual "couldn't reply" line. */
   failureText(error: unknown): string | null;
+  /** The model's name as the prompt inspector shows it; null: the site's default model. */
+  modelName: string | null;
 }
 
-const SITE_DEFAULT: ReplyModel = { model: null, budget: {}, sampling: {}, failureText: () => null };
+const SITE_DEFAULT: ReplyModel = { model: null, budget: {}, sampling: {}, failureText: () => null, modelName: null };
 
 function settingsOf(text: string): ModelSettings {
   try {
@@ -108,6 +110,7 @@ export class ModelChoice {
       budget: { maxTokens: settings.maxTokens, contextTokens: settings.contextTokens },
       sampling,
       failureText: endpointFailureText,
+      modelName: row.model,
     };
   }
 
@@ -124,6 +127,7 @@ export class ModelChoice {
       },
       sampling,
       failureText: () => null,
+      modelName: picked,
     };
   }
 }

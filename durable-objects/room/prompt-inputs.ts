@@ -31,7 +31,7 @@ const CHARACTER_TTL_MS = 60_000;
 
 /** A stored message as the prompt's history has it; `names` gives a reply's speaker's name (group chats). */
 export function historyOf(row: MessageRow, names?: ReadonlyMap<number, string>): HistoryMessage {
-  const message: HistoryMessage = { role: row.role === "user" ? "user" : "assistant", content: row.content };
+  const message: HistoryMessage = { role: row.role === "user" ? "user" : "assistant", content: row.content, id: row.id };
   if (names) {
     const name = row.role === "user" ? row.author_name : row.character_id !== null ? names.get(row.character_id) : undefined;
     if (name) message.name = name;

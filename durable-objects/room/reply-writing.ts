@@ -23,6 +23,11 @@
  *   the tokens its endpoint reported for it (`usage` on the stored reply and
  *   the `character_response` frame; null when it reported none, or when the
  *   reply was stopped or cut before the report came).
+ * - Memory (memory.ts, DESIGN.md "Memory"): before the prompt is built the
+ *   newest turn is embedded as the recall's query (the offline embedder:
+ *   well under a millisecond); the prompt recalls from before its history
+ *   window. The stored reply keeps what its version recalled and its prompt
+ *   record; then the new messages are embedded, off the reply's path.
  * - D1 learns of the exchange once, when the reply is stored or fails
  *   (D1Sync). After a stored reply: screening (screening.ts) and, when the
  *   history overflows, the summary (summary.ts, by the reply's own model),
@@ -32,10 +37,12 @@
  * words (`model_failed`, `stopped_empty`) and the person's message stays.
  */
 import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
+import { siteModels } from "../../ai/model-connection.ts";
 import type { ReplyUsage } from "../../schema/chat.ts";
 import { type ChatErrorCode, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
-import { buildPrompt } from "../prompt.ts";
+import { type BuiltPrompt, buildPrompt, type HistoryMessage, type PromptOptions } from "../prompt.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
+import { RECALL_MAX_TOKENS } from "./memory.ts";
 import { versionFields } from "./message-rows.ts";
 import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
@@ -214,6 +221,7 @@ export class ReplyWriting {
     let characterName = "The character";
     let character: ReplyCharacter | null = null;
     let choice: ReplyModel | null = null;
+    let prompt: BuiltPrompt | null = null;
     // The first text goes out at once, then what arrived meanwhile on every tick of one timer per
     // reply (not a timer per frame: a busy object streams hundreds of replies at once).
     let deltaTicker: ReturnType<typeof setInterval> | undefined;
@@ -228,7 +236,11 @@ export class ReplyWriting {
       deltaTicker = undefined;
     };
     try {
-      const [inputs, replyModel] = await Promise.all([this.inputs.forReply(reply.characterId), this.modelChoice.forReply()]);
+      const [inputs, replyModel, pinned] = await Promise.all([
+        this.inputs.forReply(reply.characterId),
+        this.modelChoice.forReply(),
+        store.memory.pinned(() => this.d1.readPinned()),
+      ]);
       choice = replyModel;
       if (!inputs) throw new Error(`character ${reply.characterId} not found`);
       character = inputs.card;
@@ -239,7 +251,8 @@ export class ReplyWriting {
       const named = options.cast !== undefined || options.people !== undefined;
       // A continued reply is the last message of its own prompt, with the text it had.
       if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(named ? { name: character.name } : {}) });
-      const prompt = buildPrompt(character, history, { ...options, continueLast: reply.continues !== null });
+      const recall = await this.recallFor(history, reply.characterId, character.name);
+      prompt = buildPrompt(character, history, { ...options, pinned, continueLast: reply.continues !== null, ...(recall ? { recall } : {}) });
       // The person's stop strings end a reply as another speaker's line does, whatever the provider.
       const stops = [...prompt.stop, ...(replyModel.sampling.stop ?? [])];
       // `{{user}}` is the author of the message being answered (PromptInputs.forReply).
@@ -314,7 +327,19 @@ export class ReplyWriting {
     }
     const now = Date.now();
     // Stored with the version it counts (a continue: added to what the reply had cost).
-    const row = store.completeReply(reply.id, content, now, reply.usage);
+    let row = store.completeReply(reply.id, content, now, reply.usage);
+    if (prompt) {
+      // What this version recalled and was sent (the prompt inspector), before any frame names it.
+      const version = replyVersions(versionFields(row)).current;
+      const modelName = choice?.modelName ?? siteModels(this.env)[0]!;
+      store.memory.noteReply(
+        reply.id,
+        version,
+        { messages: prompt.messages, sections: prompt.sections, recalled: prompt.recalled, lorebook: [], model: modelName, tokens: prompt.estimatedTokens },
+        now,
+      );
+      row = store.row(reply.id) ?? row;
+    }
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     // A continued reply is not a new message: only the preview follows.
     if (reply.continues !== null) this.d1.notePreview(row);
@@ -338,6 +363,8 @@ export class ReplyWriting {
     else this.sockets.broadcastEach(answerFor);
     if (reply.clientId) store.kept.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
+    // The person's message and this reply get their vectors, off the reply's path.
+    this.ctx.waitUntil(store.memory.embedPending());
     // The history may no longer fit the prompt: fold its oldest part into the summary, off the reply's path.
     // Written by the model (and under the budget) that wrote this reply.
     if (character && choice) {
@@ -347,6 +374,35 @@ export class ReplyWriting {
         this.summary.summarizeIfOverflowing(card, model).catch((error) => console.warn("summary failed", room.conversation_id, String(error))),
       );
     }
+  }
+
+  /**
+   * The recall of a reply of `speakerId` (named `speakerName`) to `history`:
+   * the query is the newest turn (the last message, with the person's
+   * message it answers when a member spoke since) and the speaker's name; it reaches before
+   * the oldest message the prompt sends and, for a member that joined the
+   * cast later, not before it joined. Undefined when there is no turn or
+   * the query could not be embedded (nothing is recalled).
+   */
+  private async recallFor(history: HistoryMessage[], speakerId: number, speakerName: string): Promise<PromptOptions["recall"]> {
+    const newest = history.at(-1);
+    if (!newest) return undefined;
+    const store = this.store;
+    // The newest turn: the last message and, when another member spoke after it, the person's message being answered.
+    const answered = store.lastUserMessage()?.content;
+    const turn = answered !== undefined && answered !== newest.content ? `${answered}\n${newest.content}` : newest.content;
+    // An edit or a new branch being embedded right now is waited for (the offline embedder: microseconds).
+    await store.memory.settled();
+    const query = await store.memory.queryVector(turn, speakerName);
+    if (!query) return undefined;
+    const joined = store.cast.member(speakerId)?.joined_seq ?? 0;
+    return {
+      maxTokens: RECALL_MAX_TOKENS,
+      pick: (beforeId, budget) => {
+        const beforeSeq = (beforeId !== null ? store.memory.seqOf(beforeId) : null) ?? Number.MAX_SAFE_INTEGER;
+        return store.memory.recall(query, { beforeSeq, afterSeq: joined }, budget, (row) => store.nameOf(row)).sort((a, b) => a.seq - b.seq);
+      },
+    };
   }
 
   /**

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
-import { join } from "../../worker/test/chat-client.ts";
+import { eventually, join } from "../../worker/test/chat-client.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { startChat, storedMessages } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
@@ -63,6 +63,11 @@ describe("storage", () => {
     // What a room written before swipes existed holds: schema 1, no swipe_index column, no kept card
     // (nor anything later: edits, memory, summary, persona, frame receipts).
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
+      for (const trigger of ["messages_deleted_memory", "messages_edited_memory", "messages_shown_memory"]) state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
+      state.storage.sql.exec("DROP TABLE message_vectors");
+      state.storage.sql.exec("DROP TABLE memory_changes");
+      state.storage.sql.exec("DROP TABLE prompt_records");
+      state.storage.sql.exec("ALTER TABLE messages DROP COLUMN recalled");
       state.storage.sql.exec("DROP TABLE character_card");
       state.storage.sql.exec("DROP TABLE frame_receipts");
       state.storage.sql.exec("DROP TABLE cast_members");
@@ -106,5 +111,11 @@ describe("storage", () => {
     expect(columns.tables).toContain("people");
     expect(columns.tables).toContain("ratings");
     expect(columns.names).toContain("usage");
+    // Version 8: memory. The old messages are embedded once the room is awake (room/memory.ts).
+    expect(columns.names).toContain("recalled");
+    expect(stored[2]!.recalled).toEqual([]);
+    await eventually(() =>
+      runInDurableObject(stub, (_room: ConversationRoom, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM message_vectors").one().n === 3),
+    );
   });
 });

@@ -20,6 +20,9 @@ import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
 import { addUsage, readUsageList, usageColumn, versionFields, versionUsage } from "./message-rows.ts";
 import { RoomCast } from "./cast.ts";
 import { RoomKept } from "./kept.ts";
+import { recalledOf, RoomMemory } from "./memory.ts";
+import type { Embedder } from "../../ai/embeddings/embedder.ts";
+import { OfflineEmbedder } from "../../ai/embeddings/offline.ts";
 import { MessageEdits } from "./message-edits.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
@@ -56,9 +59,13 @@ export class RoomStore extends StoragePart {
    * audio read aloud (speech-audio.ts). Nothing by default.
    */
   onWordsChanged: (messageIds: string[]) => void = () => {};
+  /** Vectors, recall and prompt records (memory.ts). */
+  readonly memory: RoomMemory;
 
-  constructor(storage: DurableObjectStorage) {
+  /** `embedder`: the room's (EMBEDDING_PROVIDER); tests of the store alone get the offline one. */
+  constructor(storage: DurableObjectStorage, embedder: () => Embedder = () => new OfflineEmbedder()) {
     super(storage);
+    this.memory = new RoomMemory(storage, embedder);
     this.cast = new RoomCast(storage);
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);
@@ -284,6 +291,7 @@ export class RoomStore extends StoragePart {
       const shown = usage[replyVersions(versionFields(row)).current];
       if (shown) message.usage = shown;
       if (usage.length > 1 && usage.some(Boolean)) message.versionUsage = usage;
+      message.recalled = recalledOf(row);
     }
     if (row.status === "streaming") {
       message.status = "streaming";
@@ -291,6 +299,13 @@ export class RoomStore extends StoragePart {
       if (streaming?.id === row.id) message.content = streaming.sent;
     }
     return message;
+  }
+
+  /** The name a message is embedded and recalled under: its author's, or its speaker's as the cast last said (memory.ts). */
+  nameOf(row: Pick<MessageRow, "role" | "author_name" | "character_id">): string | undefined {
+    if (row.role === "user") return row.author_name ?? this.room?.user_name ?? undefined;
+    const id = row.character_id ?? this.room?.character_id;
+    return (id !== undefined && this.cast.member(id)?.name) || undefined;
   }
 
   /** Visible messages (and a reply being written), oldest first. */
@@ -409,16 +424,19 @@ export class RoomStore extends StoragePart {
       }
       if (reply.replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", reply.replaces);
       // The versions keep their written order, so the replaced reply's list of tokens is the new row's as it is.
+      // So are what each version recalled and its prompt record (memory.ts).
       this.sql(
-        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id, usage)
-         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?, (SELECT usage FROM messages WHERE id = ?))`,
+        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id, usage, recalled)
+         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?, (SELECT usage FROM messages WHERE id = ?), (SELECT recalled FROM messages WHERE id = ?))`,
         reply.id,
         Date.now(),
         JSON.stringify(reply.alternatives),
         reply.replaces,
         reply.characterId,
         reply.replaces,
+        reply.replaces,
       );
+      if (reply.replaces) this.memory.carryRecords(reply.replaces, reply.id);
     });
   }
 

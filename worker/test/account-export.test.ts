@@ -64,11 +64,15 @@ describe("what the export holds", () => {
     });
     expect(connection.status, await connection.clone().text()).toBe(201);
     await env.DB.prepare("UPDATE users SET auth_subject = ? WHERE id = ?").bind(`https://issuer.test subject-${mira.id}`, mira.id).run();
+    expect((await call(`/api/conversations/${chat.id}/memories`, { method: "POST", user: mira, body: { text: "The keeper left in spring." } })).status).toBe(201);
+    const blocked = await signIn({ firstName: "Nox" });
+    expect((await call(`/api/users/${encodeURIComponent(blocked.username)}/block`, { method: "PUT", user: mira })).status).toBe(204);
+    expect((await call(`/api/users/${encodeURIComponent(mira.username)}/block`, { method: "PUT", user: theo })).status).toBe(204);
 
     const files = await exportOf(mira);
     const names = Object.keys(files);
     expect(names).toEqual(
-      expect.arrayContaining(["README.txt", "profile.json", "comments.json", "comment-votes.json", "favorites.json", "follows.json", "personas.json", "model-connections.json", "sessions.json"]),
+      expect.arrayContaining(["README.txt", "profile.json", "comments.json", "comment-votes.json", "favorites.json", "follows.json", "personas.json", "model-connections.json", "sessions.json", "memories.json", "blocks.json"]),
     );
 
     expect(jsonFile(files, "profile.json")).toMatchObject({ id: mira.id, username: mira.username, firstName: "Mira" });
@@ -100,6 +104,9 @@ describe("what the export holds", () => {
     expect(jsonFile(files, "favorites.json")).toEqual([expect.objectContaining({ characterId: other, name: "Bystander" })]);
     expect(jsonFile(files, "follows.json")).toEqual({ following: [expect.objectContaining({ username: theo.username })] });
     expect(jsonFile(files, "personas.json")).toEqual([expect.objectContaining({ name: "Captain Mira", description: "Salt in her hair." })]);
+    expect(jsonFile(files, "memories.json")).toEqual([expect.objectContaining({ scope: "chat", text: "The keeper left in spring.", characterName: "Wren of the Harbor" })]);
+    // Whom she blocked, never who blocked her.
+    expect(jsonFile(files, "blocks.json")).toEqual([expect.objectContaining({ username: blocked.username })]);
     const connections = jsonFile(files, "model-connections.json");
     expect(connections).toEqual([expect.objectContaining({ name: "My endpoint", kind: "openai", model: "echo" })]);
     expect(Object.keys(connections[0])).not.toEqual(expect.arrayContaining(["apiKey"]));

@@ -71,6 +71,8 @@ describe("starting a conversation", () => {
         rating: null,
         alternatives: [],
         characterId,
+        // Every character message says what it recalled (DESIGN.md "Memory"): the greeting, nothing.
+        recalled: [],
       },
     ]);
   });

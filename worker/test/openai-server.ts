@@ -83,6 +83,13 @@
  * name, type and the model (see handleSpeech, handleTranscription); model
  * `error-500` makes either answer 500.
  *
+ * `POST /v1/embeddings` (`{model, input}`, input a string or a list)
+ * answers `{object: "list", data: [{object: "embedding", index,
+ * embedding}], model}` with the rows in REVERSE input order (clients must
+ * sort by `index`); each embedding has 8 dimensions, the counts of the
+ * letters a–h in its input (handleEmbeddings). Model `error-500` answers
+ * 500; model `short` answers one row fewer than asked.
+ *
  * The response's `model` is `omni-moderation-2024-09-26` for
  * `omni-moderation-latest` (as OpenAI answers), else the requested model.
  */
@@ -338,6 +345,27 @@ async function handleTranscription(req: IncomingMessage, res: ServerResponse): P
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text }));
 }
 
+/** `POST /v1/embeddings`: see the file's docstring. */
+async function handleEmbeddings(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson<{ model?: string; input?: unknown }>(req);
+  const inputs = typeof body?.input === "string" ? [body.input] : Array.isArray(body?.input) ? (body.input as unknown[]) : null;
+  if (!body || !inputs || !inputs.every((input) => typeof input === "string")) {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
+    return;
+  }
+  if (body.model === "error-500") {
+    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "embedding failed" } }));
+    return;
+  }
+  const rows = (inputs as string[]).map((input, index) => ({
+    object: "embedding",
+    index,
+    embedding: [..."abcdefgh"].map((letter) => [...input.toLowerCase()].filter((char) => char === letter).length),
+  }));
+  if (body.model === "short") rows.pop();
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: rows.reverse(), model: body.model }));
+}
+
 /** The second origin: records each request under its token (RecordedRequest) and answers like an endpoint. */
 async function handleOtherOrigin(req: IncomingMessage, res: ServerResponse, received: Map<string, RecordedRequest[]>): Promise<void> {
   const path = req.url ?? "/";
@@ -370,7 +398,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: st
     return;
   }
   const listing = req.method === "GET" && req.url === "/v1/models";
-  const known = ["/v1/chat/completions", "/v1/moderations", "/v1/audio/speech", "/v1/audio/transcriptions"];
+  const known = ["/v1/chat/completions", "/v1/moderations", "/v1/audio/speech", "/v1/audio/transcriptions", "/v1/embeddings"];
   if (!listing && (req.method !== "POST" || !known.includes(req.url ?? ""))) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
     return;
@@ -388,6 +416,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: st
   }
   if (req.url === "/v1/moderations") {
     await handleModeration(req, res);
+    return;
+  }
+  if (req.url === "/v1/embeddings") {
+    await handleEmbeddings(req, res);
     return;
   }
   if (req.url === "/v1/audio/speech") {

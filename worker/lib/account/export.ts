@@ -16,7 +16,9 @@
  *   own export gives it;
  * - `comments.json`, `comment-votes.json`, `favorites.json`,
  *   `follows.json`, `personas.json`, `model-connections.json` (without
- *   keys or key hints), `sessions.json` (devices, without tokens or ids).
+ *   keys or key hints), `sessions.json` (devices, without tokens or ids),
+ *   `memories.json` (pinned memories, both scopes), `blocks.json` (whom
+ *   they blocked; never who blocked them).
  * No secret is ever written: model keys (nor their encrypted form or last
  * four characters), push keys, session tokens or their hashes, the
  * identity provider's subject.
@@ -85,6 +87,7 @@ favorites.json          the characters you favorited; follows.json: the creators
 personas.json           your personas; model-connections.json: your model connections
                         (API keys are never exported: add them again where you import)
 sessions.json           the devices signed in to your account
+memories.json           your pinned memories; blocks.json: the people you blocked
 `;
 
 /** The avatar of `character` as a CharX icon: the bytes of their own upload, else its URL (absolute, on `origin`); none without one. */
@@ -291,6 +294,25 @@ async function writeExport(env: Env, user: SessionUser, origin: string, zip: Zip
          FROM model_connections WHERE user_id = ? ORDER BY created_at`,
       )
     ).map((row) => ({ ...row, settings: JSON.parse(row.settings), isDefault: Boolean(row.isDefault), createdAt: iso(row.createdAt) })),
+  );
+  await zip.json(
+    "memories.json",
+    (
+      await all<{ createdAt: number; updatedAt: number }>(
+        `SELECT m.id, m.scope, m.text, m.conversation_id AS conversationId, m.character_id AS characterId, c.name AS characterName,
+           m.message_id AS messageId, m.created_at AS createdAt, m.updated_at AS updatedAt
+         FROM memories m LEFT JOIN characters c ON c.id = m.character_id WHERE m.user_id = ? ORDER BY m.created_at, m.id`,
+      )
+    ).map((row) => ({ ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) })),
+  );
+  // Only whom they blocked: who blocked them is never told (docs/decisions/0030-blocking.md).
+  await zip.json(
+    "blocks.json",
+    (
+      await all<{ blockedAt: number }>(
+        "SELECT u.username, b.created_at AS blockedAt FROM blocks b JOIN users u ON u.id = b.blocked_id WHERE b.blocker_id = ? ORDER BY b.created_at",
+      )
+    ).map((row) => ({ ...row, blockedAt: iso(row.blockedAt) })),
   );
   await zip.json(
     "sessions.json",
