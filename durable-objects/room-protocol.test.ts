@@ -63,13 +63,15 @@ describe("Worker → room headers", () => {
     const headers = new Headers(roomUpgradeHeaders(visitor));
     expect(headers.get("upgrade")).toBe("websocket");
     expect(headers.get(ROOM_HEADERS.userName)).toBe(encodeURIComponent("Zoë 李 ✨"));
-    expect(readRoomVisitor(headers)).toEqual({ ...visitor, role: "owner" });
+    expect(readRoomVisitor(headers)).toEqual({ ...visitor, role: "owner", sessionId: null });
+    // The session the socket was opened with, so ending that session closes it (DESIGN.md "Your account, your data").
+    expect(readRoomVisitor(new Headers(roomUpgradeHeaders({ ...visitor, sessionId: "s-1" }))).sessionId).toBe("s-1");
     // A member of a shared room, as the Worker vouches (DESIGN.md "Shared rooms").
     expect(readRoomVisitor(new Headers(roomUpgradeHeaders({ ...visitor, role: "member" }))).role).toBe("member");
   });
 
   it("missing or malformed headers read as empty, never throw", () => {
-    expect(readRoomVisitor(new Headers())).toEqual({ conversationId: "", userId: "", userName: "", personaDescription: null, role: "owner" });
+    expect(readRoomVisitor(new Headers())).toEqual({ conversationId: "", userId: "", userName: "", personaDescription: null, role: "owner", sessionId: null });
     expect(readRoomVisitor(new Headers({ [ROOM_HEADERS.userName]: "%E0%A4%A" })).userName).toBe("");
   });
 });

@@ -67,7 +67,8 @@ describe("what the export holds", () => {
     expect((await call(`/api/conversations/${chat.id}/memories`, { method: "POST", user: mira, body: { text: "The keeper left in spring." } })).status).toBe(201);
     const blocked = await signIn({ firstName: "Nox" });
     expect((await call(`/api/users/${encodeURIComponent(blocked.username)}/block`, { method: "PUT", user: mira })).status).toBe(204);
-    expect((await call(`/api/users/${encodeURIComponent(mira.username)}/block`, { method: "PUT", user: theo })).status).toBe(204);
+    const blocker = await signIn({ firstName: "Ivo" });
+    expect((await call(`/api/users/${encodeURIComponent(mira.username)}/block`, { method: "PUT", user: blocker })).status).toBe(204);
 
     const files = await exportOf(mira);
     const names = Object.keys(files);
