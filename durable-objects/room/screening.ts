@@ -59,14 +59,17 @@ export class RoomScreening {
 
   /**
    * The texts a person's text is judged with, oldest first: the memory note,
+   * the pinned memories (as the prompt holds them, memory.ts `pinned`; an
+   * age pinned there and a request in the next message are read together),
    * then the last CONTEXT_MESSAGES visible messages (ModerationInput
-   * `conversation`). Pinned memories belong here too, beside the note.
+   * `conversation`).
    */
-  conversation(): string[] {
+  async conversation(): Promise<string[]> {
     const room = this.store.room;
     if (!room) return [];
+    const pinned = await this.store.memory.pinned(() => this.d1.readPinned()).catch(() => []);
     const recent = this.store.recentBefore(Number.MAX_SAFE_INTEGER, CONTEXT_MESSAGES).reverse();
-    return [room.memory, ...recent.map((row) => row.content)].filter((text) => text.trim() !== "");
+    return [room.memory, ...pinned, ...recent.map((row) => row.content)].filter((text) => text.trim() !== "");
   }
 
   /**
@@ -81,7 +84,7 @@ export class RoomScreening {
       // A group chat is adult when any member is.
       const cast = await this.inputs.loadCast().catch(() => []);
       const nsfw = cast.some((member) => member.card?.isNsfw === true);
-      const conversation = input.role === "user" ? (input.conversation ?? this.conversation()) : input.conversation;
+      const conversation = input.role === "user" ? (input.conversation ?? (await this.conversation())) : input.conversation;
       return await screenWholeText(this.seams.moderatorFactory(), { ...input, conversation, nsfw });
     } catch (error) {
       console.warn("screening failed", this.store.room?.conversation_id, String(error));
