@@ -62,6 +62,8 @@ interface MessageListProps {
   isOwner: boolean;
   /** The room has more than one person: others' messages carry their names. */
   shared: boolean;
+  /** The chat is gone for this person (removed, deleted, suspended): it can be read, nothing can be changed or asked for. */
+  readOnly?: boolean;
 }
 
 export function MessageList({
@@ -84,22 +86,23 @@ export function MessageList({
   viewerId,
   isOwner,
   shared,
+  readOnly = false,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
   const typing = showTypingIndicator(state);
-  const regeneratable = regeneratableReplyId(state);
-  const swipeable = swipeableReplyId(state);
-  const continuable = continuableReplyId(state);
-  const steerable = canSteer(state);
+  const regeneratable = readOnly ? null : regeneratableReplyId(state);
+  const swipeable = readOnly ? null : swipeableReplyId(state);
+  const continuable = readOnly ? null : continuableReplyId(state);
+  const steerable = !readOnly && canSteer(state);
   // The reply on its way: its speaker once reply_started named one (a group chat), else the chat's character.
   const coming = state.messages.find((m) => m.status === "streaming");
   const typingSpeaker = coming?.characterId !== undefined || !group ? speakerOf(coming?.characterId) : null;
   // A message is someone else's when the server names another author; one not stored yet is the viewer's.
   const othersMessage = (item: ChatItem) => item.isUser && item.authorId !== undefined && item.authorId !== viewerId;
   const steerProps = (item: ChatItem): SteerProps => ({
-    mayChange: isOwner || (item.isUser && !othersMessage(item)),
-    mayRewind: isOwner,
+    mayChange: !readOnly && (isOwner || (item.isUser && !othersMessage(item))),
+    mayRewind: !readOnly && isOwner,
     enabled: steerable,
     after: messagesAfter(state, item.id),
     editing: editingId === item.id,
@@ -181,7 +184,7 @@ export function MessageList({
             >
               <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-red-300" />
               <span className="flex-1">{state.error.message}</span>
-              {state.error.retryable && !isBusy(state) && (
+              {state.error.retryable && !isBusy(state) && !readOnly && (
                 <Button variant="ghost" size="sm" onClick={onRegenerate} className="h-7 px-2 text-red-100 hover:bg-red-900/50 hover:text-white">
                   <RefreshCw aria-hidden="true" /> Try again
                 </Button>
