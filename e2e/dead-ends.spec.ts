@@ -6,7 +6,7 @@
  * titled after its source and My Chats search finds a chat by its last
  * message. The offline model answers.
  */
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
 import type { Conversation } from "../schema/chat.ts";
 import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, toast } from "./helpers.ts";
@@ -39,6 +39,16 @@ const characterMessages = (page: Page, name: string) => log(page).getByRole("art
 const userMessages = (page: Page) => log(page).getByRole("article", { name: "You", exact: true });
 const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
 const generateReply = (page: Page) => page.getByRole("button", { name: "Generate reply" });
+
+/** `over` (a toast) covers none of `controls`, by their boxes on the screen. */
+async function expectClear(page: Page, over: Locator, controls: Locator[]): Promise<void> {
+  const box = (await over.locator("xpath=ancestor-or-self::li[1]").boundingBox())!;
+  for (const control of controls) {
+    const other = (await control.first().boundingBox())!;
+    const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
+    expect(overlaps, `the toast covers ${String(control)} at ${page.viewportSize()?.width} px`).toBe(false);
+  }
+}
 
 async function sendAndAwaitReply(page: Page, name: string, text: string): Promise<void> {
   const before = await characterMessages(page, name).count();
@@ -103,6 +113,8 @@ test("a branch from the person's own message: titled after its source, Generate 
   await expect(toast(page, "Branched")).toBeVisible();
   await expect(page).not.toHaveURL(new RegExp(sourceId));
   await expectChatJoined(page);
+  // The toast sits above the composer, never over Send or the voice switch.
+  await expectClear(page, toast(page, "Branched"), [page.getByRole("button", { name: "Send message" }), composer(page), page.getByRole("switch")]);
   await expect(userMessages(page)).toHaveText(["Take me to the lantern island."]);
   await expect(characterMessages(page, character.name)).toHaveCount(1);
   // It ends on the person's message: no Regenerate, but a reply can be asked for without typing.
@@ -129,8 +141,9 @@ test("a branch from the person's own message: titled after its source, Generate 
   await search.fill("going across");
   await expect(rows).toHaveCount(0);
   const preview = (await (await page.request.get(`/api/conversations/${sourceId}`)).json()) as Conversation;
-  const words = (preview.lastMessagePreview ?? "").replace(/[^\p{L}\s]/gu, " ").trim().split(/\s+/).slice(0, 3).join(" ");
-  expect(words.length).toBeGreaterThan(3);
+  // A run of its words as written (no punctuation, so nothing in between).
+  const words = ((preview.lastMessagePreview ?? "").match(/[\p{L} ]{12,}/u)?.[0] ?? "").trim();
+  expect(words.length).toBeGreaterThanOrEqual(10);
   await search.fill(words);
   await expect(rows.filter({ hasText: `Chat with ${character.name}` }).first()).toBeVisible();
   await expect(rows.filter({ hasNotText: words })).toHaveCount(0);

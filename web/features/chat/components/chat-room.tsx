@@ -390,6 +390,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     else startNew.mutate(conversation.characterId, handlers);
   };
 
+  const composerArea = useComposerSpace();
   const chatModel = state.chatModel ?? conversation.chatModel;
   // Removed, the chat deleted, suspended: the page stays to read, with nothing left to send (issue 41).
   const readOnly = socket.status === "gone";
@@ -450,8 +451,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           isOwner={isOwner}
           shared={shared}
           readOnly={readOnly}
+          connectionHref={`/settings/models?edit=${conversation.modelConnectionId ?? "default"}`}
         />
-        <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
+        <div ref={composerArea} className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
             <ConnectionNotice status={socket.status} goneReason={socket.goneReason} onReconnect={socket.reconnect} />
             <p aria-live="polite" className="mb-1.5 min-h-4 px-1 text-xs text-muted-foreground italic empty:hidden">
@@ -543,6 +545,31 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     </div>
     </ReplyPlayerContext.Provider>
   );
+}
+
+/**
+ * Keeps `--composer-space` on the page's root: from the top of the element
+ * given the returned ref (the composer's area) to the bottom of the window,
+ * px, so toasts (components/ui/toast.tsx) sit above it. Removed on leaving.
+ */
+function useComposerSpace() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const area = ref.current;
+    if (!area) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty("--composer-space", `${Math.max(0, Math.round(window.innerHeight - area.getBoundingClientRect().top))}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(area);
+    window.addEventListener("resize", measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", measure);
+      root.style.removeProperty("--composer-space");
+    };
+  }, []);
+  return ref;
 }
 
 /**
