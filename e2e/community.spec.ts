@@ -85,10 +85,10 @@ test("signed-in Home shows favorited hearts from the list, with no favorite-stat
     if (request.method() === "GET" && pathname === "/api/characters") listRequests.push(request.url());
   });
   const card = (character: { id: number }) => page.locator("article").filter({ has: page.locator(`a[href="/character/${character.id}"]`) });
-  const heart = (character: { id: number }) => card(character).getByRole("button", { name: /^(Add .+ to|Remove .+ from) favorites \(.+\)$/ });
+  const heart = (character: { id: number }) => card(character).getByRole("button", { name: /^.+, (add .+ to|remove .+ from) favorites$/ });
 
   await page.goto("/");
-  await expect(page.getByRole("button", { name: /^(Add .+ to|Remove .+ from) favorites \(.+\)$/ })).toHaveCount(20);
+  await expect(page.getByRole("button", { name: /^.+, (add .+ to|remove .+ from) favorites$/ })).toHaveCount(20);
   await page.getByRole("tab", { name: "New" }).click();
   await expect(heart(liked!)).toHaveAttribute("aria-pressed", "true");
   await expect(heart(liked!)).toHaveAccessibleName(new RegExp(`^.+, remove ${liked!.name} from favorites$`));

@@ -16,8 +16,8 @@ async function createCharacter(request: APIRequestContext): Promise<Character> {
     data: {
       name,
       description: `${name}, a lighthouse keeper for the dialogs browser test.`,
-      personality: "Quiet.",
-      scenario: "A lighthouse.",
+      personality: "Quiet and watchful.",
+      scenario: "A lighthouse on a stormy coast.",
       greeting: `*${name} trims the wick.* "Storm tonight."`,
       tags: [],
       isNsfw: false,
