@@ -3,6 +3,7 @@
  * oldest beyond a cap, and which are idle and when to look again.
  */
 import { describe, expect, it } from "vitest";
+import { GONE_CLOSE_REASONS, isGoneClose } from "../schema/chat.ts";
 import { CLOSE_REASONS, idleSockets, oldestBeyond } from "./socket-limits.ts";
 
 describe("oldestBeyond", () => {
@@ -36,5 +37,11 @@ describe("idleSockets", () => {
 describe("CLOSE_REASONS", () => {
   it("fit a WebSocket close frame (123 bytes)", () => {
     for (const reason of Object.values(CLOSE_REASONS)) expect(new TextEncoder().encode(reason).length).toBeLessThanOrEqual(123);
+  });
+
+  it("a suspension's close is one the web page treats as gone (read-only, no reconnecting)", () => {
+    expect(GONE_CLOSE_REASONS.suspended).toBe(CLOSE_REASONS.suspended);
+    expect(isGoneClose(1008, CLOSE_REASONS.suspended)).toBe(true);
+    expect(isGoneClose(1008, CLOSE_REASONS.idle)).toBe(false);
   });
 });

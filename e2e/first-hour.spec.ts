@@ -145,7 +145,7 @@ test.describe("sign-in keeps your place", () => {
     const signInUrl = `/api/login?returnTo=${encodeURIComponent(path)}`;
 
     await page.goto(path);
-    await page.getByRole("button", { name: `Add ${character.name} to favorites (0)` }).click();
+    await page.getByRole("button", { name: `0, add ${character.name} to favorites` }).click();
     await expect(page).toHaveURL(signInUrl);
     await page.goto(path);
     await page.getByRole("button", { name: "Start Chat" }).click();
@@ -199,10 +199,10 @@ test.describe("focus and Escape in the chat", () => {
     await signIn(page, "Fern");
     const character = await createCharacter(page.request);
     await page.goto(`/character/${character.id}`);
-    const heart = page.getByRole("button", { name: `Add ${character.name} to favorites (0)` });
+    const heart = page.getByRole("button", { name: `0, add ${character.name} to favorites` });
     await expect(heart).toHaveText("0");
     await heart.click();
-    await expect(page.getByRole("button", { name: `Remove ${character.name} from favorites (1)` })).toHaveText("1");
+    await expect(page.getByRole("button", { name: `1, remove ${character.name} from favorites` })).toHaveText("1");
     const results = await new AxeBuilder({ page }).withRules(["label-content-name-mismatch"]).analyze();
     expect(results.violations.map((v) => v.nodes.map((n) => n.target.join(" "))).flat()).toEqual([]);
   });

@@ -137,7 +137,10 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   await dialog.getByLabel("Base URL").fill(baseUrl);
   await dialog.getByLabel("API key (Optional)").fill("sk-wrong-key-0000");
   await dialog.getByRole("button", { name: "Test connection" }).click();
-  await expect(dialog.getByText("Your model endpoint answered 401 — check the key in Settings → Models.")).toBeVisible();
+  // By the key field, which is what to check (issue 41), and not sending the person to the page they are on.
+  await expect(dialog.getByText("Your model endpoint answered 401 — check the key.", { exact: true })).toBeVisible();
+  await expect(dialog.getByLabel("API key (Optional)")).toHaveAccessibleDescription(/Your model endpoint answered 401 — check the key\./);
+  await expect(dialog.getByLabel("Base URL")).not.toHaveAccessibleDescription(/answered 401/);
   await dialog.getByLabel("API key (Optional)").fill(KEY);
   await dialog.getByRole("button", { name: "Test connection" }).click();
   await expect(dialog.getByText("Connected: 2 models found")).toBeVisible();

@@ -150,7 +150,30 @@ export const GONE_CLOSE_REASONS = {
   deleted: "Conversation deleted",
   /** The room's owner deleted their account (worker/lib/account/deletion.ts): the room is gone for every member. */
   ownerLeft: "The owner deleted their account, so this chat is gone",
+  /**
+   * The person was suspended (durable-objects/socket-limits.ts CLOSE_REASONS.suspended):
+   * they may not chat any more, so the page turns read-only instead of reconnecting.
+   */
+  suspended: "Account suspended",
 } as const;
+
+/**
+ * The line a read-only chat page shows for each GONE_CLOSE_REASONS reason
+ * (issue 41: one clear line and a way back to My Chats).
+ */
+export const GONE_TEXTS: Record<keyof typeof GONE_CLOSE_REASONS, string> = {
+  removed: "You are no longer in this chat.",
+  notFound: "This chat no longer exists.",
+  deleted: "This chat was deleted.",
+  ownerLeft: "The owner deleted their account, so this chat is gone.",
+  suspended: "Your account is suspended, so this chat is read-only.",
+};
+
+/** The GONE_TEXTS line for a gone close's `reason` (an unknown one reads as removed). */
+export function goneText(reason: string): string {
+  const key = (Object.keys(GONE_CLOSE_REASONS) as (keyof typeof GONE_CLOSE_REASONS)[]).find((k) => GONE_CLOSE_REASONS[k] === reason);
+  return GONE_TEXTS[key ?? "removed"];
+}
 
 /** Whether a close with `code` and `reason` means the chat is gone for this person (GONE_CLOSE_REASONS). */
 export function isGoneClose(code: number, reason: string): boolean {
@@ -412,6 +435,19 @@ export function castTitle(characterNames: readonly string[]): string {
   const names = characterNames.length > 0 ? characterNames : ["…"];
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   return conversationTitle(list);
+}
+
+/** What a branch's title ends with, after its source's title (issue 41: told apart from an import in My Chats). */
+export const BRANCH_TITLE_SUFFIX = " (branch)";
+
+/**
+ * The title of a chat branched from one titled `sourceTitle`: "Chat with Ana
+ * (branch)". A branch of a branch keeps one suffix; the source's title is
+ * shortened so the whole fits MAX_CONVERSATION_TITLE_LENGTH characters.
+ */
+export function branchTitle(sourceTitle: string): string {
+  const base = sourceTitle.endsWith(BRANCH_TITLE_SUFFIX) ? sourceTitle.slice(0, -BRANCH_TITLE_SUFFIX.length) : sourceTitle;
+  return `${base.slice(0, MAX_CONVERSATION_TITLE_LENGTH - BRANCH_TITLE_SUFFIX.length).trimEnd()}${BRANCH_TITLE_SUFFIX}`;
 }
 
 const titleField = z

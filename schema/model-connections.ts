@@ -195,3 +195,6 @@ export interface SiteModels {
   /** The model used when the person picks none. */
   default: string;
 }
+
+/** Where a model failure's text sends the person (ai/model-connection.ts `endpointFailureText`); the chat makes it a link. */
+export const SETTINGS_MODELS_WORDS = "Settings → Models";

@@ -321,7 +321,8 @@ export function roomPerson(user: SessionUser, persona: ConversationPersona | nul
  * latest activity first (`updated_at`: its start, a message, an edit or
  * delete of one — not a rename), the time each row shows, each with its
  * character embedded and the last message's preview. `q` keeps those whose
- * title or character name contains it (case-insensitive for ASCII, SQLite
+ * title, character name or last message's preview (its first 140
+ * characters; older messages live only in each room's own SQLite) contains it (case-insensitive for ASCII, SQLite
  * LIKE; `%` and `_` match themselves); `characterId` those with that
  * character.
  */
@@ -335,8 +336,8 @@ export async function listConversations(
   const binds: (string | number)[] = [userId, userId];
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    where.push("(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')");
-    binds.push(pattern, pattern);
+    where.push("(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\' OR v.last_message_preview LIKE ? ESCAPE '\\')");
+    binds.push(pattern, pattern, pattern);
   }
   if (query.characterId !== undefined) {
     where.push("v.character_id = ?");

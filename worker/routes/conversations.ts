@@ -24,7 +24,9 @@ import { chatModelName } from "../../ai/chat-models.ts";
 import type { MessageRating } from "../../schema/chat.ts";
 import {
   branchInputSchema,
+  branchTitle,
   castAddInputSchema,
+  castTitle,
   castMemberPatchSchema,
   conversationPatchSchema,
   chatExportQuerySchema,
@@ -322,7 +324,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
     const castSettings = new Map(source.characters.map((member) => [member.id, { muted: member.muted, talkativeness: member.talkativeness }]));
     const branch = await createConversation(
       c.env,
-      { user, characters, title: source.title, start: how, castSettings, replyOrder: source.replyOrder },
+      { user, characters, title: branchTitle(source.title ?? castTitle(characters.map((character) => character.name))), start: how, castSettings, replyOrder: source.replyOrder },
       chatModelName(c.env),
     );
     return c.json(branch, 201);

@@ -132,7 +132,7 @@ describe("renaming a chat", () => {
 });
 
 describe("My Chats", () => {
-  it("?q= finds chats by title or character name, case-insensitively, % and _ matching themselves; only the person's own", async () => {
+  it("?q= finds chats by title, character name or last message, case-insensitively, % and _ matching themselves; only the person's own", async () => {
     const mira = await signIn();
     const theo = await signIn();
     const ledger = await startChat(mira, quill);
@@ -149,6 +149,8 @@ describe("My Chats", () => {
     expect(await ids("_")).toEqual([]);
     expect(await ids("nobody")).toEqual([]);
     expect(await ids("   ")).toHaveLength(3);
+    // The last message's text too (here each chat's greeting, "Hello there."), still only the person's own.
+    expect((await ids("THERE.")).sort()).toEqual([ledger.id, plain.id, percent.id].sort());
     expect((await call(`/api/conversations?q=${"a".repeat(101)}`, { user: mira })).status).toBe(400);
   });
 

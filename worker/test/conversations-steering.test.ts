@@ -57,7 +57,8 @@ describe("branch from here", () => {
       201,
     );
     expect(branch.id).not.toBe(conversation.id);
-    expect(branch).toMatchObject({ characterId, title: conversation.title, branchedFrom: { id: conversation.id, title: conversation.title } });
+    // Told apart from its source and from an import in My Chats.
+    expect(branch).toMatchObject({ characterId, title: `${conversation.title} (branch)`, branchedFrom: { id: conversation.id, title: conversation.title } });
     const copied = await messages(mira, branch.id);
     const source = await messages(mira, conversation.id);
     expect(copied.map((m) => [m.isUser, m.content])).toEqual(source.slice(0, 3).map((m) => [m.isUser, m.content]));

@@ -9,12 +9,17 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provid
   return <ToastPrimitive.Provider duration={5000} swipeDirection="right" swipeThreshold={50} {...props} />;
 }
 
-/** Where toasts appear; F8 (Radix's default hotkey) moves focus here. */
+/**
+ * Where toasts appear; F8 (Radix's default hotkey) moves focus here. At the
+ * top on phones; bottom right from 640 px, raised by `--composer-space` (the
+ * chat page sets it to the height its composer takes from the bottom), so a
+ * toast never covers Send or the voice switch (issue 41).
+ */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        "fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]",
+        "fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 sm:top-auto sm:right-0 sm:bottom-[var(--composer-space,0px)] sm:flex-col md:max-w-[420px]",
         className,
       )}
       {...props}

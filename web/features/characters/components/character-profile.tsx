@@ -128,7 +128,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               </ul>
             )}
 
-            <div className="flex flex-col gap-3 pt-2 sm:flex-row">
+            <div data-testid="character-actions" className="flex flex-col gap-3 pt-2 sm:flex-row sm:flex-wrap">
               <Button
                 variant="gradient"
                 size="lg"

@@ -95,9 +95,10 @@ interface FavoriteButtonProps extends Omit<ComponentProps<"button">, "onClick"> 
 
 /**
  * Heart + count. Never lets its click reach an enclosing card link (the card
- * is a stretched link; this button sits above it). Its accessible name ends
- * with the count it shows, "Add Ada to favorites (12)", so speech input can
- * name it by what is seen (WCAG 2.5.3 "Label in Name").
+ * is a stretched link; this button sits above it). Its accessible name
+ * starts with the count it shows, "12, add Ada to favorites", so speech
+ * input can name it by what is seen (WCAG 2.5.3 "Label in Name"; axe 4.14's
+ * `label-content-name-mismatch` asks for the visible text first).
  */
 export function FavoriteButton({ characterName, count, isFavorited = false, onToggle, className, ...props }: FavoriteButtonProps) {
   const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
@@ -108,7 +109,7 @@ export function FavoriteButton({ characterName, count, isFavorited = false, onTo
   return (
     <button
       type="button"
-      aria-label={`${isFavorited ? "Remove" : "Add"} ${characterName} ${isFavorited ? "from" : "to"} favorites (${formatCount(count)})`}
+      aria-label={`${formatCount(count)}, ${isFavorited ? "remove" : "add"} ${characterName} ${isFavorited ? "from" : "to"} favorites`}
       aria-pressed={isFavorited}
       onClick={handleClick}
       className={cn(

@@ -96,7 +96,7 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
                 Who is in this chat and how they take part. Up to {MAX_CAST_SIZE} characters.
               </DialogDescription>
             </DialogHeader>
-            <div className="-mx-4 flex min-h-0 flex-col gap-5 overflow-y-auto px-4 sm:-mx-6 sm:px-6">
+            <div className="-mx-4 flex min-h-24 flex-col gap-5 overflow-y-auto px-4 sm:-mx-6 sm:px-6">
               <section aria-labelledby="cast-members-heading" className="space-y-2">
                 <div className="flex items-center justify-between gap-2">
                   <h3 id="cast-members-heading" className="text-sm font-semibold">
@@ -126,8 +126,9 @@ export function CastPanel({ conversation, initialView, busy, onLetSpeak, onClose
                 </ul>
                 {full && <p className="text-xs text-muted-foreground">This chat has the most characters it can have.</p>}
               </section>
-              {canEdit && <ReplyOrderChoice conversation={conversation} />}
             </div>
+            {/* Outside the scrolling list, so it stays in view however long the cast (issue 41). */}
+            {canEdit && <ReplyOrderChoice conversation={conversation} />}
             <DialogFooter>
               <DialogClose asChild>
                 <Button variant="outline">Done</Button>
@@ -295,8 +296,9 @@ function ReplyOrderChoice({ conversation }: { conversation: Conversation }) {
     );
   };
   return (
-    <fieldset className="space-y-2" aria-busy={update.isPending}>
-      <legend className="mb-2 text-sm font-semibold">Who replies after your message</legend>
+    <fieldset className="shrink-0 border-t border-border pt-3" aria-busy={update.isPending}>
+      <legend className="float-left mb-2 w-full text-sm font-semibold">Who replies after your message</legend>
+      <div className="clear-both grid gap-2 sm:grid-cols-2">
       {REPLY_ORDER_CHOICES.map((choice) => {
         const checked = current === choice.value;
         return (
@@ -327,6 +329,7 @@ function ReplyOrderChoice({ conversation }: { conversation: Conversation }) {
           </label>
         );
       })}
+      </div>
     </fieldset>
   );
 }

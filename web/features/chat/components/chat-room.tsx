@@ -14,7 +14,7 @@
  * input (the input sends `typing` at most every 3 s), "Invite people" and
  * "People"; a member's menus offer only a member's powers.
  */
-import { LoaderCircle, UserX, WifiOff } from "lucide-react";
+import { LoaderCircle, Sparkles, UserX, WifiOff } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -24,6 +24,7 @@ import {
   type ChatMessage,
   type Conversation,
   castTitle,
+  goneText,
 } from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
 import { useUser } from "../../../lib/auth.ts";
@@ -59,6 +60,7 @@ import {
   unansweredSteering,
   unsentMessages,
 } from "../lib/chat-state.ts";
+import { canGenerateReply } from "../lib/chat-selectors.ts";
 import { AuthorNoteDialog } from "./author-note-dialog.tsx";
 import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
@@ -388,7 +390,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     else startNew.mutate(conversation.characterId, handlers);
   };
 
+  const composerArea = useComposerSpace();
   const chatModel = state.chatModel ?? conversation.chatModel;
+  // Removed, the chat deleted, suspended: the page stays to read, with nothing left to send (issue 41).
+  const readOnly = socket.status === "gone";
   const loading = !state.synced && initialMessages === undefined;
 
   return (
@@ -445,13 +450,23 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           viewerId={viewerId}
           isOwner={isOwner}
           shared={shared}
+          readOnly={readOnly}
+          connectionHref={`/settings/models?edit=${conversation.modelConnectionId ?? "default"}`}
         />
-        <div className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
+        <div ref={composerArea} className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
-            <ConnectionNotice status={socket.status} onReconnect={socket.reconnect} />
+            <ConnectionNotice status={socket.status} goneReason={socket.goneReason} onReconnect={socket.reconnect} />
             <p aria-live="polite" className="mb-1.5 min-h-4 px-1 text-xs text-muted-foreground italic empty:hidden">
               {typingText(typingNow)}
             </p>
+            {!readOnly && socket.status === "open" && canGenerateReply(state) && (
+              <div className="mb-2 flex justify-center">
+                <Button variant="secondary" size="sm" onClick={onRegenerate}>
+                  <Sparkles aria-hidden="true" /> Generate reply
+                </Button>
+              </div>
+            )}
+            {!readOnly && (
             <ChatComposer
               ref={messageBox}
               characterName={names}
@@ -463,6 +478,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               onStop={onStop}
               onTyping={shared ? () => socket.send({ type: "typing", conversationId }) : undefined}
             />
+            )}
             <div className="mt-2 flex flex-wrap items-center justify-center gap-x-4 gap-y-1">
               <p className="text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
               <VoiceModeSwitch
@@ -532,16 +548,41 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
 }
 
 /**
+ * Keeps `--composer-space` on the page's root: from the top of the element
+ * given the returned ref (the composer's area) to the bottom of the window,
+ * px, so toasts (components/ui/toast.tsx) sit above it. Removed on leaving.
+ */
+function useComposerSpace() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const area = ref.current;
+    if (!area) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty("--composer-space", `${Math.max(0, Math.round(window.innerHeight - area.getBoundingClientRect().top))}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(area);
+    window.addEventListener("resize", measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", measure);
+      root.style.removeProperty("--composer-space");
+    };
+  }, []);
+  return ref;
+}
+
+/**
  * Says when the socket is down: reconnecting on its own, given up (with a
  * button to try again), or gone for good — removed from a shared room or the
  * chat deleted (a way back to My Chats, nothing to retry).
  */
-function ConnectionNotice({ status, onReconnect }: { status: ConnectionStatus; onReconnect: () => void }) {
+function ConnectionNotice({ status, goneReason, onReconnect }: { status: ConnectionStatus; goneReason: string | null; onReconnect: () => void }) {
   return (
     <div role="status" className="empty:hidden">
       {status === "gone" && (
         <p className="mb-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-red-300">
-          <UserX aria-hidden="true" className="size-4" /> You are no longer in this chat.
+          <UserX aria-hidden="true" className="size-4" /> {goneText(goneReason ?? "")}
           <Link to="/chats" className="text-violet-200 underline underline-offset-2 hover:text-violet-100">
             Back to My Chats
           </Link>

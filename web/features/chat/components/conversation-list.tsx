@@ -4,7 +4,7 @@
  * and how long ago it was (the same time the order follows), linking to the
  * chat; a branch also links to the chat it was branched from. A group chat
  * shows its cast's avatars stacked and every name (DESIGN.md "Group chats").
- * A search box finds chats by title or character (server-side, `?q=`); each
+ * A search box finds chats by title, character or last message (server-side, `?q=`); each
  * of the person's own chats can be renamed and deleted (after a
  * confirmation); a shared room they joined can only be left (DESIGN.md
  * "Shared rooms": rename and delete are the owner's).
@@ -99,7 +99,7 @@ export function ConversationList() {
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by title or character"
+            placeholder="Search by title, character or last message"
             className="pl-9"
             maxLength={100}
           />

@@ -8,6 +8,8 @@
  */
 import { CircleAlert, RefreshCw, X } from "lucide-react";
 import { type RefObject, useLayoutEffect, useRef } from "react";
+import { Link } from "react-router";
+import { SETTINGS_MODELS_WORDS } from "../../../../schema/model-connections.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { IconTooltip, TooltipProvider } from "../../../components/ui/tooltip.tsx";
@@ -62,6 +64,10 @@ interface MessageListProps {
   isOwner: boolean;
   /** The room has more than one person: others' messages carry their names. */
   shared: boolean;
+  /** Where "Settings → Models" in an error leads: the chat's model connection (issue 41). */
+  connectionHref?: string;
+  /** The chat is gone for this person (removed, deleted, suspended): it can be read, nothing can be changed or asked for. */
+  readOnly?: boolean;
 }
 
 export function MessageList({
@@ -84,22 +90,24 @@ export function MessageList({
   viewerId,
   isOwner,
   shared,
+  readOnly = false,
+  connectionHref = "/settings/models",
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
   const typing = showTypingIndicator(state);
-  const regeneratable = regeneratableReplyId(state);
-  const swipeable = swipeableReplyId(state);
-  const continuable = continuableReplyId(state);
-  const steerable = canSteer(state);
+  const regeneratable = readOnly ? null : regeneratableReplyId(state);
+  const swipeable = readOnly ? null : swipeableReplyId(state);
+  const continuable = readOnly ? null : continuableReplyId(state);
+  const steerable = !readOnly && canSteer(state);
   // The reply on its way: its speaker once reply_started named one (a group chat), else the chat's character.
   const coming = state.messages.find((m) => m.status === "streaming");
   const typingSpeaker = coming?.characterId !== undefined || !group ? speakerOf(coming?.characterId) : null;
   // A message is someone else's when the server names another author; one not stored yet is the viewer's.
   const othersMessage = (item: ChatItem) => item.isUser && item.authorId !== undefined && item.authorId !== viewerId;
   const steerProps = (item: ChatItem): SteerProps => ({
-    mayChange: isOwner || (item.isUser && !othersMessage(item)),
-    mayRewind: isOwner,
+    mayChange: !readOnly && (isOwner || (item.isUser && !othersMessage(item))),
+    mayRewind: !readOnly && isOwner,
     enabled: steerable,
     after: messagesAfter(state, item.id),
     editing: editingId === item.id,
@@ -180,8 +188,10 @@ export function MessageList({
               className="mx-auto mt-4 flex max-w-md items-start gap-2 rounded-xl border border-red-900/70 bg-red-950/50 px-3 py-2 text-sm text-red-100"
             >
               <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-red-300" />
-              <span className="flex-1">{state.error.message}</span>
-              {state.error.retryable && !isBusy(state) && (
+              <span className="flex-1">
+                <ErrorText message={state.error.message} connectionHref={connectionHref} />
+              </span>
+              {state.error.retryable && !isBusy(state) && !readOnly && (
                 <Button variant="ghost" size="sm" onClick={onRegenerate} className="h-7 px-2 text-red-100 hover:bg-red-900/50 hover:text-white">
                   <RefreshCw aria-hidden="true" /> Try again
                 </Button>
@@ -201,5 +211,20 @@ export function MessageList({
         </>
       )}
     </div>
+  );
+}
+
+/** An error's text; "Settings → Models" in it (ai/model-connection.ts) is a link to the chat's connection. */
+function ErrorText({ message, connectionHref }: { message: string; connectionHref: string }) {
+  const at = message.indexOf(SETTINGS_MODELS_WORDS);
+  if (at < 0) return message;
+  return (
+    <>
+      {message.slice(0, at)}
+      <Link to={connectionHref} className="font-medium text-red-50 underline underline-offset-2 hover:text-white">
+        {SETTINGS_MODELS_WORDS}
+      </Link>
+      {message.slice(at + SETTINGS_MODELS_WORDS.length)}
+    </>
   );
 }

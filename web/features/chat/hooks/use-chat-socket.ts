@@ -23,6 +23,8 @@ interface ChatSocketOptions {
 
 export function useChatSocket({ conversationId, enabled, onFrame }: ChatSocketOptions) {
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  // Why the chat is gone for this person (a GONE_CLOSE_REASONS reason), once it is.
+  const [goneReason, setGoneReason] = useState<string | null>(null);
   // Bumped by `reconnect()` to start over after the connection gave up.
   const [generation, setGeneration] = useState(0);
   const connectionRef = useRef<ChatConnection | null>(null);
@@ -46,7 +48,10 @@ export function useChatSocket({ conversationId, enabled, onFrame }: ChatSocketOp
       url: chatSocketUrl(window.location, conversationId),
       conversationId,
       onFrame: (frame) => onFrameRef.current(frame, send),
-      onStatus: setStatus,
+      onStatus: (next, reason) => {
+        setStatus(next);
+        if (next === "gone") setGoneReason(reason ?? "");
+      },
     });
     connectionRef.current = connection;
     connection.start();
@@ -57,5 +62,5 @@ export function useChatSocket({ conversationId, enabled, onFrame }: ChatSocketOp
   }, [conversationId, enabled, generation, send]);
 
   const reconnect = useCallback(() => setGeneration((g) => g + 1), []);
-  return { status, send, reconnect };
+  return { status, goneReason, send, reconnect };
 }

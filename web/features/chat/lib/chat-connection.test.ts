@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerFrame } from "../../../../schema/chat-frames.ts";
+import { goneText } from "../../../../schema/chat.ts";
 import { ChatConnection, type ConnectionStatus, KEEP_ALIVE_MS, type SocketLike } from "./chat-connection.ts";
 
 // One listener type for every event shape the fake emits.
@@ -39,19 +40,23 @@ const CONVERSATION = "c0ffee00-0000-4000-8000-000000000001";
 function setup() {
   const sockets: FakeSocket[] = [];
   const statuses: ConnectionStatus[] = [];
+  const reasons: (string | undefined)[] = [];
   const frames: ServerFrame[] = [];
   const connection = new ChatConnection({
     url: `ws://h/ws?conversationId=${CONVERSATION}`,
     conversationId: CONVERSATION,
     onFrame: (f) => frames.push(f),
-    onStatus: (s) => statuses.push(s),
+    onStatus: (s, reason) => {
+      statuses.push(s);
+      reasons.push(reason);
+    },
     createSocket: (url) => {
       const s = new FakeSocket(url);
       sockets.push(s);
       return s;
     },
   });
-  return { connection, sockets, statuses, frames, last: () => sockets.at(-1)! };
+  return { connection, sockets, statuses, reasons, frames, last: () => sockets.at(-1)! };
 }
 
 describe("ChatConnection", () => {
@@ -137,6 +142,18 @@ describe("ChatConnection", () => {
     vi.advanceTimersByTime(60_000);
     expect(sockets.length).toBe(1);
     expect(statuses.at(-1)).toBe("gone");
+  });
+
+  it("a suspended person (1008, \"Account suspended\") is not retried either: the page is told why, to say it", () => {
+    const { connection, sockets, statuses, reasons, last } = setup();
+    connection.start();
+    last().open();
+    last().drop(1008, "Account suspended");
+    vi.advanceTimersByTime(60_000);
+    expect(sockets.length).toBe(1);
+    expect(statuses.at(-1)).toBe("gone");
+    expect(goneText(reasons.at(-1)!)).toBe("Your account is suspended, so this chat is read-only.");
+    expect(goneText("Conversation deleted")).toBe("This chat was deleted.");
   });
 
   it("leaving closes with 1000 and cancels a pending retry", () => {

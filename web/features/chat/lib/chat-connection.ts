@@ -7,7 +7,7 @@
  * - After an unclean close (code ≠ 1000) it reconnects after 1, 2, 4, 8,
  *   16 s, at most 5 times; a successful open resets the count
  *   (reconnect.ts). A 1008 close saying the chat is gone for this person
- *   (removed from a shared room, deleted, not found) is final at once
+ *   (removed from a shared room, deleted, not found, suspended) is final at once
  *   (status "gone").
  * - `close()` (leaving the page) closes with 1000 and stops reconnecting.
  * - `send()` while not connected drops the frame with a console warning
@@ -47,7 +47,8 @@ export interface ChatConnectionOptions {
   conversationId: string;
   /** Every valid server frame, in order. */
   onFrame: (frame: ServerFrame) => void;
-  onStatus: (status: ConnectionStatus) => void;
+  /** Each change of status; `reason` is the close's reason when the status is "gone" (schema/chat.ts GONE_CLOSE_REASONS). */
+  onStatus: (status: ConnectionStatus, reason?: string) => void;
   createSocket?: (url: string) => SocketLike;
 }
 
@@ -115,7 +116,7 @@ export class ChatConnection {
       const next = onSocketClose(this.reconnect, event.code, event.reason);
       this.reconnect = next.state;
       if (next.gone) {
-        this.options.onStatus("gone");
+        this.options.onStatus("gone", event.reason);
         return;
       }
       if (next.delayMs === null) {

@@ -53,6 +53,18 @@ export function regeneratableReplyId(state: ChatState): string | null {
 }
 
 /**
+ * Whether "Generate reply" is offered (issue 41, SillyTavern's empty send):
+ * the last message is the person's, stored, with no reply on its way — a
+ * branch that ends on it, a manual-order group, a reply stopped and deleted.
+ * The `regenerate` frame answers it (the reply order picks the speaker).
+ */
+export function canGenerateReply(state: ChatState): boolean {
+  if (isBusy(state)) return false;
+  const last = state.messages.at(-1);
+  return last !== undefined && last.isUser && last.status === "saved";
+}
+
+/**
  * The reply a swipe may change: the last message when it is a stored
  * character reply with more than one version (the server's rule). Null
  * otherwise or while busy; earlier replies' versions can only be looked at.

@@ -29,6 +29,7 @@ import {
   connectionFormValues,
   issuesToConnectionErrors,
   type NumberSetting,
+  placeTestFailure,
   validateConnectionForm,
 } from "../lib/connection-form.ts";
 
@@ -116,7 +117,9 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
       },
       onError: (error) => {
         setModels(null);
-        setServerErrors((e) => ({ ...e, baseUrl: serverErrorText(error) ?? "The test failed. Please try again." }));
+        // A refused key shows by the key field (issue 41); anything else by the base URL.
+        const { field, text } = placeTestFailure(serverErrorText(error) ?? "The test failed. Please try again.");
+        setServerErrors((e) => ({ ...e, [field]: text }));
       },
     });
   };

@@ -6,7 +6,8 @@
  * the chats, and the page says so.
  */
 import { Cpu, Plus, Star } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
 import { MAX_MODEL_CONNECTIONS, type ModelConnection } from "../../../../schema/model-connections.ts";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { EditDeleteButtons, MakeDefaultButton } from "../../../components/item-actions.tsx";
@@ -72,6 +73,18 @@ export function ModelConnectionsSection() {
   const connections = query.data ?? [];
   const atLimit = connections.length >= MAX_MODEL_CONNECTIONS;
   const hasDefault = connections.some((c) => c.isDefault);
+  // `?edit=<id>` (or `default`): a chat's "Settings → Models" link opens the connection that failed (issue 41).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const toEdit = searchParams.get("edit");
+  useEffect(() => {
+    if (!toEdit || !query.data) return;
+    const found = query.data.find((c) => (toEdit === "default" ? c.isDefault : c.id === toEdit));
+    if (found) setEditing(found);
+    setSearchParams((params) => {
+      params.delete("edit");
+      return params;
+    }, { replace: true });
+  }, [toEdit, query.data, setSearchParams]);
 
   const onMakeDefault = (connection: ModelConnection) =>
     makeDefault.mutate(

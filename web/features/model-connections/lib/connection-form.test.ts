@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ModelConnection } from "../../../../schema/model-connections.ts";
-import { connectionFormValues, issuesToConnectionErrors, validateConnectionForm } from "./connection-form.ts";
+import { connectionFormValues, issuesToConnectionErrors, placeTestFailure, validateConnectionForm } from "./connection-form.ts";
 
 const saved: ModelConnection = {
   id: "3f0c8a52-4a54-4b8a-9c55-0f7c1f7c1a11",
@@ -64,5 +64,20 @@ describe("connection form", () => {
       stop: "At most 8 stop strings",
       baseUrl: "nope",
     });
+  });
+});
+
+describe("placeTestFailure", () => {
+  it("puts a refused or unreadable key by the key field, the rest by the base URL, without sending the person where they are", () => {
+    expect(placeTestFailure("Your model endpoint answered 401 — check the key in Settings → Models.")).toEqual({
+      field: "apiKey",
+      text: "Your model endpoint answered 401 — check the key.",
+    });
+    expect(placeTestFailure("Your model's API key could not be read — enter it again in Settings → Models.").field).toBe("apiKey");
+    expect(placeTestFailure("Your model endpoint answered 404 — check the base URL and the model in Settings → Models.")).toEqual({
+      field: "baseUrl",
+      text: "Your model endpoint answered 404 — check the base URL and the model.",
+    });
+    expect(placeTestFailure("Fabled could not reach your model endpoint — is it running, and is the base URL right?").field).toBe("baseUrl");
   });
 });

@@ -10,6 +10,7 @@ import {
   modelConnectionInputSchema,
   type ModelConnectionKind,
   type ModelSettings,
+  SETTINGS_MODELS_WORDS,
 } from "../../../../schema/model-connections.ts";
 
 /** The number settings, in the order the form shows them. */
@@ -109,4 +110,16 @@ export function issuesToConnectionErrors(issues: readonly { path: string; messag
     else if (head && FIELDS.includes(head)) errors[head as ConnectionFormField] ??= message;
   }
   return errors;
+}
+
+
+/**
+ * Where "Test connection"'s failure `text` (ai/model-connection.ts
+ * `endpointFailureText`) shows in the dialog: by the API key when the
+ * endpoint refused the key (401, 403) or the key could not be read, else by
+ * the base URL; without "in Settings → Models", which the person is on.
+ */
+export function placeTestFailure(text: string): { field: "baseUrl" | "apiKey"; text: string } {
+  const field = /answered 40[13]\b|API key/.test(text) ? "apiKey" : "baseUrl";
+  return { field, text: text.replace(` in ${SETTINGS_MODELS_WORDS}`, "") };
 }
