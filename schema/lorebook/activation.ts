@@ -512,8 +512,9 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
       if (cooldown.has(entry.key) && !isSticky) continue;
       if (!inRecursion && e.delayUntilRecursion && !isSticky) continue;
       if (inRecursion && e.delayUntilRecursion && (e.delayUntilRecursion === true ? 1 : Number(e.delayUntilRecursion)) > recursionLevel && !isSticky) continue;
-      // A book without recursion is not triggered by other entries.
-      if (inRecursion && (e.excludeRecursion || !entry.recursive) && !isSticky) continue;
+      if (inRecursion && recursive && e.excludeRecursion && !isSticky) continue;
+      // Beside a recursive book, a book without recursion is not triggered by other entries.
+      if (inRecursion && recursive && !entry.recursive && !e.delayUntilRecursion && !isSticky) continue;
       const fire = (reason: ActivationReason) => {
         now.push(entry);
         reasons.set(entry.key, reason);
@@ -575,7 +576,7 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
       activatedKeys.add(entry.key);
     }
 
-    const forRecursion = fresh.filter((e) => !failedProbability.has(e.key) && !e.entry.preventRecursion && e.recursive);
+    const forRecursion = fresh.filter((e) => !failedProbability.has(e.key) && !e.entry.preventRecursion && (e.recursive || !recursive));
     let next = recursive && !overflowed && forRecursion.length > 0;
     if (!next && recursionLevels.length > 0) {
       next = true;
