@@ -444,7 +444,8 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
 
   // Timed effects (SillyTavern `WorldInfoTimedEffects.checkTimedEffects`).
   const previous = input.timedState ?? emptyTimedState();
-  const state: TimedState = { sticky: { ...previous.sticky }, cooldown: { ...previous.cooldown }, matched: [...previous.matched] };
+  // Kept state may come from an older room: a missing part reads as empty.
+  const state: TimedState = { sticky: { ...previous.sticky }, cooldown: { ...previous.cooldown }, matched: [...(previous.matched ?? [])] };
   const sticky = new Set<string>();
   const cooldown = new Set<string>();
   const check = (type: "sticky" | "cooldown", active: Set<string>) => {
@@ -477,7 +478,7 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
   check("sticky", sticky);
   check("cooldown", cooldown);
   const delayed = new Set(sorted.filter((e) => e.entry.delay && chatLength < e.entry.delay).map((e) => e.key));
-  const matchedBefore = new Set(previous.matched);
+  const matchedBefore = new Set(state.matched);
 
   const messages = input.messages.map((m) => {
     const text = m.text.trim();
