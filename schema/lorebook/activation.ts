@@ -309,26 +309,35 @@ interface Resolved {
   recursive: boolean;
 }
 
+// Caches of pure functions of their key (a scan reads the same texts and keys once per entry).
 const regexCache = new Map<string, RegExp | null>();
+const wholeWordCache = new Map<string, RegExp>();
+
+function remember<V>(cache: Map<string, V>, key: string, make: () => V, limit = 10_000): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    if (cache.size >= limit) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
 
 /** Does `key` occur in `haystack` (SillyTavern's `WorldInfoBuffer.matchKeys`). */
-function matchKey(haystack: string, key: string, entry: Resolved): { matched: boolean; regex: boolean } {
-  let regex = regexCache.get(key);
-  if (regex === undefined) {
-    regex = parseRegexKey(key);
-    if (regexCache.size > 10_000) regexCache.clear();
-    regexCache.set(key, regex);
-  }
+function matchKey(haystack: ScanText, key: string, entry: Resolved): { matched: boolean; regex: boolean } {
+  const regex = remember(regexCache, key, () => parseRegexKey(key));
   // A regex key ignores case sensitivity and whole words: its own flags decide.
   if (regex) {
     regex.lastIndex = 0;
-    return { matched: regex.test(haystack), regex: true };
+    return { matched: regex.test(haystack.raw), regex: true };
   }
-  const text = entry.caseSensitive ? haystack : haystack.toLowerCase();
+  const text = entry.caseSensitive ? haystack.raw : haystack.lower;
   const needle = entry.caseSensitive ? key : key.toLowerCase();
-  if (!entry.matchWholeWords || needle.split(/\s+/).length > 1) return { matched: text.includes(needle), regex: false };
+  if (!text.includes(needle)) return { matched: false, regex: false };
+  if (!entry.matchWholeWords || needle.split(/\s+/).length > 1) return { matched: true, regex: false };
   // \W is ASCII-only, so in scripts without spaces (CJK…) every letter is a boundary: as in SillyTavern, such keys match inside words.
-  return { matched: new RegExp(`(?:^|\\W)(${escapeRegExp(needle)})(?:$|\\W)`).test(text), regex: false };
+  const bounded = remember(wholeWordCache, needle, () => new RegExp(`(?:^|\\W)(${escapeRegExp(needle)})(?:$|\\W)`));
+  return { matched: bounded.test(text), regex: false };
 }
 
 function num(value: unknown, fallback: number): number {
@@ -385,23 +394,39 @@ function resolve(book: Lorebook, entry: LoreEntry, recursive: boolean): Resolved
   };
 }
 
+/** A scan text and its lower case (for keys that ignore case). */
+interface ScanText {
+  raw: string;
+  lower: string;
+}
+
 /** SillyTavern's scan buffer: the newest messages to a depth, the injected context and the recursion text, one per line, each after a \x01. */
 class ScanBuffer {
   private readonly recursion: string[] = [];
-  constructor(
-    private readonly messages: string[],
-    private readonly inject: readonly string[],
-  ) {}
+  private readonly messages: string[];
+  private readonly inject: readonly string[];
+  constructor(messages: string[], inject: readonly string[]) {
+    this.messages = messages;
+    this.inject = inject;
+  }
 
-  text(depth: number): string {
+  private readonly texts = new Map<number, ScanText>();
+
+  text(depth: number): ScanText {
     const d = Math.min(Math.max(0, depth), MAX_SCAN_DEPTH);
-    if (d <= 0) return "";
-    const parts = [...this.messages.slice(0, d), ...this.inject, ...this.recursion];
-    return "\x01" + parts.join("\n\x01");
+    if (d <= 0) return { raw: "", lower: "" };
+    let text = this.texts.get(d);
+    if (text === undefined) {
+      const raw = "\x01" + [...this.messages.slice(0, d), ...this.inject, ...this.recursion].join("\n\x01");
+      text = { raw, lower: raw.toLowerCase() };
+      this.texts.set(d, text);
+    }
+    return text;
   }
 
   addRecursion(text: string): void {
     this.recursion.push(text);
+    this.texts.clear();
   }
 }
 
@@ -498,7 +523,7 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
   let inRecursion = false;
   let steps = 0;
 
-  const keyMatches = (text: string, keys: string[], entry: Resolved) =>
+  const keyMatches = (text: ScanText, keys: string[], entry: Resolved) =>
     keys.map((k) => substitute(k).trim()).filter(Boolean).map((k) => matchKey(text, k, entry));
 
   for (;;) {
