@@ -34,6 +34,9 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   commentInputSchema: { text: TEXT_OF.comment, notText: NOT_TEXT.comment },
   conversationInputSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
   conversationPatchSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
+  // Pinned memories (worker/routes/memories.ts: the text given, else the pinned message's, already screened when stored).
+  memoryInputSchema: { text: (input) => String(input.text ?? ""), notText: ["messageId", "scope"] },
+  memoryPatchSchema: { text: (input) => String(input.text), notText: [] },
   // The room's frames (durable-objects/room/steering.ts screenFrame, replies.ts receiveMessage).
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
@@ -61,6 +64,7 @@ const NOT_WRITES: Record<string, string> = {
   conversationListQuerySchema: "a query",
   branchInputSchema: "a message id (the branch copies text already screened)",
   conversationPersonaInputSchema: "a persona id (the persona was screened when written)",
+  joinInviteInputSchema: "a persona id (the persona was screened when written)",
   chatExportQuerySchema: "a query",
   chatImportQuerySchema: "a character id (the file's messages are screened: TEXT_OF.chatImport)",
   ratingInputSchema: "a number",
