@@ -62,6 +62,8 @@ interface MessageListProps {
   isOwner: boolean;
   /** The room has more than one person: others' messages carry their names. */
   shared: boolean;
+  /** Ids of the messages pinned as memories (they show a pin). */
+  pinnedIds: ReadonlySet<string>;
 }
 
 export function MessageList({
@@ -84,6 +86,7 @@ export function MessageList({
   viewerId,
   isOwner,
   shared,
+  pinnedIds,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
@@ -100,6 +103,7 @@ export function MessageList({
   const steerProps = (item: ChatItem): SteerProps => ({
     mayChange: isOwner || (item.isUser && !othersMessage(item)),
     mayRewind: isOwner,
+    pinned: pinnedIds.has(item.id),
     enabled: steerable,
     after: messagesAfter(state, item.id),
     editing: editingId === item.id,
