@@ -110,7 +110,7 @@ test("pin a message, see it in Pinned memories, and jump from Why this reply? to
   await expect(panel.getByLabel("New memory")).toHaveValue("");
   // Edit it in place.
   await list.getByRole("listitem").nth(1).getByRole("button", { name: "Edit memory" }).click();
-  await panel.getByLabel("Edit memory").fill("Mira is afraid of deep, dark water.");
+  await panel.getByRole("textbox", { name: "Edit memory" }).fill("Mira is afraid of deep, dark water.");
   await panel.getByRole("button", { name: "Save" }).click();
   await expect(list.getByRole("listitem").nth(1)).toContainText("Mira is afraid of deep, dark water.");
   await atRest(page);

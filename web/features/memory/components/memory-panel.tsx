@@ -98,7 +98,7 @@ function MemoryRow({ conversationId, memory, characterName, canEdit }: { convers
     );
   }
   return (
-    <li className="flex items-start gap-2 rounded-lg border border-border bg-surface/60 p-3" aria-label={memory.text}>
+    <li className="flex items-start gap-2 rounded-lg border border-border bg-surface/60 p-3">
       <Pin aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-pink-300" />
       <div className="min-w-0 flex-1">
         <p className="text-sm break-words whitespace-pre-wrap">{memory.text}</p>
