@@ -72,7 +72,7 @@ test("pin a message, see it in Pinned memories, and jump from Why this reply? to
   const character = await createCharacter(page.request);
   // A small history window on the site's model, so the fact falls out of it and has to be recalled.
   const connection = await page.request.post("/api/model-connections", {
-    data: { name: "Small window", kind: "site", model: "offline", settings: { contextTokens: 1024, maxTokens: 600 }, isDefault: true },
+    data: { name: "Small window", kind: "site", model: "offline", settings: { contextTokens: 1024, maxTokens: 300 }, isDefault: true },
   });
   expect(connection.status()).toBe(201);
 
