@@ -136,7 +136,7 @@ test("pin a message, see it in Pinned memories, and jump from Why this reply? to
   const why = page.getByRole("dialog", { name: "Why this reply?" });
   await expect(why.getByText("Recalled memories", { exact: true })).toBeVisible();
   await expect(why.getByText("Pinned memories", { exact: true })).toBeVisible();
-  const recalled = why.getByRole("button", { name: /keeps bees on the roof of the old mill/ });
+  const recalled = why.getByRole("button", { name: /^Mira: My sister Ilse keeps bees/ });
   await expect(recalled).toBeVisible();
   // The raw prompt is folded until asked for, and carries the recalled fact.
   await why.getByText("Raw prompt").click();
@@ -156,7 +156,7 @@ test("pin a message, see it in Pinned memories, and jump from Why this reply? to
 
   // Choosing the recalled message closes the dialog and goes to it, marked.
   await chooseAction(page, reply, "Why this reply?");
-  await why.getByRole("button", { name: /keeps bees on the roof of the old mill/ }).click();
+  await why.getByRole("button", { name: /^Mira: My sister Ilse keeps bees/ }).click();
   await expect(why).toHaveCount(0);
   const fact = userMessages(page).filter({ hasText: FACT });
   await expect(fact).toBeFocused();
