@@ -2,7 +2,8 @@
  * The chat page's header (SPEC.md §2 "Chat"): a back link to the
  * character's page, its avatar (or initial), name and @creator, "Branched
  * from …" for a branch, and the "Conversation options" menu: Start a New
- * Conversation, Add character, Persona, Model, Memory, Author's note, and
+ * Conversation, Add character, Persona, Model, Memory, Author's note,
+ * Pinned memories (every member; read-only to all but the owner), and
  * the exports (SillyTavern JSONL, Markdown) as plain download links. A group
  * chat (DESIGN.md "Group chats") shows its cast instead: stacked avatars
  * and every name, and its back link goes to My Chats. "Cast" opens the
@@ -24,6 +25,7 @@ import {
   LoaderCircle,
   MessageSquarePlus,
   NotebookPen,
+  Pin,
   UserPlus,
   UserRound,
   Users,
@@ -66,6 +68,8 @@ interface ChatHeaderProps {
   onOpenPersona: () => void;
   onOpenModel: () => void;
   onOpenMemory: () => void;
+  /** Opens the pinned memories (every member; only the owner writes). */
+  onOpenPinned: () => void;
   /** The conversation's cast in member order (the character alone in a one-to-one chat). */
   cast: CastMember[];
   onOpenCast: (view: CastPanelView) => void;
@@ -87,6 +91,7 @@ export function ChatHeader({
   onOpenPersona,
   onOpenModel,
   onOpenMemory,
+  onOpenPinned,
   cast,
   onOpenCast,
   onOpenAuthorNote,
@@ -225,6 +230,9 @@ export function ChatHeader({
             </DropdownMenuItem>
             </>
             )}
+            <DropdownMenuItem onSelect={openDialog(onOpenPinned)}>
+              <Pin aria-hidden="true" /> Pinned memories
+            </DropdownMenuItem>
             <DropdownMenuSeparator />
             <DropdownMenuItem asChild>
               <a href={conversationExportUrl(conversation.id, "jsonl")} download>

@@ -74,6 +74,9 @@ import { MessageList } from "./message-list.tsx";
 import { ModelPickerDialog } from "./model-picker-dialog.tsx";
 import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
 import { VoiceModeSwitch } from "./voice-mode-switch.tsx";
+import { useCreateMemory, useMemories } from "../../memory/api/memories.ts";
+import { MemoryPanel } from "../../memory/components/memory-panel.tsx";
+import { WhyThisReplyDialog } from "../../memory/components/why-this-reply-dialog.tsx";
 
 /** Said when a steering frame could not be sent (the socket is down). */
 function notConnected() {
@@ -130,6 +133,15 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const queryClient = useQueryClient();
   const [inviteOpen, setInviteOpen] = useState(false);
   const [peopleOpen, setPeopleOpen] = useState(false);
+  const [pinnedOpen, setPinnedOpen] = useState(false);
+  /** The reply whose "Why this reply?" is open, and the button to give the focus back to. */
+  const [why, setWhy] = useState<{ messageId: string; opener: HTMLElement | null } | null>(null);
+  const memories = useMemories(conversationId);
+  const pin = useCreateMemory(conversationId);
+  const pinnedIds = useMemo(
+    () => new Set((memories.data?.memories ?? []).flatMap((memory) => (memory.messageId ? [memory.messageId] : []))),
+    [memories.data],
+  );
   const { user } = useUser();
   const viewerId = user?.id ?? null;
   // Until the person is known, a one-person chat is theirs; a shared one shows a member's powers.
@@ -353,6 +365,43 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         { target: { targetType: "message", targetId: item.id, conversationId }, subject: `this reply from ${speakerFor(item.characterId).name}` },
         opener,
       ),
+    ...(isOwner && socket.status !== "gone"
+      ? {
+          onPin: (item: ChatItem) =>
+            pin.mutate(
+              { messageId: item.id },
+              {
+                onSuccess: () => toast({ title: "Pinned", description: "Every reply will remember it. See it in Pinned memories." }),
+                onError: (error) => {
+                  if (isUnauthorizedError(error)) notifyUnauthorized("view this conversation");
+                  else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to pin the message. Please try again.", variant: "destructive" });
+                },
+              },
+            ),
+          onWhy: (item: ChatItem, opener: HTMLElement | null) => setWhy({ messageId: item.id, opener }),
+        }
+      : {}),
+  };
+
+  /** Scrolls the log to a message and marks it for a moment (a recalled message chosen in "Why this reply?"). */
+  const jumpTo = (messageId: string) => {
+    stickToBottom.current = false;
+    requestAnimationFrame(() => {
+      const row = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+      const article = row?.querySelector<HTMLElement>("article");
+      if (!row || !article) return;
+      const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      row.scrollIntoView({ block: "center", behavior: reduced ? "auto" : "smooth" });
+      article.tabIndex = -1;
+      article.focus({ preventScroll: true });
+      const mark = ["ring-2", "ring-pink-400/80", "ring-offset-4", "ring-offset-card", "rounded-2xl"];
+      article.classList.add(...mark);
+      row.dataset.highlighted = "";
+      window.setTimeout(() => {
+        article.classList.remove(...mark);
+        delete row.dataset.highlighted;
+      }, 3000);
+    });
   };
 
   const rate = useRateMessage(conversationId);
@@ -416,6 +465,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setMemorySave({ clientIds: [], error: null });
             setMemoryOpen(true);
           }}
+          onOpenPinned={() => setPinnedOpen(true)}
           cast={cast}
           onOpenCast={setCastView}
           onOpenAuthorNote={() => {
@@ -452,6 +502,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           shared={shared}
           readOnly={readOnly}
           connectionHref={`/settings/models?edit=${conversation.modelConnectionId ?? "default"}`}
+          pinnedIds={pinnedIds}
         />
         <div ref={composerArea} className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
@@ -527,6 +578,33 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         />
       )}
       {modelOpen && <ModelPickerDialog conversation={conversation} onClose={() => setModelOpen(false)} />}
+      {pinnedOpen && (
+        <MemoryPanel
+          conversationId={conversationId}
+          characterName={(characterId) => cast.find((member) => member.id === characterId)?.name ?? character.name}
+          defaultCharacterName={character.name}
+          canEdit={isOwner}
+          onClose={() => setPinnedOpen(false)}
+        />
+      )}
+      {why && (
+        <WhyThisReplyDialog
+          conversationId={conversationId}
+          messageId={why.messageId}
+          messageOf={(id) => {
+            const message = state.messages.find((m) => m.id === id);
+            if (!message) return undefined;
+            const speaker = message.isUser ? (message.authorName ?? "You") : speakerFor(message.characterId).name;
+            return { speaker, content: message.content };
+          }}
+          onJump={(id) => {
+            setWhy(null);
+            jumpTo(id);
+          }}
+          onClose={() => setWhy(null)}
+          opener={why.opener}
+        />
+      )}
       {memoryOpen && (
         <MemoryDialog
           characterName={names}

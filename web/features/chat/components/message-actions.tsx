@@ -8,7 +8,7 @@
  * also get Edit and Copy as buttons. The toolbar shows while the message is
  * hovered or focused, and always on touch screens and phones, where nothing hovers.
  */
-import { Copy, Ellipsis, Eye, EyeOff, Flag, GitBranch, History, Pencil, Trash2 } from "lucide-react";
+import { Copy, Ellipsis, Eye, EyeOff, Flag, GitBranch, History, Lightbulb, Pencil, Pin, Trash2 } from "lucide-react";
 import { type ReactNode, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import {
@@ -37,6 +37,10 @@ export interface MessageActionHandlers {
    * button) gets the focus back when it closes.
    */
   onReport: (item: ChatItem, opener: HTMLElement | null) => void;
+  /** Pins the message as a memory (its text; DESIGN.md "Memory"). Absent: not offered (a member of a shared room). */
+  onPin?: (item: ChatItem) => void;
+  /** Opens "Why this reply?" on a character reply; `opener` gets the focus back. Absent: not offered (the prompt is the owner's). */
+  onWhy?: (item: ChatItem, opener: HTMLElement | null) => void;
 }
 
 interface MessageActionsProps {
@@ -52,6 +56,8 @@ interface MessageActionsProps {
   mayChange?: boolean;
   /** Rewind and Hide from context are offered: the owner only. Default true. */
   mayRewind?: boolean;
+  /** The message is pinned as a memory: "Pin" is not offered again. */
+  pinned?: boolean;
 }
 
 const ICON_BUTTON = "size-8 rounded-md text-muted-foreground hover:text-foreground [&_svg]:!size-4";
@@ -70,7 +76,7 @@ function ToolbarButton({ label, tooltip, onClick, disabled, children }: { label:
   );
 }
 
-export function MessageActions({ item, side, disabled, after, handlers, mayChange = true, mayRewind = true }: MessageActionsProps) {
+export function MessageActions({ item, side, disabled, after, handlers, mayChange = true, mayRewind = true, pinned = false }: MessageActionsProps) {
   // Edit, Delete and Rewind move the focus (the editor, a dialog): the menu must not pull it back to its button.
   const focusMoves = useRef(false);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -127,6 +133,21 @@ export function MessageActions({ item, side, disabled, after, handlers, mayChang
           {mayRewind && (
             <DropdownMenuItem disabled={disabled} onSelect={() => handlers.onHide(item, !item.hidden)}>
               {item.hidden ? <Eye aria-hidden="true" /> : <EyeOff aria-hidden="true" />} {item.hidden ? "Unhide" : "Hide from context"}
+            </DropdownMenuItem>
+          )}
+          {handlers.onPin && !pinned && (
+            <DropdownMenuItem onSelect={() => handlers.onPin?.(item)}>
+              <Pin aria-hidden="true" /> Pin to memory
+            </DropdownMenuItem>
+          )}
+          {handlers.onWhy && !item.isUser && (
+            <DropdownMenuItem
+              onSelect={() => {
+                focusMoves.current = true;
+                handlers.onWhy?.(item, menuButton.current);
+              }}
+            >
+              <Lightbulb aria-hidden="true" /> Why this reply?
             </DropdownMenuItem>
           )}
           <DropdownMenuSeparator />

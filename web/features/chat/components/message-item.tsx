@@ -15,7 +15,7 @@
  * endpoint reported its tokens: "312 tokens", with the prompt's and the
  * reply's in its tooltip (lib/reply-usage.ts), for the version shown.
  */
-import { ChevronLeft, ChevronRight, EyeOff, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
+import { ChevronLeft, ChevronRight, EyeOff, Pin, RefreshCw, RotateCcw, StepForward, ThumbsDown, ThumbsUp } from "lucide-react";
 import { type ComponentProps, type ReactNode, useState } from "react";
 import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, type ReplyUsage } from "../../../../schema/chat.ts";
 import { replyVersions } from "../../../../schema/chat-frames.ts";
@@ -50,9 +50,20 @@ export interface SteerProps {
   mayChange: boolean;
   /** Rewind and Hide from context are the viewer's to use (they own the room). */
   mayRewind: boolean;
+  /** The message is pinned as a memory (DESIGN.md "Memory"): it shows a pin. */
+  pinned: boolean;
   /** Sends the edit; false when it could not be sent (the editor stays open). */
   onSaveEdit: (item: ChatItem, content: string) => boolean;
   onCancelEdit: () => void;
+}
+
+/** The mark of a message pinned as a memory. */
+function PinnedMark() {
+  return (
+    <span data-pinned className="flex items-center gap-1 text-xs text-pink-300">
+      <Pin aria-hidden="true" className="size-3" /> Pinned
+    </span>
+  );
 }
 
 /** An icon button named by `label`, with `tooltip` (else the label) as its tooltip (inside the message list's TooltipProvider). */
@@ -182,9 +193,15 @@ export function UserMessage({
                 handlers={steer.handlers}
                 mayChange={steer.mayChange}
                 mayRewind={steer.mayRewind}
+                pinned={steer.pinned}
               />
             )}
-            {item.editedAt && <EditedMark at={item.editedAt} />}
+            {(item.editedAt || steer.pinned) && (
+              <p className="flex gap-2 px-1 text-xs text-muted-foreground">
+                {steer.pinned && <PinnedMark />}
+                {item.editedAt && <EditedMark at={item.editedAt} />}
+              </p>
+            )}
             {item.hidden && stored && <HiddenNote item={item} steer={steer} />}
           </>
         )}
@@ -300,10 +317,12 @@ export function CharacterMessage({
             handlers={steer.handlers}
             mayChange={steer.mayChange}
             mayRewind={steer.mayRewind}
+            pinned={steer.pinned}
           />
         )}
-        {!steer.editing && (((item.stopped || item.editedAt) && !other) || tokens) && (
+        {!steer.editing && (((item.stopped || item.editedAt) && !other) || tokens || steer.pinned) && (
           <p className="flex gap-2 px-1 text-xs text-muted-foreground">
+            {steer.pinned && <PinnedMark />}
             {item.stopped && !other && <span>Stopped</span>}
             {item.editedAt && !other && <EditedMark at={item.editedAt} />}
             {tokens && <TokenCount usage={tokens} />}

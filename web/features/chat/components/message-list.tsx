@@ -68,6 +68,8 @@ interface MessageListProps {
   connectionHref?: string;
   /** The chat is gone for this person (removed, deleted, suspended): it can be read, nothing can be changed or asked for. */
   readOnly?: boolean;
+  /** Ids of the messages pinned as memories (they show a pin). */
+  pinnedIds: ReadonlySet<string>;
 }
 
 export function MessageList({
@@ -92,6 +94,7 @@ export function MessageList({
   shared,
   readOnly = false,
   connectionHref = "/settings/models",
+  pinnedIds,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
@@ -108,6 +111,7 @@ export function MessageList({
   const steerProps = (item: ChatItem): SteerProps => ({
     mayChange: !readOnly && (isOwner || (item.isUser && !othersMessage(item))),
     mayRewind: !readOnly && isOwner,
+    pinned: pinnedIds.has(item.id),
     enabled: steerable,
     after: messagesAfter(state, item.id),
     editing: editingId === item.id,
