@@ -69,30 +69,36 @@ export function CharacterPicker({ chosen, unavailable, full = false, onPick, act
           const reason = unavailable?.get(character.id);
           const favorite = query.data?.favorites.has(character.id) ?? false;
           return (
-            <li key={character.id}>
-              <button
-                type="button"
-                aria-pressed={chosen ? isChosen : undefined}
-                aria-label={actionLabel(character, isChosen)}
-                disabled={busy || reason !== undefined || (full && !isChosen)}
-                onClick={() => onPick(character)}
-                className={cn(
-                  "flex w-full cursor-pointer items-center gap-3 rounded-lg border border-transparent p-2 text-left transition-colors hover:bg-surface focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60",
-                  isChosen && "border-accent-pink/60 bg-surface",
-                )}
-              >
-                <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-9" />
-                <span className="min-w-0 flex-1">
-                  <span className="flex items-center gap-1.5 truncate text-sm font-medium">
-                    <span className="truncate">{character.name}</span>
-                    {favorite && <Heart aria-label="Favorite" className="size-3.5 shrink-0 fill-accent-pink text-accent-pink" />}
-                  </span>
-                  <span className="block truncate text-xs text-muted-foreground">{reason ?? `@${character.creator}`}</span>
+            <li
+              key={character.id}
+              className={cn(
+                // The whole row answers a click (the button's ::after covers it), but only the name is the
+                // button's visible text: its accessible name ("Add … to the group") then holds all of it (axe
+                // label-content-name-mismatch; WCAG 2.5.3 Label in Name). The creator line stays readable beside it.
+                "relative flex w-full items-center gap-3 rounded-lg border border-transparent p-2 transition-colors hover:bg-surface has-[button:focus-visible]:outline-2 has-[button:focus-visible]:outline-ring has-[button:disabled]:opacity-60",
+                isChosen && "border-accent-pink/60 bg-surface",
+              )}
+            >
+              <Avatar src={character.avatarUrl} fallback={characterInitial(character.name)} className="size-9" />
+              <span className="min-w-0 flex-1">
+                <span className="flex items-center gap-1.5 text-sm font-medium">
+                  <button
+                    type="button"
+                    aria-pressed={chosen ? isChosen : undefined}
+                    aria-label={actionLabel(character, isChosen)}
+                    disabled={busy || reason !== undefined || (full && !isChosen)}
+                    onClick={() => onPick(character)}
+                    className="min-w-0 cursor-pointer truncate text-left outline-none after:absolute after:inset-0 after:rounded-lg disabled:cursor-not-allowed"
+                  >
+                    {character.name}
+                  </button>
+                  {favorite && <Heart aria-label="Favorite" className="size-3.5 shrink-0 fill-accent-pink text-accent-pink" />}
                 </span>
-                <span aria-hidden="true" className={cn("shrink-0 text-xs font-medium", isChosen ? "text-pink-300" : "text-muted-foreground")}>
-                  {reason ? "" : isChosen ? "Chosen" : chosen ? "Choose" : "Add"}
-                </span>
-              </button>
+                <span className="block truncate text-xs text-muted-foreground">{reason ?? `@${character.creator}`}</span>
+              </span>
+              <span aria-hidden="true" className={cn("shrink-0 text-xs font-medium", isChosen ? "text-pink-300" : "text-muted-foreground")}>
+                {reason ? "" : isChosen ? "Chosen" : chosen ? "Choose" : "Add"}
+              </span>
             </li>
           );
         })}
