@@ -104,32 +104,37 @@ async function waitUntilReady(app: App, url: string): Promise<void> {
 
 /**
  * Seconds each spec file's tests took in a full `npm test` with two shards
- * (2026-11-26, this 2-core machine, beside vitest: the sum of Playwright's
- * per-test times; the moderation spec's 180 s before its CLI read the local
- * database straight from its file is put at 70), to balance the shards; a spec not
+ * (2026-11-27, this 2-core machine, beside vitest: the sum of Playwright's
+ * per-test times), to balance the shards; a spec not
  * listed is estimated from its length (SPEC_BYTES_PER_SECOND). Refresh from
  * a run's per-test times when a spec grows a lot.
  */
 const SPEC_SECONDS: Record<string, number> = {
-  accounts: 41,
-  catalog: 75,
-  chat: 111,
-  "chat-steering": 99,
-  community: 63,
-  creator: 63,
-  creators: 43,
-  "first-hour": 104,
-  "first-hour-chats": 91,
-  "group-chat": 88,
-  "model-connections": 32,
-  moderation: 70,
-  navigation: 9,
-  oidc: 15,
-  personas: 26,
-  share: 44,
-  "shared-room": 43,
-  "tag-filters": 35,
-  voices: 50,
+  account: 50,
+  accounts: 95,
+  blocking: 75,
+  catalog: 151,
+  chat: 214,
+  "chat-steering": 182,
+  community: 101,
+  creator: 86,
+  creators: 118,
+  "dead-ends": 51,
+  dialogs: 62,
+  "first-hour": 208,
+  "first-hour-chats": 167,
+  "group-chat": 178,
+  memory: 66,
+  "model-connections": 66,
+  moderation: 98,
+  navigation: 20,
+  oidc: 16,
+  personas: 39,
+  refusals: 24,
+  share: 64,
+  "shared-room": 105,
+  "tag-filters": 68,
+  voices: 76,
 };
 /** For a spec not in SPEC_SECONDS: the suite's bytes per second of that run (250 KB in 855 s). */
 const SPEC_BYTES_PER_SECOND = 290;
