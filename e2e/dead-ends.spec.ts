@@ -40,9 +40,15 @@ const userMessages = (page: Page) => log(page).getByRole("article", { name: "You
 const composer = (page: Page) => page.getByRole("textbox", { name: /^Message / });
 const generateReply = (page: Page) => page.getByRole("button", { name: "Generate reply" });
 
-/** `over` (a toast) covers none of `controls`, by their boxes on the screen. */
+/**
+ * `over` (a toast) covers none of `controls`, by their boxes on the screen
+ * once the toast has come to rest: it slides in from the bottom edge, so
+ * while its entrance runs it passes over the composer on its way up.
+ */
 async function expectClear(page: Page, over: Locator, controls: Locator[]): Promise<void> {
-  const box = (await over.locator("xpath=ancestor-or-self::li[1]").boundingBox())!;
+  const item = over.locator("xpath=ancestor-or-self::li[1]");
+  await item.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+  const box = (await item.boundingBox())!;
   for (const control of controls) {
     const other = (await control.first().boundingBox())!;
     const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;

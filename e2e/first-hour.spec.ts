@@ -8,7 +8,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
-import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, unique } from "./helpers.ts";
+import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, startHeldModel, unique } from "./helpers.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CHAT_URL = new RegExp(`/chat/(${UUID})$`);
@@ -161,38 +161,48 @@ test.describe("focus and Escape in the chat", () => {
   test("the message box gets the focus back after memory and after an edit; Escape stops a reply", async ({ page }) => {
     followChatSockets(page);
     await signIn(page, "Esme");
-    const character = await createCharacter(page.request);
-    const id = await createConversation(page.request, character);
-    await page.goto(`/chat/${id}`);
-    await expectChatJoined(page);
-    const box = messageBox(page, character.name);
+    // Replies come from a model that never finishes on its own, so Escape always meets one being written.
+    const model = await startHeldModel();
+    try {
+      const connection = await page.request.post("/api/model-connections", {
+        data: { name: "Held model", kind: "openai", baseUrl: model.baseUrl, model: "held-model", isDefault: true },
+      });
+      expect(connection.status()).toBe(201);
+      const character = await createCharacter(page.request);
+      const id = await createConversation(page.request, character);
+      await page.goto(`/chat/${id}`);
+      await expectChatJoined(page);
+      const box = messageBox(page, character.name);
 
-    // Memory, closed with Escape: back in the message box.
-    await page.getByRole("button", { name: "Conversation options" }).click();
-    await page.getByRole("menuitem", { name: "Memory" }).click();
-    await expect(page.getByRole("dialog", { name: "Memory" })).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(page.getByRole("dialog", { name: "Memory" })).toBeHidden();
-    await expect(box).toBeFocused();
+      // Memory, closed with Escape: back in the message box.
+      await page.getByRole("button", { name: "Conversation options" }).click();
+      await page.getByRole("menuitem", { name: "Memory" }).click();
+      await expect(page.getByRole("dialog", { name: "Memory" })).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("dialog", { name: "Memory" })).toBeHidden();
+      await expect(box).toBeFocused();
 
-    // Escape while the reply is being written stops it.
-    await box.fill("Tell me the longest story you know about the ships.");
-    await box.press("Enter");
-    const reply = characterMessages(page, character.name).nth(1);
-    await expect(reply).toHaveAttribute("aria-busy", "true");
-    await page.keyboard.press("Escape");
-    await expect(reply).toHaveAttribute("aria-busy", "false");
-    await expect(reply.getByText("Stopped", { exact: true })).toBeVisible();
+      // Escape while the reply is being written stops it.
+      await box.fill("Tell me the longest story you know about the ships.");
+      await box.press("Enter");
+      const reply = characterMessages(page, character.name).nth(1);
+      await expect(reply).toHaveAttribute("aria-busy", "true");
+      await page.keyboard.press("Escape");
+      await expect(reply).toHaveAttribute("aria-busy", "false");
+      await expect(reply.getByText("Stopped", { exact: true })).toBeVisible();
 
-    // An edit saved: back in the message box.
-    const mine = userMessages(page).first();
-    await mine.getByRole("button", { name: "More actions" }).click();
-    await page.getByRole("menuitem", { name: "Edit", exact: true }).click();
-    const editor = mine.getByRole("textbox", { name: "Edit your message" });
-    await editor.fill("Tell me a short story instead.");
-    await mine.getByRole("button", { name: "Save" }).click();
-    await expect(editor).toHaveCount(0);
-    await expect(box).toBeFocused();
+      // An edit saved: back in the message box.
+      const mine = userMessages(page).first();
+      await mine.getByRole("button", { name: "More actions" }).click();
+      await page.getByRole("menuitem", { name: "Edit", exact: true }).click();
+      const editor = mine.getByRole("textbox", { name: "Edit your message" });
+      await editor.fill("Tell me a short story instead.");
+      await mine.getByRole("button", { name: "Save" }).click();
+      await expect(editor).toHaveCount(0);
+      await expect(box).toBeFocused();
+    } finally {
+      await model.close();
+    }
   });
 
   test("the favorite button's name says the count it shows", async ({ page }) => {

@@ -2,6 +2,8 @@
  * Helpers shared by the browser tests: unique names, the local sign-in, the
  * axe check and toast lookup.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import type { CurrentUser } from "../schema/api.ts";
@@ -145,4 +147,36 @@ export async function expectChatJoined(page: Page): Promise<void> {
   await expect
     .poll(() => chatSockets.get(page)!.at(-1)?.joined ?? false, { message: "the chat socket has joined (history_sync)" })
     .toBe(true);
+}
+
+/**
+ * A loopback OpenAI-compatible endpoint (the outside world, DESIGN.md "Your
+ * own model") whose `POST /v1/chat/completions` streams one word ("Once")
+ * and then holds the reply open until the caller goes away: a reply that is
+ * still being written for as long as a test needs, however fast or slow the
+ * machine. `GET /v1/models` lists `held-model`. Close it with `close()`.
+ */
+export async function startHeldModel(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    if (req.method === "GET" && req.url === "/v1/models") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "held-model" }] }));
+      return;
+    }
+    if (req.method === "POST" && req.url === "/v1/chat/completions") {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Once" } }] })}\n\n`);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
