@@ -5,7 +5,7 @@
  * attempt, the same each time).
  */
 import { describe, expect, it } from "vitest";
-import { OfflineChatModel, type OfflineCharacter, offlineContinuation, offlineReply, offlineSummary, quotedSpans } from "./offline-model.ts";
+import { cardPronouns, OfflineChatModel, type OfflineCharacter, offlineContinuation, offlineReply, offlineSummary, quotedSpans } from "./offline-model.ts";
 
 describe("quotedSpans", () => {
   it("pairs quotes in order, so the narration between two quotes is not a span", () => {
@@ -126,5 +126,48 @@ describe("the offline model under a person's settings", () => {
     const stopped = await stream({ maxTokens: 512, sampling: { stop: ["Ines", "."] } });
     expect(stopped).toBe(full.slice(0, Math.min(full.indexOf("Ines"), full.indexOf("."))));
     expect(stopped).not.toContain(".");
+  });
+});
+
+describe("the offline model reads as a character (issue 41)", () => {
+  const wren: OfflineCharacter = {
+    name: "Wren",
+    description: "A lighthouse keeper.",
+    personality: "Patient, watchful and warm. She tells long stories about ships.",
+    scenario: "A lighthouse on a stormy night.",
+    exampleConversation: null,
+    greeting: '*The keeper lights the lamp.* "Come in out of the rain, {{user}}."',
+  };
+  const said = ["Hi Wren", "Where do the ships go at night?", "I lost my brother at sea last winter.", "Can you teach me to light the lamp?", "The storm frightens me."];
+
+  it("answers the message instead of quoting it back", () => {
+    for (const [i, text] of said.entries()) {
+      const reply = offlineReply(wren, "Ines", text, 2 * i + 1);
+      expect(reply).not.toContain(text.replace(/[.?!]$/, ""));
+      expect(reply).not.toMatch(/repeats softly|echoes|turning the words over/);
+    }
+    expect(offlineReply(wren, "Ines", "Hi Wren", 1)).toMatch(/"(Hello, Ines\. I'm glad you came\.|There you are, Ines\.|Well met, Ines\. Sit, if you like\.)"/);
+    expect(offlineReply(wren, "Ines", "Where do the ships go at night?", 3)).toMatch(/ships/i);
+  });
+
+  it("uses the card's pronouns: her for a woman, his for a man, their only when the card says so or says nothing", () => {
+    expect(cardPronouns(wren).possessive).toBe("her");
+    expect(cardPronouns({ ...wren, personality: "Gruff. He mends nets and his hands are scarred." }).possessive).toBe("his");
+    expect(cardPronouns({ ...wren, personality: "Calm. Pronouns: they/them. She is mentioned in old songs." }).possessive).toBe("their");
+    expect(cardPronouns({ ...wren, personality: "Calm and exact.", greeting: '"Welcome."' }).possessive).toBe("their");
+    const replies = Array.from({ length: 26 }, (_, turn) => offlineReply(wren, "Ines", "Tell me about the lamp", turn));
+    expect(replies.some((reply) => reply.includes(" her "))).toBe(true);
+    expect(replies.join(" ")).not.toMatch(/\btheir (head|hands)\b/);
+  });
+
+  it("opens differently from one reply to the next across a chat, and the same each time", () => {
+    const openings = said.map((text, i) => offlineReply(wren, "Ines", text, 2 * i + 1).split(".*")[0]);
+    for (let i = 1; i < openings.length; i++) expect(openings[i]).not.toBe(openings[i - 1]);
+    expect(new Set(openings).size).toBe(openings.length);
+    expect(said.map((text, i) => offlineReply(wren, "Ines", text, 2 * i + 1).split(".*")[0])).toEqual(openings);
+    // Past the history window the turn stops growing: the last reply's opening is still not used again.
+    const last = offlineReply(wren, "Ines", "The storm frightens me.", 40);
+    const next = offlineReply(wren, "Ines", "Where do the ships go at night?", 40, 0, last);
+    expect(next.split(".*")[0]).not.toBe(last.split(".*")[0]);
   });
 });

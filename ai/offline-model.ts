@@ -1,7 +1,8 @@
 /**
  * The offline chat model (DESIGN.md "Chat models"): no network, no weights,
  * deterministic. It answers in character from the card's own text — a short
- * action, the person's own words taken up, a line the character says in its
+ * action in the card's pronouns, an answer that takes up the message's key
+ * word (never quoting the person back), a line the character says in its
  * greeting or example dialogue (else a sentence of its personality or
  * scenario), and a question back — and streams it word by word at a steady
  * pace, like a hosted model. The same conversation and message always give
@@ -20,25 +21,88 @@ import { replaceMacros } from "../schema/macros.ts";
 export type OfflineCharacter = Pick<Character, "name" | "description" | "personality" | "scenario" | "exampleConversation" | "greeting"> &
   Partial<Pick<Character, "longDescription">>;
 
+/** The pronouns a card gives its character (`cardPronouns`). */
+export interface Pronouns {
+  subject: "she" | "he" | "they";
+  /** her / his / their */
+  possessive: string;
+}
+
+const PRONOUNS: Record<Pronouns["subject"], Pronouns> = {
+  she: { subject: "she", possessive: "her" },
+  he: { subject: "he", possessive: "his" },
+  they: { subject: "they", possessive: "their" },
+};
+
+/**
+ * The character's pronouns as its card gives them: a stated "pronouns:
+ * she/her" (or "(he/him)", "they/them") first; else whichever of she/her and
+ * he/him the card's own text uses more; "they" when the card says so, says
+ * neither, or uses both as often.
+ */
+export function cardPronouns(character: OfflineCharacter): Pronouns {
+  const text = [character.description, character.longDescription ?? "", character.personality, character.scenario ?? "", character.greeting ?? "", character.exampleConversation ?? ""].join("\n");
+  const stated = /\b(?:pronouns?\s*[:=(-]?\s*|\()(she|he|they)\s*\/\s*(?:her|him|them)\b/i.exec(text);
+  if (stated) return PRONOUNS[stated[1]!.toLowerCase() as Pronouns["subject"]];
+  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  const she = count(/\b(?:she|her|hers|herself)\b/gi);
+  const he = count(/\b(?:he|him|his|himself)\b/gi);
+  if (she > he) return PRONOUNS.she;
+  if (he > she) return PRONOUNS.he;
+  return PRONOUNS.they;
+}
+
+/**
+ * Opening actions, `{p}` the possessive pronoun. Thirteen (a prime): stepping
+ * through them by a chat's turn (which grows by two a round) meets every one
+ * before any comes back, so a chat's openings keep changing.
+ */
 const ACTIONS = [
   "listens closely",
-  "tilts their head, thinking it over",
+  "tilts {p} head, thinking it over",
   "smiles faintly",
   "leans in a little",
   "takes a slow breath",
   "considers your words for a moment",
   "meets your eyes",
   "lets out a quiet laugh",
+  "glances away, then back at you",
+  "sets down what {p} hands were busy with",
+  "raises an eyebrow",
+  "nods slowly",
+  "lets the silence sit for a heartbeat",
 ];
 
-const TAKE_UPS = ["repeats softly", "echoes", "says, turning the words over", "murmurs"];
+/** How the character takes a greeting: answered in kind, never repeated. */
+const GREETINGS = [(user: string) => `Hello, ${user}. I'm glad you came.`, (user: string) => `There you are, ${user}.`, (user: string) => `Well met, ${user}. Sit, if you like.`];
 
+/** How the character takes up a question about `Word` (capitalised) or `word`. */
+const ANSWERS = [
+  (word: string, Word: string) => `${Word}? Few people think to ask me that.`,
+  (word: string) => `If it's ${word} you want to know about, sit down. It's a long answer.`,
+  (word: string) => `Ah, ${word}. I have thought about that more than I'd admit.`,
+  (word: string, Word: string) => `${Word}... you ask as if the answer were simple.`,
+];
+
+/** How the character takes up something the person told it. */
+const ACKNOWLEDGEMENTS = [
+  (word: string, _Word: string, user: string) => `So it's ${word} that brought you here, ${user}.`,
+  (word: string, Word: string) => `${Word}. I hear you.`,
+  (word: string) => `I won't forget what you said about ${word}.`,
+  (word: string, Word: string) => `${Word}, is it? That changes things.`,
+];
+
+/** The question back that ends a reply: the answer already took up the message's word, so these ask on without it. */
 const QUESTIONS = [
-  (word: string, user: string) => `Tell me more about ${word}, ${user}.`,
-  (word: string, user: string) => `What do you mean by "${word}", ${user}?`,
-  (word: string, user: string) => `And what would you have me do about ${word}, ${user}?`,
-  (word: string, user: string) => `Why does ${word} matter so much to you, ${user}?`,
+  (user: string) => `What brings that to mind tonight, ${user}?`,
+  (user: string) => `And what will you do now, ${user}?`,
+  (user: string) => `Will you stay a while and tell me the rest, ${user}?`,
+  (user: string) => `What would you have me do, ${user}?`,
+  (user: string) => `Who else knows about this, ${user}?`,
 ];
+
+/** When the message has no word to take up. */
+const LISTENINGS = [(user: string) => `I hear you, ${user}.`, (user: string) => `Go on, ${user}. I'm listening.`, () => "Is that so?"];
 
 const STOP_WORDS = new Set(
   "about above after again also been before being could does doing down each from have having here just more most only other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours you're i'm it's that's".split(
@@ -126,7 +190,7 @@ function keyWord(text: string): string | null {
   return words.reduce((best, w) => (w.length > best.length ? w : best));
 }
 
-/** The start of a message, at most 12 words, for the character to take up. */
+/** The start of a message, at most 12 words, for a summary to quote. */
 function snippet(text: string): string {
   const firstClause = clean(text).split(/(?<=[.!?])\s/)[0] ?? "";
   const words = firstClause.split(" ").filter(Boolean);
@@ -134,19 +198,50 @@ function snippet(text: string): string {
   return words.length > 12 ? `${short}…` : short;
 }
 
+/** `template` with the possessive pronoun of `pronouns` for `{p}`. */
+const withPronouns = (template: string, pronouns: Pronouns) => template.replaceAll("{p}", pronouns.possessive);
+
+/**
+ * The opening action of a reply: stepped by the chat's `turn` and the
+ * `attempt`, so consecutive replies and regenerates open differently; and
+ * never the one `previous` (the character's last reply) opened with, which
+ * still holds once the history window stops the turn from growing.
+ */
+function opening(character: OfflineCharacter, turn: number, attempt: number, previous: string): string {
+  const pronouns = cardPronouns(character);
+  let index = (fnv1a(character.name) + turn * 5 + attempt) % ACTIONS.length;
+  if (previous.includes(`${character.name} ${withPronouns(ACTIONS[index]!, pronouns)}`)) index = (index + 1) % ACTIONS.length;
+  return withPronouns(ACTIONS[index]!, pronouns);
+}
+
+/** The character's answer to what the person said: a greeting back, or the message's key word taken up — never the message quoted. */
+function answer(userText: string, userName: string, seed: number, attempt: number): string {
+  const text = userText.trim();
+  if (/^(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening))\b/i.test(text) && text.split(/\s+/).length <= 4) {
+    return pick(GREETINGS, seed, 2, attempt)(userName);
+  }
+  const word = keyWord(text);
+  if (!word) return pick(LISTENINGS, seed, 2, attempt)(userName);
+  const Word = word.charAt(0).toUpperCase() + word.slice(1);
+  const asks = /\?\s*$/.test(text) || /^(?:who|what|when|where|why|how|which|can|could|will|would|do|does|did|is|are)\b/i.test(text);
+  return pick(asks ? ANSWERS : ACKNOWLEDGEMENTS, seed, 2, attempt)(word, Word, userName);
+}
+
 /**
  * The whole reply the offline model gives to `userText` as the `turn`-th
- * message of a conversation (deterministic). Macros are replaced. `attempt`
- * counts the versions of this reply written before (0 for the first; a
- * regenerate adds one): each step moves every choice to the next one, so the
- * first eight attempts at least open with different actions.
+ * message of a conversation (deterministic): an action in the card's
+ * pronouns, an answer that takes up the message without quoting it, a line
+ * the character says in its greeting or examples (else a sentence of its
+ * personality or scenario), and a question back. Macros are replaced.
+ * `attempt` counts the versions of this reply written before (0 for the
+ * first; a regenerate adds one): each step moves every choice to the next
+ * one, so the first thirteen attempts open with different actions.
+ * `previous`: the character's last reply, whose opening is not used again.
  */
-export function offlineReply(character: OfflineCharacter, userName: string, userText: string, turn: number, attempt = 0): string {
+export function offlineReply(character: OfflineCharacter, userName: string, userText: string, turn: number, attempt = 0, previous = ""): string {
   const seed = fnv1a(`${character.name}\n${turn}\n${userText}`);
   const name = character.name;
-  const parts = [`*${name} ${pick(ACTIONS, seed, 1, attempt)}.*`];
-  const said = snippet(userText);
-  if (said) parts.push(`"${said}," ${name} ${pick(TAKE_UPS, seed, 2, attempt)}.`);
+  const parts = [`*${name} ${opening(character, turn, attempt, previous)}.*`, `"${answer(userText, userName, seed, attempt)}"`];
   const spoken = spokenLines(character);
   if (spoken.length > 0) {
     parts.push(`"${pick(spoken, seed, 3, attempt)}"`);
@@ -154,8 +249,7 @@ export function offlineReply(character: OfflineCharacter, userName: string, user
     const sentences = describingSentences(character);
     if (sentences.length > 0) parts.push(`*${pick(sentences, seed, 3, attempt)}*`);
   }
-  const word = keyWord(userText);
-  parts.push(word ? pick(QUESTIONS, seed, 4, attempt)(word, userName) : `What happens next, ${userName}?`);
+  parts.push(keyWord(userText) ? pick(QUESTIONS, seed, 4, attempt)(userName) : `What happens next, ${userName}?`);
   return replaceMacros(parts.join(" "), name, userName);
 }
 
@@ -167,7 +261,7 @@ export function offlineReply(character: OfflineCharacter, userName: string, user
 export function offlineContinuation(character: OfflineCharacter, userName: string, replyText: string, attempt = 0): string {
   const seed = fnv1a(`${character.name}\ncontinue\n${replyText}`);
   const name = character.name;
-  const parts = [`*${name} ${pick(ACTIONS, seed, 5, attempt)}, then goes on.*`];
+  const parts = [`*${name} ${withPronouns(pick(ACTIONS, seed, 5, attempt), cardPronouns(character))}, then goes on.*`];
   const spoken = spokenLines(character);
   const sentences = describingSentences(character);
   if (spoken.length > 0) parts.push(`"${pick(spoken, seed, 6, attempt)}"`);
@@ -265,7 +359,7 @@ export class OfflineChatModel implements ChatModel {
     const text =
       purpose === "continue"
         ? offlineContinuation(this.character, this.userName, prompt.findLast((m) => m.role === "assistant")?.content ?? "", attempt)
-        : offlineReply(this.character, this.userName, lastUser, turn, attempt);
+        : offlineReply(this.character, this.userName, lastUser, turn, attempt, prompt.findLast((m) => m.role === "assistant")?.content);
     const words = (beforeStop(text, [...(stop ?? []), ...(sampling?.stop ?? [])]).match(/\S+\s*/g) ?? []).slice(0, Math.max(1, maxTokens));
     // 0 still yields to the event loop between words; a real pause comes from one timer per reply.
     const ticks = this.wordDelayMs > 0 && words.length > 1 ? pace(this.wordDelayMs) : null;
