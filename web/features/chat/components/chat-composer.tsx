@@ -18,7 +18,7 @@ import { IconTooltip } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
 import { useVoices } from "../../../lib/voices-query.ts";
 import { CHAT_INPUT_MIN_HEIGHT_PX, fitChatInput, resetChatInput } from "../lib/textarea-height.ts";
-import { MicButton } from "./mic-button.tsx";
+import { MicButton, MicUnavailableButton } from "./mic-button.tsx";
 
 /** Shortest time between two `typing` frames while the person types, ms (DESIGN.md "Shared rooms"). */
 export const TYPING_EVERY_MS = 3_000;
@@ -66,7 +66,8 @@ export function ChatComposer({ characterName, connection, busy, streaming, onSen
   const connected = connection === "open";
   const canSend = value.trim().length > 0 && !busy && connected;
   // The microphone only where the site turns speech into text (GET /api/voices says).
-  const transcription = useVoices().data?.transcription ?? false;
+  // Unknown until /api/voices answers: neither button, so nothing flickers.
+  const transcription = useVoices().data?.transcription;
 
   /** Spoken words land in the input, after what is there, to edit before sending. */
   const addSpoken = (text: string) => {
@@ -144,7 +145,8 @@ export function ChatComposer({ characterName, connection, busy, streaming, onSen
           </p>
         )}
       </div>
-      {transcription && <MicButton disabled={false} onText={addSpoken} />}
+      {transcription === true && <MicButton disabled={false} onText={addSpoken} />}
+      {transcription === false && <MicUnavailableButton />}
       {streaming && (
         <IconTooltip label="Stop the reply">
           <Button

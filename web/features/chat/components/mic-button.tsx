@@ -1,11 +1,12 @@
 /**
  * The composer's microphone (DESIGN.md "Voices"): press to record, press
  * again to stop; the words land in the input to edit before sending. Shown
- * only where the site has speech to text. The recorder (lib/recorder.ts)
- * loads on the first press.
+ * only where the site has speech to text; elsewhere `MicUnavailableButton`
+ * stands in its place and says why (issue 41). The recorder
+ * (lib/recorder.ts) loads on the first press.
  */
-import { Loader2, Mic, Square } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { Loader2, Mic, MicOff, Square } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { IconTooltip } from "../../../components/ui/tooltip.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
@@ -91,5 +92,37 @@ export function MicButton({ disabled, onText }: { disabled: boolean; onText: (te
         )}
       </Button>
     </IconTooltip>
+  );
+}
+
+/** What the composer says where the microphone would be when the site has no speech to text. */
+export const SPEECH_INPUT_UNAVAILABLE = "Speech input needs a speech-to-text provider — see the README";
+
+/**
+ * Where the microphone would be on a site without speech to text: a muted
+ * microphone that says why — in its tooltip on hover or focus, and in a
+ * toast when pressed (a phone has no hover). It records nothing.
+ */
+export function MicUnavailableButton() {
+  const whyId = useId();
+  return (
+    <>
+      <span id={whyId} hidden>
+        {SPEECH_INPUT_UNAVAILABLE}
+      </span>
+      <IconTooltip label={SPEECH_INPUT_UNAVAILABLE}>
+        <Button
+          type="button"
+          variant="secondary"
+          aria-label="Speech input unavailable"
+          aria-describedby={whyId}
+          aria-disabled="true"
+          onClick={() => toast({ title: "Speech input", description: SPEECH_INPUT_UNAVAILABLE })}
+          className="size-11 shrink-0 rounded-xl px-0 text-muted-foreground"
+        >
+          <MicOff aria-hidden="true" />
+        </Button>
+      </IconTooltip>
+    </>
   );
 }
