@@ -116,7 +116,6 @@ export function MicUnavailableButton() {
           variant="secondary"
           aria-label="Speech input unavailable"
           aria-describedby={whyId}
-          aria-disabled="true"
           onClick={() => toast({ title: "Speech input", description: SPEECH_INPUT_UNAVAILABLE })}
           className="size-11 shrink-0 rounded-xl px-0 text-muted-foreground"
         >
