@@ -14,6 +14,8 @@ import { endpointUrl, failureDetail } from "./endpoints.ts";
 import { EndpointRefused, type EndpointPolicy, guardedFetch } from "./endpoint-guard.ts";
 import { ModelKeysUnavailable } from "./model-keys.ts";
 import { ChatStreamError } from "./stream-parsers.ts";
+import { type Embedder, EmbeddingError, type EmbedOptions } from "./embeddings/embedder.ts";
+import { OpenAIEmbedder } from "./embeddings/embedders.ts";
 
 /** How long "Test connection" waits for `/models`, ms. */
 export const MODEL_LIST_TIMEOUT_MS = 10_000;
@@ -62,6 +64,38 @@ export interface PersonEndpoint {
   policy: EndpointPolicy;
   /** The outside world (tests pass none: the global fetch). */
   fetch?: typeof fetch;
+}
+
+/**
+ * A person's `/embeddings` (their connection's `embeddingModel`, DESIGN.md
+ * "Memory"): OpenAIEmbedder over guardedFetch (the chat's address rules at
+ * each request and redirect), errors without the key.
+ */
+export class PersonEmbedder implements Embedder {
+  readonly name = "openai" as const;
+  readonly id: string;
+  readonly maxBatch: number;
+  private readonly inner: OpenAIEmbedder;
+  private readonly apiKey: string | undefined;
+
+  constructor(endpoint: PersonEndpoint) {
+    this.apiKey = endpoint.apiKey;
+    this.inner = new OpenAIEmbedder({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, fetch: guardedFetch(endpoint.policy, undefined, endpoint.fetch) }, endpoint.model);
+    this.id = this.inner.id;
+    this.maxBatch = this.inner.maxBatch;
+  }
+
+  /** @throws EmbeddingError (the key never in its message), EndpointRefused for an address the rules refuse. */
+  async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
+    try {
+      return await this.inner.embed(texts, options);
+    } catch (error) {
+      if (error instanceof EmbeddingError && this.apiKey && error.message.includes(this.apiKey)) {
+        throw new EmbeddingError(withoutSecret(error.message, this.apiKey), error.status);
+      }
+      throw error;
+    }
+  }
 }
 
 /** A person's OpenAI-compatible model: OpenAIChatModel over guardedFetch, errors without the key. */

@@ -45,6 +45,7 @@ import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TE
 import { type ClientFrame, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { DELETED_ACCOUNT_ID, DELETED_AUTHOR_NAME } from "../schema/account.ts";
 import { addReplyRating, D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
+import { ModelChoice } from "./room/model-choice.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
 import { RoomScreening } from "./room/screening.ts";
@@ -85,6 +86,9 @@ const OWNER_ONLY_FRAMES: Readonly<Record<ClientFrame["type"], string | null>> = 
 };
 
 /** Frames that may start a reply: their suspension check reads the reply's model connection too (D1Sync.readSuspended). */
+/** The chat's embedder choice is read from D1 again after this long, ms (`chatEmbedder`). */
+export const EMBEDDER_CHOICE_TTL_MS = 60_000;
+
 const REPLY_FRAMES: ReadonlySet<string> = new Set(["chat_message", "regenerate", "continue", "generate"]);
 
 export class ConversationRoom extends DurableObject<Env> implements SocketHolder, RoomSeams {
@@ -119,8 +123,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    let embedder: Embedder | null = null;
-    this.store = new RoomStore(ctx.storage, () => (embedder ??= createEmbedder(env)));
+    this.store = new RoomStore(ctx.storage, this.chatEmbedder());
     // Audio read aloud of words no message shows any more is deleted (DESIGN.md "Voices").
     this.store.onWordsChanged = (messageIds) => this.forgetSpeech(messageIds);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
@@ -149,6 +152,29 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     });
     // Keep-alives are answered by the runtime without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
+  }
+
+  /**
+   * The chat's embedder (DESIGN.md "Memory"): the owner's connection's
+   * `embeddingModel` when it names one, else the site's (EMBEDDING_PROVIDER).
+   * The choice is read from D1 again after EMBEDDER_CHOICE_TTL_MS, so a
+   * change in Settings → Models reaches memory within it; vectors of the
+   * other embedder are embedded again (room/memory.ts).
+   */
+  private chatEmbedder(): () => Promise<Embedder> {
+    let site: Embedder | null = null;
+    let chosen: { value: Promise<Embedder>; at: number } | null = null;
+    // Made at the first use: the store that takes this function is made before `this.d1`.
+    let choice: ModelChoice | null = null;
+    return () => {
+      const now = Date.now();
+      if (!chosen || now - chosen.at > EMBEDDER_CHOICE_TTL_MS) {
+        choice ??= new ModelChoice(this.env, this.d1, () => this.store.room!.user_id);
+        const own = this.store.room ? choice.embedder().catch(() => null) : Promise.resolve(null);
+        chosen = { value: own.then((embedder) => embedder ?? (site ??= createEmbedder(this.env))), at: now };
+      }
+      return chosen.value;
+    };
   }
 
   /** The room exists and is `userId`'s. */

@@ -182,6 +182,8 @@ export const modelConnections = sqliteTable(
     kind: text("kind", { enum: ["openai", "site"] }).notNull(),
     baseUrl: text("base_url"),
     model: text("model").notNull(),
+    /** The endpoint's model that embeds this person's chats for memory (`openai` only); null: the site's embedder. */
+    embeddingModel: text("embedding_model"),
     apiKeyEncrypted: text("api_key_encrypted"),
     keyHint: text("key_hint"),
     /** JSON of schema/model-connections.ts `ModelSettings`. */

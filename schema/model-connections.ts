@@ -82,6 +82,12 @@ export interface ModelConnection {
   /** The endpoint's base URL (e.g. `http://127.0.0.1:11434/v1`); null for `site`. */
   baseUrl: string | null;
   model: string;
+  /**
+   * The endpoint's embedding model (`/embeddings`) that embeds this person's
+   * chats for memory (DESIGN.md "Memory"); null: the site's embedder. Always
+   * null for `site`.
+   */
+  embeddingModel: string | null;
   /** The key's last four characters; null without a key. */
   keyHint: string | null;
   settings: ModelSettings;
@@ -111,13 +117,20 @@ const connectionFields = {
     .trim()
     .min(1, "Model is required")
     .max(MAX_MODEL_NAME_LENGTH, `Model can be at most ${MAX_MODEL_NAME_LENGTH} characters`),
+  /** "" or null: none (the site's embedder remembers the chat). */
+  embeddingModel: z
+    .string({ error: "Embedding model must be text" })
+    .trim()
+    .max(MAX_MODEL_NAME_LENGTH, `Embedding model can be at most ${MAX_MODEL_NAME_LENGTH} characters`)
+    .nullable()
+    .transform((name) => name || null),
   settings: modelSettingsSchema,
   isDefault: z.boolean({ error: "isDefault must be true or false" }),
 };
 
 /**
  * `POST /api/model-connections` `{name, kind, baseUrl?, apiKey?, model,
- * settings?, isDefault?}`. An `openai` connection needs a base URL (checked
+ * embeddingModel?, settings?, isDefault?}`. An `openai` connection needs a base URL (checked
  * further by the Worker's endpoint rules); `apiKey` "" or null: none.
  */
 export const modelConnectionInputSchema = z
@@ -125,6 +138,7 @@ export const modelConnectionInputSchema = z
     ...connectionFields,
     baseUrl: connectionFields.baseUrl.optional(),
     apiKey: connectionFields.apiKey.optional(),
+    embeddingModel: connectionFields.embeddingModel.optional(),
     settings: connectionFields.settings.default({}),
     isDefault: connectionFields.isDefault.optional(),
   })

@@ -111,6 +111,8 @@ export interface ReplyConnectionRow {
   kind: "openai" | "site";
   baseUrl: string | null;
   model: string;
+  /** The endpoint's embedding model for memory; null: the site's embedder. */
+  embeddingModel: string | null;
   sealed: string | null;
   settings: string;
 }
@@ -128,7 +130,7 @@ export async function readReplyConnection(db: D1Database, conversationId: string
 function replyConnectionStatement(db: D1Database, conversationId: string, userId: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT id, kind, base_url AS baseUrl, model, api_key_encrypted AS sealed, settings FROM model_connections
+      `SELECT id, kind, base_url AS baseUrl, model, embedding_model AS embeddingModel, api_key_encrypted AS sealed, settings FROM model_connections
        WHERE user_id = ?2 AND id = coalesce(
          (SELECT model_connection_id FROM conversations WHERE id = ?1 AND user_id = ?2),
          (SELECT id FROM model_connections WHERE user_id = ?2 AND is_default = 1))`,

@@ -96,7 +96,10 @@ export interface RecallHit extends RecalledLine {
 export const PINNED_TTL_MS = 60_000;
 
 export class RoomMemory extends StoragePart {
-  private readonly embedder: () => Embedder;
+  /** The chat's embedder now (the person's connection may name one: room/model-choice.ts). */
+  private readonly chooseEmbedder: () => Embedder | Promise<Embedder>;
+  /** The id of the embedder last chosen: recall reads the vectors it made (the query vector is its too). */
+  private currentEmbedder = "";
   private running: Promise<number> | null = null;
   private pins: { value: Promise<string[]>; at: number } | null = null;
   /**
@@ -106,9 +109,16 @@ export class RoomMemory extends StoragePart {
    */
   private vectors: { embedder: string; byId: Map<string, IndexedVector>; seen: number } | null = null;
 
-  constructor(storage: DurableObjectStorage, embedder: () => Embedder) {
+  constructor(storage: DurableObjectStorage, embedder: () => Embedder | Promise<Embedder>) {
     super(storage);
-    this.embedder = embedder;
+    this.chooseEmbedder = embedder;
+  }
+
+  /** The chat's embedder now, remembered for `recall` and `embeddedCount`. */
+  private async embedder(): Promise<Embedder> {
+    const embedder = await this.chooseEmbedder();
+    this.currentEmbedder = embedder.id;
+    return embedder;
   }
 
   /**
@@ -137,7 +147,7 @@ export class RoomMemory extends StoragePart {
   }
 
   private async embedRun(limit: number): Promise<number> {
-    const embedder = this.embedder();
+    const embedder = await this.embedder();
     const pending = this.sql<Pick<MessageRow, "id" | "content" | "seq" | "hidden">>(
       `SELECT m.id, m.content, m.seq, m.hidden FROM messages m
        WHERE m.status = 'complete' AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_id = m.id AND v.embedder = ?)
@@ -184,7 +194,7 @@ export class RoomMemory extends StoragePart {
    */
   async queryVector(text: string, name = ""): Promise<Float32Array | null> {
     try {
-      const [turn, named] = await this.embedder().embed(name ? [text, name] : [text]);
+      const [turn, named] = await (await this.embedder()).embed(name ? [text, name] : [text]);
       if (!turn) return null;
       if (named) for (let i = 0; i < turn.length; i++) turn[i] = turn[i]! + QUERY_NAME_WEIGHT * named[i]!;
       return normalised(turn);
@@ -232,8 +242,7 @@ export class RoomMemory extends StoragePart {
    * RECALL_COUNT whose lines fit `budgetTokens`. See the module comment.
    */
   recall(query: Float32Array, window: { beforeSeq: number; afterSeq: number }, budgetTokens: number, nameOf: NameOf): RecallHit[] {
-    const embedder = this.embedder();
-    const index = this.vectorIndex(embedder.id);
+    const index = this.vectorIndex(this.currentEmbedder);
     // A sparse query (the offline embedder's) is scored over its non-zero dimensions only.
     const dims: number[] = [];
     query.forEach((value, i) => value !== 0 && dims.push(i));
@@ -344,7 +353,7 @@ export class RoomMemory extends StoragePart {
 
   /** How many messages have a vector of this embedder (tests, the bench). */
   embeddedCount(): number {
-    return this.sql<{ n: number }>("SELECT count(*) AS n FROM message_vectors WHERE embedder = ?", this.embedder().id)[0]?.n ?? 0;
+    return this.sql<{ n: number }>("SELECT count(*) AS n FROM message_vectors WHERE embedder = ?", this.currentEmbedder)[0]?.n ?? 0;
   }
 }
 

@@ -13,7 +13,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ServerFrame } from "../../schema/chat-frames.ts";
 import type { ModelConnection } from "../../schema/model-connections.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
-import { join } from "../../worker/test/chat-client.ts";
+import { eventually, join } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { OPENAI_TEST_KEY } from "../../worker/test/openai-server.ts";
@@ -63,6 +63,43 @@ describe("the person's own endpoint", () => {
     const { reply } = await exchange(socket, chat.id, "Hello?");
     expect(JSON.parse(reply!)).toEqual({ max_tokens: 64, temperature: 0.3, top_p: 0.9, frequency_penalty: 0.5, stop: ["\nMira:"] });
     socket.close();
+  });
+
+  it("remembers the chat through the endpoint's embedding model when the connection names one; the site's embedder otherwise", async () => {
+    const embedders = (id: string) =>
+      runInDurableObject(conversationRoom(env, id), (_room: ConversationRoom, state) => ({
+        embedders: state.storage.sql.exec<{ embedder: string }>("SELECT DISTINCT embedder FROM message_vectors").toArray().map((row) => row.embedder),
+        vectors: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM message_vectors").one().n,
+        messages: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE status = 'complete'").one().n,
+      }));
+    const mira = await signIn();
+    const saved = await connect(mira, endpoint("echo", { embeddingModel: "letters" }));
+    expect(saved.embeddingModel).toBe("letters");
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    expect((await exchange(socket, chat.id, "Remember the harbour")).reply).toMatch(/^Echo: /);
+    socket.close();
+    const own = await eventually(async () => {
+      const now = await embedders(chat.id);
+      return now.vectors === now.messages && now;
+    });
+    expect(own.embedders).toEqual([`openai:${env.OPENAI_BASE_URL}:letters`]);
+
+    // A site connection keeps no embedding model; a person without one is remembered by the site's embedder.
+    const site = await connect(mira, { name: "Site", kind: "site", model: "offline", embeddingModel: "letters" });
+    expect(site.embeddingModel).toBeNull();
+    const ana = await signIn();
+    await connect(ana, endpoint("echo"));
+    const other = await startChat(ana, characterId);
+    const joined = await join(ana, other.id);
+    await exchange(joined.socket, other.id, "Remember the harbour");
+    joined.socket.close();
+    const siteMemory = await eventually(async () => {
+      const now = await embedders(other.id);
+      return now.vectors === now.messages && now;
+    });
+    expect(siteMemory.embedders).toHaveLength(1);
+    expect(siteMemory.embedders[0]).not.toMatch(/^openai:/);
   });
 
   it("a pick made between opening the chat and the first message answers that message", async () => {

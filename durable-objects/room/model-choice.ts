@@ -20,7 +20,8 @@
  */
 import type { ChatModel, Sampling } from "../../ai/chat-model.ts";
 import { createChatModel } from "../../ai/chat-models.ts";
-import { endpointFailureText, PersonChatModel, samplingOf, siteModels } from "../../ai/model-connection.ts";
+import type { Embedder } from "../../ai/embeddings/embedder.ts";
+import { endpointFailureText, PersonChatModel, PersonEmbedder, samplingOf, siteModels } from "../../ai/model-connection.ts";
 import { decryptApiKey, isDevelopment } from "../../ai/model-keys.ts";
 import { modelSettingsSchema, type ModelSettings } from "../../schema/model-connections.ts";
 import type { D1Sync, ReplyCharacter, ReplyConnectionRow } from "./d1-sync.ts";
@@ -112,6 +113,26 @@ export class ModelChoice {
       failureText: endpointFailureText,
       modelName: row.model,
     };
+  }
+
+  /**
+   * The embedder of the person's connection when it names an
+   * `embeddingModel` (DESIGN.md "Memory"); null: the site's embedder. A key
+   * that cannot be read is logged and gives null (memory goes on with the
+   * site's embedder; the reply says what is wrong with the key). Throws what
+   * D1 throws.
+   */
+  async embedder(): Promise<Embedder | null> {
+    const row = await this.d1.readConnection();
+    if (!row || row.kind !== "openai" || !row.embeddingModel || !row.baseUrl) return null;
+    let apiKey: string | undefined;
+    try {
+      apiKey = row.sealed ? await decryptApiKey(this.env, { connectionId: row.id, userId: this.userId() }, row.sealed) : undefined;
+    } catch (error) {
+      console.warn("the connection's key cannot be read; memory uses the site's embedder", String(error));
+      return null;
+    }
+    return new PersonEmbedder({ baseUrl: row.baseUrl, apiKey, model: row.embeddingModel, policy: { development: isDevelopment(this.env), siteHost: null } });
   }
 
   private siteModel(row: ReplyConnectionRow, settings: ModelSettings, sampling: Sampling): ReplyModel {

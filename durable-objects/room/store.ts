@@ -63,7 +63,7 @@ export class RoomStore extends StoragePart {
   readonly memory: RoomMemory;
 
   /** `embedder`: the room's (EMBEDDING_PROVIDER); tests of the store alone get the offline one. */
-  constructor(storage: DurableObjectStorage, embedder: () => Embedder = () => new OfflineEmbedder()) {
+  constructor(storage: DurableObjectStorage, embedder: () => Embedder | Promise<Embedder> = () => new OfflineEmbedder()) {
     super(storage);
     this.memory = new RoomMemory(storage, embedder);
     this.cast = new RoomCast(storage);

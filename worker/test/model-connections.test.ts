@@ -73,6 +73,7 @@ describe("the owner", () => {
       kind: "openai",
       baseUrl: env.OPENAI_BASE_URL,
       model: "echo",
+      embeddingModel: null,
       keyHint: "7Q2x",
       settings: { temperature: 0.7, maxTokens: 300, stop: ["\nUser:"] },
       // The first connection is the default.
@@ -86,6 +87,10 @@ describe("the owner", () => {
     const renamed = await call(`/api/model-connections/${created.id}`, { method: "PUT", user: mira, body: { name: "Renamed", settings: { topP: 0.5 } } });
     expect(await renamed.clone().text()).not.toContain(SECRET_KEY);
     expect(await json(renamed, 200)).toEqual({ ...created, name: "Renamed", settings: { topP: 0.5 } });
+    const embedding = await call(`/api/model-connections/${created.id}`, { method: "PUT", user: mira, body: { embeddingModel: "nomic-embed-text" } });
+    expect(await json(embedding, 200)).toMatchObject({ embeddingModel: "nomic-embed-text" });
+    const noEmbedding = await call(`/api/model-connections/${created.id}`, { method: "PUT", user: mira, body: { embeddingModel: "" } });
+    expect(await json(noEmbedding, 200)).toMatchObject({ embeddingModel: null });
 
     const rekeyed = await json<ModelConnection>(
       await call(`/api/model-connections/${created.id}`, { method: "PUT", user: mira, body: { apiKey: "sk-other-key-9999" } }),

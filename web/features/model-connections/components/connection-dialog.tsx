@@ -303,6 +303,27 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
             }
           </FormField>
 
+          {!site && (
+            <FormField
+              id="connection-embedding-model"
+              label="Embedding model (Optional)"
+              hint="Remembers your chats through this endpoint's /embeddings, e.g. nomic-embed-text. Empty: this site's memory."
+              error={errors.embeddingModel}
+            >
+              {(describedBy) => (
+                <Input
+                  id="connection-embedding-model"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={values.embeddingModel}
+                  onChange={(e) => set("embeddingModel", e.target.value)}
+                  aria-invalid={errors.embeddingModel ? true : undefined}
+                  aria-describedby={describedBy}
+                />
+              )}
+            </FormField>
+          )}
+
           <fieldset className="min-w-0 space-y-3 rounded-xl border border-border p-4">
             <legend className="px-1 text-sm font-medium">Generation settings</legend>
             <p className="text-xs text-muted-foreground">Leave a field empty for the model's own default.</p>

@@ -14,6 +14,7 @@ const saved: ModelConnection = {
   kind: "openai",
   baseUrl: "http://127.0.0.1:11434/v1",
   model: "llama3.1:8b",
+  embeddingModel: "nomic-embed-text",
   keyHint: "abcd",
   settings: { temperature: 0.8, stop: ["\nUser:"] },
   isDefault: true,
@@ -23,6 +24,7 @@ describe("connection form", () => {
   it("starts from a saved connection without its key, settings as text", () => {
     const values = connectionFormValues(saved, false);
     expect(values.apiKey).toBe("");
+    expect(values.embeddingModel).toBe("nomic-embed-text");
     expect(values.settings).toEqual({ temperature: "0.8", topP: "", maxTokens: "", contextTokens: "", frequencyPenalty: "", stop: "\nUser:" });
   });
 
@@ -36,11 +38,14 @@ describe("connection form", () => {
       kind: "openai",
       baseUrl: "http://127.0.0.1:11434/v1",
       model: "llama3.1:8b",
+      embeddingModel: "nomic-embed-text",
       settings: { temperature: 0.8, maxTokens: 300, stop: ["\nUser:", "END"] },
       isDefault: true,
     });
     expect(data).not.toHaveProperty("apiKey");
     expect(validateConnectionForm({ ...values, apiKey: "sk-new" }, true).data).toMatchObject({ apiKey: "sk-new" });
+    // An empty embedding model is none: the site's memory.
+    expect(validateConnectionForm({ ...values, embeddingModel: "  " }, true).data).toMatchObject({ embeddingModel: null });
   });
 
   it("a site connection sends no URL and no key", () => {

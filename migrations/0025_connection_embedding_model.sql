@@ -1,0 +1,1 @@
+ALTER TABLE `model_connections` ADD `embedding_model` text;
