@@ -40,6 +40,14 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
+/** Waits until no finite animation runs (a dialog's or a toast's entrance), then checks as `expectAccessible` does: colours measured at rest. */
+export async function expectAccessibleAtRest(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().endTime === Infinity),
+  );
+  await expectAccessible(page);
+}
+
 /** A toast with exactly this text in the notifications region. */
 export function toast(page: Page, text: string) {
   return page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });

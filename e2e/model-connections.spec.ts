@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
 import { KEY_STAYS_WITH_ITS_ADDRESS } from "../schema/model-connections.ts";
-import { expectAccessible, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, toast } from "./helpers.ts";
+import { expectAccessibleAtRest, expectChatJoined, followChatSockets, letters, signInWithApi as signIn, toast } from "./helpers.ts";
 
 const KEY = "sk-e2e-own-model-key-4321";
 
@@ -80,14 +80,6 @@ test.afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
-
-/** Waits until no finite animation runs, so axe measures colours at rest. */
-async function expectAccessibleAtRest(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().endTime === Infinity),
-  );
-  await expectAccessible(page);
-}
 
 const characterMessages = (page: Page, name: string) => page.getByRole("log").getByRole("article", { name, exact: true });
 
