@@ -14,12 +14,11 @@ const WIDTHS = [
   { width: 375, height: 740 },
 ];
 
-/** Opens `path` and waits until what it fetched has arrived and its skeletons are gone. */
+/** Opens `path` and waits until it shows its heading and no skeleton is left (what it fetched has arrived). */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await page.waitForLoadState("networkidle");
-  await expect(page.locator("main")).toBeVisible();
-  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+  await expect(page.getByRole("main").getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
 /** The page, as it is now, has no serious finding and (on a phone) no sideways scrolling. */

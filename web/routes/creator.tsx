@@ -140,7 +140,7 @@ function CreatorView({ profile }: { profile: CreatorProfile }) {
 
 function CreatorSkeleton() {
   return (
-    <div className="mx-auto max-w-[1400px] px-4 py-6 md:px-6 md:py-10" aria-busy="true" aria-label="Loading creator">
+    <div className="mx-auto max-w-[1400px] px-4 py-6 md:px-6 md:py-10" role="status" aria-busy="true" aria-label="Loading creator">
       <div className="flex items-center gap-5 rounded-2xl border border-border bg-card p-6">
         <Skeleton className="size-24 rounded-full" />
         <div className="flex-1 space-y-2">

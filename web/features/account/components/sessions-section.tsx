@@ -76,7 +76,7 @@ export function SessionsSection() {
   let body;
   if (query.isPending) {
     body = (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading your devices">
+      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading your devices">
         <Skeleton className="h-16 w-full" />
         <Skeleton className="h-16 w-full" />
       </div>

@@ -19,7 +19,7 @@ export function BlockedPeopleSection() {
   let body;
   if (query.isPending) {
     body = (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading the people you blocked">
+      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading the people you blocked">
         <Skeleton className="h-14 w-full rounded-xl" />
         <Skeleton className="h-14 w-full rounded-xl" />
       </div>

@@ -54,7 +54,7 @@ export function CharacterGrid({ filters, pageQuery, empty, onlyFavorited, offset
     body = (
       <>
         <Skeleton className="mb-4 h-5 w-36" />
-        <div className={GRID_CLASS} aria-busy="true" aria-label="Loading characters">
+        <div className={GRID_CLASS} role="status" aria-busy="true" aria-label="Loading characters">
           {Array.from({ length: SKELETON_COUNT }, (_, i) => (
             <CharacterCardSkeleton key={i} />
           ))}

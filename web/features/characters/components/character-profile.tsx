@@ -227,7 +227,7 @@ export function BackLink({ children }: { children: ReactNode }) {
 
 export function CharacterProfileSkeleton() {
   return (
-    <div className="mx-auto max-w-6xl px-4 py-6 md:px-6 md:py-8" aria-busy="true" aria-label="Loading character">
+    <div className="mx-auto max-w-6xl px-4 py-6 md:px-6 md:py-8" role="status" aria-busy="true" aria-label="Loading character">
       <Skeleton className="h-5 w-40" />
       <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,320px)_1fr] md:gap-10">
         <Skeleton className="mx-auto aspect-[3/4] w-full max-w-[240px] rounded-2xl sm:max-w-[320px]" />

@@ -28,7 +28,7 @@ export function MyCharactersList() {
 
   if (query.isPending) {
     return (
-      <div className={GRID_CLASS} aria-busy="true" aria-label="Loading your characters">
+      <div className={GRID_CLASS} role="status" aria-busy="true" aria-label="Loading your characters">
         {Array.from({ length: SKELETON_COUNT }, (_, i) => (
           <MyCharacterCardSkeleton key={i} />
         ))}

@@ -3,7 +3,7 @@ import { Skeleton } from "../../../components/ui/skeleton.tsx";
 /** The chat page's frame while the conversation and its character load (SPEC.md §2 "Chat"). */
 export function ChatSkeleton() {
   return (
-    <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4" aria-busy="true" aria-label="Loading conversation">
+    <div className="mx-auto flex h-[calc(100dvh-4rem)] w-full max-w-4xl flex-col md:px-4 md:py-4" role="status" aria-busy="true" aria-label="Loading conversation">
       <div className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border">
         <div className="flex items-center gap-3 border-b border-border px-4 py-3">
           <Skeleton className="size-10 rounded-lg" />

@@ -110,7 +110,7 @@ export function ModelConnectionsSection() {
   let body;
   if (query.isPending) {
     body = (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading your model connections">
+      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading your model connections">
         <Skeleton className="h-20 rounded-xl" />
         <Skeleton className="h-20 rounded-xl" />
       </div>

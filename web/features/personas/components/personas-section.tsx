@@ -57,7 +57,7 @@ export function PersonasSection({ user }: { user: CurrentUser }) {
   let body;
   if (query.isPending) {
     body = (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading your personas">
+      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading your personas">
         <PersonaItemSkeleton />
         <PersonaItemSkeleton />
       </div>
