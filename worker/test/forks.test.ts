@@ -209,6 +209,37 @@ describe("the fork count", () => {
   });
 });
 
+describe("a fork's character card", () => {
+  const card = async (id: number, user: TestUser) =>
+    json<{ spec: string; data: Record<string, any> }>(await call(`/api/characters/${id}/card.json`, { user }), 200);
+
+  it("is the forker's (V3 creator), credits the original in extensions and creator_notes, and says so once it is deleted", async () => {
+    const original = await create(mira, { creatorNotes: "Best with a slow burn." });
+    // An imported card keeps its own `creator` for export (worker/lib/card-export.ts); a fork must not pass it on.
+    await env.DB.prepare("UPDATE characters SET extensions = ? WHERE id = ?")
+      .bind(JSON.stringify({ "fabled/card": { data: { creator: "Mira Original", character_version: "2" } } }), original.id)
+      .run();
+    expect((await card(original.id, mira)).data.creator).toBe("Mira Original");
+
+    const copy = await forkOf(original.id, juno);
+    const exported = await card(copy.id, juno);
+    expect(exported.spec).toBe("chara_card_v3");
+    expect(exported.data.creator).toBe("juno_writes");
+    expect(exported.data.character_version).toBe("2");
+    expect(exported.data.extensions.fabled.forked_from).toEqual({ id: original.id, name: valid.name, creator: "@mira_maps" });
+    expect(exported.data.creator_notes).toBe(`Best with a slow burn.\n\nForked from “${valid.name}” by @mira_maps on Fabled.`);
+    // The original's own card carries no credit.
+    const own = await card(original.id, mira);
+    expect(own.data.extensions.fabled.forked_from).toBeUndefined();
+    expect(own.data.creator_notes).toBe("Best with a slow burn.");
+
+    await json(await call(`/api/characters/${original.id}`, { method: "DELETE", user: mira }), 200);
+    const orphan = await card(copy.id, juno);
+    expect(orphan.data.extensions.fabled.forked_from).toEqual({ id: original.id, name: null, creator: null });
+    expect(orphan.data.creator_notes).toBe("Best with a slow burn.\n\nForked from a deleted character on Fabled.");
+  });
+});
+
 describe("GET /api/characters/{id}/forks", () => {
   it("lists the public forks to anyone, never a private one, with the total", async () => {
     const original = await create(mira, {});
