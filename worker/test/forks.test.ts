@@ -209,6 +209,42 @@ describe("the fork count", () => {
   });
 });
 
+describe("search", () => {
+  const searched = async (text: string) =>
+    (await json<CharacterListResponse>(await call(`/api/characters?search=${encodeURIComponent(text)}`, { user: mira }), 200)).characters.map(
+      (c) => c.id,
+    );
+
+  it("never ranks a fork above its original for the original's name, even with a text bm25 prefers", async () => {
+    const original = await create(mira, {
+      name: "Mira",
+      description: "A wandering mapmaker who charts places that do not exist yet, in ink, vellum, rain and fog and long walks.",
+    });
+    // A fork as it came (the same text: a tie the newer id would win), and one trimmed to outrank it by bm25.
+    const same = await forkOf(original.id, juno);
+    await activate(same.id, juno);
+    const trimmed = await forkOf(original.id, juno);
+    await json(await call(`/api/characters/${trimmed.id}`, { method: "PUT", user: juno, body: { description: "Mira, Mira, Mira." } }), 200);
+    await activate(trimmed.id, juno);
+    // A fork of that fork, trimmed further.
+    const grandchild = await forkOf(trimmed.id, mira);
+    await json(await call(`/api/characters/${grandchild.id}`, { method: "PUT", user: mira, body: { description: "Mira Mira Mira Mira." } }), 200);
+    await activate(grandchild.id, mira);
+    // Something else named so: not a fork, so ranked on its own merits.
+    const other = await create(juno, { name: "Mira Vale", description: "A lighthouse keeper on a cold northern coast." });
+
+    const order = await searched("mira");
+    expect(order).toHaveLength(5);
+    expect(order.indexOf(original.id)).toBeLessThan(order.indexOf(same.id));
+    expect(order.indexOf(original.id)).toBeLessThan(order.indexOf(trimmed.id));
+    expect(order.indexOf(trimmed.id)).toBeLessThan(order.indexOf(grandchild.id));
+    expect(order).toContain(other.id);
+    // Renamed away from the original's name, a fork is found under its own.
+    await json(await call(`/api/characters/${same.id}`, { method: "PUT", user: juno, body: { name: "Cartographer Noor" } }), 200);
+    expect(await searched("noor")).toEqual([same.id]);
+  });
+});
+
 describe("a fork's character card", () => {
   const card = async (id: number, user: TestUser) =>
     json<{ spec: string; data: Record<string, any> }>(await call(`/api/characters/${id}/card.json`, { user }), 200);
