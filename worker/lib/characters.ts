@@ -49,8 +49,6 @@ export interface NewCharacter extends CharacterInput {
   isActive?: boolean;
   /** Card `extensions` plus preserved unknown card fields (worker/lib/character-card.ts). */
   extensions?: Record<string, unknown>;
-  /** Card imports leave it to the column's default (on). */
-  allowForks?: boolean;
   /** A fork's original (POST /api/characters/{id}/fork); never set by a person's input. */
   forkedFromId?: number;
 }
