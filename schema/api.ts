@@ -121,6 +121,25 @@ export interface CharacterSummary {
   exampleConversation: string | null;
   greeting: string | null;
   createdAt: string;
+  /** Whether others may fork it (the creator's choice, on by default; issue 40). */
+  allowForks: boolean;
+  /** What it was forked from; null when it is no fork (DESIGN.md turn 4 "Sharing and forks"). */
+  forkedFrom: ForkedFrom | null;
+  /** Forks of it still stored, private ones included (`GET /api/characters/{id}/forks` lists the public ones). */
+  forkCount: number;
+}
+
+/**
+ * The credit a fork carries: the original's id (kept when the original is
+ * renamed or deleted), its current name and its creator's username
+ * (canonical, "@name"). `name` and `creatorUsername` are null when the
+ * original was deleted or removed by moderation: the credit then reads "a
+ * deleted character" (docs/decisions/0035-forks.md).
+ */
+export interface ForkedFrom {
+  id: number;
+  name: string | null;
+  creatorUsername: string | null;
 }
 
 /** A character as `GET /api/characters/:id` returns it: every card field. */

@@ -190,6 +190,17 @@ export const characters = sqliteTable(
       .notNull()
       .$type<Record<string, unknown>>()
       .default(sql`'{}'`),
+    /** Whether others may fork it (`POST /api/characters/{id}/fork`; the creator's choice, on by default — issue 40). */
+    allowForks: integer("allow_forks", { mode: "boolean" }).notNull().default(true),
+    /**
+     * The character this one was forked from. Deliberately no foreign key:
+     * the id outlives the original (AUTOINCREMENT never reuses an id), so a
+     * fork of a deleted character still knows it is a fork and says "a
+     * deleted character" (docs/decisions/0035-forks.md).
+     */
+    forkedFromId: integer("forked_from_id"),
+    /** Forks still stored, private ones included (trigger-maintained, migrations 0025_forks.sql: exact under concurrent forks). */
+    forkCount: integer("fork_count").notNull().default(0),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
   },
@@ -216,6 +227,8 @@ export const characters = sqliteTable(
       .on(sql`${t.favoriteCount} DESC`, sql`${t.messageCount} DESC`, sql`${t.id} DESC`)
       .where(sql`is_active = 1 AND is_nsfw = 0`),
     index("characters_creator_idx").on(t.creatorId, sql`${t.createdAt} DESC`),
+    // `GET /api/characters/{id}/forks` and the lineage walk of search read forks by their original.
+    index("characters_forked_from_idx").on(t.forkedFromId, sql`${t.createdAt} DESC`).where(sql`forked_from_id IS NOT NULL`),
     check("characters_rating_range", sql`${t.rating} BETWEEN 0 AND 100`),
     check("characters_moderation_status", sql`${t.moderationStatus} IN ('ok', 'flagged', 'removed')`),
   ],

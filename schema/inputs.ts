@@ -145,6 +145,17 @@ export const favoritesQuerySchema = z.object({
 });
 export type FavoritesQuery = z.output<typeof favoritesQuerySchema>;
 
+/**
+ * Query of `GET /api/characters/{id}/forks` (issue 40): paging (`limit`,
+ * `offset`) and the viewer's NSFW setting (`showNsfw`), as Home sends them.
+ */
+export const forksQuerySchema = z.object({
+  showNsfw: boolParam("showNsfw"),
+  limit: intParam("limit", 1, 100, CATALOG_PAGE_SIZE),
+  offset: intParam("offset", 0, CATALOG_MAX_OFFSET, 0),
+});
+export type ForksQuery = z.output<typeof forksQuerySchema>;
+
 /** Tag names: lower case, 2–24 characters of letters, digits, spaces or dashes. */
 export const tagNameSchema = z
   .string()
@@ -242,6 +253,8 @@ const characterFields = {
   avatarUrl: avatarUrlSchema,
   tags: characterTagsSchema,
   isNsfw: z.boolean({ error: "isNsfw must be true or false" }),
+  /** Whether others may fork it (issue 40); on unless the creator turns it off. */
+  allowForks: z.boolean({ error: "allowForks must be true or false" }),
   greeting: optionalText(CHARACTER_LIMITS.greeting, "Greeting is too long"),
   alternateGreetings: z
     .array(z.string({ error: "Greetings must be text" }).max(CHARACTER_LIMITS.greeting, "Greeting is too long"), {
@@ -276,6 +289,7 @@ export const characterInputSchema = z.object({
   ...characterFields,
   tags: characterFields.tags.default([]),
   isNsfw: characterFields.isNsfw.default(false),
+  allowForks: characterFields.allowForks.default(true),
   alternateGreetings: characterFields.alternateGreetings.default([]),
 });
 export type CharacterInput = z.output<typeof characterInputSchema>;

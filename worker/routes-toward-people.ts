@@ -15,6 +15,7 @@ export const TOWARD_A_PERSON: Record<string, string> = {
   "PUT /api/users/:username/follow": "the person followed",
   "POST /api/characters/:id/comments": "the character's creator, and with `parentId` the author of the comment replied to",
   "POST /api/comments/:id/vote": "the comment's author",
+  "POST /api/characters/:id/fork": "the character's creator, whose page lists the fork and credits it",
   "POST /api/invites/:token": "the owner of the room the link leads to (its preview, GET, is refused alike)",
 };
 

@@ -24,7 +24,8 @@ export type SignedInAction =
   | "start a chat"
   | "import a chat"
   | "view this conversation"
-  | "follow creators";
+  | "follow creators"
+  | "fork a character";
 
 /** "You need to log in to {action}. Redirecting..." */
 export function unauthorizedMessage(action: SignedInAction): string {

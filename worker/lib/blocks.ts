@@ -65,6 +65,7 @@ export const BLOCKED_ACTS = {
   comment: "You can't comment on this character.",
   reply: "You can't reply to this comment.",
   vote: "You can't vote on this comment.",
+  fork: "You can't fork this character.",
   /** A room's invitation: the blocked person sees an unknown link (404). */
   join: null,
 } as const satisfies Record<string, string | null>;
@@ -77,6 +78,7 @@ const OWN_BLOCK: Record<BlockedAct, (name: string) => string> = {
   comment: (name) => `You blocked ${name}, who made this character. Unblock them to comment.`,
   reply: (name) => `You blocked ${name}. Unblock them to reply.`,
   vote: (name) => `You blocked ${name}. Unblock them to vote on their comments.`,
+  fork: (name) => `You blocked ${name}, who made this character. Unblock them to fork it.`,
   join: (name) => `You blocked ${name}, who owns this chat. Unblock them to join.`,
 };
 

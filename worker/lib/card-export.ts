@@ -82,12 +82,15 @@ export function writeCard(character: Character): ExportedCard {
   };
   for (const [cardKey, field] of OPTIONAL_TEXT) absent[cardKey] = character[field] === null;
   for (const key of Object.keys(absent)) if (absent[key] && key in preservedData) delete mapped[key];
+  const fork = character.forkedFrom;
+  if (fork) mapped.creator_notes = withForkCredit(typeof mapped.creator_notes === "string" ? mapped.creator_notes : "", fork);
   mapped.extensions = {
     ...extensions,
     [FABLED_EXTENSION]: {
       description: character.description,
       is_nsfw: character.isNsfw,
       ...(character.voice ? { voice: character.voice } : {}),
+      ...(fork ? { forked_from: { id: fork.id, name: fork.name, creator: fork.creatorUsername } } : {}),
     },
   };
 
@@ -98,6 +101,8 @@ export function writeCard(character: Character): ExportedCard {
     creation_date: seconds(character.createdAt),
     ...preservedData,
     ...mapped,
+    // A fork's card is the forker's: the original's card creator, copied with its preserved fields, is credited instead.
+    ...(fork ? { creator: character.creator } : {}),
     modification_date: seconds(character.updatedAt),
   };
   const top = isObject(preserved.top) ? preserved.top : {};
@@ -106,4 +111,22 @@ export function writeCard(character: Character): ExportedCard {
   const v1Mirror = Object.fromEntries(V1_FIELDS.map((key) => [key, data[key]]));
   const v2 = { ...top, ...v1Mirror, spec: "chara_card_v2", spec_version: "2.0", data: v2Data };
   return { v3, v2 };
+}
+
+/**
+ * The line a fork's card carries in `creator_notes`, so apps that know
+ * nothing of `extensions.fabled.forked_from` still show the credit (issue
+ * 40): "Forked from “{name}” by {@creator} on Fabled.", or "Forked from a
+ * deleted character on Fabled." once the original is gone.
+ */
+export function forkCreditLine(fork: NonNullable<Character["forkedFrom"]>): string {
+  if (fork.name === null) return "Forked from a deleted character on Fabled.";
+  return `Forked from “${fork.name}”${fork.creatorUsername ? ` by ${fork.creatorUsername}` : ""} on Fabled.`;
+}
+
+/** `notes` with the fork's credit line at its end, once: a card exported, imported and forked again keeps one line per fork. */
+function withForkCredit(notes: string, fork: NonNullable<Character["forkedFrom"]>): string {
+  const line = forkCreditLine(fork);
+  if (notes.split("\n").some((existing) => existing.trim() === line)) return notes;
+  return notes.trim() ? `${notes.trimEnd()}\n\n${line}` : line;
 }

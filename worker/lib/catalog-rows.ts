@@ -19,7 +19,8 @@ const SUMMARY_FIELDS: [string, string][] = [
   ["view_count", "viewCount"], ["rating", "rating"], ["favorite_count", "favoriteCount"],
   ["message_count", "messageCount"], ["comment_count", "commentCount"], ["personality", "personality"],
   ["scenario", "scenario"], ["example_conversation", "exampleConversation"], ["greeting", "greeting"],
-  ["created_at", "createdAt"],
+  ["created_at", "createdAt"], ["allow_forks", "allowForks"], ["fork_count", "forkCount"],
+  ["forked_from_id", "forkedFromId"],
 ];
 export const DETAIL_FIELDS: [string, string][] = [
   ...SUMMARY_FIELDS,
@@ -44,7 +45,23 @@ export const selectList = (fields: [string, string][], prefix: string) =>
   [
     ...fields.map(([column, alias]) => `${prefix}${column} AS ${alias}`),
     ...(fields.some(([column]) => column === "creator_id") ? [`${creatorUsernameSql(`${prefix}creator_id`)} AS creatorUsername`] : []),
+    ...(fields.some(([column]) => column === "forked_from_id") ? forkedFromColumns(`${prefix}forked_from_id`) : []),
   ].join(", ");
+
+/**
+ * The credit columns of a fork whose original's id is the SQL expression
+ * `forkedFromId`: the original's current name and its creator's username,
+ * NULL when it is no fork, or its original was deleted or removed by
+ * moderation (a removed character is named nowhere). One primary-key probe
+ * of `characters` (and one of `users`) per fork; none for other rows.
+ */
+const forkedFromColumns = (forkedFromId: string) => {
+  const original = `FROM characters o WHERE o.id = ${forkedFromId} AND o.moderation_status != 'removed'`;
+  return [
+    `(SELECT o.name ${original}) AS forkedFromName`,
+    `(SELECT ${creatorUsernameSql("o.creator_id")} ${original}) AS forkedFromCreatorUsername`,
+  ];
+};
 
 export const SUMMARY_COLUMNS = selectList(SUMMARY_FIELDS, "c.");
 export const DETAIL_COLUMNS = selectList(DETAIL_FIELDS, "c.");
@@ -72,6 +89,16 @@ export function toSummary(row: Row): CharacterSummary {
     exampleConversation: (row.exampleConversation as string | null) ?? null,
     greeting: (row.greeting as string | null) ?? null,
     createdAt: new Date(Number(row.createdAt)).toISOString(),
+    allowForks: row.allowForks === undefined ? true : Boolean(row.allowForks),
+    forkedFrom:
+      row.forkedFromId === null || row.forkedFromId === undefined
+        ? null
+        : {
+            id: Number(row.forkedFromId),
+            name: (row.forkedFromName as string | null) ?? null,
+            creatorUsername: row.forkedFromName == null ? null : ((row.forkedFromCreatorUsername as string | null) ?? null),
+          },
+    forkCount: Number(row.forkCount ?? 0),
   };
 }
 

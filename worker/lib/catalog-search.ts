@@ -109,6 +109,35 @@ export function searchExpressions(query: CatalogQuery): { all: string; nameOrTag
 }
 
 /**
+ * The CTEs `matched{n}`, `lineage{n}` and `placed{n}` of a search part
+ * ordered by bm25, with forks kept below their originals (issue 40: a fork
+ * may not impersonate its original, not even with a shorter text that
+ * bm25 prefers, nor with the very same text, whose tie the newer id would
+ * win). Each match's place `ord` is the worse of its own rank and the
+ * ranks of its ancestors (the chain of `forked_from_id`, at most
+ * MAX_LINEAGE_DEPTH long) that match too; `gen` counts those ancestors, so
+ * at an equal place the original comes first, then its forks, then theirs.
+ * Ancestors that do not match (renamed, or their text changed) do not
+ * count. The part's matches (at most `rankLimit`) are read once, only when
+ * `active` (SQL on `counts`) holds: else LIMIT 0 keeps FTS5 from running.
+ */
+function lineageRanking(n: number, match: string, active: string, rankLimit: string): string {
+  return `matched${n} AS MATERIALIZED (SELECT rowid AS id, rank AS score FROM characters_fts
+      WHERE characters_fts MATCH ${match} LIMIT (SELECT CASE WHEN ${active} THEN ${rankLimit} ELSE 0 END FROM counts)),
+    lineage${n}(id, ancestor, depth) AS (
+      SELECT r.id, c.forked_from_id, 1 FROM matched${n} r JOIN characters c ON c.id = r.id WHERE c.forked_from_id IS NOT NULL
+      UNION ALL
+      SELECT l.id, c.forked_from_id, l.depth + 1 FROM lineage${n} l JOIN characters c ON c.id = l.ancestor
+      WHERE c.forked_from_id IS NOT NULL AND l.depth < ${MAX_LINEAGE_DEPTH}),
+    placed${n} AS (SELECT r.id, r.score, max(r.score, coalesce(max(a.score), r.score)) AS ord, count(a.id) AS gen
+      FROM matched${n} r LEFT JOIN lineage${n} l ON l.id = r.id LEFT JOIN matched${n} a ON a.id = l.ancestor
+      GROUP BY r.id)`;
+}
+
+/** Longest chain of forks whose ancestors a search looks at (a fork of a fork of …). */
+export const MAX_LINEAGE_DEPTH = 16;
+
+/**
  * `search=`: every listable character whose name, description or tags contain
  * all the words (as prefixes), with the tag filters, from the FTS5 index
  * alone — counts and page in one statement, so one round trip:
@@ -134,23 +163,28 @@ export function planSearch(query: CatalogQuery, options: { viewer?: ViewerSql | 
   const limit = bind(query.limit);
   const offset = bind(query.offset);
   const user = options.viewer ? options.viewer(bind) : null;
-  const part = (n: number, match: string, by: "rank" | "newest", count: string, skip: string) =>
-    `SELECT * FROM (SELECT ${n} AS part, ${by === "rank" ? "rank" : "-rowid"} AS ord, rowid AS id FROM characters_fts
-      WHERE characters_fts MATCH ${match} ORDER BY ${by === "rank" ? "rank, rowid DESC" : "rowid DESC"}
+  const newest = (n: number, match: string, count: string, skip: string) =>
+    `SELECT * FROM (SELECT ${n} AS part, -rowid AS ord, 0 AS gen, -rowid AS score, rowid AS id FROM characters_fts
+      WHERE characters_fts MATCH ${match} ORDER BY rowid DESC
       LIMIT (SELECT ${count} FROM counts) OFFSET (SELECT ${skip} FROM counts))`;
+  const ranked = (n: number, count: string, skip: string) =>
+    `SELECT * FROM (SELECT ${n} AS part, ord, gen, score, id FROM placed${n}
+      ORDER BY ord, gen, score, id DESC LIMIT (SELECT ${count} FROM counts) OFFSET (SELECT ${skip} FROM counts))`;
   const firstSlice = `max(0, min(${limit}, first - ${offset}))`;
-  const sql = `WITH counts AS MATERIALIZED (
+  const sql = `WITH RECURSIVE counts AS MATERIALIZED (
       SELECT (SELECT count(*) FROM characters_fts WHERE characters_fts MATCH ${all}) AS total,
              (SELECT count(*) FROM characters_fts WHERE characters_fts MATCH ${nameOrTags}) AS first),
+    ${lineageRanking(0, all, `total <= ${rankLimit}`, rankLimit)},
+    ${lineageRanking(1, nameOrTags, `total > ${rankLimit} AND first <= ${rankLimit}`, rankLimit)},
     m AS (
-      ${part(0, all, "rank", `CASE WHEN total <= ${rankLimit} THEN ${limit} ELSE 0 END`, offset)}
-      UNION ALL ${part(1, nameOrTags, "rank", `CASE WHEN total > ${rankLimit} AND first <= ${rankLimit} THEN ${firstSlice} ELSE 0 END`, offset)}
-      UNION ALL ${part(1, nameOrTags, "newest", `CASE WHEN total > ${rankLimit} AND first > ${rankLimit} THEN ${firstSlice} ELSE 0 END`, offset)}
-      UNION ALL ${part(2, rest, "newest", `CASE WHEN total > ${rankLimit} THEN max(0, ${limit} - max(0, first - ${offset})) ELSE 0 END`, `max(0, ${offset} - first)`)}),
-    page AS (SELECT m.part, m.ord, ${SUMMARY_COLUMNS}${user !== null ? favoritedColumn("c.id", user) : ""}
+      ${ranked(0, `CASE WHEN total <= ${rankLimit} THEN ${limit} ELSE 0 END`, offset)}
+      UNION ALL ${ranked(1, `CASE WHEN total > ${rankLimit} AND first <= ${rankLimit} THEN ${firstSlice} ELSE 0 END`, offset)}
+      UNION ALL ${newest(1, nameOrTags, `CASE WHEN total > ${rankLimit} AND first > ${rankLimit} THEN ${firstSlice} ELSE 0 END`, offset)}
+      UNION ALL ${newest(2, rest, `CASE WHEN total > ${rankLimit} THEN max(0, ${limit} - max(0, first - ${offset})) ELSE 0 END`, `max(0, ${offset} - first)`)}),
+    page AS (SELECT m.part, m.ord, m.gen, m.score, ${SUMMARY_COLUMNS}${user !== null ? favoritedColumn("c.id", user) : ""}
       FROM m JOIN characters c ON c.id = m.id)
     SELECT counts.total AS searchTotal, page.* FROM counts LEFT JOIN page ON 1
-    ORDER BY page.part, page.ord, page.id DESC`;
+    ORDER BY page.part, page.ord, page.gen, page.score, page.id DESC`;
   return {
     statements: [params.statement(sql)],
     read: ([rows = []]) => ({

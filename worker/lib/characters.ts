@@ -49,12 +49,14 @@ export interface NewCharacter extends CharacterInput {
   isActive?: boolean;
   /** Card `extensions` plus preserved unknown card fields (worker/lib/character-card.ts). */
   extensions?: Record<string, unknown>;
+  /** A fork's original (POST /api/characters/{id}/fork); never set by a person's input. */
+  forkedFromId?: number;
 }
 
 type Writable = Omit<NewCharacter, "creatorId">;
 
 /** Wire field → SQL column and how the value is stored. */
-const COLUMNS: Record<keyof Writable, { column: string; kind: "text" | "json" | "bool" }> = {
+const COLUMNS: Record<keyof Writable, { column: string; kind: "text" | "json" | "bool" | "int" }> = {
   name: { column: "name", kind: "text" },
   description: { column: "description", kind: "text" },
   longDescription: { column: "long_description", kind: "text" },
@@ -65,6 +67,8 @@ const COLUMNS: Record<keyof Writable, { column: string; kind: "text" | "json" | 
   tags: { column: "tags", kind: "json" },
   isNsfw: { column: "is_nsfw", kind: "bool" },
   isActive: { column: "is_active", kind: "bool" },
+  allowForks: { column: "allow_forks", kind: "bool" },
+  forkedFromId: { column: "forked_from_id", kind: "int" },
   greeting: { column: "greeting", kind: "text" },
   alternateGreetings: { column: "alternate_greetings", kind: "json" },
   systemPrompt: { column: "system_prompt", kind: "text" },
@@ -85,9 +89,10 @@ export const MAX_CHARACTER_BYTES = 1_900_000;
 
 const NOW_MS = "cast(unixepoch('subsec') * 1000 as integer)";
 
-function sqlValue(kind: "text" | "json" | "bool", value: unknown): string | number | null {
+function sqlValue(kind: "text" | "json" | "bool" | "int", value: unknown): string | number | null {
   if (value === undefined || value === null) return null;
   if (kind === "bool") return value ? 1 : 0;
+  if (kind === "int") return Number(value);
   if (kind === "json") return JSON.stringify(value);
   return String(value);
 }
@@ -190,7 +195,7 @@ export async function toggleCharacterActive(db: D1Database, id: number): Promise
   const row = await db
     .prepare(
       `UPDATE characters SET is_active = 1 - is_active, updated_at = ${NOW_MS}
-       WHERE id = ? AND moderation_status != 'removed' RETURNING ${selectList(DETAIL_FIELDS, "")}`,
+       WHERE id = ? AND moderation_status != 'removed' RETURNING ${selectList(DETAIL_FIELDS, "characters.")}`,
     )
     .bind(id)
     .first<Row>();

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
-import { catalogQuerySchema, characterInputSchema, characterUpdateSchema } from "../../schema/inputs.ts";
+import { catalogQuerySchema, characterInputSchema, characterUpdateSchema, forksQuerySchema } from "../../schema/inputs.ts";
 import { assertKnownVoice } from "../lib/voices.ts";
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
@@ -30,6 +30,8 @@ import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, HELD_MESSAGE, isHeldForReview, screenCharacter } from "../lib/screening.ts";
 import { sessionUserSql } from "../lib/sessions.ts";
 import { isUsernameAvailable } from "../lib/users.ts";
+import { refuseIfBlocked } from "../lib/blocks.ts";
+import { createFork, findForkable, forkInput, listForks } from "../lib/forks.ts";
 import { validate } from "../lib/validate.ts";
 import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -179,6 +181,28 @@ export const charactersRoutes = new Hono<AppEnv>()
       return c.json(updated, 200);
     },
   )
+  .get("/:id/forks", validate("query", forksQuerySchema), async (c) => {
+    const id = parseCharacterId(c.req.param("id"));
+    return c.json(await listForks(c.env.DB, id, c.get("user")?.id ?? null, c.req.valid("query")), 200);
+  })
+  .post("/:id/fork", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
+    const id = parseCharacterId(c.req.param("id"));
+    const user = c.get("user")!;
+    const original = await findForkable(c.env.DB, id, user.id);
+    await refuseIfBlocked(c.env.DB, user.id, original.creatorId, "fork");
+    // The same rules as a new character: the input schema, then the pre-screen, before anything is written.
+    const input = forkInput(original);
+    const verdict = await screenCharacter(c.env, { ...input, characterBook: input.characterBook ?? null }, {
+      userId: user.id,
+      characterId: null,
+    });
+    const fork = await createFork(c.env, original, input, user);
+    // The original's page shows the new count.
+    await purgeCharacterCache(c, id);
+    if (!verdict.flagged) return c.json(fork, 201);
+    await flagCharacter(c.env.DB, fork, verdict);
+    return c.json({ ...fork, moderationStatus: "flagged" as const }, 201);
+  })
   .patch("/:id/toggle-active", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const id = parseCharacterId(c.req.param("id"));
     const current = await findOwnCharacter(c.env.DB, id, c.get("user")!.id);

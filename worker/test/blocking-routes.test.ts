@@ -98,6 +98,20 @@ const CASES: Record<string, Act[]> = {
       neutral: { status: 403, body: { error: "You can't reply to this comment.", code: "forbidden" } },
     },
   ],
+  "POST /api/characters/:id/fork": [
+    {
+      name: "fork their character",
+      run: async (actor, target) => {
+        const characterId = await insertCharacter({ name: "Their own", creatorId: target.id });
+        return {
+          res: await call(`/api/characters/${characterId}/fork`, { method: "POST", user: actor }),
+          written: () => exists("SELECT 1 FROM characters WHERE forked_from_id = ? AND creator_id = ?", characterId, actor.id),
+        };
+      },
+      okStatus: 201,
+      neutral: { status: 403, body: { error: "You can't fork this character.", code: "forbidden" } },
+    },
+  ],
   "POST /api/comments/:id/vote": [
     {
       name: "vote on their comment",

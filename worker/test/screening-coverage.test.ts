@@ -52,6 +52,7 @@ const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summ
 const NOT_WRITES: Record<string, string> = {
   catalogQuerySchema: "a query: nothing is stored",
   favoritesQuerySchema: "a query",
+  forksQuerySchema: "a query",
   tagNameSchema: "part of characterInputSchema (tags), screened there",
   characterTagsSchema: "part of characterInputSchema (tags), screened there",
   avatarRegistrationSchema: "a URL of an upload, checked by its own rule",

@@ -42,7 +42,7 @@ import { CharacterAvatar } from "./character-avatar.tsx";
 import { TagPicker } from "./tag-picker.tsx";
 import { VoicePicker } from "./voice-picker.tsx";
 
-type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "alternateGreetings" | "voice" | "characterBook" | "lorebook">;
+type TextField = Exclude<keyof CharacterFormValues, "tags" | "isNsfw" | "allowForks" | "alternateGreetings" | "voice" | "characterBook" | "lorebook">;
 
 interface CharacterFormProps {
   /** The character being edited; omitted on Create Character. */
@@ -288,6 +288,23 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             checked={values.isNsfw}
             onCheckedChange={(checked) => set("isNsfw", checked)}
             aria-describedby="character-isNsfw-hint"
+          />
+        </div>
+        <div className="flex items-start justify-between gap-4 rounded-xl border border-border bg-surface/50 p-4">
+          <div className="space-y-1">
+            <label htmlFor="character-allowForks" className="text-sm font-medium">
+              Allow forks
+            </label>
+            <p id="character-allowForks-hint" className="text-xs leading-relaxed text-muted-foreground">
+              Others may copy this character into one of their own to build on it. Every fork credits you and links
+              back here.
+            </p>
+          </div>
+          <Switch
+            id="character-allowForks"
+            checked={values.allowForks}
+            onCheckedChange={(checked) => set("allowForks", checked)}
+            aria-describedby="character-allowForks-hint"
           />
         </div>
       </Section>

@@ -1,7 +1,7 @@
 /**
  * The character page body (SPEC.md §2 "Character detail"): avatar, name,
- * creator, long description, counts, tags, Start Chat (and what the page
- * adds beside it), Download card, the card texts, and below them whatever
+ * creator, a fork's credit, long description, counts (forks too), tags,
+ * Start Chat (and what the page adds beside it), Fork, Download card, the card texts, and below them whatever
  * the page adds (the comments). Its creator gets Edit Character; anyone else may report it; its
  * creator is told when moderation removed it (only they still see it).
  */
@@ -25,6 +25,7 @@ import { CharacterFavoriteButton } from "./character-favorite-button.tsx";
 import { DownloadCardMenu } from "./download-card-menu.tsx";
 import { CommentCountLink, Rating, ViewCount } from "./character-stats.tsx";
 import { CreatorLink } from "../../creators/components/creator-link.tsx";
+import { ForkButton, ForkCount, ForkCredit } from "./character-forks.tsx";
 
 interface CharacterProfileProps {
   character: Character;
@@ -45,6 +46,8 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
   // Hidden until it is known who this is, so the creator never sees it flash.
   const reportable = !userLoading && user?.id !== character.creatorId;
   const ownCharacter = user !== null && user.id === character.creatorId;
+  // Signed in, and allowed by the creator (who may always copy their own); a removed character forks nothing.
+  const forkable = user !== null && (character.allowForks || ownCharacter) && character.moderationStatus !== "removed";
   // Personality always; Scenario and the greeting only when the card has them.
   // The greeting is a chat message: its *actions* look as they will in the chat.
   const halfCards = [
@@ -92,6 +95,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               <p className="mt-1 text-muted-foreground">
                 <CreatorLink prefix="by " creator={character.creator} username={character.creatorUsername} />
               </p>
+              <ForkCredit forkedFrom={character.forkedFrom} className="mt-1" />
             </div>
             <p className="text-base leading-relaxed whitespace-pre-line text-foreground/90">{about}</p>
 
@@ -100,6 +104,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
               <CharacterFavoriteButton character={character} surface="page" />
               <CommentCountLink value={character.commentCount} targetId={commentsId} />
               <Rating value={character.rating} />
+              {character.forkCount > 0 && <ForkCount character={character} />}
               {reportable && (
                 <ReportButton
                   target={{ targetType: "character", targetId: character.id }}
@@ -148,6 +153,7 @@ export function CharacterProfile({ character, onStartChat, startingChat = false,
                   </Link>
                 </Button>
               )}
+              {forkable && <ForkButton character={character} className="w-full sm:w-auto" />}
               <DownloadCardMenu character={character} className="w-full sm:w-auto" />
             </div>
           </div>

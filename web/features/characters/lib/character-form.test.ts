@@ -44,6 +44,9 @@ const character: Character = {
   ratingDown: 0,
   updatedAt: "2025-01-02T00:00:00.000Z",
   moderationStatus: "ok",
+  allowForks: false,
+  forkedFrom: null,
+  forkCount: 0,
 };
 
 const valid: CharacterFormValues = {
@@ -65,6 +68,7 @@ describe("characterToFormValues", () => {
       avatarUrl: "/objects/avatars/user-1/abc",
       tags: ["fantasy", "healer"],
       isNsfw: false,
+      allowForks: false,
       greeting: "*You wake in a glade.* Easy now.",
       alternateGreetings: ["Hello again."],
       systemPrompt: "",
@@ -106,6 +110,7 @@ describe("validateCharacterForm", () => {
       greeting: "Hello!",
       tags: ["tea"],
       isNsfw: false,
+      allowForks: true,
       alternateGreetings: [],
     });
     expect(result.data).not.toHaveProperty("characterBook");

@@ -32,6 +32,8 @@ export interface CharacterFormValues {
   avatarUrl: string;
   tags: string[];
   isNsfw: boolean;
+  /** Whether others may fork it (issue 40); on by default. */
+  allowForks: boolean;
   /** The card's first message (`first_mes`). */
   greeting: string;
   alternateGreetings: string[];
@@ -65,6 +67,7 @@ export const EMPTY_CHARACTER_FORM: CharacterFormValues = {
   avatarUrl: "",
   tags: [],
   isNsfw: false,
+  allowForks: true,
   greeting: "",
   alternateGreetings: [],
   systemPrompt: "",
@@ -87,6 +90,7 @@ export function characterToFormValues(character: Character): CharacterFormValues
     avatarUrl: character.avatarUrl ?? "",
     tags: [...character.tags],
     isNsfw: character.isNsfw,
+    allowForks: character.allowForks,
     greeting: character.greeting ?? "",
     alternateGreetings: [...character.alternateGreetings],
     systemPrompt: character.systemPrompt ?? "",
