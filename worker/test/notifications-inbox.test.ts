@@ -63,6 +63,26 @@ describe("the notifications socket", () => {
   });
 });
 
+describe("closing a person's sockets", () => {
+  it("PersonSockets, the one place that ends a person's sockets, closes their notification sockets too (all, or a session's)", async () => {
+    const me = await signIn();
+    const { createSession } = await import("../lib/sessions.ts");
+    const { token, id: sessionId } = await createSession(env.DB, me.id);
+    const phone = await openNotifications({ ...me, cookie: `fabled_session=${token}` });
+    const laptop = await openNotifications(me);
+    const ledger = env.PERSON_SOCKETS.get(env.PERSON_SOCKETS.idFromName(me.id)) as unknown as {
+      closeSessions(ids: string[], reason: string): Promise<number>;
+      closeAll(reason: string): Promise<number>;
+    };
+    await ledger.closeSessions([sessionId], "Signed out on this device");
+    expect(await phone.until((s) => s.closeEvent)).toEqual({ code: 1008, reason: "Signed out on this device" });
+    expect(laptop.closeEvent).toBeNull();
+    await ledger.closeAll("Account suspended");
+    expect(await laptop.until((s) => s.closeEvent)).toEqual({ code: 1008, reason: "Account suspended" });
+    expect(await inbox(env, me.id).socketCount()).toBe(0);
+  });
+});
+
 describe("unread counts", () => {
   it("are exact when 40 events arrive at once, on the socket and in the list", async () => {
     const me = await signIn();

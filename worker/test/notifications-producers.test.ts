@@ -68,6 +68,22 @@ describe("comments", () => {
   });
 });
 
+describe("a deleted account", () => {
+  it("leaves the lists of the people it notified", async () => {
+    const me = await signIn();
+    const leaver = await signIn({ firstName: "Leaver" });
+    const stayer = await signIn({ firstName: "Stayer" });
+    await notify(env, me.id, leaver.id, { kind: "room_joined", target: targets.conversation(crypto.randomUUID(), "Gone"), foldKey: "a", scope: null });
+    await notify(env, me.id, stayer.id, { kind: "room_joined", target: targets.conversation(crypto.randomUUID(), "Kept"), foldKey: "b", scope: null });
+    expect((await listNotifications(me)).unread).toBe(2);
+    const res = await call("/api/profile", { method: "DELETE", user: leaver, body: { confirm: leaver.username }, headers: { origin: ORIGIN } });
+    expect(res.status).toBe(204);
+    const list = await listNotifications(me);
+    expect(texts(list)).toEqual(["Stayer joined Kept"]);
+    expect(list.unread).toBe(1);
+  });
+});
+
 describe("blocks", () => {
   it("nothing is delivered across a block either way, and blocking takes the other's part out of one's notifications", async () => {
     const me = await signIn();

@@ -7,16 +7,19 @@
  * notifications are dropped from the inbox for good. Checked when read
  * rather than pushed from every place that hides something: three indexed
  * queries per page, and no path that hides content can forget to tell.
+ * A notification whose only actor deleted their account goes too (a
+ * fourth query, by username): their name is not shown after they left.
  */
 import type { StoredNotification } from "../../../durable-objects/inbox/store.ts";
 import { visibleToSql } from "../listable.ts";
 
-/** The ids of the notifications of `page` that `viewerId` may no longer see. At most three D1 queries (none for an empty page). */
+/** The ids of the notifications of `page` that `viewerId` may no longer see. At most four D1 queries (none for an empty page). */
 export async function invisibleNotifications(db: D1Database, viewerId: string, page: StoredNotification[]): Promise<string[]> {
   const characterIds = unique(page.filter((n) => n.scope?.type === "character").map((n) => Number(n.scope!.id)));
   const conversationIds = unique(page.filter((n) => n.scope?.type === "conversation").map((n) => n.scope!.id));
   const commentIds = unique(page.filter((n) => n.target.type === "comment").map((n) => Number(n.target.id)));
-  const [characters, conversations, comments] = await Promise.all([
+  const soloActors = unique(page.filter((n) => n.actor !== null && n.actorCount <= 1).map((n) => n.actor!.username));
+  const [characters, conversations, comments, actors] = await Promise.all([
     visibleIds(
       db,
       characterIds,
@@ -31,11 +34,13 @@ export async function invisibleNotifications(db: D1Database, viewerId: string, p
       viewerId,
     ),
     visibleIds(db, commentIds, "SELECT id FROM comments WHERE id IN (SELECT value FROM json_each(?1)) AND ?2 IS NOT NULL", viewerId),
+    visibleIds(db, soloActors, "SELECT username AS id FROM users WHERE username IN (SELECT value FROM json_each(?1)) AND ?2 IS NOT NULL", viewerId),
   ]);
   return page
     .filter((n) => {
       if (n.scope?.type === "character" && !characters.has(n.scope.id)) return true;
       if (n.scope?.type === "conversation" && !conversations.has(n.scope.id)) return true;
+      if (n.actor !== null && n.actorCount <= 1 && !actors.has(n.actor.username)) return true;
       return n.target.type === "comment" && !comments.has(n.target.id);
     })
     .map((n) => n.id);

@@ -6,7 +6,7 @@
  * (lib/notification-socket.ts).
  */
 import { formatDistanceToNow } from "date-fns";
-import { Bell, CheckCheck, Heart, MessageCircle, Sparkles, UserPlus, Users } from "lucide-react";
+import { Bell, Check, CheckCheck, Heart, MessageCircle, Sparkles, UserPlus, Users } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import type { Notification, NotificationKind } from "../../../../schema/notifications.ts";
@@ -113,7 +113,8 @@ function NotificationItem({ notification, onRead }: { notification: Notification
         <div className="flex shrink-0 items-center gap-2">
           <span aria-hidden="true" className="size-2 rounded-full bg-accent-pink" />
           <Button variant="ghost" size="sm" className="h-8 px-2 text-xs" onClick={onRead} aria-label={`Mark as read: ${notification.text}`}>
-            Mark as read
+            <Check aria-hidden="true" className="sm:hidden" />
+            <span className="hidden sm:inline">Mark as read</span>
           </Button>
         </div>
       )}
