@@ -106,6 +106,11 @@ export class Inbox extends DurableObject<Env> {
     return this.store.unread();
   }
 
+  /** Marks read what folds under `foldKey` (the person opened that room) and tells every tab when it changed. */
+  async markFoldRead(foldKey: string): Promise<void> {
+    if (this.store.markFoldRead(foldKey) > 0) this.broadcastUnread();
+  }
+
   async settings(): Promise<NotificationSettings> {
     return this.store.settings();
   }

@@ -207,6 +207,11 @@ export class InboxStore {
     return changed;
   }
 
+  /** Marks read the unread notification of `foldKey` (e.g. a room's messages, once the person opened it); returns how many changed (0 or 1). */
+  markFoldRead(foldKey: string, at = Date.now()): number {
+    return this.sql.exec("UPDATE notifications SET read_at = ? WHERE fold_key = ? AND read_at IS NULL", at, foldKey).rowsWritten;
+  }
+
   /**
    * Takes `actorId`'s part out of every notification (a block): a
    * notification left with nobody behind it goes. Returns how many went.

@@ -10,8 +10,20 @@
  * so nobody in a room is blocked by another in it. The author's shown name
  * and the title come from D1 in one query, only when somebody is away.
  * Runs after the message was stored (`ctx.waitUntil`); a failure is logged.
+ * Opening the room (`join`) marks its `room_message` read
+ * (`readRoomMessages`): the person has seen them.
  */
 import type { Inbox } from "../inbox/inbox.ts";
+
+/** `userId` opened the shared room `conversationId`: its unread `room_message` is read, on every tab's bell. Never throws. */
+export async function readRoomMessages(env: Env, userId: string, conversationId: string): Promise<void> {
+  try {
+    const namespace = env.INBOX as unknown as DurableObjectNamespace<Inbox>;
+    await namespace.get(namespace.idFromName(userId)).markFoldRead(`room_message:${conversationId}`);
+  } catch (error) {
+    console.warn("could not mark a room's messages read", conversationId, String(error));
+  }
+}
 
 /** Tells the room's people other than `authorId` who have no open socket here. Never throws. */
 export async function noticeAwayPeople(

@@ -180,6 +180,15 @@ describe("shared rooms", () => {
     ownerSocket.close();
     hereSocket.close();
 
+    // Opening the room reads its messages' notification (the bell follows).
+    const bell = await openNotifications(away);
+    await bell.unreadIs(2);
+    const { socket: back } = await join(away, room.id);
+    await bell.unreadIs(1);
+    expect((await listNotifications(away)).notifications.find((n) => n.kind === "room_message")!.readAt).not.toBeNull();
+    back.close();
+    bell.close();
+
     // Leaving the room takes its notifications away.
     expect((await call(`/api/conversations/${room.id}/members/${away.id}`, { method: "DELETE", user: away, headers: { origin: ORIGIN } })).status).toBe(204);
     await listOnce(away, (l) => l.unread === 0 && l.notifications.length === 0);
