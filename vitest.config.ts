@@ -57,6 +57,8 @@ export default defineConfig({
               // at once, so tests wait on counts for about a second.
               queueConsumers: {
                 "fabled-views": { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 10, retryDelay: 0 },
+                // A new character's fan-out to followers (worker/lib/notifications/fan-out.ts).
+                "fabled-notifications": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 5, retryDelay: 0 },
               },
             },
           })),

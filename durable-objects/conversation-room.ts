@@ -56,6 +56,7 @@ import { Steering } from "./room/steering.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
+import { readRoomMessages } from "./room/away-notices.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 
@@ -497,6 +498,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     switch (data.type) {
       case "join":
         send(ws, this.replies.historySync(state.userId));
+        // In a shared room, what the person's bell said about this room is read now (room/away-notices.ts).
+        if (this.store.room && this.store.people.isShared()) this.ctx.waitUntil(readRoomMessages(this.env, state.userId, this.store.room.conversation_id));
         // The first message will not wait for the card.
         void this.inputs.loadCharacter().catch(() => {});
         return;

@@ -31,11 +31,17 @@
  *   list is emptied.
  * - `closeSessions(sessionIds, reason)` when sessions were ended from the
  *   list of signed-in devices: the sockets opened under them close.
+ * `closeAll` and `closeSessions` also close the person's notification
+ * sockets, which their Inbox holds (durable-objects/inbox/inbox.ts): this
+ * object stays the one place that ends every socket of a person, and the
+ * Inbox stays out of the hot path of every chat socket's open and close
+ * (docs/decisions/0037-notifications.md "Sockets").
  * So the list can only over-count between a room's restart and the next
  * time the cap is reached, and it never grows beyond the cap plus the
  * sockets being opened at that moment.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { Inbox } from "./inbox/inbox.ts";
 import {
   CLOSE_REASONS,
   JOIN_TIMEOUT_MS,
@@ -85,7 +91,8 @@ export class PersonSockets extends DurableObject<Env> {
   async closeAll(reason: string): Promise<number> {
     const run = this.queue.then(() => this.closeEvery(reason));
     this.queue = run.catch(() => {});
-    return run;
+    const [closed] = await Promise.all([run, this.closeInboxSockets(null, reason)]);
+    return closed;
   }
 
   /**
@@ -97,7 +104,25 @@ export class PersonSockets extends DurableObject<Env> {
     const wanted = new Set(sessionIds);
     const run = this.queue.then(() => this.closeWhere((row) => row.session_id !== null && wanted.has(row.session_id), reason));
     this.queue = run.catch(() => {});
-    return run;
+    const [closed] = await Promise.all([run, this.closeInboxSockets(sessionIds, reason)]);
+    return closed;
+  }
+
+  /** Closes the person's notification sockets (all, or those of `sessionIds`); an Inbox that cannot be reached is logged. */
+  private async closeInboxSockets(sessionIds: string[] | null, reason: string): Promise<number> {
+    const namespace = this.env.INBOX as unknown as DurableObjectNamespace<Inbox>;
+    // This object is addressed by the person's id (`idFromName(userId)`), and so is their Inbox.
+    const userId = this.ctx.id.name;
+    if (!userId) {
+      console.warn("could not close notification sockets: the object's name is unknown");
+      return 0;
+    }
+    try {
+      return await namespace.get(namespace.idFromName(userId)).closeSockets(sessionIds, reason);
+    } catch (error) {
+      console.warn("could not close notification sockets", String(error));
+      return 0;
+    }
   }
 
   /**

@@ -27,6 +27,7 @@ import { characterCommentsRoutes, commentsRoutes } from "./routes/comments.ts";
 import { enforcementRoutes } from "./routes/enforcement.ts";
 import { favoritesListRoutes, favoritesRoutes } from "./routes/favorites.ts";
 import { modelConnectionsRoutes } from "./routes/model-connections.ts";
+import { notificationSettingsRoutes, notificationsRoutes, notificationsSocketRoutes } from "./routes/notifications.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
@@ -58,7 +59,8 @@ app.use(
 // Every D1 query of a request runs in one Sessions API session, continued
 // with the caller's bookmark (worker/middleware/d1-session.ts).
 app.use("/api/*", sameOrigin, d1Session, session);
-app.use("/ws", d1Session);
+// "/ws/*" matches "/ws" itself too: the chat socket and the notifications socket.
+app.use("/ws/*", d1Session);
 
 const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/characters", charactersRoutes)
   .route("/characters", favoritesRoutes)
@@ -70,6 +72,8 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/", authRoutes)
   .route("/profile", profileRoutes)
   .route("/profile", accountRoutes)
+  .route("/profile", notificationSettingsRoutes)
+  .route("/notifications", notificationsRoutes)
   .route("/personas", personasRoutes)
   .route("/model-connections", modelConnectionsRoutes)
   .route("/reports", reportsRoutes)
@@ -87,7 +91,9 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
 // Avatars (R2) are served outside /api: no session, immutable caching.
 app.route("/objects", objectsRoutes);
 
-// The chat socket (worker/routes/ws.ts) checks the session and Origin itself.
+// The chat socket (worker/routes/ws.ts) and the notifications socket
+// (worker/routes/notifications.ts) check the session and Origin themselves.
+app.route("/ws/notifications", notificationsSocketRoutes);
 app.route("/ws", wsRoutes);
 
 // Link previews written into the SPA shell, robots.txt and the sitemaps.

@@ -2,6 +2,6 @@
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import("./index.ts");
-    durableNamespaces: "ConversationRoom" | "PersonSockets";
+    durableNamespaces: "ConversationRoom" | "PersonSockets" | "Inbox";
   }
 }

@@ -8,10 +8,12 @@ import app from "./app.ts";
 import { applyRecentRemovals } from "./lib/removal-sweep.ts";
 import { deleteExpiredSessions } from "./lib/sessions.ts";
 import { deleteOldSpeechUsage } from "./lib/speech-budget.ts";
+import { consumeNotifications, type NotificationMessage } from "./lib/notifications/fan-out.ts";
 import { countViews } from "./lib/views.ts";
 
 export { ConversationRoom } from "../durable-objects/conversation-room.ts";
 export { PersonSockets } from "../durable-objects/person-sockets.ts";
+export { Inbox } from "../durable-objects/inbox/inbox.ts";
 
 export default {
   fetch: app.fetch,
@@ -25,11 +27,18 @@ export default {
     await applyRecentRemovals(env);
   },
   /**
-   * The `fabled-views` queue (wrangler.toml): a batch of character views is
-   * counted in one D1 transaction on the primary (worker/lib/views.ts). If it
-   * throws, nothing was counted and Queues delivers the whole batch again.
+   * Two queues (wrangler.toml). `fabled-views`: a batch of character views
+   * is counted in one D1 transaction on the primary (worker/lib/views.ts);
+   * if it throws, nothing was counted and Queues delivers the whole batch
+   * again. `fabled-notifications`: a publication's fan-out to followers
+   * (worker/lib/notifications/fan-out.ts), each message acked or retried
+   * on its own.
    */
   async queue(batch, env) {
+    if (batch.queue === "fabled-notifications") {
+      await consumeNotifications(batch as MessageBatch<NotificationMessage>, env);
+      return;
+    }
     await countViews(env.DB, batch.messages.map((message) => message.body));
   },
 } satisfies ExportedHandler<Env>;

@@ -69,5 +69,7 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "DELETE /api/users/:username/follow": "stopping a follow: always allowed",
   "PUT /api/users/:username/block": "blocking itself",
   "DELETE /api/users/:username/block": "unblocking",
+  "POST /api/notifications/read": "marking one's own notifications read",
+  "PUT /api/profile/notifications": "one's own notification settings",
   "POST /api/enforcement/suspensions/:userId": "the operator's enforcement of what D1 already says",
 };

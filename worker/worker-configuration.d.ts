@@ -5,6 +5,7 @@ interface __BaseEnv_Env {
 	AVATARS: R2Bucket;
 	DB: D1Database;
 	VIEWS: Queue;
+	NOTIFICATIONS: Queue;
 	MESSAGE_RATE_LIMITER: RateLimit;
 	REPLY_RATE_LIMITER: RateLimit;
 	WRITE_RATE_LIMITER: RateLimit;
@@ -33,6 +34,7 @@ interface __BaseEnv_Env {
 	R2_BUCKET_NAME: string;
 	CONVERSATIONS: DurableObjectNamespace /* ConversationRoom */;
 	PERSON_SOCKETS: DurableObjectNamespace /* PersonSockets */;
+	INBOX: DurableObjectNamespace /* Inbox */;
 }
 declare namespace Cloudflare {
 	interface Env extends __BaseEnv_Env {}

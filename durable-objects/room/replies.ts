@@ -19,6 +19,7 @@
  * - Writing one reply — streaming, storing, failing, the deltas' pace — is
  *   reply-writing.ts (ReplyWriting); this module decides when one starts.
  */
+import { noticeAwayPeople } from "./away-notices.ts";
 import { isChildSafetyViolation, type ModerationVerdict } from "../../ai/moderation/moderator.ts";
 import { MESSAGE_REFUSED_TEXT } from "../../schema/chat.ts";
 import type { ServerFrame } from "../../schema/chat-frames.ts";
@@ -232,7 +233,17 @@ export class ReplyRounds {
         () => {},
       );
       await turn;
-      if (this.store.deleted || !storeMessage()) return;
+      const saved = this.store.deleted ? null : storeMessage();
+      if (!saved) return;
+      // People of the room away from it hear of it in their notifications (one per room until read).
+      this.ctx.waitUntil(
+        noticeAwayPeople(this.env, {
+          conversationId: this.store.room!.conversation_id,
+          authorId: state.userId,
+          people: this.store.people.list().map((person) => person.user_id),
+          present: new Set(this.sockets.people().map((person) => person.userId)),
+        }),
+      );
       await this.rounds.answerPending();
       // A reply being written writes the counters (this message's too) when it is stored or fails;
       // a message nobody answers is written now. One D1 write per round, not per message.

@@ -22,6 +22,7 @@ const EditCharacterPage = lazy(() => import("../routes/edit-character.tsx").then
 const MyCharactersPage = lazy(() => import("../routes/my-characters.tsx").then((m) => ({ default: m.MyCharactersPage })));
 const ChatPage = lazy(() => import("../routes/chat.tsx").then((m) => ({ default: m.ChatPage })));
 const ChatsPage = lazy(() => import("../routes/chats.tsx").then((m) => ({ default: m.ChatsPage })));
+const NotificationsPage = lazy(() => import("../routes/notifications.tsx").then((m) => ({ default: m.NotificationsPage })));
 const PrivacyPolicyPage = lazy(() =>
   import("../routes/legal/privacy-policy.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
 );
@@ -49,6 +50,7 @@ export function AppRoutes() {
         <Route path="edit-character/:id" element={<EditCharacterPage />} />
         <Route path="my-characters" element={<MyCharactersPage />} />
         <Route path="favorites" element={<FavoritesPage />} />
+        <Route path="notifications" element={<NotificationsPage />} />
         <Route path="u/:username" element={<CreatorPage />} />
         <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
         <Route path="terms-of-use" element={<TermsOfUsePage />} />

@@ -1,7 +1,8 @@
 /**
  * Sticky site header (SPEC.md §2 "Home"): wordmark, character search, and the
  * visitor's Sign In button or, for the signed-in, Create Character (one click
- * from anywhere, issue 26; only its icon on phones) and their menu. On Home the search box drives the catalog filters
+ * from anywhere, issue 26; only its icon on phones), the notifications bell
+ * (issue 39) and their menu. On Home the search box drives the catalog filters
  * as one types; on other pages the text stays local to the page until Enter,
  * which opens Home with that search applied.
  */
@@ -21,6 +22,12 @@ import { Wordmark } from "./wordmark.tsx";
 const UserMenu = lazy(() => import("./user-menu.tsx").then((m) => ({ default: m.UserMenu })));
 
 const menuPlaceholder = <Skeleton className="h-10 w-10 rounded-full sm:w-28" />;
+
+// The bell and its socket: signed-in people only, loaded beside the menu.
+const NotificationBell = lazy(() =>
+  import("../features/notifications/components/notification-bell.tsx").then((m) => ({ default: m.NotificationBell })),
+);
+const bellPlaceholder = <Skeleton className="size-10 rounded-full" />;
 
 export function Header() {
   const { pathname } = useLocation();
@@ -46,6 +53,11 @@ export function Header() {
                 </span>
               </Link>
             </Button>
+          )}
+          {user && (
+            <Suspense fallback={bellPlaceholder}>
+              <NotificationBell />
+            </Suspense>
           )}
           {user && (
             <Suspense fallback={menuPlaceholder}>

@@ -1,6 +1,6 @@
 /**
  * `/profile` — Edit Profile (SPEC.md §2) and, below it, the person's
- * personas, the people they blocked, their signed-in devices and their data
+ * personas, their notification settings, the people they blocked, their signed-in devices and their data
  * (download, delete the account; features/account): a spinner while the person loads; visitors are sent to "/" once
  * it is known they are not signed in.
  */
@@ -13,6 +13,7 @@ import { useUser } from "../lib/auth.ts";
 import { SessionsSection } from "../features/account/components/sessions-section.tsx";
 import { YourDataSection } from "../features/account/components/your-data-section.tsx";
 import { BlockedPeopleSection } from "../features/blocks/components/blocked-people-section.tsx";
+import { NotificationSettingsSection } from "../features/notifications/components/notification-settings-section.tsx";
 import { PersonasSection } from "../features/personas/components/personas-section.tsx";
 import { ProfileForm } from "../features/profile/components/profile-form.tsx";
 
@@ -40,6 +41,7 @@ export function ProfilePage() {
         </CardContent>
       </Card>
       <PersonasSection key={user.id} user={user} />
+      <NotificationSettingsSection key={`notifications-${user.id}`} />
       <BlockedPeopleSection key={`blocks-${user.id}`} />
       <SessionsSection key={`sessions-${user.id}`} />
       <YourDataSection key={`data-${user.id}`} user={user} />

@@ -136,15 +136,21 @@ export interface LeftRoom {
   userId: string;
 }
 
+/** What a block did: whom it blocked, and the memberships it ended. */
+export interface Blocked {
+  blockedId: string;
+  left: LeftRoom[];
+}
+
 /**
  * `blockerId` blocks the person holding `username`. Idempotent (blocking
  * again keeps the first row and its time). In one D1 transaction: the row,
  * both follows between the two end, and each leaves the rooms the other
- * owns. Returns those memberships, whose sockets the caller closes (the
- * rooms' Durable Objects). Throws 404 for an unknown name, 400 for oneself,
+ * owns. Returns the blocked person's id and those memberships, whose
+ * sockets the caller closes (the rooms' Durable Objects). Throws 404 for an unknown name, 400 for oneself,
  * 409 past MAX_BLOCKS.
  */
-export async function blockPerson(db: D1Database, blockerId: string, username: string): Promise<LeftRoom[]> {
+export async function blockPerson(db: D1Database, blockerId: string, username: string): Promise<Blocked> {
   const blockedId = await personId(db, username);
   if (blockedId === blockerId) throw new ApiError("validation_failed", "You cannot block yourself");
   const [inserted, , left] = await db.batch<LeftRoom>([
@@ -174,7 +180,7 @@ export async function blockPerson(db: D1Database, blockerId: string, username: s
       throw new ApiError("conflict", `You have blocked ${MAX_BLOCKS.toLocaleString("en")} people, the most one can. Unblock someone first.`);
     }
   }
-  return left?.results ?? [];
+  return { blockedId, left: left?.results ?? [] };
 }
 
 /** `blockerId` unblocks the person holding `username`; idempotent. Follows and rooms are not restored. Throws 404 for an unknown name, 400 for oneself. */

@@ -83,7 +83,7 @@ export async function setFollowing(
   followerId: string,
   username: string,
   follow: boolean,
-): Promise<FollowStatus> {
+): Promise<FollowStatus & { followeeId: string; started: boolean }> {
   const creator = await db
     .prepare("SELECT id FROM users WHERE lower(username) = lower(?)")
     .bind(canonicalUsername(username))
@@ -92,13 +92,19 @@ export async function setFollowing(
   if (creator.id === followerId) throw new ApiError("validation_failed", "You cannot follow yourself");
   if (follow) await refuseIfBlocked(db, followerId, creator.id, "follow");
   const write = follow
-    ? db.prepare("INSERT INTO follows (follower_id, followee_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
+    ? db.prepare("INSERT INTO follows (follower_id, followee_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING follower_id")
     : db.prepare("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?");
-  const [, counted] = await db.batch<{ followerCount: number }>([
+  const [written, counted] = await db.batch<{ followerCount: number }>([
     write.bind(followerId, creator.id),
     db.prepare("SELECT count(*) AS followerCount FROM follows WHERE followee_id = ?").bind(creator.id),
   ]);
-  return { isFollowing: follow, followerCount: Number(counted?.results[0]?.followerCount ?? 0) };
+  return {
+    isFollowing: follow,
+    followerCount: Number(counted?.results[0]?.followerCount ?? 0),
+    followeeId: creator.id,
+    // A follow that began now (not one already there): its creator is notified.
+    started: follow && (written?.results.length ?? 0) > 0,
+  };
 }
 
 /**

@@ -166,7 +166,7 @@ export async function joinByInvite(
   token: string,
   userId: string,
   options: { personaId?: string | null; now?: number } = {},
-): Promise<string> {
+): Promise<{ conversationId: string; joined: boolean }> {
   const now = options.now ?? Date.now();
   const target = await inviteTarget(db, token, now);
   if (!target) throw notFound("Invitation not found");
@@ -196,11 +196,11 @@ export async function joinByInvite(
       .bind(conversationId, userId, tokenHash)
       .all<{ why: "in" | "removed" }>();
     const reasons = why.results.map((r) => r.why);
-    if (reasons.includes("in")) return conversationId;
+    if (reasons.includes("in")) return { conversationId, joined: false };
     if (reasons.includes("removed")) throw forbidden(REMOVED_REJOIN_ERROR);
     throw new ApiError("conflict", `This chat already has ${MAX_ROOM_PEOPLE} people, the most a chat can have.`);
   }
-  return conversationId;
+  return { conversationId, joined: true };
 }
 
 /**

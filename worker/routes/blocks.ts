@@ -14,7 +14,9 @@
 import { Hono } from "hono";
 import type { BlockedPerson } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
+import { afterResponse } from "../lib/after-response.ts";
 import { blockPerson, listBlocks, unblockPerson } from "../lib/blocks.ts";
+import { inbox } from "../lib/notifications/notify.ts";
 import { conversationRoom } from "../lib/conversations.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -24,7 +26,14 @@ export const blocksRoutes = new Hono<AppEnv>()
     return c.json((await listBlocks(c.env.DB, c.var.user.id)) satisfies BlockedPerson[], 200);
   })
   .put("/users/:username/block", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
-    const left = await blockPerson(c.env.DB, c.var.user.id, c.req.param("username"));
+    const { blockedId, left } = await blockPerson(c.env.DB, c.var.user.id, c.req.param("username"));
+    // Neither hears of the other any more: each one's part leaves the other's notifications (their badges follow).
+    await afterResponse(
+      c,
+      Promise.all([inbox(c.env, c.var.user.id).forgetActor(blockedId), inbox(c.env, blockedId).forgetActor(c.var.user.id)]).catch((error: unknown) =>
+        console.warn("block: could not take notifications back", String(error)),
+      ),
+    );
     // The rows are gone, so every later read or socket upgrade of theirs is a 404; open sockets close now.
     await Promise.all(
       left.map(({ conversationId, userId }) =>

@@ -11,6 +11,7 @@ import { catalogQuerySchema, characterInputSchema, characterUpdateSchema, forksQ
 import { assertKnownVoice } from "../lib/voices.ts";
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
+import { queuePublication } from "../lib/notifications/fan-out.ts";
 import { listCharacters, viewCharacter } from "../lib/catalog.ts";
 import { viewerById } from "../lib/catalog-rows.ts";
 import { catalogCacheQuery } from "../lib/edge-cache.ts";
@@ -141,6 +142,10 @@ export const charactersRoutes = new Hono<AppEnv>()
         creator: defaultCreator(user.username),
         creatorId: user.id,
       });
+      // Followers hear of a listed character through the notifications queue, after the answer.
+      if (!verdict.flagged || !verdict.held) {
+        if (character.isActive) await afterResponse(c, queuePublication(c.env, character.id, user.id));
+      }
       if (!verdict.flagged) return c.json(character, 201);
       await flagCharacter(c.env.DB, character, verdict);
       return c.json({ ...character, moderationStatus: "flagged" as const, ...(verdict.held ? { isActive: false } : {}) }, 201);
@@ -212,6 +217,8 @@ export const charactersRoutes = new Hono<AppEnv>()
     const character = await toggleCharacterActive(c.env.DB, id);
     if (!character) throw notFound("Character not found");
     await purgeCharacterCache(c, id);
+    // Published (again): followers hear of it through the queue; one unread notification per character.
+    if (character.isActive) await afterResponse(c, queuePublication(c.env, id, c.get("user")!.id));
     return c.json(character, 200);
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {

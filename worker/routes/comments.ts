@@ -28,7 +28,9 @@ import {
   listComments,
   postComment,
 } from "../lib/community.ts";
+import { afterResponse } from "../lib/after-response.ts";
 import { refuseIfBlocked } from "../lib/blocks.ts";
+import { commentPosted } from "../lib/notifications/producers.ts";
 import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import { parseCharacterId, parseCommentId } from "../lib/ids.ts";
 import { screenWrite, TEXT_OF } from "../lib/screening.ts";
@@ -70,6 +72,8 @@ export const characterCommentsRoutes = new Hono<AppEnv>()
       });
     }
     await purgeCharacterCache(c, id);
+    // The creator and the author replied to are told after the answer (worker/lib/notifications/).
+    await afterResponse(c, commentPosted(c.env, { id: result.comment.id, characterId: id, authorId: user.id, parentId: parentId ?? null }));
     return c.json(result.comment, 201);
   });
 

@@ -60,6 +60,8 @@ import {
 } from "../lib/conversations.ts";
 import { deleteConversationStorage } from "../lib/characters.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
+import { afterResponse } from "../lib/after-response.ts";
+import { inbox } from "../lib/notifications/notify.ts";
 import { setConversationModel } from "../lib/model-connections.ts";
 import {
   castImportedMessages,
@@ -271,6 +273,13 @@ export const conversationsRoutes = new Hono<AppEnv>()
     await removeMember(c.env.DB, conversation, user.id, target);
     // Their sockets close; every later read or upgrade is a 404 (the row is gone).
     await conversationRoom(c.env, conversation.id).removePerson(target);
+    // Nothing of a room they left stays in their notifications (nor on their badge).
+    await afterResponse(
+      c,
+      inbox(c.env, target)
+        .forgetScopes([{ type: "conversation", id: conversation.id }])
+        .catch((error: unknown) => console.warn("could not take a left room's notifications back", String(error))),
+    );
     return c.body(null, 204);
   })
   .get("/:id/messages", requireUser, async (c) => {

@@ -9,7 +9,9 @@ import type { AppEnv } from "../env.ts";
 import { listFavorites } from "../lib/creators.ts";
 import { validate } from "../lib/validate.ts";
 import { favoriteCount, findVisibleCharacter, isFavorited, toggleFavorite } from "../lib/community.ts";
+import { afterResponse } from "../lib/after-response.ts";
 import { notFound } from "../lib/errors.ts";
+import { favoriteCounted } from "../lib/notifications/producers.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -26,7 +28,10 @@ export const favoritesRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     if (!(await findVisibleCharacter(c.env.DB, id, user.id))) throw notFound("Character not found");
     const favorited = await toggleFavorite(c.env.DB, id, user.id);
-    return c.json({ isFavorited: favorited, favoriteCount: await favoriteCount(c.env.DB, id) }, 200);
+    const count = await favoriteCount(c.env.DB, id);
+    // At 10, 100, 1,000 … the creator is told once (worker/lib/notifications/producers.ts).
+    if (favorited) await afterResponse(c, favoriteCounted(c.env, id, count, user.id));
+    return c.json({ isFavorited: favorited, favoriteCount: count }, 200);
   });
 
 /**

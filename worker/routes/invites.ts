@@ -16,6 +16,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { joinInviteInputSchema } from "../../schema/chat.ts";
+import { afterResponse } from "../lib/after-response.ts";
+import { roomJoined } from "../lib/notifications/producers.ts";
 import { invitePreview, joinByInvite } from "../lib/shared-rooms.ts";
 import { refuseBlockedInvite } from "../middleware/blocks.ts";
 import { validate } from "../lib/validate.ts";
@@ -28,6 +30,9 @@ export const invitesRoutes = new Hono<AppEnv>()
     return c.json(await invitePreview(c.env.DB, c.req.param("token")), 200);
   })
   .post("/:token", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", joinInviteInputSchema), async (c) => {
-    const conversationId = await joinByInvite(c.env.DB, c.req.param("token"), c.get("user")!.id, { personaId: c.req.valid("json").personaId });
+    const user = c.get("user")!;
+    const { conversationId, joined } = await joinByInvite(c.env.DB, c.req.param("token"), user.id, { personaId: c.req.valid("json").personaId });
+    // The room's people are told after the answer (worker/lib/notifications/); joining again tells nobody.
+    if (joined) await afterResponse(c, roomJoined(c.env, conversationId, user.id));
     return c.json({ conversationId }, 200);
   });

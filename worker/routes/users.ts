@@ -19,7 +19,9 @@
 import { Hono } from "hono";
 import type { CreatorProfile, FollowStatus } from "../../schema/api.ts";
 import type { AppEnv } from "../env.ts";
+import { afterResponse } from "../lib/after-response.ts";
 import { creatorNotFound, getCreatorProfile, setFollowing } from "../lib/creators.ts";
+import { followStarted } from "../lib/notifications/producers.ts";
 import { usernameKey } from "../lib/users.ts";
 import { edgeCache } from "../middleware/edge-cache.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
@@ -38,12 +40,13 @@ export const usersRoutes = new Hono<AppEnv>()
     return c.json(profile satisfies CreatorProfile, 200);
   })
   .put("/:username/follow", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
-    const status = await setFollowing(c.env.DB, c.var.user.id, c.req.param("username"), true);
+    const { followeeId, started, ...status } = await setFollowing(c.env.DB, c.var.user.id, c.req.param("username"), true);
+    if (started) await afterResponse(c, followStarted(c.env, c.var.user.id, followeeId));
     c.header("Cache-Control", "private, no-store");
     return c.json(status satisfies FollowStatus, 200);
   })
   .delete("/:username/follow", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
-    const status = await setFollowing(c.env.DB, c.var.user.id, c.req.param("username"), false);
+    const { followeeId: _followee, started: _started, ...status } = await setFollowing(c.env.DB, c.var.user.id, c.req.param("username"), false);
     c.header("Cache-Control", "private, no-store");
     return c.json(status satisfies FollowStatus, 200);
   });

@@ -24,10 +24,12 @@ import type { Comment } from "../../schema/api.ts";
 import { type Conversation, GONE_CLOSE_REASONS } from "../../schema/chat.ts";
 import { CLOSE_REASONS } from "../../durable-objects/socket-limits.ts";
 import { PERSON_DATA } from "../lib/account/deletion.ts";
+import { inbox } from "../lib/notifications/notify.ts";
 import { CONFIRM_MISMATCH } from "../routes/account.ts";
 import { eventually, join } from "./chat-client.ts";
 import { call, countRows, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
+import { openNotifications } from "./notifications-client.ts";
 import { startChat, storedMessages } from "./room-chat.ts";
 
 /** Every schema/db*.ts module, found by name (Vite's glob), so a new file of tables is walked too. */
@@ -132,6 +134,12 @@ describe("deleting an account with something in every table", () => {
     await post(mira, `/api/conversations/${theosRoom.id}/messages/${greeting.id}/rating`, { value: 1 }, 200);
     expect((await characterCounts(theosCharacter))!.up).toBe(ratingBefore.up + 1);
 
+    // Her notifications (her Inbox, outside D1) and an open notification socket.
+    await post(theo, `/api/characters/${mirasCharacter}/comments`, { content: "Theo was here too" });
+    const miraInbox = inbox(env, mira.id);
+    await eventually(async () => (await miraInbox.list(10)).notifications.length > 0);
+    const miraBell = await openNotifications(mira);
+
     // Personas and a model connection.
     await post(mira, "/api/personas", { name: "Captain Mira", description: "A sailor." });
     await env.DB.prepare("INSERT INTO model_connections (id, user_id, name, kind, model) VALUES (?, ?, 'Mine', 'site', 'm')")
@@ -193,6 +201,10 @@ describe("deleting an account with something in every table", () => {
     expect(mine).toMatchObject({ authorName: DELETED_AUTHOR_NAME, authorId: DELETED_ACCOUNT_ID });
     const members = (await json<Conversation>(await call(`/api/conversations/${theosRoom.id}`, { user: theo }), 200)).members ?? [];
     expect(members.map((m) => m.userId)).not.toContain(mira.id);
+
+    // Her notifications are gone with their socket.
+    expect(await miraInbox.list(10)).toEqual({ notifications: [], unread: 0 });
+    expect((await miraBell.until((s) => s.closeEvent)).code).toBe(1008);
 
     // Signed out everywhere.
     expect((await call("/api/auth/user", { user: mira })).status).toBe(401);

@@ -20,6 +20,7 @@ import { z } from "zod";
 import * as chat from "../../schema/chat.ts";
 import * as chatFrames from "../../schema/chat-frames.ts";
 import * as inputs from "../../schema/inputs.ts";
+import * as notifications from "../../schema/notifications.ts";
 import { NOT_TEXT } from "../../schema/screened-text.ts";
 import { frameText } from "../../durable-objects/room/screening.ts";
 import { TEXT_OF } from "../lib/screening.ts";
@@ -59,6 +60,10 @@ const NOT_WRITES: Record<string, string> = {
   contentSettingsInputSchema: "two booleans (NSFW shown, 18 or older confirmed)",
   hiddenTagsInputSchema: "the person's own filter, tag names only, shown to nobody else and never in a prompt",
   voteInputSchema: "a number",
+  notificationsQuerySchema: "a query of one's own notifications",
+  notificationsReadInputSchema: "ids of one's own notifications, or all",
+  notificationSettingsInputSchema: "booleans per notification kind, and push",
+  notificationFrameSchema: "a frame the server sends (the client parses it); nothing is stored from it",
   reportInputSchema: "read only by the operator (the report's details), never published or prompted",
   reviewRequestInputSchema: "read only by the operator (the review request's details), never published or prompted",
   newConversationInputSchema: "a character id",
@@ -155,7 +160,7 @@ function sample(schema: unknown, path: string, leaves: Leaf[]): unknown {
 }
 
 const isSchema = (value: unknown) => value instanceof z.ZodType;
-const exported = { ...inputs, ...chat, ...chatFrames } as Record<string, unknown>;
+const exported = { ...inputs, ...chat, ...chatFrames, ...notifications } as Record<string, unknown>;
 const schemaNames = Object.keys(exported).filter((name) => isSchema(exported[name]));
 
 describe("every input schema is screened or says why not", () => {

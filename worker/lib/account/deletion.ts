@@ -24,6 +24,7 @@
  * wrote, and the operators' audit trail.
  *
  * Then, outside D1: every chat socket of theirs closes (PersonSockets),
+ * their Inbox (notifications, settings, notification sockets) is erased,
  * rooms they owned are wiped and tell their members why, rooms they
  * joined show their messages as from "a deleted account" (both
  * ConversationRoom.accountDeleted, which also takes their thumbs back from
@@ -34,6 +35,7 @@ import type { PersonSockets } from "../../../durable-objects/person-sockets.ts";
 import { CLOSE_REASONS } from "../../../durable-objects/socket-limits.ts";
 import { deleteConversationStorage } from "../characters.ts";
 import { conversationRoom } from "../conversations.ts";
+import { inbox } from "../notifications/notify.ts";
 
 /**
  * What deletion does to each D1 table that refers to a person: `deleted`
@@ -143,6 +145,7 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
   const logged = (what: string) => (error: unknown) => console.warn(`account deletion: could not ${what}`, String(error));
   await Promise.all([
     namespace.get(namespace.idFromName(userId)).closeAll(CLOSE_REASONS.accountDeleted).catch(logged("close the sockets")),
+    inbox(env, userId).erase(CLOSE_REASONS.accountDeleted).catch(logged("erase the notifications")),
     ...[...owned, ...joined].map((id) => conversationRoom(env, id).accountDeleted(userId).catch(logged(`tell room ${id}`))),
     deleteConversationStorage(env, othersChats),
   ]);
