@@ -97,6 +97,25 @@ describe("sharing a chat", () => {
     expect(shares[1]).toMatchObject({ url: created.url, title: "Chat with Wren", messageCount: shared.messages.length });
   });
 
+  it("never names a person by their username: a first name that is one reads \"User\", unless a persona of theirs is called so", async () => {
+    const handle = `wren${crypto.randomUUID().slice(0, 6)}`;
+    const wren = await signIn({ username: `@${handle}`, firstName: handle });
+    const chat = await startChat(wren, characterId);
+    const { socket } = await join(wren, chat.id);
+    await socket.chat(chat.id, "Who keeps the light?");
+    socket.close();
+    const before = await json<SharedChat>(await read((await json<CreatedShare>(await share(wren, chat.id), 201)).token), 200);
+    expect(before.sharedBy).toBe("User");
+    expect(before.messages.find((m) => m.role === "user")).toMatchObject({ authorName: "User" });
+    // Labels only: what the characters said in the story (the model may have called them by that name) stays as written.
+    expect(before.messages.map((m) => m.authorName)).not.toContain(handle);
+
+    // Their own persona by that name is a name they chose to be seen by.
+    await json(await call("/api/personas", { method: "POST", user: wren, body: { name: handle, description: "Me." } }), 201);
+    const after = await json<SharedChat>(await read((await json<CreatedShare>(await share(wren, chat.id), 201)).token), 200);
+    expect(after.messages.find((m) => m.role === "user")).toMatchObject({ authorName: handle });
+  });
+
   it("shares up to a chosen message; refuses an unknown or hidden one (404) and a malformed body (400)", async () => {
     const mira = await signIn({ firstName: "Mira" });
     const { chat, seen, first, aside } = await story(mira);
