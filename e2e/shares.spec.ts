@@ -23,6 +23,16 @@ const capitalized = () => {
   return word[0]!.toUpperCase() + word.slice(1);
 };
 
+/**
+ * The chat is live: its messages can be edited (only once the socket has
+ * joined), then expectChatJoined. On a loaded machine a room's first wake in
+ * `wrangler dev` can take longer than the helper's 10 s poll.
+ */
+async function chatReady(page: Page): Promise<void> {
+  await expect(page.getByRole("button", { name: "Edit message" }).first()).toBeEnabled({ timeout: 60_000 });
+  await expectChatJoined(page);
+}
+
 async function openMenuItem(page: Page, item: string): Promise<void> {
   await page.getByRole("button", { name: "Conversation options" }).click();
   await page.getByRole("menuitem", { name: item, exact: true }).click();
@@ -56,7 +66,7 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
 
   followChatSockets(page);
   await page.goto(`/chat/${conversation.id}`);
-  await expectChatJoined(page);
+  await chatReady(page);
   const line = `The ship ${unique()} is late tonight.`;
   await page.getByRole("textbox", { name: /^Message / }).fill(line);
   await page.getByRole("button", { name: "Send message" }).click();
@@ -112,7 +122,7 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
   await reader.getByRole("button", { name: "Continue this story" }).first().click();
   await expect(reader).toHaveURL(new RegExp(`/chat/${UUID}$`));
   expect(reader.url()).not.toContain(conversation.id);
-  await expectChatJoined(reader);
+  await chatReady(reader);
   await expect(reader.getByRole("log")).toContainText(line);
   await expect(reader.getByRole("log")).toContainText("Another stormy night.");
   await reader.screenshot({ path: `${SHOTS}/continued-1280.png` });
