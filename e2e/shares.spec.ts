@@ -7,8 +7,10 @@
  * to continue this story" — signs in through the form, comes back to the
  * story and continues it as a chat of their own holding the snapshot. A
  * revoked link says the story is not shared any more. Screenshots at 1280
- * and 375 px. The offline model answers.
+ * and 375 px. A visitor's first visit to a share loads no more JavaScript
+ * than Home's budget. The offline model answers.
  */
+import { gzipSync } from "node:zlib";
 import { expect, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
 import type { Conversation } from "../schema/chat.ts";
@@ -33,6 +35,23 @@ async function chatReady(page: Page): Promise<void> {
   await expectChatJoined(page);
 }
 
+/** A character of the signed-in person, greeting "Another stormy night." (asserts 201). */
+async function createCharacter(page: Page, name: string): Promise<Character> {
+  const created = await page.request.post("/api/characters", {
+    data: {
+      name,
+      description: `${name}, a lighthouse keeper in the share test.`,
+      personality: "Patient, dry humour.",
+      scenario: "A storm over the lighthouse.",
+      greeting: `*${name} lights the lamp.* "Another stormy night."`,
+      tags: [],
+      isNsfw: false,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as Character;
+}
+
 async function openMenuItem(page: Page, item: string): Promise<void> {
   await page.getByRole("button", { name: "Conversation options" }).click();
   await page.getByRole("menuitem", { name: item, exact: true }).click();
@@ -47,19 +66,7 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
   const persona = await page.request.post("/api/personas", { data: { name: personaName, description: "Keeps the logbook.", isDefault: true } });
   expect(persona.status()).toBe(201);
   const name = capitalized();
-  const created = await page.request.post("/api/characters", {
-    data: {
-      name,
-      description: `${name}, a lighthouse keeper in the share test.`,
-      personality: "Patient, dry humour.",
-      scenario: "A storm over the lighthouse.",
-      greeting: `*${name} lights the lamp.* "Another stormy night."`,
-      tags: [],
-      isNsfw: false,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const character = (await created.json()) as Character;
+  const character = await createCharacter(page, name);
   const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
   expect(start.status()).toBe(201);
   const conversation = (await start.json()) as Conversation;
@@ -137,4 +144,43 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
   await expect(gone.getByRole("heading", { name: "This story is not shared any more" })).toBeVisible();
   await visitor.close();
   await readerContext.close();
+});
+
+/** Home's first-visit budget, gzipped bytes (docs/decisions/0004-first-visit-budget.md, e2e/first-hour-chats.spec.ts). */
+const FIRST_VISIT_JS_BUDGET = 140 * 1024;
+
+test("a visitor's first visit to a shared story loads no more JavaScript than Home's budget", async ({ page, browser, baseURL }) => {
+  await signInWithApi(page, capitalized());
+  const character = await createCharacter(page, capitalized());
+  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  const conversation = (await start.json()) as Conversation;
+  const shared = await page.request.post(`/api/conversations/${conversation.id}/shares`, { data: {} });
+  expect(shared.status()).toBe(201);
+  const { url } = (await shared.json()) as { url: string };
+
+  const visitorContext = await browser.newContext({ baseURL });
+  const visitor = await visitorContext.newPage();
+  // Every script the page fetches, measured as the browser got it (gzipped as the server's compression would).
+  const scripts = new Map<string, number>();
+  let pending = 0;
+  visitor.on("request", (request) => {
+    if (request.resourceType() === "script") pending++;
+  });
+  visitor.on("requestfailed", (request) => {
+    if (request.resourceType() === "script") pending--;
+  });
+  visitor.on("response", async (response) => {
+    if (response.request().resourceType() !== "script") return;
+    scripts.set(new URL(response.url()).pathname, gzipSync(await response.body()).length);
+    pending--;
+  });
+  await visitor.goto(url);
+  await expect(visitor.getByRole("list", { name: "Messages" })).toContainText("Another stormy night.");
+  await visitor.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  await expect.poll(() => pending).toBe(0);
+  const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+  const listing = [...scripts].map(([path, size]) => `${path} ${(size / 1024).toFixed(1)} KB`).join("\n");
+  console.log(`first visit to a share: ${scripts.size} scripts, ${(total / 1024).toFixed(1)} KB gzipped\n${listing}`);
+  expect(total, `first visit scripts:\n${listing}`).toBeLessThanOrEqual(FIRST_VISIT_JS_BUDGET);
+  await visitorContext.close();
 });
