@@ -49,6 +49,6 @@ export const REPORT_REASONS = [
   { value: "other", label: "Other" },
 ] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
-export type ReportTargetType = "character" | "comment" | "message";
+export type ReportTargetType = "character" | "comment" | "message" | "share";
 /** What a report can point at in the operator's queue: a person's report's target, or a refused write whose writer asked for a review (a `moderation_log` id). */
 export type ReportQueueTarget = ReportTargetType | "refusal";

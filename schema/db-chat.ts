@@ -251,3 +251,64 @@ export const memories = sqliteTable(
     check("memories_scope_conversation", sql`(${t.scope} = 'chat') = (${t.conversationId} IS NOT NULL)`),
   ],
 );
+
+/**
+ * Share links of chats (DESIGN.md "Sharing and forks"; docs/decisions/0036):
+ * a snapshot of a chat's visible history taken when its owner shared it,
+ * read by anyone with the link at `/s/{token}`. The snapshot is copied here
+ * (the header row and `share_messages`), so later messages, edits, swipes
+ * and deletions in the chat do not change it; the owner shares again for a
+ * newer one. Gone with the chat or the owner's account (foreign keys), with
+ * its owner's revoke, or when an operator upholds a report on it.
+ */
+export const shares = sqliteTable(
+  "shares",
+  {
+    /** The link's secret: 128 random bits, base64url (22 characters). Not hashed: its owner lists the links again. */
+    token: text("token").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** Who shared it: the chat's owner. */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** The cast then: JSON `[{id, name, avatarUrl}]` in member order. */
+    characters: text("characters").notNull(),
+    /** The owner's name in the chat then (their persona's), never their username. */
+    sharedBy: text("shared_by").notNull(),
+    /** Any member of the cast was NSFW then. */
+    isNsfw: integer("is_nsfw", { mode: "boolean" }).notNull().default(false),
+    messageCount: integer("message_count", { mode: "number" }).notNull(),
+    /** The last message it holds (the room's message id). */
+    lastMessageId: text("last_message_id"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [index("shares_conversation_idx").on(t.conversationId, t.createdAt), index("shares_user_idx").on(t.userId)],
+);
+
+/**
+ * The messages of a share, in order (`position` from 0): each as it was
+ * shown then — the chosen version of a reply, hidden messages left out —
+ * under the name it was written under. `author_id` lets deleting a member's
+ * account rename their messages "a deleted account", as their rooms do.
+ */
+export const shareMessages = sqliteTable(
+  "share_messages",
+  {
+    shareToken: text("share_token")
+      .notNull()
+      .references(() => shares.token, { onDelete: "cascade" }),
+    position: integer("position", { mode: "number" }).notNull(),
+    role: text("role", { enum: ["user", "character"] }).notNull(),
+    content: text("content").notNull(),
+    /** A reply's speaker (no foreign key: the snapshot keeps a former member's words). */
+    characterId: integer("character_id", { mode: "number" }),
+    /** A person's message: its writer, null once their account is deleted. */
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shareToken, t.position] }), index("share_messages_author_idx").on(t.authorId)],
+);

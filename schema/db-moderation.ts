@@ -21,8 +21,8 @@ export const reports = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     reporterId: text("reporter_id").references(() => users.id, { onDelete: "set null" }),
-    targetType: text("target_type", { enum: ["character", "comment", "message"] }).notNull(),
-    /** Character or comment id (decimal text) or chat message id. */
+    targetType: text("target_type", { enum: ["character", "comment", "message", "share"] }).notNull(),
+    /** Character or comment id (decimal text), chat message id, or share token. */
     targetId: text("target_id").notNull(),
     /** For a message: its conversation (no foreign key: the report outlives it). */
     conversationId: text("conversation_id"),

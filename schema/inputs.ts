@@ -455,13 +455,13 @@ export type ReviewRequestInput = z.infer<typeof reviewRequestInputSchema>;
 
 /**
  * `POST /api/reports`. `targetId` is a character or comment id (number or
- * decimal text) or a chat message id; a message also names its
+ * decimal text), a chat message id, or a share link's token (`share`); a message also names its
  * `conversationId` (messages live in their conversation's room).
  */
 export const reportInputSchema = z
   .object({
-    targetType: z.enum(["character", "comment", "message"], {
-      error: 'targetType must be "character", "comment" or "message"',
+    targetType: z.enum(["character", "comment", "message", "share"], {
+      error: 'targetType must be "character", "comment", "message" or "share"',
     }),
     targetId: z
       .union([z.number().int().positive(), z.string().trim().min(1).max(100)], {
@@ -486,7 +486,10 @@ export const reportInputSchema = z
     if (input.targetType === "message" && !input.conversationId) {
       ctx.addIssue({ code: "custom", path: ["conversationId"], message: "A reported message needs its conversationId" });
     }
-    if (input.targetType !== "message" && !/^[1-9]\d{0,15}$/.test(input.targetId)) {
+    if (input.targetType === "share" && !/^[A-Za-z0-9_-]{22}$/.test(input.targetId)) {
+      ctx.addIssue({ code: "custom", path: ["targetId"], message: "targetId must be a share link's token" });
+    }
+    if ((input.targetType === "character" || input.targetType === "comment") && !/^[1-9]\d{0,15}$/.test(input.targetId)) {
       ctx.addIssue({ code: "custom", path: ["targetId"], message: `targetId must be a ${input.targetType} id` });
     }
   });

@@ -45,7 +45,8 @@ Commands:
   reports                   open reports, oldest first, with excerpts
   show N                    one report in full, its target now and earlier actions
   uphold N                  remove the target (character removed, comment deleted,
-                            message hidden) and close every open report on it
+                            message hidden, share link deleted) and close every
+                            open report on it
   dismiss N                 close the report (a flagged character goes back to ok)
   suspend @username         sign the person out everywhere and refuse their writes
   restore @username         lift a suspension

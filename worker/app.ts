@@ -33,6 +33,7 @@ import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
 import { reportsRoutes } from "./routes/reports.ts";
 import { shareRoutes } from "./routes/share.ts";
+import { conversationSharesRoutes, sharesRoutes } from "./routes/shares.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { usersRoutes } from "./routes/users.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
@@ -81,6 +82,8 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/invites", invitesRoutes)
   .route("/conversations", speechRoutes)
   .route("/conversations", memoriesRoutes)
+  .route("/conversations", conversationSharesRoutes)
+  .route("/shares", sharesRoutes)
   .route("/voices", voicesRoutes)
   .route("/transcriptions", transcriptionsRoutes)
   .route("/favorites", favoritesListRoutes)

@@ -31,6 +31,7 @@ const DisclaimerPage = lazy(() => import("../routes/legal/disclaimer.tsx").then(
 const FavoritesPage = lazy(() => import("../routes/favorites.tsx").then((m) => ({ default: m.FavoritesPage })));
 const CreatorPage = lazy(() => import("../routes/creator.tsx").then((m) => ({ default: m.CreatorPage })));
 const SettingsModelsPage = lazy(() => import("../routes/settings-models.tsx").then((m) => ({ default: m.SettingsModelsPage })));
+const SharedStoryPage = lazy(() => import("../routes/shared-story.tsx").then((m) => ({ default: m.SharedStoryPage })));
 const JoinPage = lazy(() => import("../routes/join.tsx").then((m) => ({ default: m.JoinPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
@@ -44,6 +45,7 @@ export function AppRoutes() {
         <Route path="chat/:conversationId" element={<ChatPage />} />
         <Route path="chats" element={<ChatsPage />} />
         <Route path="join/:token" element={<JoinPage />} />
+        <Route path="s/:token" element={<SharedStoryPage />} />
         <Route path="profile" element={<ProfilePage />} />
         <Route path="settings/models" element={<SettingsModelsPage />} />
         <Route path="create-character" element={<CreateCharacterPage />} />

@@ -7,7 +7,7 @@
  * rate limit) stays in the dialog with the server's sentence. Visitors get
  * the Unauthorized flow of SPEC.md §8 instead of the dialog.
  *
- * Shared by the character page, the comments and the chat, hence here and
+ * Shared by the character page, the comments, the chat and a shared story, hence here and
  * not in one feature folder.
  */
 import { Flag } from "lucide-react";
@@ -39,6 +39,7 @@ const TITLES: Record<ReportTarget["targetType"], string> = {
   character: "Report character",
   comment: "Report comment",
   message: "Report reply",
+  share: "Report shared story",
 };
 
 /** What to report, and how the dialog names it. */

@@ -10,7 +10,8 @@ import { serverErrorIssues, serverErrorText } from "./api-client.ts";
 /** What a Report action points at. A chat reply (`message`) also names its conversation. */
 export type ReportTarget =
   | { targetType: "character" | "comment"; targetId: number; conversationId?: undefined }
-  | { targetType: "message"; targetId: string; conversationId: string };
+  | { targetType: "message"; targetId: string; conversationId: string }
+  | { targetType: "share"; targetId: string; conversationId?: undefined };
 
 /** The body of `POST /api/reports`. */
 export interface ReportRequest {

@@ -43,7 +43,7 @@ export type SqlParam = string | number | null;
 export interface ReportLine {
   id: number;
   /** `refusal`: a refused write whose writer asked for a review (targetId: its `moderation_log` id; nothing was stored). */
-  targetType: "character" | "comment" | "message" | "refusal";
+  targetType: "character" | "comment" | "message" | "share" | "refusal";
   targetId: string;
   conversationId: string | null;
   characterId: number | null;
@@ -117,6 +117,14 @@ export async function describeTarget(db: OperatorDb, report: ReportLine): Promis
     summary = row
       ? `refused ${row.subjectType} by ${row.username ?? "?"} at ${new Date(row.createdAt).toISOString()} (${row.provider}: ${row.categories}); nothing was stored, the writer asks for a review`
       : `refusal ${report.targetId}: log entry gone`;
+  } else if (report.targetType === "share") {
+    const [row] = await db.all<{ username: string | null; title: string; messageCount: number }>(
+      "SELECT u.username, s.title, s.message_count AS messageCount FROM shares s LEFT JOIN users u ON u.id = s.user_id WHERE s.token = ?",
+      report.targetId,
+    );
+    summary = row
+      ? `share link ${report.targetId} "${row.title}" (${row.messageCount} messages) by ${row.username ?? "?"}: shown at /s/${report.targetId}`
+      : `share link ${report.targetId}: removed`;
   } else if (report.targetType === "comment") {
     const [row] = await db.all<{ username: string | null; characterId: number }>(
       "SELECT u.username, m.character_id AS characterId FROM comments m LEFT JOIN users u ON u.id = m.user_id WHERE m.id = ?",
@@ -200,6 +208,10 @@ export async function upholdReport(db: OperatorDb, id: number, who: Actor): Prom
   } else if (report.targetType === "refusal") {
     // Nothing was stored: upholding confirms the refusal.
     done = `The refusal stands (log entry ${report.targetId}); nothing was stored.`;
+  } else if (report.targetType === "share") {
+    // The link stops working at once; visitors' cached copies expire within the edge cache's bound.
+    statements.push({ sql: "DELETE FROM shares WHERE token = ?", params: [report.targetId] });
+    done = `Share link ${report.targetId} removed: /s/${report.targetId} answers "not found" (cached copies expire within 30 s).`;
   } else if (report.targetType === "comment") {
     // Replies go with it (foreign-key cascade), as when its author deletes it.
     statements.push({ sql: "DELETE FROM comments WHERE id = ?", params: [Number(report.targetId)] });

@@ -2,7 +2,7 @@
  * Reports (issue "Trust and safety"; docs/decisions/0008-trust-and-safety.md):
  * what people flag for the operator, on D1.
  *
- * A report names its target (`character`, `comment` or `message`) and keeps
+ * A report names its target (`character`, `comment`, `message` or `share`, a share link) and keeps
  * an `excerpt`, a copy of what the reporter saw, because the target may be
  * edited or deleted before an operator looks. One person has at most one
  * open report per target (the partial unique index
@@ -105,6 +105,29 @@ export async function resolveReportTarget(
       characterId: row.characterId,
       targetOwnerId: row.userId,
       excerpt: clip(row.content),
+    };
+  }
+  if (input.targetType === "share") {
+    // A share link is public: anyone with it may report it (its owner's own is a 400, as their own character).
+    const row = await db
+      .prepare(
+        `SELECT s.token, s.user_id AS ownerId, s.conversation_id AS conversationId, s.title,
+           (SELECT json_group_array(m.author_name || ': ' || m.content) FROM
+              (SELECT author_name, content FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 20) m) AS lines,
+           json_extract(s.characters, '$[0].id') AS characterId
+         FROM shares s WHERE s.token = ?`,
+      )
+      .bind(input.targetId)
+      .first<{ token: string; ownerId: string; conversationId: string; title: string; lines: string; characterId: number | null }>();
+    if (!row) throw notFound("Share link not found");
+    if (row.ownerId === reporterId) throw own("share link");
+    return {
+      targetType: "share",
+      targetId: row.token,
+      conversationId: row.conversationId,
+      characterId: row.characterId,
+      targetOwnerId: row.ownerId,
+      excerpt: clip([row.title, ...(JSON.parse(row.lines) as string[])].join("\n")),
     };
   }
   const conversationId = input.conversationId ?? "";

@@ -63,14 +63,16 @@ export interface SharePreview {
   description: string;
   /** `og:title` and `twitter:title`. */
   headline: string;
-  /** `og:type`: "profile" for a person, "website" otherwise. */
-  type: "website" | "profile";
+  /** `og:type`: "profile" for a person, "article" for a shared story, "website" otherwise. */
+  type: "website" | "profile" | "article";
   /** Absolute canonical URL (`<link rel="canonical">`, `og:url`); null on a 404. */
   url: string | null;
   /** Absolute picture URL and its text alternative; null for none (NSFW, no avatar, 404). */
   image: { url: string; alt: string } | null;
   /** `profile:username` (without "@") of a person's page. */
   username?: string;
+  /** Keep it out of search engines (`<meta name="robots" content="noindex">`): unlisted pages, e.g. a shared chat. */
+  noindex?: boolean;
 }
 
 /** The tags a preview adds to the shell's `<head>`, in order. */
@@ -88,7 +90,7 @@ export function previewTags(preview: SharePreview): (MetaTag | CanonicalLink)[] 
   tags.push(named("twitter:title", preview.headline), named("twitter:description", preview.description));
   if (preview.image) tags.push(named("twitter:image", preview.image.url), named("twitter:image:alt", preview.image.alt));
   // A 404 is not indexed anyway; said for crawlers that read only the HTML.
-  if (preview.status === 404) tags.push(named("robots", "noindex"));
+  if (preview.status === 404 || preview.noindex) tags.push(named("robots", "noindex"));
   return tags;
 }
 
@@ -199,11 +201,13 @@ export function previewImageUrl(value: string | null | undefined, origin: string
 }
 
 /** The neutral preview of a page that cannot be shown (404). */
-export function notFoundPreview(what: "Character" | "Creator"): SharePreview {
+export function notFoundPreview(what: "Character" | "Creator" | "Story"): SharePreview {
   const description =
     what === "Character"
       ? "This character does not exist or is no longer available on Fabled."
-      : "There is no creator with this name on Fabled.";
+      : what === "Story"
+        ? "This shared story does not exist or was removed on Fabled."
+        : "There is no creator with this name on Fabled.";
   return {
     status: 404,
     title: `${what} not found — ${SITE_NAME}`,
@@ -298,5 +302,51 @@ export async function creatorPreview(db: D1Database, rawName: string, origin: st
     url: `${origin}/u/${encodeURIComponent(handle)}`,
     image: image ? { url: image, alt: `${displayName}'s profile picture` } : null,
     username: handle,
+  };
+}
+
+/** The neutral description of an NSFW shared story: nothing of it but that it is for adults. */
+export const NSFW_STORY_DESCRIPTION = "A story for adults (18+) shared on Fabled, the AI roleplay platform. Open the link to read it.";
+
+/**
+ * The preview of `/s/{token}` (a shared chat, DESIGN.md "Sharing and
+ * forks"): always `noindex` (a share is unlisted, and not in the sitemap);
+ * the title and cast as `og:title`, its first lines as the description
+ * ("Name: text", after the greeting when there is more), the first cast
+ * member's picture. An NSFW share is neutral, as an NSFW character's page;
+ * an unknown or revoked token the "not found" preview (404).
+ */
+export async function storyPreview(db: D1Database, token: string, origin: string): Promise<SharePreview> {
+  if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return { ...notFoundPreview("Story"), noindex: true };
+  const share = await db
+    .prepare(
+      `SELECT s.title, s.characters, s.shared_by AS sharedBy, s.is_nsfw AS isNsfw,
+         (SELECT json_group_array(json_array(m.author_name, m.content)) FROM
+            (SELECT author_name, content FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 4) m) AS lines
+       FROM shares s WHERE s.token = ?`,
+    )
+    .bind(token)
+    .first<{ title: string; characters: string; sharedBy: string; isNsfw: number; lines: string }>();
+  if (!share) return { ...notFoundPreview("Story"), noindex: true };
+  const url = `${origin}/s/${token}`;
+  if (share.isNsfw) {
+    return { status: 200, title: `Adult story — ${SITE_NAME}`, headline: "Adult story (18+)", description: NSFW_STORY_DESCRIPTION, type: "article", url, image: null, noindex: true };
+  }
+  const cast = JSON.parse(share.characters) as { name: string; avatarUrl: string | null }[];
+  const lines = JSON.parse(share.lines) as [string, string][];
+  // The greeting alone rarely says what happened: start after it when the story has more.
+  const shown = lines.length > 1 ? lines.slice(1) : lines;
+  const description = previewText(shown.map(([name, text]) => `${name}: ${text}`).join(" "));
+  const names = cast.map((member) => member.name);
+  const image = previewImageUrl(cast[0]?.avatarUrl, origin);
+  return {
+    status: 200,
+    title: `${share.title} — ${SITE_NAME}`,
+    headline: `${share.title} · a story with ${names.join(", ")}`,
+    description: description || `A story with ${names.join(", ")} shared by ${share.sharedBy} on ${SITE_NAME}.`,
+    type: "article",
+    url,
+    image: image && cast[0] ? { url: image, alt: `${cast[0].name}, a character on ${SITE_NAME}` } : null,
+    noindex: true,
   };
 }

@@ -6,6 +6,8 @@
  *   assets' index.html) with the page's preview written into its `<head>`
  *   (worker/lib/share-meta.ts); 404 with the same shell when there is nothing
  *   to show, so the SPA still boots and renders its own 404;
+ * - `GET /s/{token}` (a shared chat, worker/routes/shares.ts): the same, and
+ *   always `noindex` (share links are unlisted);
  * - `GET /robots.txt`, `GET /sitemap.xml` (an index), `GET /sitemaps/pages.xml`
  *   and `GET /sitemaps/characters-{n}.xml` (worker/lib/sitemap.ts).
  * The security headers of worker/app.ts apply to all of them. HEAD works as
@@ -13,7 +15,7 @@
  */
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { characterPreview, creatorPreview, renderPreview, type SharePreview } from "../lib/share-meta.ts";
+import { characterPreview, creatorPreview, renderPreview, storyPreview, type SharePreview } from "../lib/share-meta.ts";
 import {
   CRAWLER_FILES_CACHE_CONTROL,
   charactersSitemap,
@@ -83,6 +85,7 @@ function shareRoute(prefix: string, preview: (db: D1Database, segment: string, o
 export const shareRoutes = new Hono<AppEnv>()
   .get("/character/*", shareRoute("/character/", characterPreview))
   .get("/u/*", shareRoute("/u/", creatorPreview))
+  .get("/s/*", shareRoute("/s/", storyPreview))
   .get("/robots.txt", (c) => {
     c.header("Cache-Control", CRAWLER_FILES_CACHE_CONTROL);
     return c.text(robotsTxt(new URL(c.req.url).origin), 200);

@@ -25,6 +25,7 @@ import { type Conversation, GONE_CLOSE_REASONS } from "../../schema/chat.ts";
 import { CLOSE_REASONS } from "../../durable-objects/socket-limits.ts";
 import { PERSON_DATA } from "../lib/account/deletion.ts";
 import { inbox } from "../lib/notifications/notify.ts";
+import type { SharedChat } from "../../schema/shares.ts";
 import { CONFIRM_MISMATCH } from "../routes/account.ts";
 import { eventually, join } from "./chat-client.ts";
 import { call, countRows, json } from "./creator-api.ts";
@@ -154,6 +155,9 @@ describe("deleting an account with something in every table", () => {
     await post(mira, `/api/conversations/${mirasRoom.id}/memories`, { text: "Mira is afraid of deep water." });
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(mira.id, theo.id).run();
     await env.DB.prepare("INSERT INTO speech_usage (user_id, window_start, audio_ms) VALUES (?, ?, 12000)").bind(mira.id, Date.now()).run();
+    // Share links: one of her room, and one of Theo's room holding her message.
+    await post(mira, `/api/conversations/${mirasRoom.id}/shares`, {});
+    const theosShare = await post<{ token: string }>(theo, `/api/conversations/${theosRoom.id}/shares`, {});
 
     // Every table deletion covers holds a row of hers now (so this test seeds a new table too).
     const covered = Object.entries(PERSON_DATA).filter(([, entry]) => entry.fate !== "kept");
@@ -205,6 +209,9 @@ describe("deleting an account with something in every table", () => {
     // Her notifications are gone with their socket.
     expect(await miraInbox.list(10)).toEqual({ notifications: [], unread: 0 });
     expect((await miraBell.until((s) => s.closeEvent)).code).toBe(1008);
+    // Theo's share keeps her words, from a deleted account.
+    const shared = await json<SharedChat>(await call(`/api/shares/${theosShare.token}`), 200);
+    expect(shared.messages.find((m) => m.content === "Mira was here")).toMatchObject({ authorName: DELETED_AUTHOR_NAME });
 
     // Signed out everywhere.
     expect((await call("/api/auth/user", { user: mira })).status).toBe(401);

@@ -70,10 +70,12 @@ describe("what the export holds", () => {
     const blocker = await signIn({ firstName: "Ivo" });
     expect((await call(`/api/users/${encodeURIComponent(mira.username)}/block`, { method: "PUT", user: blocker })).status).toBe(204);
 
+    const share = await json<{ token: string }>(await call(`/api/conversations/${chat.id}/shares`, { method: "POST", user: mira, body: {} }), 201);
+
     const files = await exportOf(mira);
     const names = Object.keys(files);
     expect(names).toEqual(
-      expect.arrayContaining(["README.txt", "profile.json", "comments.json", "comment-votes.json", "favorites.json", "follows.json", "personas.json", "model-connections.json", "sessions.json", "memories.json", "blocks.json"]),
+      expect.arrayContaining(["README.txt", "profile.json", "comments.json", "comment-votes.json", "favorites.json", "follows.json", "personas.json", "model-connections.json", "sessions.json", "memories.json", "blocks.json", "shares.json"]),
     );
 
     expect(jsonFile(files, "profile.json")).toMatchObject({ id: mira.id, username: mira.username, firstName: "Mira" });
@@ -108,6 +110,9 @@ describe("what the export holds", () => {
     expect(jsonFile(files, "memories.json")).toEqual([expect.objectContaining({ scope: "chat", text: "The keeper left in spring.", characterName: "Wren of the Harbor" })]);
     // Whom she blocked, never who blocked her.
     expect(jsonFile(files, "blocks.json")).toEqual([expect.objectContaining({ username: blocked.username })]);
+    expect(jsonFile(files, "shares.json")).toEqual([
+      expect.objectContaining({ token: share.token, url: `/s/${share.token}`, conversationId: chat.id, title: "Chat with Wren of the Harbor", messageCount: 3 }),
+    ]);
     const connections = jsonFile(files, "model-connections.json");
     expect(connections).toEqual([expect.objectContaining({ name: "My endpoint", kind: "openai", model: "echo" })]);
     expect(Object.keys(connections[0])).not.toEqual(expect.arrayContaining(["apiKey"]));

@@ -1,7 +1,7 @@
 /**
  * Issue 21: a test fails when a text field is added to an input schema
  * without being screened. The list of fields is derived from the zod schemas
- * themselves (schema/inputs.ts, schema/chat.ts, schema/chat-frames.ts), never written by hand:
+ * themselves (schema/inputs.ts, schema/chat.ts, schema/chat-frames.ts, schema/shares.ts), never written by hand:
  *
  * 1. every zod schema those files export is either a write whose text is
  *    screened (SCREENED, with the function its route or the room screens
@@ -21,6 +21,7 @@ import * as chat from "../../schema/chat.ts";
 import * as chatFrames from "../../schema/chat-frames.ts";
 import * as inputs from "../../schema/inputs.ts";
 import * as notifications from "../../schema/notifications.ts";
+import * as shares from "../../schema/shares.ts";
 import { NOT_TEXT } from "../../schema/screened-text.ts";
 import { frameText } from "../../durable-objects/room/screening.ts";
 import { TEXT_OF } from "../lib/screening.ts";
@@ -74,6 +75,8 @@ const NOT_WRITES: Record<string, string> = {
   chatExportQuerySchema: "a query",
   chatImportQuerySchema: "a character id (the file's messages are screened: TEXT_OF.chatImport)",
   ratingInputSchema: "a number",
+  shareInputSchema: "a message id (the share copies the chat's messages, screened when they were written)",
+  shareQuerySchema: "a query",
   clientFrameSchema: "the union of the frames: checked frame by frame below",
   joinFrameSchema: "ids only (checked below)",
   regenerateFrameSchema: "ids only (checked below)",
@@ -160,7 +163,7 @@ function sample(schema: unknown, path: string, leaves: Leaf[]): unknown {
 }
 
 const isSchema = (value: unknown) => value instanceof z.ZodType;
-const exported = { ...inputs, ...chat, ...chatFrames, ...notifications } as Record<string, unknown>;
+const exported = { ...inputs, ...chat, ...chatFrames, ...notifications, ...shares } as Record<string, unknown>;
 const schemaNames = Object.keys(exported).filter((name) => isSchema(exported[name]));
 
 describe("every input schema is screened or says why not", () => {

@@ -9,7 +9,10 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
-import { clearCatalog, insertCharacter } from "./fixtures.ts";
+import { join } from "./chat-client.ts";
+import { call, json } from "./creator-api.ts";
+import { clearCatalog, insertCharacter, signIn } from "./fixtures.ts";
+import { startChat } from "./room-chat.ts";
 
 const ORIGIN = "http://localhost";
 
@@ -350,6 +353,54 @@ describe("GET /u/{username}", () => {
       expect(head.canonical).toEqual([]);
       expect(head.meta.has("og:image")).toBe(false);
       expect(head.hasRoot).toBe(true);
+    }
+  });
+});
+
+describe("GET /s/{token}", () => {
+  /** A share of a chat with `characterId` where the person said `line`; returns its token. */
+  async function sharedStory(characterId: number, line: string): Promise<string> {
+    const mira = await signIn({ firstName: "Mira" });
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, line);
+    socket.close();
+    return (await json<{ token: string }>(await call(`/api/conversations/${chat.id}/shares`, { method: "POST", user: mira, body: {} }), 201)).token;
+  }
+
+  it("previews the story (title, cast, first lines after the greeting, the character's picture), never indexed", async () => {
+    const id = await insertCharacter({ name: "Wren Hale" });
+    await setCharacter(id, { avatar_url: "/objects/avatars/someone/wren" });
+    const token = await sharedStory(id, "We sail at dawn, <captain> & crew.");
+    const res = await get(`/s/${token}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=60");
+    const head = await readPage(res);
+    expect(head.hasRoot).toBe(true);
+    expect(head.titles).toEqual(["Chat with Wren Hale — Fabled"]);
+    expect(one(head, "og:title")).toBe("Chat with Wren Hale · a story with Wren Hale");
+    expect(one(head, "og:description")).toMatch(/^Mira: We sail at dawn, <captain> & crew\. Wren Hale: /);
+    expect(one(head, "og:type")).toBe("article");
+    expect(one(head, "og:url")).toBe(`${ORIGIN}/s/${token}`);
+    expect(one(head, "og:image")).toBe(`${ORIGIN}/objects/avatars/someone/wren`);
+    expect(one(head, "robots")).toBe("noindex");
+    expect(head.html).not.toContain("<captain>");
+  });
+
+  it("keeps an NSFW story neutral, and answers 404 (noindex) for an unknown or malformed token", async () => {
+    const id = await insertCharacter({ name: "Velvet Noir", isNsfw: true });
+    const token = await sharedStory(id, "A line for adults only.");
+    const head = await readPage(await get(`/s/${token}`));
+    expect(one(head, "og:title")).toBe("Adult story (18+)");
+    expect(head.html).not.toContain("Velvet Noir");
+    expect(head.html).not.toContain("adults only");
+    expect(head.meta.has("og:image")).toBe(false);
+    for (const path of [`/s/${"A".repeat(22)}`, "/s/nope"]) {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      const missing = await readPage(res);
+      expect(one(missing, "robots")).toBe("noindex");
+      expect(missing.hasRoot).toBe(true);
     }
   });
 });

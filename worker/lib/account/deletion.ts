@@ -18,7 +18,9 @@
  *   trigger); someone else's chat with one of them keeps its other members,
  *   or goes with it when it had no other (as deleting one character does);
  * - conversations they own, their place in rooms they joined, personas,
- *   model connections, follows both ways, sessions, and the `users` row.
+ *   model connections, follows both ways, sessions, and the `users` row;
+ * - the share links of their chats; their messages in the shares of rooms
+ *   they joined stay, under DELETED_AUTHOR_NAME.
  * Kept, by law and for safety (README "Your data"): reports they made
  * (without the reporter), reports and screening records about what they
  * wrote, and the operators' audit trail.
@@ -30,7 +32,7 @@
  * ConversationRoom.accountDeleted, which also takes their thumbs back from
  * the characters' ratings), and their uploads leave R2.
  */
-import { DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME, DELETED_COMMENT_TEXT, USERNAME_HOLD_MS } from "../../../schema/account.ts";
+import { DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME, DELETED_AUTHOR_NAME, DELETED_COMMENT_TEXT, USERNAME_HOLD_MS } from "../../../schema/account.ts";
 import type { PersonSockets } from "../../../durable-objects/person-sockets.ts";
 import { CLOSE_REASONS } from "../../../durable-objects/socket-limits.ts";
 import { deleteConversationStorage } from "../characters.ts";
@@ -60,6 +62,12 @@ export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | 
   memories: { columns: ["user_id"], fate: "deleted", why: "their pinned memories, of chats and of characters" },
   blocks: { columns: ["blocker_id", "blocked_id"], fate: "deleted", why: "whom they blocked and who blocked them" },
   speech_usage: { columns: ["user_id"], fate: "deleted", why: "the audio seconds read aloud for them, counted for the speech budget" },
+  shares: { columns: ["user_id"], fate: "deleted", why: "the share links of their chats (and with their chats, by foreign key)" },
+  share_messages: {
+    columns: ["author_id"],
+    fate: "anonymised",
+    why: "their words in someone else's shared room stay in its shares, from \"a deleted account\", as in the room",
+  },
   reports: {
     columns: ["reporter_id", "target_owner_id"],
     fate: "kept",
@@ -133,6 +141,8 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     db.prepare("DELETE FROM conversation_invite_removals WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM memories WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM blocks WHERE blocker_id = ?1 OR blocked_id = ?1").bind(userId),
+    db.prepare("DELETE FROM shares WHERE user_id = ?").bind(userId),
+    db.prepare("UPDATE share_messages SET author_id = NULL, author_name = ?2 WHERE author_id = ?1").bind(userId, DELETED_AUTHOR_NAME),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1 OR json_extract(sess, '$.userId') = ?1").bind(userId),
     db.prepare("DELETE FROM users WHERE id = ?").bind(userId),
   ]);

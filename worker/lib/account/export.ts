@@ -18,7 +18,8 @@
  *   `follows.json`, `personas.json`, `model-connections.json` (without
  *   keys or key hints), `sessions.json` (devices, without tokens or ids),
  *   `memories.json` (pinned memories, both scopes), `blocks.json` (whom
- *   they blocked; never who blocked them).
+ *   they blocked; never who blocked them), `shares.json` (the share links
+ *   of their chats: the links, not the snapshots, which are their chats).
  * No secret is ever written: model keys (nor their encrypted form or last
  * four characters), push keys, session tokens or their hashes, the
  * identity provider's subject.
@@ -88,6 +89,7 @@ personas.json           your personas; model-connections.json: your model connec
                         (API keys are never exported: add them again where you import)
 sessions.json           the devices signed in to your account
 memories.json           your pinned memories; blocks.json: the people you blocked
+shares.json             the share links of your chats (/s/...), with what each holds
 `;
 
 /** The avatar of `character` as a CharX icon: the bytes of their own upload, else its URL (absolute, on `origin`); none without one. */
@@ -304,6 +306,15 @@ async function writeExport(env: Env, user: SessionUser, origin: string, zip: Zip
          FROM memories m LEFT JOIN characters c ON c.id = m.character_id WHERE m.user_id = ? ORDER BY m.created_at, m.id`,
       )
     ).map((row) => ({ ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) })),
+  );
+  await zip.json(
+    "shares.json",
+    (
+      await all<{ createdAt: number; token: string }>(
+        `SELECT token, conversation_id AS conversationId, title, message_count AS messageCount, created_at AS createdAt
+         FROM shares WHERE user_id = ? ORDER BY created_at, token`,
+      )
+    ).map((row) => ({ ...row, url: `/s/${row.token}`, createdAt: iso(row.createdAt) })),
   );
   // Only whom they blocked: who blocked them is never told (docs/decisions/0030-blocking.md).
   await zip.json(

@@ -10,7 +10,7 @@
  * cast panel. Under it, which model writes the chat: the person's
  * connection ("Model: name · model"), or the offline demo model's notice.
  * A shared room (DESIGN.md "Shared rooms") shows who is here now (the
- * `presence` people) under it; the menu has "Invite people" (owner) and
+ * `presence` people) under it; the menu has "Share" and "Invite people" (owner) and
  * "People"; a member's menu leaves out what only the owner may change
  * (adding characters, model, memory, author's note) and keeps their own
  * persona in the room.
@@ -31,6 +31,7 @@ import {
   Users,
   UsersRound,
   Link as LinkIcon,
+  Share2,
 } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
@@ -80,6 +81,8 @@ interface ChatHeaderProps {
   present: { userId: string; name: string; avatarUrl: string | null }[];
   onOpenInvite: () => void;
   onOpenPeople: () => void;
+  /** Opens "Share" (the owner's share links). */
+  onOpenShare: () => void;
 }
 
 export function ChatHeader({
@@ -99,6 +102,7 @@ export function ChatHeader({
   present,
   onOpenInvite,
   onOpenPeople,
+  onOpenShare,
 }: ChatHeaderProps) {
   const shared = conversation.members.length > 1;
   const group = cast.length > 1;
@@ -198,6 +202,11 @@ export function ChatHeader({
             {isOwner && (
               <DropdownMenuItem disabled={cast.length >= MAX_CAST_SIZE} onSelect={openDialog(() => onOpenCast("add"))}>
                 <UserPlus aria-hidden="true" /> Add character
+              </DropdownMenuItem>
+            )}
+            {isOwner && (
+              <DropdownMenuItem onSelect={openDialog(onOpenShare)}>
+                <Share2 aria-hidden="true" /> Share
               </DropdownMenuItem>
             )}
             {isOwner && (

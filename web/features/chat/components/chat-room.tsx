@@ -66,6 +66,7 @@ import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
 import { InviteDialog } from "./invite-dialog.tsx";
+import { ShareDialog } from "./share-dialog.tsx";
 import { PeoplePanel } from "./people-panel.tsx";
 import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dialog.tsx";
 import type { MessageActionHandlers } from "./message-actions.tsx";
@@ -132,6 +133,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const authorNoteClientId = useRef<string | null>(null);
   const queryClient = useQueryClient();
   const [inviteOpen, setInviteOpen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
   const [peopleOpen, setPeopleOpen] = useState(false);
   const [pinnedOpen, setPinnedOpen] = useState(false);
   /** The reply whose "Why this reply?" is open, and the button to give the focus back to. */
@@ -475,6 +477,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           isOwner={isOwner}
           present={socket.status === "gone" ? [] : state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }))}
           onOpenInvite={() => setInviteOpen(true)}
+          onOpenShare={() => setShareOpen(true)}
           onOpenPeople={() => setPeopleOpen(true)}
         />
         <MessageList
@@ -569,6 +572,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       )}
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
       {inviteOpen && <InviteDialog conversationId={conversationId} onClose={() => setInviteOpen(false)} />}
+      {shareOpen && <ShareDialog conversationId={conversationId} onClose={() => setShareOpen(false)} />}
       {peopleOpen && viewerId && (
         <PeoplePanel
           conversation={conversation}

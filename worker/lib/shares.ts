@@ -1,0 +1,274 @@
+/**
+ * Share links of chats (DESIGN.md "Sharing and forks"; docs/decisions/0036):
+ * taking a snapshot of a chat's visible history into D1 (`shares`,
+ * `share_messages`), reading it back for anyone with the link, listing and
+ * revoking a chat's links, and seeding a reader's new chat from one.
+ *
+ * What a snapshot holds, from the room's own reading of the chat (the
+ * messages `GET /api/conversations/{id}/messages` answers its owner: the
+ * current branch, an operator's removals already applied):
+ * - hidden messages ("hide from context") are left out;
+ * - each reply as the version that was shown (the chosen swipe);
+ * - each person's message under the name they wrote under (their persona's,
+ *   else their first name) — but never a name that is their username,
+ *   unless one of their personas is called so: that becomes "User";
+ * - each reply under its speaker's name (a former member's as D1 has it).
+ */
+import type { ChatMessage } from "../../schema/chat.ts";
+import type { SeedMessage } from "../../durable-objects/room-protocol.ts";
+import {
+  MAX_SHARE_MESSAGES,
+  MAX_SHARES_PER_CHAT,
+  SHARE_TOKEN_PATTERN,
+  shareUrl,
+  type CreatedShare,
+  type SharedCharacter,
+  type SharedChat,
+  type SharedMessage,
+  type ShareLink,
+} from "../../schema/shares.ts";
+import { ApiError, notFound } from "./errors.ts";
+
+/** The name shown for a person whose only name is their username. */
+export const UNNAMED_PERSON = "User";
+
+/** Most bytes of message JSON bound to one insert statement (D1 binds a value of at most 2 MB). */
+const INSERT_CHUNK_BYTES = 900_000;
+
+export const SHARE_NOT_FOUND = "This share link does not exist or was removed";
+
+/** A new share token: 16 random bytes, base64url without padding (22 characters). */
+export function newShareToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** What the Worker knows of the chat being shared. */
+export interface ShareSource {
+  conversationId: string;
+  ownerId: string;
+  title: string;
+  /** The cast now, in member order. */
+  characters: SharedCharacter[];
+  /** The owner's name in this chat (their persona's, else first name or name; never their username). */
+  sharedBy: string;
+  isNsfw: boolean;
+}
+
+/**
+ * The messages of a snapshot from the room's reading of the chat `messages`
+ * (oldest first): up to `upToMessageId` included when given, hidden ones
+ * left out, and the id of the last one. `names` gives each speaker's name; `personName(authorId, name)`
+ * the shown name of a person's message. Throws 404 when `upToMessageId` is
+ * not a visible message of the chat, 400 when nothing is left to share or
+ * more than MAX_SHARE_MESSAGES would be.
+ */
+export function snapshotMessages(
+  messages: readonly ChatMessage[],
+  upToMessageId: string | undefined,
+  names: ReadonlyMap<number, string>,
+  personName: (authorId: string | undefined, name: string | undefined) => string,
+): { messages: (SharedMessage & { authorId: string | null })[]; lastMessageId: string } {
+  let upTo = messages.length;
+  if (upToMessageId !== undefined) {
+    const index = messages.findIndex((message) => message.id === upToMessageId);
+    if (index < 0 || messages[index]!.hidden) throw notFound("Message not found");
+    upTo = index + 1;
+  }
+  const shown = messages.slice(0, upTo).filter((message) => !message.hidden && message.status !== "streaming");
+  if (shown.length === 0) throw new ApiError("validation_failed", "There is nothing to share yet: write a message first.");
+  if (shown.length > MAX_SHARE_MESSAGES) {
+    throw new ApiError(
+      "validation_failed",
+      `A share holds at most ${MAX_SHARE_MESSAGES.toLocaleString("en-US")} messages: share the chat up to an earlier message.`,
+    );
+  }
+  const snapshot = shown.map((message) => ({
+    role: (message.isUser ? "user" : "character") as SharedMessage["role"],
+    // `content` is the version shown (schema/chat.ts ChatMessage.swipeIndex).
+    content: message.content,
+    characterId: message.isUser ? null : (message.characterId ?? null),
+    authorName: message.isUser ? personName(message.authorId, message.authorName) : (names.get(message.characterId ?? -1) ?? "Character"),
+    authorId: message.isUser ? (message.authorId ?? null) : null,
+    createdAt: message.createdAt,
+  }));
+  return { messages: snapshot, lastMessageId: shown[shown.length - 1]!.id };
+}
+
+/**
+ * `personName` for snapshotMessages: a person's shown name, unless it is
+ * their username (with or without "@", any case) and none of their personas
+ * is called so — then UNNAMED_PERSON. `fallback` names a message without a
+ * name of its own (the owner's). One query for all the writers.
+ */
+export async function personNamer(
+  db: D1Database,
+  authorIds: readonly string[],
+  fallback: string,
+): Promise<(authorId: string | undefined, name: string | undefined) => string> {
+  const ids = [...new Set(authorIds)];
+  const { results } = ids.length
+    ? await db
+        .prepare(
+          `SELECT u.id, lower(ltrim(u.username, '@')) AS handle,
+             (SELECT json_group_array(lower(trim(p.name))) FROM personas p WHERE p.user_id = u.id) AS personas
+           FROM users u WHERE u.id IN (SELECT value FROM json_each(?))`,
+        )
+        .bind(JSON.stringify(ids))
+        .all<{ id: string; handle: string; personas: string }>()
+    : { results: [] };
+  const people = new Map(results.map((row) => [row.id, { handle: row.handle, personas: new Set(JSON.parse(row.personas) as string[]) }]));
+  return (authorId, name) => {
+    const shown = name?.trim() || fallback;
+    const person = authorId ? people.get(authorId) : undefined;
+    const lower = shown.toLowerCase().replace(/^@/, "");
+    if (person && lower === person.handle && !person.personas.has(shown.toLowerCase())) return UNNAMED_PERSON;
+    return shown;
+  };
+}
+
+/**
+ * Stores a snapshot as a new share of `source` and returns its link.
+ * Everything in one D1 batch (one transaction): the header and the messages,
+ * inserted from JSON in chunks of at most INSERT_CHUNK_BYTES. Throws 409
+ * when the chat already has MAX_SHARES_PER_CHAT links.
+ */
+export async function createShare(
+  db: D1Database,
+  source: ShareSource,
+  snapshot: { messages: readonly (SharedMessage & { authorId: string | null })[]; lastMessageId: string },
+  now = Date.now(),
+): Promise<CreatedShare> {
+  const count = await db.prepare("SELECT count(*) AS n FROM shares WHERE conversation_id = ?").bind(source.conversationId).first<number>("n");
+  if ((count ?? 0) >= MAX_SHARES_PER_CHAT) {
+    throw new ApiError("conflict", `A chat keeps at most ${MAX_SHARES_PER_CHAT} share links. Revoke one to share again.`);
+  }
+  const token = newShareToken();
+  const rows = snapshot.messages.map((message, position) => ({ ...message, position, createdAt: Date.parse(message.createdAt) || now }));
+  const chunks: string[] = [];
+  let chunk: typeof rows = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = row.content.length * 3 + row.authorName.length * 3 + 200;
+    if (chunk.length > 0 && bytes + size > INSERT_CHUNK_BYTES) {
+      chunks.push(JSON.stringify(chunk));
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(row);
+    bytes += size;
+  }
+  if (chunk.length > 0) chunks.push(JSON.stringify(chunk));
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO shares (token, conversation_id, user_id, title, characters, shared_by, is_nsfw, message_count, last_message_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(token, source.conversationId, source.ownerId, source.title, JSON.stringify(source.characters), source.sharedBy, source.isNsfw ? 1 : 0, rows.length, snapshot.lastMessageId, now),
+    ...chunks.map((json) =>
+      db
+        .prepare(
+          `INSERT INTO share_messages (share_token, position, role, content, character_id, author_id, author_name, created_at)
+           SELECT ?1, value ->> '$.position', value ->> '$.role', value ->> '$.content', value ->> '$.characterId',
+                  value ->> '$.authorId', value ->> '$.authorName', value ->> '$.createdAt'
+           FROM json_each(?2)`,
+        )
+        .bind(token, json),
+    ),
+  ]);
+  return { token, url: shareUrl(token) };
+}
+
+interface ShareRow {
+  token: string;
+  conversationId: string;
+  userId: string;
+  title: string;
+  characters: string;
+  sharedBy: string;
+  isNsfw: number;
+  messageCount: number;
+  createdAt: number;
+}
+
+const SHARE_COLUMNS = `token, conversation_id AS conversationId, user_id AS userId, title, characters, shared_by AS sharedBy,
+  is_nsfw AS isNsfw, message_count AS messageCount, created_at AS createdAt`;
+
+/** The header of share `token`, or null (a malformed token included). */
+export async function findShare(db: D1Database, token: string): Promise<ShareRow | null> {
+  if (!SHARE_TOKEN_PATTERN.test(token)) return null;
+  return db.prepare(`SELECT ${SHARE_COLUMNS} FROM shares WHERE token = ?`).bind(token).first<ShareRow>();
+}
+
+/** The stored messages of share `token`, in order, with each person's writer (null once deleted). */
+async function shareMessages(db: D1Database, token: string): Promise<(SharedMessage & { authorId: string | null })[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT role, content, character_id AS characterId, author_id AS authorId, author_name AS authorName, created_at AS createdAt
+       FROM share_messages WHERE share_token = ? ORDER BY position`,
+    )
+    .bind(token)
+    .all<{ role: "user" | "character"; content: string; characterId: number | null; authorId: string | null; authorName: string; createdAt: number }>();
+  return results.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
+}
+
+/**
+ * Share `token` as `GET /api/shares/{token}` answers it. An NSFW share
+ * without `showNsfw` is withheld (DESIGN.md: it asks the 18+ question first,
+ * as the catalog leaves NSFW out until the reader turns it on). Throws 404
+ * for a token that names no share.
+ */
+export async function readShare(db: D1Database, token: string, showNsfw: boolean): Promise<SharedChat> {
+  const share = await findShare(db, token);
+  if (!share) throw notFound(SHARE_NOT_FOUND);
+  const base = { sharedBy: share.sharedBy, createdAt: new Date(share.createdAt).toISOString(), isNsfw: Boolean(share.isNsfw), messageCount: share.messageCount };
+  if (share.isNsfw && !showNsfw) return { ...base, title: "", characters: [], messages: [], withheld: true };
+  const messages = (await shareMessages(db, token)).map(({ authorId: _, ...message }) => message);
+  return { ...base, title: share.title, characters: JSON.parse(share.characters) as SharedCharacter[], messages, withheld: false };
+}
+
+/** The share links of conversation `conversationId`, newest first. */
+export async function listShares(db: D1Database, conversationId: string): Promise<ShareLink[]> {
+  const { results } = await db
+    .prepare(`SELECT ${SHARE_COLUMNS} FROM shares WHERE conversation_id = ? ORDER BY created_at DESC, token`)
+    .bind(conversationId)
+    .all<ShareRow>();
+  return results.map((row) => ({
+    token: row.token,
+    url: shareUrl(row.token),
+    title: row.title,
+    messageCount: row.messageCount,
+    createdAt: new Date(row.createdAt).toISOString(),
+  }));
+}
+
+/** Deletes share `token` of conversation `conversationId` (its messages go with it). Throws 404 when it is not one of its links. */
+export async function revokeShare(db: D1Database, conversationId: string, token: string): Promise<void> {
+  if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound(SHARE_NOT_FOUND);
+  const result = await db.prepare("DELETE FROM shares WHERE token = ? AND conversation_id = ?").bind(token, conversationId).run();
+  if (result.meta.changes === 0) throw notFound(SHARE_NOT_FOUND);
+}
+
+/**
+ * The seed of a reader's new chat from share `token` ("Continue this story"):
+ * its messages as a branch's are, replies given to the cast member who spoke
+ * them when `castIds` (the new chat's cast) holds them (else the first
+ * member speaks them). The sharer's own messages become the reader's (they
+ * take the person's part, under their own persona); other people's of a
+ * shared room keep their names. Throws 404 for an unknown token.
+ */
+export async function shareSeed(db: D1Database, share: ShareRow, castIds: ReadonlySet<number>): Promise<SeedMessage[]> {
+  const messages = await shareMessages(db, share.token);
+  return messages.map((message) => {
+    const seed: SeedMessage = {
+      isUser: message.role === "user",
+      content: message.content,
+      createdAt: Date.parse(message.createdAt),
+      alternatives: [],
+    };
+    if (message.characterId !== null && castIds.has(message.characterId)) seed.characterId = message.characterId;
+    if (message.role === "user" && message.authorId !== share.userId) seed.authorName = message.authorName;
+    return seed;
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * Share links through the Worker (DESIGN.md "Sharing and forks",
+ * worker/routes/shares.ts): the snapshot (visible history only, the chosen
+ * version of each reply, persona names, untouched by later edits and
+ * deletions), who may share, list and revoke (owner; member 403, others
+ * 404, visitors 401), reading as a visitor with NSFW withheld until the 18+
+ * question, continuing as one's own chat, reports and the operator's
+ * removal, and shares going with their chat.
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ChatMessage, Conversation } from "../../schema/chat.ts";
+import type { CreatedShare, SharedChat, ShareLink } from "../../schema/shares.ts";
+import app from "../app.ts";
+import { upholdReport } from "../lib/moderation-actions.ts";
+import { join } from "./chat-client.ts";
+import { call, countRows, json } from "./creator-api.ts";
+import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
+import { OPERATOR, operatorDb } from "./operator-db.ts";
+import { startChat, storedMessages, useTestServerModel } from "./room-chat.ts";
+
+let characterId: number;
+let nsfwCharacterId: number;
+
+beforeAll(async () => {
+  characterId = await insertCharacter({ name: "Wren" });
+  nsfwCharacterId = await insertCharacter({ name: "Velvet", isNsfw: true });
+});
+
+const share = (user: TestUser, conversationId: string, body: unknown = {}) =>
+  call(`/api/conversations/${conversationId}/shares`, { method: "POST", user, body });
+const read = (token: string, query = "", user?: TestUser) => call(`/api/shares/${token}${query}`, { user });
+
+/**
+ * Mira's chat as "Captain Mira": a hidden aside, and a last reply in two
+ * versions with the first one chosen again. Returns the chat, what she sees
+ * (`GET …/messages`) and the texts that must never be shared.
+ */
+async function story(mira: TestUser) {
+  const persona = await json<{ id: string }>(await call("/api/personas", { method: "POST", user: mira, body: { name: "Captain Mira", description: "A sailor." } }), 201);
+  const chat = await startChat(mira, characterId);
+  await json(await call(`/api/conversations/${chat.id}/persona`, { method: "PUT", user: mira, body: { personaId: persona.id } }), 200);
+  const { socket } = await join(mira, chat.id);
+  const first = await socket.chat(chat.id, "Where is the ledger?");
+  const aside = await socket.chat(chat.id, "An aside nobody should read.");
+  socket.send({ type: "hide_message", conversationId: chat.id, messageId: aside.saved.messageId, hidden: true });
+  await socket.next("message_updated", (f) => f.messageId === aside.saved.messageId);
+  const last = await socket.chat(chat.id, "Read me the last page.");
+  await useTestServerModel(chat.id, "echo");
+  socket.send({ type: "regenerate", conversationId: chat.id });
+  const regenerated = await socket.next("character_response", (f) => f.messageId !== last.response.messageId);
+  socket.send({ type: "swipe", conversationId: chat.id, messageId: regenerated.messageId, index: 0 });
+  await socket.next("message_updated", (f) => f.messageId === regenerated.messageId);
+  socket.close();
+  const seen = await storedMessages(mira, chat.id);
+  expect(seen.find((m) => m.id === regenerated.messageId)).toMatchObject({ content: last.response.content, swipeIndex: 0 });
+  return { chat, seen, first, aside, lastReplyId: regenerated.messageId, unchosen: regenerated.content };
+}
+
+/** What a share of `seen` must hold: the messages not hidden, as shown. */
+const visible = (seen: ChatMessage[]) => seen.filter((m) => !m.hidden).map((m) => m.content);
+
+describe("sharing a chat", () => {
+  it("shares the visible history as shown, under persona names, and later edits and deletions do not reach it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat, seen, first, aside, lastReplyId, unchosen } = await story(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    expect(created.url).toBe(`/s/${created.token}`);
+    expect(created.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    const shared = await json<SharedChat>(await read(created.token), 200);
+    expect(shared).toMatchObject({ title: "Chat with Wren", isNsfw: false, withheld: false, sharedBy: "Captain Mira", characters: [{ id: characterId, name: "Wren" }] });
+    expect(shared.messages.map((m) => m.content)).toEqual(visible(seen));
+    expect(shared.messageCount).toBe(shared.messages.length);
+    const text = JSON.stringify(shared);
+    expect(text).not.toContain(aside.saved.message.content);
+    expect(text).not.toContain(unchosen);
+    expect(text).not.toContain(mira.username.replace(/^@/, ""));
+    expect(shared.messages.find((m) => m.content === "Where is the ledger?")).toMatchObject({ role: "user", authorName: "Captain Mira", characterId: null });
+    expect(shared.messages.at(-1)).toMatchObject({ role: "character", authorName: "Wren", characterId });
+
+    // Edit the first message, delete the last reply: the share is a snapshot.
+    const { socket } = await join(mira, chat.id);
+    socket.send({ type: "edit_message", conversationId: chat.id, messageId: first.saved.messageId, content: "Edited later." });
+    await socket.next("message_updated", (f) => f.messageId === first.saved.messageId);
+    socket.send({ type: "delete_message", conversationId: chat.id, messageId: lastReplyId });
+    await socket.next("messages_deleted");
+    socket.close();
+    const again = await json<SharedChat>(await read(created.token, "", mira), 200);
+    expect(again.messages).toEqual(shared.messages);
+
+    // Sharing again takes a new snapshot; both are listed, newest first.
+    const newer = await json<CreatedShare>(await share(mira, chat.id), 201);
+    expect((await json<SharedChat>(await read(newer.token), 200)).messages.map((m) => m.content)).toContain("Edited later.");
+    const { shares } = await json<{ shares: ShareLink[] }>(await call(`/api/conversations/${chat.id}/shares`, { user: mira }), 200);
+    expect(shares.map((s) => s.token)).toEqual([newer.token, created.token]);
+    expect(shares[1]).toMatchObject({ url: created.url, title: "Chat with Wren", messageCount: shared.messages.length });
+  });
+
+  it("never names a person by their username: a first name that is one reads \"User\", unless a persona of theirs is called so", async () => {
+    const handle = `wren${crypto.randomUUID().slice(0, 6)}`;
+    const wren = await signIn({ username: `@${handle}`, firstName: handle });
+    const chat = await startChat(wren, characterId);
+    const { socket } = await join(wren, chat.id);
+    await socket.chat(chat.id, "Who keeps the light?");
+    socket.close();
+    const before = await json<SharedChat>(await read((await json<CreatedShare>(await share(wren, chat.id), 201)).token), 200);
+    expect(before.sharedBy).toBe("User");
+    expect(before.messages.find((m) => m.role === "user")).toMatchObject({ authorName: "User" });
+    // Labels only: what the characters said in the story (the model may have called them by that name) stays as written.
+    expect(before.messages.map((m) => m.authorName)).not.toContain(handle);
+
+    // Their own persona by that name is a name they chose to be seen by.
+    await json(await call("/api/personas", { method: "POST", user: wren, body: { name: handle, description: "Me." } }), 201);
+    const after = await json<SharedChat>(await read((await json<CreatedShare>(await share(wren, chat.id), 201)).token), 200);
+    expect(after.messages.find((m) => m.role === "user")).toMatchObject({ authorName: handle });
+  });
+
+  it("shares up to a chosen message; refuses an unknown or hidden one (404) and a malformed body (400)", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat, seen, first, aside } = await story(mira);
+    const upTo = await json<CreatedShare>(await share(mira, chat.id, { upToMessageId: first.response.messageId }), 201);
+    const shared = await json<SharedChat>(await read(upTo.token), 200);
+    const end = seen.findIndex((m) => m.id === first.response.messageId);
+    expect(shared.messages.map((m) => m.content)).toEqual(visible(seen.slice(0, end + 1)));
+    expect((await share(mira, chat.id, { upToMessageId: crypto.randomUUID() })).status).toBe(404);
+    expect((await share(mira, chat.id, { upToMessageId: aside.saved.messageId })).status).toBe(404);
+    for (const body of [{ upToMessageId: 5 }, { upToMessageId: "" }, { other: true }, []]) {
+      const res = await share(mira, chat.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "validation_failed" });
+    }
+  });
+
+  it("only the owner shares, lists and revokes: a member 403, anyone else 404, a visitor 401; a revoked link is gone", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const tom = await signIn({ firstName: "Tom" });
+    const eve = await signIn({ firstName: "Eve" });
+    const chat = await startChat(mira, characterId);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const invite = await json<{ token: string }>(await call(`/api/conversations/${chat.id}/invites`, { method: "POST", user: mira }), 201);
+    await json(await call(`/api/invites/${invite.token}`, { method: "POST", user: tom }), 200);
+
+    const list = `/api/conversations/${chat.id}/shares`;
+    const revoke = `${list}/${created.token}`;
+    for (const [who, status] of [[tom, 403], [eve, 404], [undefined, 401]] as const) {
+      expect((await share(who as TestUser, chat.id)).status, `share ${status}`).toBe(status);
+      expect((await call(list, { user: who })).status, `list ${status}`).toBe(status);
+      expect((await call(revoke, { method: "DELETE", user: who })).status, `revoke ${status}`).toBe(status);
+    }
+    // Someone else's chat id with this token is not its chat.
+    const evesChat = await startChat(eve, characterId);
+    expect((await call(`/api/conversations/${evesChat.id}/shares/${created.token}`, { method: "DELETE", user: eve })).status).toBe(404);
+    expect(await countRows("shares", "conversation_id = ?", chat.id)).toBe(1);
+
+    // Read by a visitor twice (the second from the edge cache), then revoked: gone for everyone at once.
+    const edgeRead = () => app.fetch(new Request(`http://localhost/api/shares/${created.token}`), { ...env, EDGE_CACHE_TTL_SECONDS: "30" });
+    expect((await edgeRead()).headers.get("X-Edge-Cache")).toBe("MISS");
+    const cached = await edgeRead();
+    expect(cached.status).toBe(200);
+    expect(cached.headers.get("X-Edge-Cache")).toBe("HIT");
+    expect((await call(revoke, { method: "DELETE", user: mira })).status).toBe(204);
+    expect((await edgeRead()).status).toBe(404);
+    expect((await read(created.token, "", eve)).status).toBe(404);
+    expect((await call(revoke, { method: "DELETE", user: mira })).status).toBe(404);
+    expect(await countRows("share_messages", "share_token = ?", created.token)).toBe(0);
+    expect((await json<{ shares: ShareLink[] }>(await call(list, { user: mira }), 200)).shares).toEqual([]);
+    for (const token of ["nope", "x".repeat(22), "%00"]) expect((await read(token)).status).toBe(404);
+  });
+
+  it("an NSFW share is withheld until the reader says they are 18 or older (showNsfw=true, as the catalog)", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const chat = await startChat(mira, nsfwCharacterId);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, "Good evening, Velvet.");
+    socket.close();
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const withheld = await json<SharedChat>(await read(created.token), 200);
+    expect(withheld).toMatchObject({ isNsfw: true, withheld: true, title: "", characters: [], messages: [] });
+    expect(withheld.messageCount).toBeGreaterThan(0);
+    expect(JSON.stringify(withheld)).not.toContain("Velvet");
+    const shown = await json<SharedChat>(await read(created.token, "?showNsfw=true"), 200);
+    expect(shown).toMatchObject({ isNsfw: true, withheld: false, characters: [{ id: nsfwCharacterId, name: "Velvet" }] });
+    expect(shown.messages.map((m) => m.content)).toContain("Good evening, Velvet.");
+    expect((await read(created.token, "?showNsfw=maybe")).status).toBe(400);
+  });
+});
+
+describe("continuing a shared story", () => {
+  it("gives a signed-in reader a chat of their own holding the snapshot, in their own part; a visitor 401, an unknown link 404", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const eve = await signIn({ firstName: "Eve" });
+    const { chat } = await story(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const shared = await json<SharedChat>(await read(created.token), 200);
+
+    expect((await call(`/api/shares/${created.token}/continue`, { method: "POST" })).status).toBe(401);
+    expect((await call(`/api/shares/${"A".repeat(22)}/continue`, { method: "POST", user: eve })).status).toBe(404);
+    const { conversationId } = await json<{ conversationId: string }>(await call(`/api/shares/${created.token}/continue`, { method: "POST", user: eve }), 201);
+    expect(conversationId).not.toBe(chat.id);
+    const theirs = await json<Conversation>(await call(`/api/conversations/${conversationId}`, { user: eve }), 200);
+    expect(theirs).toMatchObject({ userId: eve.id, characterId, title: "Chat with Wren" });
+    const messages = await storedMessages(eve, conversationId);
+    expect(messages.map((m) => m.content)).toEqual(shared.messages.map((m) => m.content));
+    expect(messages.every((m) => (m.alternatives ?? []).length === 0 && !m.hidden)).toBe(true);
+    // The sharer's words are now the reader's part, not Captain Mira's.
+    expect(messages.find((m) => m.isUser)?.authorName).not.toBe("Captain Mira");
+    // Mira's chat and share are untouched; Eve's chat goes on like any other.
+    expect((await call(`/api/conversations/${conversationId}`, { user: mira })).status).toBe(404);
+    const { socket } = await join(eve, conversationId);
+    const { response } = await socket.chat(conversationId, "And then?");
+    socket.close();
+    expect(response.content.length).toBeGreaterThan(0);
+    expect((await json<SharedChat>(await read(created.token), 200)).messages).toEqual(shared.messages);
+  });
+});
+
+describe("shares are public content", () => {
+  it("anyone but its owner reports it; upholding the report removes it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const eve = await signIn({ firstName: "Eve" });
+    const chat = await startChat(mira, characterId);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const body = { targetType: "share", targetId: created.token, reason: "spam" };
+    expect((await call("/api/reports", { method: "POST", user: mira, body })).status).toBe(400);
+    expect((await call("/api/reports", { method: "POST", user: eve, body: { ...body, targetId: "A".repeat(22) } })).status).toBe(404);
+    expect((await call("/api/reports", { method: "POST", user: eve, body: { ...body, targetId: "short" } })).status).toBe(400);
+    const report = await json<{ id: number; targetType: string }>(await call("/api/reports", { method: "POST", user: eve, body }), 201);
+    expect(report.targetType).toBe("share");
+    const excerpt = await env.DB.prepare("SELECT excerpt, target_owner_id AS owner FROM reports WHERE id = ?").bind(report.id).first<{ excerpt: string; owner: string }>();
+    expect(excerpt).toMatchObject({ owner: mira.id });
+    expect(excerpt!.excerpt).toContain("Chat with Wren");
+
+    expect(await upholdReport(operatorDb, report.id, OPERATOR)).toContain(created.token);
+    expect((await read(created.token, "", eve)).status).toBe(404);
+    expect(await countRows("share_messages", "share_token = ?", created.token)).toBe(0);
+  });
+
+  it("goes with its chat", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const chat = await startChat(mira, characterId);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    expect((await call(`/api/conversations/${chat.id}`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect((await read(created.token, "", mira)).status).toBe(404);
+    expect(await countRows("share_messages", "share_token = ?", created.token)).toBe(0);
+  });
+});
