@@ -135,6 +135,13 @@ describe("Workers AI image generator", () => {
     expect([picture.contentType, picture.width, picture.height]).toEqual(["image/jpeg", 1024, 1024]);
   });
 
+  it("reads the PNG stream a Stable Diffusion model answers", async () => {
+    const png = paintPng("a lighthouse", 256);
+    const ai: AiRunner = { run: async () => new Response(png).body };
+    const picture = await new WorkersAIImageGenerator(ai, "@cf/bytedance/stable-diffusion-xl-lightning").generate("a lighthouse");
+    expect([picture.contentType, picture.width, picture.bytes.length]).toEqual(["image/png", 256, png.length]);
+  });
+
   it("its filter's refusal, a failure, no image and a timeout", async () => {
     const failing = (message: string): AiRunner => ({
       async run() {

@@ -6,7 +6,8 @@
  * - `workers-ai`: the `AI` binding, FLUX.1 [schnell]
  *   (`@cf/black-forest-labs/flux-1-schnell`, or `IMAGE_MODEL`): `{prompt,
  *   steps}` → `{image}`, a base64 JPEG of 1,024 × 1,024 (Cloudflare's model
- *   page: "response.image is base64 encoded"; no size input). An answer
+ *   page: "response.image is base64 encoded"; no size input); the Stable
+ *   Diffusion models there answer the PNG's bytes as a stream. An answer
  *   without an image is the model refusing (its NSFW filter answers an
  *   error or an empty image).
  * - `openai`: any OpenAI-compatible `POST {base}/images/generations`
@@ -148,6 +149,9 @@ export class WorkersAIImageGenerator implements ImageGenerator {
       if (error instanceof ImageError && /\b3030\b|nsfw/i.test(error.message)) throw new ImageError(error.message, { refused: true });
       throw error;
     }
+    // The Stable Diffusion models of Workers AI answer the PNG's bytes as a stream.
+    if (result instanceof ReadableStream) return pictureOf(new Uint8Array(await new Response(result).arrayBuffer()), source);
+    if (result instanceof Uint8Array) return pictureOf(result, source);
     const image = (result as { image?: unknown } | null)?.image;
     if (typeof image !== "string") throw new ImageError(`${source} answered no image`);
     return pictureOf(fromBase64(image, source), source);
