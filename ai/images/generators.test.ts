@@ -104,7 +104,7 @@ describe("OpenAI-compatible image generator", () => {
     const own = personImageGenerator({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: "b64", policy });
     expect((await own.generate("a meadow", { size: 256 })).width).toBe(256);
     const wrongKey = personImageGenerator({ baseUrl: env.OPENAI_BASE_URL, apiKey: "sk-secret-person-key", model: "b64", policy });
-    const error = await wrongKey.generate("x").catch((e: unknown) => e as Error);
+    const error = (await wrongKey.generate("x").then(() => null, (e: unknown) => e)) as Error;
     expect(error).toMatchObject({ name: "ImageError", status: 401 });
     expect(error.message).not.toContain("sk-secret-person-key");
     const privateRedirect = personImageGenerator({ baseUrl: env.OPENAI_BASE_URL.replace("/v1", "/redirect-private/v1"), model: "b64", policy });

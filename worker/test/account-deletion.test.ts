@@ -146,6 +146,7 @@ describe("deleting an account with something in every table", () => {
     await post(mira, `/api/conversations/${mirasRoom.id}/memories`, { text: "Mira is afraid of deep water." });
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(mira.id, theo.id).run();
     await env.DB.prepare("INSERT INTO speech_usage (user_id, window_start, audio_ms) VALUES (?, ?, 12000)").bind(mira.id, Date.now()).run();
+    await env.DB.prepare("INSERT INTO image_usage (user_id, window, window_start, count) VALUES (?, 'day', ?, 3)").bind(mira.id, Date.now()).run();
 
     // Every table deletion covers holds a row of hers now (so this test seeds a new table too).
     const covered = Object.entries(PERSON_DATA).filter(([, entry]) => entry.fate !== "kept");

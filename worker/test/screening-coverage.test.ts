@@ -43,10 +43,12 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   setMemoryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setSummaryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setAuthorNoteFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
+  // A picture's prompt (durable-objects/room/images.ts `refused`): screened before anything is drawn.
+  imagineFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
 };
 
 /** The client frames the room screens (by `type`); every other frame must carry no text. */
-const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summary", "set_author_note"];
+const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summary", "set_author_note", "imagine"];
 
 /** Exported schemas that are not a stored write of text, and why. */
 const NOT_WRITES: Record<string, string> = {
@@ -78,6 +80,7 @@ const NOT_WRITES: Record<string, string> = {
   continueFrameSchema: "ids only (checked below)",
   generateFrameSchema: "ids only (checked below)",
   typingFrameSchema: "ids only (checked below)",
+  cancelImageFrameSchema: "ids only (checked below)",
   hideMessageFrameSchema: "an id and a flag (checked below)",
   castAddInputSchema: "a character id",
   castMemberPatchSchema: "a flag and a number",
