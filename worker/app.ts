@@ -35,6 +35,7 @@ import { shareRoutes } from "./routes/share.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { usersRoutes } from "./routes/users.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
+import { imagesRoutes } from "./routes/images.ts";
 import { wsRoutes } from "./routes/ws.ts";
 
 const app = new Hono<AppEnv>();
@@ -79,6 +80,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/conversations", memoriesRoutes)
   .route("/voices", voicesRoutes)
   .route("/transcriptions", transcriptionsRoutes)
+  .route("/images", imagesRoutes)
   .route("/favorites", favoritesListRoutes)
   .route("/users", usersRoutes)
   .route("/", blocksRoutes)

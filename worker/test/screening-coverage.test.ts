@@ -37,6 +37,8 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   // Pinned memories (worker/routes/memories.ts: the text given, else the pinned message's, already screened when stored).
   memoryInputSchema: { text: (input) => String(input.text ?? ""), notText: ["messageId", "scope"] },
   memoryPatchSchema: { text: (input) => String(input.text), notText: [] },
+  // A drawn avatar's description (worker/routes/images.ts: screenWrite before anything is drawn).
+  avatarDrawingSchema: { text: (input) => String(input.description), notText: [] },
   // The room's frames (durable-objects/room/steering.ts screenFrame, replies.ts receiveMessage).
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
