@@ -45,6 +45,9 @@ describe("offline painter", () => {
     expect(knight.namedAccent).toBe(true);
     expect(sceneOf("a cosy tavern with a fire").ground).toBe("room");
     expect(sceneOf("the feeling of a forgotten song").ground).toBe("none");
+    const avatar = sceneOf("Character portrait for an avatar, head and shoulders. An old captain with a white beard.");
+    expect(avatar.portrait).toBe(true);
+    expect(avatar.features.has("figure")).toBe(true);
   });
 
   it("paints a night sea dark blue above, with a horizon, and a day meadow bright", async () => {

@@ -9,7 +9,9 @@
  * - `sceneOf(prompt)`: the words read into a Scene — time of day, the
  *   ground (sea, desert, snow, forest, meadow, city, mountains, fire, a
  *   room), the things in it (moon, sun, stars, clouds, castle, a figure,
- *   rain, snowfall, mist) and colour words as an accent. A prompt naming
+ *   rain, snowfall, mist), colour words as an accent, and whether it is a
+ *   portrait ("portrait", "avatar": head and shoulders filling the frame,
+ *   a beard when one is named). A prompt naming
  *   none of them is painted as an abstract composition in a palette from
  *   its hash.
  * - `paintScene(scene, side)`: RGB pixels, layer by layer (sky gradient,
@@ -42,6 +44,10 @@ export interface Scene {
   accent: Rgb;
   /** True when a colour word named the accent. */
   namedAccent: boolean;
+  /** A portrait ("portrait", "avatar", "headshot"): one figure, head and shoulders, filling the frame. */
+  portrait: boolean;
+  /** The prompt's words joined by spaces (details a part of the picture looks for: "beard", "white"). */
+  words: string;
 }
 
 /** FNV-1a, 32 bits (Fowler–Noll–Vo, the `FNV_offset_basis` and `FNV_prime` of the 32-bit variant). */
@@ -182,7 +188,9 @@ export function sceneOf(prompt: string): Scene {
   if (time === "day" && ground !== "room" && ground !== "none" && !features.has("moon")) features.add("sun");
   const colourWord = words.find((word) => word in COLOUR_WORDS);
   const accent = colourWord ? COLOUR_WORDS[colourWord]! : hsl(seed % 360, 0.65, 0.55);
-  return { seed, time, ground, features, accent, namedAccent: colourWord !== undefined };
+  const portrait = has(["portrait", "avatar", "headshot", "bust", "head and shoulders"]);
+  if (portrait) features.add("figure");
+  return { seed, time, ground, features, accent, namedAccent: colourWord !== undefined, portrait, words: words.join(" ") };
 }
 
 /** An RGB canvas with alpha blending; out-of-range pixels are ignored. */
@@ -545,7 +553,32 @@ function paintRoom(canvas: Canvas, scene: Scene, random: () => number, horizon: 
   canvas.disc(side * 0.5, horizon + 18 * u, 12 * u, [255, 225, 150]);
 }
 
+/** Head and shoulders filling the frame, in the scene's light: hair, skin, a coat in the accent colour. */
+function paintPortrait(canvas: Canvas, scene: Scene, random: () => number): void {
+  const side = canvas.width;
+  const light = Math.max(0.55, LIGHT[scene.time]);
+  const cx = side * (0.46 + random() * 0.08);
+  const skin = shade(hsl(20 + random() * 15, 0.45, 0.45 + random() * 0.3), light);
+  const hair = shade(hsl(random() * 40, 0.35 + random() * 0.3, 0.12 + random() * 0.5), light);
+  const coat = shade(mix([40, 40, 55], scene.accent, scene.namedAccent ? 0.75 : 0.45), light);
+  canvas.glow(cx, side * 0.42, side * 0.55, [255, 255, 255], 0.12);
+  // Shoulders and chest, then the neck, the head and the hair around it.
+  canvas.ellipse(cx, side * 1.02, side * 0.42, side * 0.3, coat);
+  canvas.spike(cx, side * 0.78, cx - side * 0.08, cx + side * 0.08, side * 0.9, shade(coat, 0.8));
+  canvas.rect(cx - side * 0.055, side * 0.55, cx + side * 0.055, side * 0.74, shade(skin, 0.85));
+  canvas.ellipse(cx, side * 0.3, side * 0.16, side * 0.13, hair);
+  canvas.ellipse(cx, side * 0.42, side * 0.13, side * 0.17, skin);
+  canvas.ellipse(cx, side * 0.29, side * 0.145, side * 0.075, hair);
+  for (const dx of [-1, 1]) {
+    canvas.ellipse(cx + dx * side * 0.05, side * 0.41, side * 0.018, side * 0.01, [30, 25, 25]);
+    canvas.ellipse(cx + dx * side * 0.05, side * 0.385, side * 0.028, side * 0.005, shade(hair, 0.8));
+  }
+  canvas.ellipse(cx, side * 0.5, side * 0.035, side * 0.008, shade(skin, 0.6));
+  if (/\bbeard|bearded\b/.test(scene.words)) canvas.ellipse(cx, side * 0.53, side * 0.11, side * 0.07, /white|grey|gray|silver/.test(scene.words) ? [225, 225, 220] : hair);
+}
+
 function paintFigure(canvas: Canvas, scene: Scene, random: () => number, horizon: number, u: number): void {
+  if (scene.portrait) return paintPortrait(canvas, scene, random);
   const side = canvas.width;
   const cx = side * (0.25 + random() * 0.5);
   const feet = Math.min(side - 10 * u, horizon + (canvas.height - horizon) * 0.75);
