@@ -82,6 +82,8 @@ export interface ModelConnection {
   /** The endpoint's base URL (e.g. `http://127.0.0.1:11434/v1`); null for `site`. */
   baseUrl: string | null;
   model: string;
+  /** The endpoint's image model for `/images/generations` (DESIGN.md "Pictures"); null: pictures come from the site's generator. Always null for `site`. */
+  imageModel: string | null;
   /** The key's last four characters; null without a key. */
   keyHint: string | null;
   settings: ModelSettings;
@@ -111,13 +113,18 @@ const connectionFields = {
     .trim()
     .min(1, "Model is required")
     .max(MAX_MODEL_NAME_LENGTH, `Model can be at most ${MAX_MODEL_NAME_LENGTH} characters`),
+  imageModel: z
+    .string({ error: "Image model must be text" })
+    .trim()
+    .max(MAX_MODEL_NAME_LENGTH, `Image model can be at most ${MAX_MODEL_NAME_LENGTH} characters`)
+    .nullable(),
   settings: modelSettingsSchema,
   isDefault: z.boolean({ error: "isDefault must be true or false" }),
 };
 
 /**
  * `POST /api/model-connections` `{name, kind, baseUrl?, apiKey?, model,
- * settings?, isDefault?}`. An `openai` connection needs a base URL (checked
+ * imageModel?, settings?, isDefault?}` (`imageModel` "" or null: none). An `openai` connection needs a base URL (checked
  * further by the Worker's endpoint rules); `apiKey` "" or null: none.
  */
 export const modelConnectionInputSchema = z
@@ -125,6 +132,7 @@ export const modelConnectionInputSchema = z
     ...connectionFields,
     baseUrl: connectionFields.baseUrl.optional(),
     apiKey: connectionFields.apiKey.optional(),
+    imageModel: connectionFields.imageModel.optional(),
     settings: connectionFields.settings.default({}),
     isDefault: connectionFields.isDefault.optional(),
   })
@@ -143,7 +151,7 @@ export const modelConnectionUpdateSchema = z
   .object(connectionFields)
   .partial()
   .refine((fields) => Object.values(fields).some((value) => value !== undefined), {
-    error: "Nothing to change: send a name, kind, baseUrl, apiKey, model, settings or isDefault",
+    error: "Nothing to change: send a name, kind, baseUrl, apiKey, model, imageModel, settings or isDefault",
   });
 export type ModelConnectionUpdate = z.output<typeof modelConnectionUpdateSchema>;
 

@@ -227,6 +227,31 @@ describe("imagine", () => {
   });
 });
 
+describe("a person's own image model", () => {
+  it("the owner's default connection with an imageModel paints through their endpoint (its url answer)", async () => {
+    const mira = await signIn();
+    const connection = await call("/api/model-connections", {
+      method: "POST",
+      user: mira,
+      body: { name: "Mine", kind: "openai", baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: "echo", imageModel: "url", isDefault: true },
+    });
+    expect(await json(connection, 201)).toMatchObject({ imageModel: "url" });
+    const conversation = await startChat(mira, characterId);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "imagine", conversationId: conversation.id, prompt: "A lantern in the fog", clientId: "own" });
+    const ready = await socket.next("image_ready", (f) => f.requestId === "own", 15_000);
+    // The loopback server paints with the offline painter at the size asked: 768.
+    expect(ready.message).toMatchObject({ width: 768, height: 768, prompt: "A lantern in the fog" });
+    expect((await fetchObject(ready.message.imageUrl!)).status).toBe(200);
+    // Its refusal is theirs: the site's painter never refuses, so this shows whose engine answers.
+    const [saved] = await json<{ id: string }[]>(await call("/api/model-connections", { user: mira }), 200);
+    expect(await json(await call(`/api/model-connections/${saved!.id}`, { method: "PUT", user: mira, body: { imageModel: "refused" } }), 200)).toMatchObject({ imageModel: "refused" });
+    socket.send({ type: "imagine", conversationId: conversation.id, prompt: "A lantern in the fog", clientId: "own-2" });
+    expect(await socket.next("error", (f) => f.requestId === "own-2", 15_000)).toMatchObject({ code: "image_failed", message: expect.stringMatching(/refused to draw/) });
+    socket.close();
+  });
+});
+
 describe("in a shared room", () => {
   it("a member imagines and everyone sees it; a member cannot delete or cancel the owner's picture", async () => {
     const olga = await signIn({ firstName: "Olga" });

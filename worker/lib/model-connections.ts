@@ -33,7 +33,7 @@ import { ApiError, notFound } from "./errors.ts";
 const NOW_MS = "cast(unixepoch('subsec') * 1000 as integer)";
 
 /** Never `api_key_encrypted`: what leaves D1 for an answer. */
-const COLUMNS = `id, name, kind, base_url AS baseUrl, model, key_hint AS keyHint, settings, is_default AS isDefault`;
+const COLUMNS = `id, name, kind, base_url AS baseUrl, model, image_model AS imageModel, key_hint AS keyHint, settings, is_default AS isDefault`;
 
 /** Default first, then oldest first. */
 const ORDER = "is_default DESC, created_at, rowid";
@@ -44,6 +44,7 @@ interface ConnectionRow {
   kind: ModelConnectionKind;
   baseUrl: string | null;
   model: string;
+  imageModel: string | null;
   keyHint: string | null;
   settings: string;
   isDefault: number;
@@ -71,6 +72,7 @@ function toConnection(row: ConnectionRow): ModelConnection {
     kind: row.kind,
     baseUrl: row.baseUrl,
     model: row.model,
+    imageModel: row.imageModel,
     keyHint: row.keyHint,
     settings: parseSettings(row.settings),
     isDefault: row.isDefault === 1,
@@ -244,11 +246,22 @@ export async function createModelConnection(env: Env, userId: string, input: Mod
   statements.push(
     db
       .prepare(
-        `INSERT INTO model_connections (id, user_id, name, kind, base_url, model, api_key_encrypted, key_hint, settings, is_default)
-         SELECT ?2, ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${isDefault} WHERE ${underLimit}
+        `INSERT INTO model_connections (id, user_id, name, kind, base_url, model, api_key_encrypted, key_hint, settings, is_default, image_model)
+         SELECT ?2, ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${isDefault}, ?10 WHERE ${underLimit}
          RETURNING ${COLUMNS}`,
       )
-      .bind(userId, id, input.name, input.kind, openai ? (input.baseUrl ?? null) : null, input.model, key.sealed, key.hint, JSON.stringify(input.settings)),
+      .bind(
+        userId,
+        id,
+        input.name,
+        input.kind,
+        openai ? (input.baseUrl ?? null) : null,
+        input.model,
+        key.sealed,
+        key.hint,
+        JSON.stringify(input.settings),
+        openai ? input.imageModel || null : null,
+      ),
   );
   let results: D1Result<ConnectionRow>[];
   try {
@@ -284,8 +297,9 @@ export async function updateModelConnection(
   if (patch.settings !== undefined) fields.push(["settings", JSON.stringify(patch.settings)]);
   if (patch.isDefault !== undefined) fields.push(["is_default", patch.isDefault ? 1 : 0]);
   if (kind === "site") {
-    fields.push(["base_url", null], ["api_key_encrypted", null], ["key_hint", null]);
+    fields.push(["base_url", null], ["api_key_encrypted", null], ["key_hint", null], ["image_model", null]);
   } else {
+    if (patch.imageModel !== undefined) fields.push(["image_model", patch.imageModel || null]);
     if (patch.baseUrl !== undefined) fields.push(["base_url", patch.baseUrl]);
     if (patch.apiKey !== undefined) {
       const key = await sealKey(env, id, userId, patch.apiKey);

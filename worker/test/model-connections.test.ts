@@ -73,6 +73,7 @@ describe("the owner", () => {
       kind: "openai",
       baseUrl: env.OPENAI_BASE_URL,
       model: "echo",
+      imageModel: null,
       keyHint: "7Q2x",
       settings: { temperature: 0.7, maxTokens: 300, stop: ["\nUser:"] },
       // The first connection is the default.
