@@ -34,6 +34,8 @@ export default defineConfig({
                 TRANSCRIPTION_PROVIDER: "",
                 // Feature hashing in the room (ai/embeddings/offline.ts).
                 EMBEDDING_PROVIDER: "offline",
+                // The painter inside the Worker (ai/images/offline-painter.ts).
+                IMAGE_PROVIDER: "offline",
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
                 // The loopback OpenID provider of worker/test/oidc-server.ts.
                 AUTH_ISSUER: inject("oidcIssuer"),

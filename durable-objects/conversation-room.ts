@@ -20,6 +20,7 @@
 | memory: vectors, recall, what each reply recalled and was sent | room/memory.ts (embedders: ai/embeddings/) |
  * | the card, history and settings a prompt is made of | room/prompt-inputs.ts (assembly: prompt.ts) |
  * | steering: edit, delete, rewind, continue, memory, swipe, rating, branch | room/steering.ts |
+ * | pictures imagined in the chat: imagine, cancel, delete, their R2 objects | room/images.ts (rows: image-rows.ts; allowance: image-quota.ts) |
  * | screening messages and replies, operator removals | room/screening.ts |
  * | refusing a suspended person's frames, closing their sockets | room/suspension.ts |
  * | what D1 learns from the room (counters, last message, log) and reads | room/d1-sync.ts |
@@ -38,6 +39,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
 import { createEmbedder } from "../ai/embeddings/embedders.ts";
+import { createImageGenerator } from "../ai/images/generators.ts";
+import type { ImageGenerator } from "../ai/images/image-generator.ts";
 import type { Embedder } from "../ai/embeddings/embedder.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
@@ -53,6 +56,7 @@ import type { RoomSeams } from "./room/seams.ts";
 import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
 import { forgetSpeech } from "./room/speech-audio.ts";
 import { Steering } from "./room/steering.ts";
+import { RoomImages } from "./room/images.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
@@ -79,6 +83,8 @@ const OWNER_ONLY_FRAMES: Readonly<Record<ClientFrame["type"], string | null>> = 
   continue: null,
   generate: null,
   typing: null,
+  imagine: null,
+  cancel_image: null,
   set_memory: "change the memory",
   set_summary: "change the story so far",
   set_author_note: "change the author's note",
@@ -101,6 +107,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   private readonly replies: ReplyRounds;
   private readonly steering: Steering;
   private readonly suspension: RoomSuspension;
+  private readonly images: RoomImages;
 
   /**
    * The model for a reply. A seam for tests that need a failing or silent
@@ -115,6 +122,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    * A seam for tests that need a slow or failing provider.
    */
   moderatorFactory: () => Moderator = () => moderatorFor(this.env);
+  /** The painter of pictures imagined in the chat (IMAGE_PROVIDER). A seam for tests that need a failing or slow one. */
+  imageGeneratorFactory: () => ImageGenerator = () => createImageGenerator(this.env);
   /** The prompt's budget in tokens; unset: AI_CONTEXT_TOKENS and AI_MAX_TOKENS. A seam for tests of the summary. */
   budget: { contextTokens: number; maxTokens: number } | null = null;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. A seam for tests. */
@@ -143,6 +152,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       seams: this,
     });
     this.steering = new Steering(this.store, this.sockets, this.d1, this.replies, this.screening);
+    this.images = new RoomImages(ctx, env, { store: this.store, sockets: this.sockets, screening: this.screening, inputs: this.inputs, d1: this.d1, seams: this });
+    this.store.onPicturesGone = (objectKeys) => this.images.forgetLater(objectKeys);
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
@@ -267,10 +278,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   /** The messages, oldest first, for their owner; null for anyone else (the Worker answers 404). */
   async listMessages(userId: string, asMember = false): Promise<ChatMessage[] | null> {
     if (!this.reads(userId, asMember)) return null;
-    return this.store
-      .visibleRows()
-      .filter((row) => row.status !== "streaming")
-      .map((row) => this.store.toWire(row, null, userId));
+    return this.store.wireHistory(userId, null, false);
   }
 
   /**
@@ -419,6 +427,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
    */
   private async wipe(reason: string = GONE_CLOSE_REASONS.deleted): Promise<void> {
     this.forgetSpeech();
+    const conversationId = this.store.room?.conversation_id;
+    // Its pictures' objects go too (DESIGN.md "Pictures"); a failure leaves unreachable objects, logged.
+    if (conversationId) await this.images.forgetAll(conversationId).catch((error: unknown) => console.error("forgetting pictures failed", String(error)));
     this.store.deleted = true;
     this.replies.stop();
     this.sockets.closeAll(reason);
@@ -486,6 +497,11 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       send(ws, { type: "error", code: "forbidden", message: `Only the chat's owner can ${ownerOnly}.`, ...("clientId" in data && data.clientId ? { clientId: data.clientId } : {}) });
       return;
     }
+    // A picture is deleted by its asker or the owner (room/images.ts), never edited.
+    if (data.type === "delete_message" && this.images.get(data.messageId)) {
+      await this.images.delete(ws, state, data.messageId, data.clientId);
+      return;
+    }
     if ((data.type === "edit_message" || data.type === "delete_message") && state.role === "member" && !this.steering.isOwnMessage(data.messageId, state.userId)) {
       send(ws, {
         type: "error",
@@ -546,6 +562,12 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "generate":
         await this.replies.generate(ws, state, data.characterId, data.clientId);
+        return;
+      case "imagine":
+        await this.images.imagine(ws, state, data.prompt, data.clientId);
+        return;
+      case "cancel_image":
+        this.images.cancel(ws, state, data.requestId);
         return;
       case "typing":
         this.sockets.broadcastExcept(state.userId, { type: "typing", userId: state.userId, name: state.name ?? "" });

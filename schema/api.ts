@@ -291,6 +291,22 @@ export interface AvatarRegistrationResponse {
   objectPath: string;
 }
 
+/** `POST /api/images/avatars` → 201: a drawn avatar, usable as `avatarUrl` (`objectPath`), and its absolute `url`. */
+export interface DrawnAvatarResponse {
+  objectPath: string;
+  url: string;
+  /** `offline` when the offline painter drew it (the UI says so). */
+  provider: "workers-ai" | "openai" | "offline";
+}
+
+/** `GET /api/images/usage` → 200: the pictures the person made today (UTC) and the day's limit. */
+export interface ImageUsageResponse {
+  used: number;
+  limit: number;
+  perMinute: number;
+  provider: "workers-ai" | "openai" | "offline";
+}
+
 /**
  * Who a person is in chats, as `/api/personas` returns it (SillyTavern's
  * personas): `name` replaces `{{user}}` and `description` enters the prompt

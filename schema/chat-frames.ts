@@ -9,7 +9,7 @@
  * else is additive, so a client that ignores unknown types and fields works.
  */
 import { z } from "zod";
-import { type AuthorNote, CHAT_MODELS, type ChatMessage, DEFAULT_AUTHOR_NOTE, MAX_AUTHOR_NOTE_LENGTH, MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, MAX_MEMORY_LENGTH, MAX_SUMMARY_LENGTH, REPLY_ORDERS, type ReplyUsage } from "./chat.ts";
+import { type AuthorNote, CHAT_MODELS, type ChatMessage, DEFAULT_AUTHOR_NOTE, MAX_AUTHOR_NOTE_LENGTH, MAX_IMAGINE_PROMPT_LENGTH, MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, MAX_MEMORY_LENGTH, MAX_SUMMARY_LENGTH, REPLY_ORDERS, type ReplyUsage } from "./chat.ts";
 // Client → server.
 
 const conversationIdField = z.string({ error: "conversationId is required" }).min(1).max(100);
@@ -182,6 +182,33 @@ export const typingFrameSchema = z.object({
   conversationId: conversationIdField.optional(),
 });
 
+/**
+ * "Imagine": a picture of the scene (DESIGN.md "Pictures"), by any member.
+ * With `prompt`, of those words; without, the chat model writes one from
+ * the recent turns and the speaker's appearance. The prompt is screened.
+ * Answered with `image_started` (`requestId`: the `clientId` when given)
+ * to every socket, then `image_ready` with the picture as a message, or
+ * `image_stopped` and, to the sender, an `error` (`image_refused`,
+ * `image_failed`, `rate_limited`).
+ */
+export const imagineFrameSchema = z.object({
+  type: z.literal("imagine"),
+  conversationId: conversationIdField.optional(),
+  prompt: z
+    .string({ error: "prompt must be text" })
+    .trim()
+    .max(MAX_IMAGINE_PROMPT_LENGTH, `A picture's prompt can be at most ${MAX_IMAGINE_PROMPT_LENGTH.toLocaleString("en-US")} characters`)
+    .optional(),
+  clientId: clientIdField.optional(),
+});
+
+/** Stops the picture `requestId` being made (its asker or the owner): `image_stopped` with `reason: "cancelled"`; nothing is stored. */
+export const cancelImageFrameSchema = z.object({
+  type: z.literal("cancel_image"),
+  conversationId: conversationIdField.optional(),
+  requestId: z.string({ error: "requestId is required" }).min(1).max(100),
+});
+
 /** Every frame a client may send. Parse with `clientFrameSchema.safeParse(JSON.parse(text))`. */
 export const clientFrameSchema = z.discriminatedUnion("type", [
   joinFrameSchema,
@@ -199,6 +226,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   setAuthorNoteFrameSchema,
   hideMessageFrameSchema,
   typingFrameSchema,
+  imagineFrameSchema,
+  cancelImageFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type ClientFrameInput = z.input<typeof clientFrameSchema>;
@@ -237,6 +266,11 @@ export const chatMessageSchema = z.object({
   usage: replyUsageSchema.optional(),
   versionUsage: z.array(replyUsageSchema.nullable()).optional(),
   recalled: z.array(z.string()).optional(),
+  kind: z.literal("image").optional(),
+  imageUrl: z.string().optional(),
+  prompt: z.string().optional(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
 }) satisfies z.ZodType<ChatMessage>;
 
 const authorNoteSchema = z.object({ text: z.string(), depth: z.number().int(), interval: z.number().int() }) satisfies z.ZodType<AuthorNote>;
@@ -299,6 +333,10 @@ export const CHAT_ERROR_CODES = [
   "message_refused",
   "model_failed",
   "stopped_empty",
+  /** `imagine`: screening refused the picture's prompt; nothing was made or stored. */
+  "image_refused",
+  /** `imagine`: the image engine failed or refused (its own safety system); nothing was stored. */
+  "image_failed",
   "internal",
 ] as const;
 export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];
@@ -419,6 +457,31 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     replyOrder: z.enum(REPLY_ORDERS),
   }),
   /**
+   * A picture is being made (`imagine`): show a placeholder for `requestId`
+   * (with the time since `startedAt`) until `image_ready` or `image_stopped`
+   * names it. `userId`: who asked (they, and the owner, may cancel it).
+   */
+  z.object({
+    type: z.literal("image_started"),
+    requestId: z.string(),
+    userId: z.string(),
+    startedAt: isoDate,
+    /** The prompt when the person wrote one; absent while the chat model writes it. */
+    prompt: z.string().optional(),
+  }),
+  /** The picture `requestId` is stored: `message` (`kind: "image"`) takes its placeholder's place. */
+  z.object({
+    type: z.literal("image_ready"),
+    requestId: z.string(),
+    message: chatMessageSchema,
+  }),
+  /** The picture `requestId` will not come (cancelled, refused, failed): drop its placeholder. Nothing was stored. */
+  z.object({
+    type: z.literal("image_stopped"),
+    requestId: z.string(),
+    reason: z.enum(["cancelled", "refused", "failed"]),
+  }),
+  /**
    * Something went wrong (SPEC.md §7: `message`). `messageId` names a reply
    * that failed (drop its partial text); `clientId` a user message that was refused.
    * `retryAfterMs` (with `rate_limited`): how long until the same request would be
@@ -431,6 +494,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     messageId: z.string().optional(),
     clientId: z.string().optional(),
     retryAfterMs: z.number().int().nonnegative().optional(),
+    /** The picture request (`imagine`) it is about. */
+    requestId: z.string().optional(),
   }),
 ]);
 export type ServerFrame = z.output<typeof serverFrameSchema>;

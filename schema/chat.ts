@@ -262,7 +262,24 @@ export interface ChatMessage {
    * oldest first; [] when none. Absent on the person's messages.
    */
   recalled?: string[];
+  /**
+   * "image": a picture imagined in the chat (DESIGN.md "Pictures"), with
+   * `imageUrl`, `prompt`, `width` and `height`; `content` is "", `authorId`
+   * and `authorName` name who asked for it, `characterId` whose scene it is.
+   * It is never sent to a text model. Absent on text messages.
+   */
+  kind?: "image";
+  /** The picture's path (`/objects/pictures/…`, immutable). Only with `kind: "image"`. */
+  imageUrl?: string;
+  /** The words it was painted from. Only with `kind: "image"`. */
+  prompt?: string;
+  /** Pixels. Only with `kind: "image"`. */
+  width?: number;
+  height?: number;
 }
+
+/** Longest prompt a person writes for a picture (`imagine`), characters. */
+export const MAX_IMAGINE_PROMPT_LENGTH = 1000;
 
 /** The kinds of a prompt's sections (DESIGN.md "Memory", the prompt inspector). */
 export const PROMPT_SECTION_KINDS = [

@@ -184,6 +184,8 @@ export const modelConnections = sqliteTable(
     model: text("model").notNull(),
     /** The endpoint's model that embeds this person's chats for memory (`openai` only); null: the site's embedder. */
     embeddingModel: text("embedding_model"),
+    /** The endpoint's image model (`/images/generations`, DESIGN.md "Pictures"); null: pictures come from the site's generator. */
+    imageModel: text("image_model"),
     apiKeyEncrypted: text("api_key_encrypted"),
     keyHint: text("key_hint"),
     /** JSON of schema/model-connections.ts `ModelSettings`. */
@@ -215,6 +217,27 @@ export const speechUsage = sqliteTable(
     audioMs: integer("audio_ms", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.windowStart] }), index("speech_usage_window_idx").on(t.windowStart)],
+);
+
+/**
+ * Pictures made per person and window (DESIGN.md "Pictures": at most
+ * IMAGES_PER_MINUTE a minute and IMAGES_PER_DAY a UTC day;
+ * durable-objects/room/image-quota.ts). A row per person, window kind and
+ * fixed window (`window_start`, ms, a multiple of the window); rows older
+ * than two days are removed as new ones are counted.
+ */
+export const imageUsage = sqliteTable(
+  "image_usage",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    window: text("window", { enum: ["minute", "day"] }).notNull(),
+    windowStart: integer("window_start", { mode: "number" }).notNull(),
+    /** Pictures made (or being made) in the window. */
+    count: integer("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.window, t.windowStart] }), index("image_usage_window_idx").on(t.windowStart)],
 );
 
 /**

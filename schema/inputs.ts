@@ -315,6 +315,18 @@ export const avatarRegistrationSchema = z.object({
   avatarURL: z.string({ error: "avatarURL is required" }).min(1, "avatarURL is required").max(4096, "avatarURL is too long"),
 });
 
+/** Longest description an avatar is drawn from (`POST /api/images/avatars`), characters. */
+export const MAX_AVATAR_DESCRIPTION_LENGTH = 1000;
+
+/** `POST /api/images/avatars` (DESIGN.md "Pictures"): the words an avatar is drawn from. Screened. */
+export const avatarDrawingSchema = z.object({
+  description: z
+    .string({ error: "description is required" })
+    .trim()
+    .min(1, "Describe the character to draw")
+    .max(MAX_AVATAR_DESCRIPTION_LENGTH, `The description can be at most ${MAX_AVATAR_DESCRIPTION_LENGTH.toLocaleString("en-US")} characters`),
+});
+
 /** An `/objects/avatars/<ownerId>/<id>` upload path (the Worker checks the owner). */
 const OBJECT_PATH = /^\/objects\/avatars\/[\w-]+\/[\w-]+$/;
 const httpsUrlSchema = z.url({ protocol: /^https$/ });

@@ -88,6 +88,8 @@ export interface ModelConnection {
    * null for `site`.
    */
   embeddingModel: string | null;
+  /** The endpoint's image model for `/images/generations` (DESIGN.md "Pictures"); null: pictures come from the site's generator. Always null for `site`. */
+  imageModel: string | null;
   /** The key's last four characters; null without a key. */
   keyHint: string | null;
   settings: ModelSettings;
@@ -124,13 +126,18 @@ const connectionFields = {
     .max(MAX_MODEL_NAME_LENGTH, `Embedding model can be at most ${MAX_MODEL_NAME_LENGTH} characters`)
     .nullable()
     .transform((name) => name || null),
+  imageModel: z
+    .string({ error: "Image model must be text" })
+    .trim()
+    .max(MAX_MODEL_NAME_LENGTH, `Image model can be at most ${MAX_MODEL_NAME_LENGTH} characters`)
+    .nullable(),
   settings: modelSettingsSchema,
   isDefault: z.boolean({ error: "isDefault must be true or false" }),
 };
 
 /**
  * `POST /api/model-connections` `{name, kind, baseUrl?, apiKey?, model,
- * embeddingModel?, settings?, isDefault?}`. An `openai` connection needs a base URL (checked
+ * embeddingModel?, imageModel?, settings?, isDefault?}` (`embeddingModel`, `imageModel` "" or null: none). An `openai` connection needs a base URL (checked
  * further by the Worker's endpoint rules); `apiKey` "" or null: none.
  */
 export const modelConnectionInputSchema = z
@@ -139,6 +146,7 @@ export const modelConnectionInputSchema = z
     baseUrl: connectionFields.baseUrl.optional(),
     apiKey: connectionFields.apiKey.optional(),
     embeddingModel: connectionFields.embeddingModel.optional(),
+    imageModel: connectionFields.imageModel.optional(),
     settings: connectionFields.settings.default({}),
     isDefault: connectionFields.isDefault.optional(),
   })
@@ -157,7 +165,7 @@ export const modelConnectionUpdateSchema = z
   .object(connectionFields)
   .partial()
   .refine((fields) => Object.values(fields).some((value) => value !== undefined), {
-    error: "Nothing to change: send a name, kind, baseUrl, apiKey, model, settings or isDefault",
+    error: "Nothing to change: send a name, kind, baseUrl, apiKey, model, imageModel, settings or isDefault",
   });
 export type ModelConnectionUpdate = z.output<typeof modelConnectionUpdateSchema>;
 

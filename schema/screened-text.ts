@@ -28,7 +28,7 @@ export const NOT_TEXT = {
   /** A new conversation (or a change of it): the characters it is with, its reply order, the model connection that writes it. */
   conversation: ["characterId", "characterIds", "replyOrder", "modelConnectionId"],
   /** A room frame: its type and the ids it names. */
-  frame: ["type", "conversationId", "messageId", "clientId", "isUser", "characterId"],
+  frame: ["type", "conversationId", "messageId", "clientId", "isUser", "characterId", "requestId"],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -37,6 +37,7 @@ import { conversationSharesRoutes, sharesRoutes } from "./routes/shares.ts";
 import { tagsRoutes } from "./routes/tags.ts";
 import { usersRoutes } from "./routes/users.ts";
 import { objectsRoutes, uploadsRoutes } from "./routes/uploads.ts";
+import { imagesRoutes } from "./routes/images.ts";
 import { wsRoutes } from "./routes/ws.ts";
 
 const app = new Hono<AppEnv>();
@@ -86,6 +87,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/shares", sharesRoutes)
   .route("/voices", voicesRoutes)
   .route("/transcriptions", transcriptionsRoutes)
+  .route("/images", imagesRoutes)
   .route("/favorites", favoritesListRoutes)
   .route("/users", usersRoutes)
   .route("/", blocksRoutes)

@@ -29,6 +29,7 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "POST /api/characters/import": "one's own new character",
   "POST /api/objects/upload": "one's own upload",
   "PUT /api/objects/upload/:key{.+}": "one's own upload",
+  "POST /api/images/avatars": "one's own drawn avatar (an upload of theirs)",
   "PUT /api/character-avatars": "one's own upload",
   "DELETE /api/comments/:id": "one's own comment; taking words back is always allowed",
   "POST /api/login/dev": "signing in",

@@ -70,6 +70,12 @@ export type ReplyCharacter = Pick<
 > & {
   /** False once the character was deactivated (a group chat's member then no longer speaks); absent in cards kept before. */
   isActive?: boolean;
+  /**
+   * "Appearance for pictures" (DESIGN.md "Pictures"): how the character
+   * looks, kept in the card's `extensions.fabled.appearance`; absent when
+   * the creator wrote none (and in cards kept before).
+   */
+  appearance?: string;
 };
 
 /**
@@ -82,12 +88,21 @@ export async function readReplyCharacter(db: D1Database, characterId: number): P
       `SELECT name, description, long_description AS longDescription, personality, scenario,
          example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
          post_history_instructions AS postHistoryInstructions, character_book AS characterBook, is_nsfw AS isNsfw,
-         is_active AS isActive
+         is_active AS isActive,
+         CASE WHEN json_valid(extensions) THEN json_extract(extensions, '$.fabled.appearance') END AS appearance
        FROM characters WHERE id = ? AND moderation_status != 'removed'`,
     )
     .bind(characterId)
-    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive"> & { characterBook: string | null; isNsfw: number; isActive: number }>();
-  return row ? { ...row, characterBook: parseBook(row.characterBook), isNsfw: Boolean(row.isNsfw), isActive: Boolean(row.isActive) } : null;
+    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive" | "appearance"> & { characterBook: string | null; isNsfw: number; isActive: number; appearance: unknown }>();
+  if (!row) return null;
+  const { appearance, ...card } = row;
+  return {
+    ...card,
+    characterBook: parseBook(row.characterBook),
+    isNsfw: Boolean(row.isNsfw),
+    isActive: Boolean(row.isActive),
+    ...(typeof appearance === "string" && appearance.trim() ? { appearance: appearance.trim() } : {}),
+  };
 }
 
 function parseBook(text: string | null): Record<string, unknown> | null {
@@ -115,6 +130,8 @@ export interface ReplyConnectionRow {
   embeddingModel: string | null;
   sealed: string | null;
   settings: string;
+  /** The endpoint's image model (DESIGN.md "Pictures"); null or absent: the site's generator paints. */
+  imageModel?: string | null;
 }
 
 /**
@@ -130,7 +147,7 @@ export async function readReplyConnection(db: D1Database, conversationId: string
 function replyConnectionStatement(db: D1Database, conversationId: string, userId: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT id, kind, base_url AS baseUrl, model, embedding_model AS embeddingModel, api_key_encrypted AS sealed, settings FROM model_connections
+      `SELECT id, kind, base_url AS baseUrl, model, embedding_model AS embeddingModel, api_key_encrypted AS sealed, settings, image_model AS imageModel FROM model_connections
        WHERE user_id = ?2 AND id = coalesce(
          (SELECT model_connection_id FROM conversations WHERE id = ?1 AND user_id = ?2),
          (SELECT id FROM model_connections WHERE user_id = ?2 AND is_default = 1))`,
@@ -238,9 +255,11 @@ export interface ScreeningEntry {
    * What was screened: a character, a person's chat `message` (sent or
    * edited), a generated `reply`, the room's `memory` note or running
    * `summary` (as the owner rewrote it), a `comment`, a
-   * `persona`, the `profile`, a `conversation` (its title, or an imported chat).
+   * `persona`, the `profile`, a `conversation` (its title, or an imported chat),
+   * an `image`'s prompt (DESIGN.md "Pictures": the person's, the one the chat
+   * model wrote, or one the image engine itself refused).
    */
-  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation";
+  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation" | "image";
   /** Character id or message id; null when nothing was stored. */
   subjectId: string | null;
   userId: string | null;

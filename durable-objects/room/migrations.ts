@@ -28,6 +28,9 @@
  *   (an edit, a swipe, a continue) drops its vector until it is embedded
  *   again; `memory_changes` lists the messages deleted, edited, hidden,
  *   shown, replaced or completed since, for the vectors memory.ts keeps.
+ * - pictures (version 9, DESIGN.md "Pictures", image-rows.ts): `images`,
+ *   each imagined picture with its prompt, who asked, its R2 object and the
+ *   `seq` of the last message before it (its place in the chat).
  *
  * Times are ms since the epoch.
  */
@@ -55,6 +58,25 @@ export interface RoomRow {
   author_note_interval: number;
   /** `seq` of the last message a reply round has taken up (rounds.ts); later messages of people wait for the next round. */
   answered_through: number;
+}
+
+/** One row of `images`: a picture imagined in the chat (image-rows.ts). */
+export interface ImageRow {
+  id: string;
+  /** `seq` of the last message stored before it was asked for (0: none): it shows after that message. */
+  after_seq: number;
+  created_at: number;
+  /** Who asked for it, and the name they were under. */
+  author_id: string;
+  author_name: string;
+  /** The character whose scene it is (the last speaker, else the first member). */
+  character_id: number | null;
+  prompt: string;
+  /** Its R2 key, `pictures/{conversationId}/{id}`. */
+  object_key: string;
+  content_type: string;
+  width: number;
+  height: number;
 }
 
 /** One row of `people`: someone who connected to the room, as the Worker last said. */
@@ -280,6 +302,24 @@ const MIGRATIONS: string[][] = [
      WHEN old.status IS NOT new.status OR old.hidden IS NOT new.hidden BEGIN
        INSERT INTO memory_changes (message_id) VALUES (new.id);
      END`,
+  ],
+  // 9: pictures imagined in the chat (DESIGN.md "Pictures", images.ts): their
+  // own table, never in `messages`, so no prompt, summary or memory reads them.
+  [
+    `CREATE TABLE images (
+       id TEXT PRIMARY KEY,
+       after_seq INTEGER NOT NULL,
+       created_at INTEGER NOT NULL,
+       author_id TEXT NOT NULL,
+       author_name TEXT NOT NULL,
+       character_id INTEGER,
+       prompt TEXT NOT NULL,
+       object_key TEXT NOT NULL,
+       content_type TEXT NOT NULL,
+       width INTEGER NOT NULL,
+       height INTEGER NOT NULL
+     )`,
+    "CREATE INDEX images_after_seq_idx ON images (after_seq)",
   ],
 ];
 

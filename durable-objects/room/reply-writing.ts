@@ -157,7 +157,7 @@ export class ReplyWriting {
     return {
       type: "history_sync",
       conversationId: room.conversation_id,
-      messages: this.store.visibleRows().map((row) => this.store.toWire(row, active, viewer)),
+      messages: this.store.wireHistory(viewer, active, true),
       chatModel: chatModelName(this.env),
       memory: room.memory,
       summary: room.summary,

@@ -5,6 +5,7 @@
  * a test that sets `room.modelFactory` changes the next reply.
  */
 import type { ChatModel } from "../../ai/chat-model.ts";
+import type { ImageGenerator } from "../../ai/images/image-generator.ts";
 import type { Moderator } from "../../ai/moderation/moderator.ts";
 import type { ReplyCharacter } from "./d1-sync.ts";
 
@@ -17,6 +18,8 @@ export interface RoomSeams {
   moderatorFactory: () => Moderator;
   /** The prompt's budget in tokens; null: AI_CONTEXT_TOKENS and AI_MAX_TOKENS. */
   budget: { contextTokens: number; maxTokens: number } | null;
+  /** The painter of pictures imagined in the chat; by default IMAGE_PROVIDER's (a person's own `imageModel` comes before it). */
+  imageGeneratorFactory: () => ImageGenerator;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. */
   now: () => number;
   /** The random source of the reply orders' rolls and picks, [0, 1); tests seed it (reply-order.ts seededRandom). */

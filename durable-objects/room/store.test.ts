@@ -64,6 +64,7 @@ describe("storage", () => {
     // (nor anything later: edits, memory, summary, persona, frame receipts).
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
       for (const trigger of ["messages_deleted_memory", "messages_edited_memory", "messages_shown_memory"]) state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
+      state.storage.sql.exec("DROP TABLE images");
       state.storage.sql.exec("DROP TABLE message_vectors");
       state.storage.sql.exec("DROP TABLE memory_changes");
       state.storage.sql.exec("DROP TABLE prompt_records");

@@ -26,6 +26,7 @@ import { OfflineEmbedder } from "../../ai/embeddings/offline.ts";
 import { MessageEdits } from "./message-edits.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
+import { ImageRows, withPictures } from "./image-rows.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
 export type { ChosenVersion } from "./message-edits.ts";
@@ -59,8 +60,15 @@ export class RoomStore extends StoragePart {
    * audio read aloud (speech-audio.ts). Nothing by default.
    */
   onWordsChanged: (messageIds: string[]) => void = () => {};
+  /**
+   * Told the R2 keys of pictures that went with a rewind (images.ts): the
+   * room deletes their objects. Nothing by default.
+   */
+  onPicturesGone: (objectKeys: string[]) => void = () => {};
   /** Vectors, recall and prompt records (memory.ts). */
   readonly memory: RoomMemory;
+  /** Pictures imagined in the chat (image-rows.ts). */
+  readonly images: ImageRows;
 
   /** `embedder`: the room's (EMBEDDING_PROVIDER); tests of the store alone get the offline one. */
   constructor(storage: DurableObjectStorage, embedder: () => Embedder | Promise<Embedder> = () => new OfflineEmbedder()) {
@@ -70,6 +78,7 @@ export class RoomStore extends StoragePart {
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);
     this.edits = new MessageEdits(storage, (messageIds) => this.onWordsChanged(messageIds));
+    this.images = new ImageRows(storage);
   }
 
   /** Migrates (migrateRoomStorage) and reads the `room` row. Call inside `blockConcurrencyWhile`. */
@@ -308,6 +317,20 @@ export class RoomStore extends StoragePart {
     return (id !== undefined && this.cast.member(id)?.name) || undefined;
   }
 
+  /**
+   * The chat as a person reads it, oldest first: the visible messages (and,
+   * `withStreaming`, a reply being written, as `toWire` shows it to
+   * `viewer`) with the pictures in their places (image-rows.ts).
+   */
+  wireHistory(viewer: string | null, streaming: StreamingText | null, withStreaming: boolean): ChatMessage[] {
+    const conversationId = this.room!.conversation_id;
+    const rows = this.visibleRows().filter((row) => withStreaming || row.status !== "streaming");
+    return withPictures(
+      rows.map((row) => ({ seq: row.seq, wire: this.toWire(row, streaming, viewer) })),
+      this.images.all().map((row) => ({ row, wire: this.images.toWire(row, conversationId) })),
+    );
+  }
+
   /** Visible messages (and a reply being written), oldest first. */
   visibleRows(): MessageRow[] {
     return this.sql<MessageRow>("SELECT * FROM messages WHERE status IN ('complete', 'streaming') ORDER BY seq");
@@ -493,8 +516,9 @@ export class RoomStore extends StoragePart {
 
   /**
    * Deletes `row` (`one`) or it and every message after it (`from_here`),
-   * and the summary when it covered `row`, in one transaction. Returns the
-   * ids of the deleted messages that were visible.
+   * and the summary when it covered `row`, in one transaction; a rewind
+   * takes the pictures shown after `row` too (`onPicturesGone`). Returns
+   * the ids of the deleted messages that were visible, and of those pictures.
    */
   deleteMessages(row: MessageRow, scope: "one" | "from_here"): string[] {
     const room = this.room!;
@@ -509,7 +533,9 @@ export class RoomStore extends StoragePart {
         room.summary_through = 0;
       }
       this.onWordsChanged(deleted.map((d) => d.id));
-      return deleted.filter((d) => d.status === "complete").map((d) => d.id);
+      const pictures = scope === "from_here" ? this.images.deleteAfter(row.seq) : [];
+      if (pictures.length > 0) this.onPicturesGone(pictures.map((picture) => picture.object_key));
+      return [...deleted.filter((d) => d.status === "complete").map((d) => d.id), ...pictures.map((picture) => picture.id)];
     });
     return visible;
   }

@@ -2,7 +2,7 @@
  * Arguments of `wrangler dev` for local runs (npm start, npm run dev, the
  * browser tests, the benchmark): local mode (Workers AI is remote-only, so
  * local runs use the offline chat model, the offline moderation screen and
- * the offline synthesizer and embedder, without speech to text),
+ * the offline synthesizer, embedder and painter, without speech to text),
  * development environment (local sign-in), state kept in `persistTo`.
  */
 export function devArgs(port: string, persistTo: string, extraVars: Record<string, string> = {}): string[] {
@@ -14,6 +14,7 @@ export function devArgs(port: string, persistTo: string, extraVars: Record<strin
     SPEECH_PROVIDER: "offline",
     TRANSCRIPTION_PROVIDER: "",
     EMBEDDING_PROVIDER: "offline",
+    IMAGE_PROVIDER: "offline",
     ...extraVars,
   };
   return [

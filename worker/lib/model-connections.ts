@@ -33,7 +33,7 @@ import { ApiError, notFound } from "./errors.ts";
 const NOW_MS = "cast(unixepoch('subsec') * 1000 as integer)";
 
 /** Never `api_key_encrypted`: what leaves D1 for an answer. */
-const COLUMNS = `id, name, kind, base_url AS baseUrl, model, embedding_model AS embeddingModel, key_hint AS keyHint, settings, is_default AS isDefault`;
+const COLUMNS = `id, name, kind, base_url AS baseUrl, model, embedding_model AS embeddingModel, image_model AS imageModel, key_hint AS keyHint, settings, is_default AS isDefault`;
 
 /** Default first, then oldest first. */
 const ORDER = "is_default DESC, created_at, rowid";
@@ -45,6 +45,7 @@ interface ConnectionRow {
   baseUrl: string | null;
   model: string;
   embeddingModel: string | null;
+  imageModel: string | null;
   keyHint: string | null;
   settings: string;
   isDefault: number;
@@ -73,6 +74,7 @@ function toConnection(row: ConnectionRow): ModelConnection {
     baseUrl: row.baseUrl,
     model: row.model,
     embeddingModel: row.kind === "openai" ? row.embeddingModel : null,
+    imageModel: row.imageModel,
     keyHint: row.keyHint,
     settings: parseSettings(row.settings),
     isDefault: row.isDefault === 1,
@@ -246,8 +248,8 @@ export async function createModelConnection(env: Env, userId: string, input: Mod
   statements.push(
     db
       .prepare(
-        `INSERT INTO model_connections (id, user_id, name, kind, base_url, model, api_key_encrypted, key_hint, settings, is_default, embedding_model)
-         SELECT ?2, ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${isDefault}, ?10 WHERE ${underLimit}
+        `INSERT INTO model_connections (id, user_id, name, kind, base_url, model, api_key_encrypted, key_hint, settings, is_default, embedding_model, image_model)
+         SELECT ?2, ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${isDefault}, ?10, ?11 WHERE ${underLimit}
          RETURNING ${COLUMNS}`,
       )
       .bind(
@@ -261,6 +263,7 @@ export async function createModelConnection(env: Env, userId: string, input: Mod
         key.hint,
         JSON.stringify(input.settings),
         openai ? (input.embeddingModel ?? null) : null,
+        openai ? input.imageModel || null : null,
       ),
   );
   let results: D1Result<ConnectionRow>[];
@@ -297,8 +300,9 @@ export async function updateModelConnection(
   if (patch.settings !== undefined) fields.push(["settings", JSON.stringify(patch.settings)]);
   if (patch.isDefault !== undefined) fields.push(["is_default", patch.isDefault ? 1 : 0]);
   if (kind === "site") {
-    fields.push(["base_url", null], ["api_key_encrypted", null], ["key_hint", null], ["embedding_model", null]);
+    fields.push(["base_url", null], ["api_key_encrypted", null], ["key_hint", null], ["embedding_model", null], ["image_model", null]);
   } else {
+    if (patch.imageModel !== undefined) fields.push(["image_model", patch.imageModel || null]);
     if (patch.baseUrl !== undefined) fields.push(["base_url", patch.baseUrl]);
     if (patch.embeddingModel !== undefined) fields.push(["embedding_model", patch.embeddingModel]);
     if (patch.apiKey !== undefined) {

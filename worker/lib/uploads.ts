@@ -37,8 +37,16 @@ export const MAX_IMAGE_SIDE = 4096;
 /** Lifetime of an upload URL, seconds. */
 export const UPLOAD_URL_TTL_SECONDS = 600;
 
-/** `avatars/<userId>/<id>`: the only keys that are uploaded, registered and served. */
+/** `avatars/<userId>/<id>`: the only keys that are uploaded and registered. */
 const AVATAR_KEY = /^avatars\/([\w-]{1,64})\/([\w-]{1,64})$/;
+
+/**
+ * `pictures/<conversationId>/<id>`: pictures imagined in a chat
+ * (durable-objects/room/images.ts), written by the room itself and served
+ * like avatars. Both ids are random UUIDs: the path is the capability, as a
+ * conversation's id is.
+ */
+const PICTURE_KEY = /^pictures\/[\w-]{1,64}\/[\w-]{1,64}$/;
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
@@ -414,12 +422,13 @@ function objectHeaders(object: R2Object, type: ImageType): Headers {
 }
 
 /**
- * `GET /objects/<key>`: a registered avatar with its ETag, or 304 when the
- * request's `If-None-Match` (or `If-Modified-Since`) says the client has it.
- * Throws 404 for other keys, missing and unregistered objects.
+ * `GET /objects/<key>`: a registered avatar or a chat's picture with its
+ * ETag, or 304 when the request's `If-None-Match` (or `If-Modified-Since`)
+ * says the client has it. Throws 404 for other keys, missing and
+ * unregistered objects (a deleted picture included).
  */
 export async function serveAvatar(bucket: R2Bucket, key: string, requestHeaders: Headers): Promise<Response> {
-  if (avatarKeyOwner(key) === null) throw notFound("Not found");
+  if (avatarKeyOwner(key) === null && !PICTURE_KEY.test(key)) throw notFound("Not found");
   const object = await bucket.get(key, { onlyIf: requestHeaders });
   if (!object) throw notFound("Not found");
   const type = object.customMetadata?.contentType;

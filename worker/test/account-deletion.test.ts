@@ -158,6 +158,7 @@ describe("deleting an account with something in every table", () => {
     // Share links: one of her room, and one of Theo's room holding her message.
     await post(mira, `/api/conversations/${mirasRoom.id}/shares`, {});
     const theosShare = await post<{ token: string }>(theo, `/api/conversations/${theosRoom.id}/shares`, {});
+    await env.DB.prepare("INSERT INTO image_usage (user_id, window, window_start, count) VALUES (?, 'day', ?, 3)").bind(mira.id, Date.now()).run();
 
     // Every table deletion covers holds a row of hers now (so this test seeds a new table too).
     const covered = Object.entries(PERSON_DATA).filter(([, entry]) => entry.fate !== "kept");

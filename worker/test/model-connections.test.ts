@@ -74,6 +74,7 @@ describe("the owner", () => {
       baseUrl: env.OPENAI_BASE_URL,
       model: "echo",
       embeddingModel: null,
+      imageModel: null,
       keyHint: "7Q2x",
       settings: { temperature: 0.7, maxTokens: 300, stop: ["\nUser:"] },
       // The first connection is the default.

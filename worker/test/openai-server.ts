@@ -62,6 +62,13 @@
  * `/redirect-same/…` answers `307` to the same path without that prefix on
  * this server (a same-origin redirect, which keeps the key).
  *
+ * `POST /v1/images/generations` (`{model, prompt, n, size}`) answers as
+ * OpenAI does, by `model`: `b64` a `{data: [{b64_json}]}` PNG of the size
+ * asked (painted by the offline painter, so the prompt shows), `url` a
+ * `{data: [{url}]}` naming `GET /v1/files/{name}.png` on this server,
+ * `refused` 400 with OpenAI's `content_policy_violation` body, `error-500`
+ * a 500, `empty` `{data: []}`, `hang` headers and then nothing.
+ *
  * `POST /v1/moderations` (`{ model, input }`, input a string or an array of
  * strings) answers in OpenAI's moderation shape — `{ id, model, results: [{
  * flagged, categories, category_scores, category_applied_input_types }] }`,
@@ -96,6 +103,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
+import { paintPng } from "../../ai/images/offline-painter.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -366,6 +374,39 @@ async function handleEmbeddings(req: IncomingMessage, res: ServerResponse): Prom
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: rows.reverse(), model: body.model }));
 }
 
+/** Pictures answered by `url`, by file name (served once asked). */
+const pictures = new Map<string, Uint8Array>();
+
+/** `POST /v1/images/generations`: see the file's docstring. */
+async function handleImages(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson<{ model?: string; prompt?: unknown; size?: unknown }>(req);
+  const json = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+  if (!body || typeof body.prompt !== "string") return void json(400, { error: { message: "bad body" } });
+  const side = Number(/^(\d+)x\d+$/.exec(String(body.size ?? ""))?.[1] ?? 256);
+  switch (body.model) {
+    case "refused":
+      return void json(400, {
+        error: { code: "content_policy_violation", message: "Your request was rejected as a result of our safety system.", param: null, type: "invalid_request_error" },
+      });
+    case "error-500":
+      return void json(500, { error: { message: "image generation failed", type: "server_error" } });
+    case "empty":
+      return void json(200, { created: 1, data: [] });
+    case "hang":
+      res.writeHead(200, { "content-type": "application/json" });
+      res.flushHeaders();
+      return;
+    case "url": {
+      const name = `${pictures.size + 1}.png`;
+      pictures.set(name, paintPng(body.prompt, side));
+      const host = req.headers.host ?? "127.0.0.1";
+      return void json(200, { created: 1, data: [{ url: `http://${host}/v1/files/${name}`, revised_prompt: body.prompt }] });
+    }
+    default:
+      return void json(200, { created: 1, data: [{ b64_json: Buffer.from(paintPng(body.prompt, side)).toString("base64") }] });
+  }
+}
+
 /** The second origin: records each request under its token (RecordedRequest) and answers like an endpoint. */
 async function handleOtherOrigin(req: IncomingMessage, res: ServerResponse, received: Map<string, RecordedRequest[]>): Promise<void> {
   const path = req.url ?? "/";
@@ -397,8 +438,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: st
     res.writeHead(307, { location: req.url.slice("/redirect-same".length) }).end();
     return;
   }
+  const file = req.method === "GET" ? /^\/v1\/files\/([\w.-]+)$/.exec(req.url ?? "")?.[1] : undefined;
+  if (file) {
+    const bytes = pictures.get(file);
+    if (!bytes) res.writeHead(404).end();
+    else res.writeHead(200, { "content-type": "image/png", "content-length": bytes.length }).end(bytes);
+    return;
+  }
   const listing = req.method === "GET" && req.url === "/v1/models";
-  const known = ["/v1/chat/completions", "/v1/moderations", "/v1/audio/speech", "/v1/audio/transcriptions", "/v1/embeddings"];
+  const known = ["/v1/chat/completions", "/v1/moderations", "/v1/audio/speech", "/v1/audio/transcriptions", "/v1/embeddings", "/v1/images/generations"];
   if (!listing && (req.method !== "POST" || !known.includes(req.url ?? ""))) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
     return;
@@ -420,6 +468,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: st
   }
   if (req.url === "/v1/embeddings") {
     await handleEmbeddings(req, res);
+    return;
+  }
+  if (req.url === "/v1/images/generations") {
+    await handleImages(req, res);
     return;
   }
   if (req.url === "/v1/audio/speech") {

@@ -222,6 +222,22 @@ const POWERS: Record<string, { power: Power; check: (w: Walk) => Promise<void> }
       expect(await w.owner.next("typing", w.fresh)).toMatchObject({ name: "Mika" });
     },
   },
+  // DESIGN.md "Pictures": "Any member may imagine."
+  imagine: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "imagine", conversationId: w.conversationId, prompt: "A lantern on a windowsill", clientId: "imagine" });
+      expect((await w.owner.next("image_ready", (f) => f.requestId === "imagine")).message).toMatchObject({ kind: "image", authorName: "Mika" });
+    },
+  },
+  // Its asker (or the owner) stops a picture being made; the member's own request is gone by now, so the room says so.
+  cancel_image: {
+    power: "any member",
+    check: async (w) => {
+      w.member.send({ type: "cancel_image", conversationId: w.conversationId, requestId: "imagine" });
+      expect(await w.member.next("error", (f) => f.requestId === "imagine" && w.fresh(f))).toMatchObject({ code: "message_not_found" });
+    },
+  },
 };
 
 describe("every client frame against DESIGN.md's powers", () => {

@@ -39,16 +39,20 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   // Pinned memories (worker/routes/memories.ts: the text given, else the pinned message's, already screened when stored).
   memoryInputSchema: { text: (input) => String(input.text ?? ""), notText: ["messageId", "scope"] },
   memoryPatchSchema: { text: (input) => String(input.text), notText: [] },
+  // A drawn avatar's description (worker/routes/images.ts: screenWrite before anything is drawn).
+  avatarDrawingSchema: { text: (input) => String(input.description), notText: [] },
   // The room's frames (durable-objects/room/steering.ts screenFrame, replies.ts receiveMessage).
   chatMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   editMessageFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setMemoryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setSummaryFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
   setAuthorNoteFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
+  // A picture's prompt (durable-objects/room/images.ts `refused`): screened before anything is drawn.
+  imagineFrameSchema: { text: frameText, notText: NOT_TEXT.frame },
 };
 
 /** The client frames the room screens (by `type`); every other frame must carry no text. */
-const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summary", "set_author_note"];
+const SCREENED_FRAMES = ["chat_message", "edit_message", "set_memory", "set_summary", "set_author_note", "imagine"];
 
 /** Exported schemas that are not a stored write of text, and why. */
 const NOT_WRITES: Record<string, string> = {
@@ -87,6 +91,7 @@ const NOT_WRITES: Record<string, string> = {
   continueFrameSchema: "ids only (checked below)",
   generateFrameSchema: "ids only (checked below)",
   typingFrameSchema: "ids only (checked below)",
+  cancelImageFrameSchema: "ids only (checked below)",
   hideMessageFrameSchema: "an id and a flag (checked below)",
   castAddInputSchema: "a character id",
   castMemberPatchSchema: "a flag and a number",

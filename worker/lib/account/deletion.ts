@@ -68,6 +68,7 @@ export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | 
     fate: "anonymised",
     why: "their words in someone else's shared room stay in its shares, from \"a deleted account\", as in the room",
   },
+  image_usage: { columns: ["user_id"], fate: "deleted", why: "the pictures they made, counted for their allowance (the pictures live in the rooms, wiped with the chats they own)" },
   reports: {
     columns: ["reporter_id", "target_owner_id"],
     fate: "kept",
@@ -138,6 +139,7 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     db.prepare("DELETE FROM personas WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM model_connections WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM speech_usage WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM image_usage WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM conversation_invite_removals WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM memories WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM blocks WHERE blocker_id = ?1 OR blocked_id = ?1").bind(userId),

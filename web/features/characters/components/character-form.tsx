@@ -39,6 +39,7 @@ import {
 import { AlternateGreetingsField } from "./alternate-greetings-field.tsx";
 import { LorebookField } from "./lorebook-field.tsx";
 import { CharacterAvatar } from "./character-avatar.tsx";
+import { DrawAvatar } from "./draw-avatar.tsx";
 import { TagPicker } from "./tag-picker.tsx";
 import { VoicePicker } from "./voice-picker.tsx";
 
@@ -224,6 +225,7 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             />
           }
         />
+        <DrawAvatar initialDescription={values.description.trim()} onAccept={(path) => set("avatarUrl", path)} />
       </Section>
 
       <Section title="Personality and story">

@@ -14,7 +14,7 @@
  * input (the input sends `typing` at most every 3 s), "Invite people" and
  * "People"; a member's menus offer only a member's powers.
  */
-import { LoaderCircle, Sparkles, UserX, WifiOff } from "lucide-react";
+import { ImageIcon, LoaderCircle, Sparkles, UserX, WifiOff } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -44,6 +44,8 @@ import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-re
 import { castNames, castOf, type KnownCharacter, speakerOf, unknownSpeakers } from "../lib/cast.ts";
 import type { ChatCharacter } from "../lib/chat-character.ts";
 import { newClientId } from "../lib/chat-socket.ts";
+import { ImagineDialog } from "./imagine-dialog.tsx";
+import { IMAGE_USAGE_KEY } from "../api/get-image-usage.ts";
 import {
   type ChatAction,
   type ChatItem,
@@ -212,6 +214,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       if (frame.type === "cast_updated") {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
+      // A picture made (or refused, or rate limited): the day's count moved.
+      if (frame.type === "image_ready" || (frame.type === "error" && frame.requestId !== undefined)) {
+        void queryClient.invalidateQueries({ queryKey: IMAGE_USAGE_KEY });
+      }
       if (ours && frame.type === "error") {
         memoryClientIds.current = [];
         setMemorySave({ clientIds: [], error: frame.message });
@@ -235,6 +241,23 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     }
     dispatch({ type: "steer", frame, at: new Date().toISOString() });
     return true;
+  };
+
+  const [imagineOpen, setImagineOpen] = useState(false);
+  /** `imagine` (DESIGN.md "Pictures"): the placeholder comes with `image_started`; false, with a toast, when the socket is down. */
+  const onImagine = (prompt: string | undefined): boolean => {
+    if (!socket.send({ type: "imagine", conversationId, clientId: newClientId(), ...(prompt ? { prompt } : {}) })) {
+      notConnected();
+      return false;
+    }
+    stickToBottom.current = true;
+    return true;
+  };
+  const onDeleteImage = (item: ChatItem) => {
+    if (!socket.send({ type: "delete_message", conversationId, messageId: item.id, clientId: newClientId() })) notConnected();
+  };
+  const onCancelImage = (requestId: string) => {
+    if (!socket.send({ type: "cancel_image", conversationId, requestId })) notConnected();
   };
 
   const onSend = (content: string): boolean => {
@@ -506,6 +529,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           readOnly={readOnly}
           connectionHref={`/settings/models?edit=${conversation.modelConnectionId ?? "default"}`}
           pinnedIds={pinnedIds}
+          onDeleteImage={onDeleteImage}
+          onCancelImage={onCancelImage}
         />
         <div ref={composerArea} className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
@@ -513,10 +538,15 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             <p aria-live="polite" className="mb-1.5 min-h-4 px-1 text-xs text-muted-foreground italic empty:hidden">
               {typingText(typingNow)}
             </p>
-            {!readOnly && socket.status === "open" && canGenerateReply(state) && (
-              <div className="mb-2 flex justify-center">
-                <Button variant="secondary" size="sm" onClick={onRegenerate}>
-                  <Sparkles aria-hidden="true" /> Generate reply
+            {!readOnly && socket.status === "open" && (
+              <div className="mb-2 flex justify-center gap-2">
+                {canGenerateReply(state) && (
+                  <Button variant="secondary" size="sm" onClick={onRegenerate}>
+                    <Sparkles aria-hidden="true" /> Generate reply
+                  </Button>
+                )}
+                <Button variant="secondary" size="sm" onClick={() => setImagineOpen(true)}>
+                  <ImageIcon aria-hidden="true" /> Imagine
                 </Button>
               </div>
             )}
@@ -547,6 +577,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
         </div>
       </section>
       {reportDialog}
+      <ImagineDialog open={imagineOpen} onClose={() => setImagineOpen(false)} onImagine={onImagine} />
       <DeleteMessagesDialog request={deleteRequest} onCancel={() => setDeleteRequest(null)} onConfirm={onConfirmDelete} />
       {castView && (
         <CastPanel

@@ -28,6 +28,7 @@ import {
   visibleMessages,
 } from "../lib/chat-state.ts";
 import type { MessageActionHandlers } from "./message-actions.tsx";
+import { ImageMessage, ImagePlaceholder } from "./image-message.tsx";
 import { CharacterMessage, type SteerProps, UserMessage } from "./message-item.tsx";
 import { TypingIndicator } from "./typing-indicator.tsx";
 
@@ -70,6 +71,10 @@ interface MessageListProps {
   readOnly?: boolean;
   /** Ids of the messages pinned as memories (they show a pin). */
   pinnedIds: ReadonlySet<string>;
+  /** Deletes a picture (DESIGN.md "Pictures"). */
+  onDeleteImage: (item: ChatItem) => void;
+  /** Stops a picture being made. */
+  onCancelImage: (requestId: string) => void;
 }
 
 export function MessageList({
@@ -95,6 +100,8 @@ export function MessageList({
   readOnly = false,
   connectionHref = "/settings/models",
   pinnedIds,
+  onDeleteImage,
+  onCancelImage,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
@@ -124,7 +131,7 @@ export function MessageList({
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [state.messages, typing, state.error, loading, stickToBottom]);
+  }, [state.messages, state.imagining, typing, state.error, loading, stickToBottom]);
 
   const onScroll = () => {
     const el = scrollRef.current;
@@ -157,7 +164,16 @@ export function MessageList({
           <TooltipProvider>
             <ol className="mx-auto flex max-w-3xl flex-col gap-4">
               {messages.map((item) =>
-                item.isUser ? (
+                item.kind === "image" ? (
+                  <ImageMessage
+                    key={item.id}
+                    item={item}
+                    speaker={speakerOf(item.characterId)}
+                    mayDelete={!readOnly && (isOwner || item.authorId === viewerId)}
+                    enabled={state.synced}
+                    onDelete={onDeleteImage}
+                  />
+                ) : item.isUser ? (
                   <UserMessage
                     key={item.clientId ?? item.id}
                     item={item}
@@ -183,6 +199,15 @@ export function MessageList({
                   />
                 ),
               )}
+              {state.imagining.map((pending) => (
+                <ImagePlaceholder
+                  key={pending.requestId}
+                  pending={pending}
+                  speaker={speakerOf(undefined)}
+                  mayCancel={!readOnly && (isOwner || pending.userId === viewerId)}
+                  onCancel={onCancelImage}
+                />
+              ))}
               {typing && <TypingIndicator speaker={typingSpeaker} />}
             </ol>
           </TooltipProvider>

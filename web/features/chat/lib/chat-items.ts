@@ -19,7 +19,8 @@ export type ChatItemStatus = "pending" | "failed" | "saved" | "streaming";
  * message not stored yet), `authorName`, `hidden`, `usage` and
  * `versionUsage` (see lib/reply-usage.ts).
  */
-export interface ChatItem extends Pick<ChatMessage, "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage"> {
+export interface ChatItem
+  extends Pick<ChatMessage, "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage" | "kind" | "imageUrl" | "prompt" | "width" | "height"> {
   /** The server's id; `local:<clientId>` until a pending message is stored. */
   id: string;
   clientId: string | null;
@@ -74,6 +75,19 @@ export interface ChatState {
   people: PresentPerson[];
   /** Others typing: their last `typing` frame's local time (`at`, ms since the epoch). */
   typing: TypingPerson[];
+  /** Pictures being made (`image_started`), oldest first, until `image_ready` or `image_stopped` names them. */
+  imagining: PendingImage[];
+}
+
+/** A picture being made: its placeholder (DESIGN.md "Pictures"). */
+export interface PendingImage {
+  requestId: string;
+  /** Who asked (they and the owner may cancel it). */
+  userId: string;
+  /** ISO 8601, the server's clock. */
+  startedAt: string;
+  /** The person's words; absent while the chat model writes them. */
+  prompt?: string;
 }
 
 /** A person with the room open (`presence`). */
@@ -145,6 +159,7 @@ export const initialChatState: ChatState = {
   authorNote: DEFAULT_AUTHOR_NOTE,
   people: [],
   typing: [],
+  imagining: [],
 };
 
 /** Local id of a message not stored yet. */
@@ -171,6 +186,7 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   if (message.hidden) item.hidden = true;
   if (message.usage) item.usage = message.usage;
   if (message.versionUsage) item.versionUsage = message.versionUsage;
+  if (message.kind === "image") Object.assign(item, { kind: message.kind, imageUrl: message.imageUrl, prompt: message.prompt, width: message.width, height: message.height });
   return item;
 }
 

@@ -17,6 +17,11 @@ export function showTypingIndicator(state: ChatState): boolean {
   return isBusy(state) && !state.messages.some((m) => m.status === "streaming" && m.content !== "");
 }
 
+/** The text messages, without pictures: the server's "last reply" rules (regenerate, swipe, continue) never count a picture. */
+function textMessages(state: ChatState): ChatItem[] {
+  return state.messages.filter((m) => m.kind !== "image");
+}
+
 /** The messages to draw: a reply without text yet is the typing indicator instead. */
 export function visibleMessages(state: ChatState): ChatItem[] {
   return state.messages.filter((m) => !(m.status === "streaming" && m.content === ""));
@@ -47,7 +52,7 @@ export function unsentMessages(state: ChatState): ChatItem[] {
  */
 export function regeneratableReplyId(state: ChatState): string | null {
   if (isBusy(state)) return null;
-  const [previous, last] = state.messages.slice(-2);
+  const [previous, last] = textMessages(state).slice(-2);
   if (!last || !previous) return null;
   return !last.isUser && last.status === "saved" && previous.isUser && previous.status === "saved" ? last.id : null;
 }
@@ -60,7 +65,7 @@ export function regeneratableReplyId(state: ChatState): string | null {
  */
 export function canGenerateReply(state: ChatState): boolean {
   if (isBusy(state)) return false;
-  const last = state.messages.at(-1);
+  const last = textMessages(state).at(-1);
   return last !== undefined && last.isUser && last.status === "saved";
 }
 
@@ -71,7 +76,7 @@ export function canGenerateReply(state: ChatState): boolean {
  */
 export function swipeableReplyId(state: ChatState): string | null {
   if (isBusy(state)) return null;
-  const last = state.messages.at(-1);
+  const last = textMessages(state).at(-1);
   return last && !last.isUser && last.status === "saved" && last.alternatives.length > 0 ? last.id : null;
 }
 
@@ -81,7 +86,7 @@ export function swipeableReplyId(state: ChatState): string | null {
  * message, and every reply before the person's first message.
  */
 export function isRateable(state: ChatState, item: ChatItem): boolean {
-  if (item.isUser || item.status !== "saved") return false;
+  if (item.isUser || item.status !== "saved" || item.kind === "image") return false;
   if (state.messages[0]?.id === item.id) return false;
   // A group chat opens with every member's greeting: the replies before the person's first message answer nothing.
   const firstUser = state.messages.findIndex((m) => m.isUser);
@@ -95,7 +100,7 @@ export function isRateable(state: ChatState, item: ChatItem): boolean {
  */
 export function continuableReplyId(state: ChatState): string | null {
   if (isBusy(state)) return null;
-  const last = state.messages.at(-1);
+  const last = textMessages(state).at(-1);
   return last && !last.isUser && last.status === "saved" ? last.id : null;
 }
 

@@ -745,3 +745,33 @@ describe("chatFooterText", () => {
     expect(chatFooterText(1)).toBe("All stories and characters are fictional • 1 messages in this conversation");
   });
 });
+
+describe("pictures (DESIGN.md \"Pictures\")", () => {
+  const picture = wire("p1", "", false, { kind: "image", imageUrl: "/objects/pictures/c/p1", prompt: "A night sea", width: 768, height: 768, authorId: "u1" });
+
+  it("a placeholder from image_started, replaced by the picture on image_ready", () => {
+    let state = run([sync([greeting]), send("m1", "Hello"), frame({ type: "image_started", requestId: "r1", userId: "u1", startedAt: "2026-01-01T00:03:00.000Z", prompt: "A night sea" })]);
+    expect(state.imagining).toEqual([{ requestId: "r1", userId: "u1", startedAt: "2026-01-01T00:03:00.000Z", prompt: "A night sea" }]);
+    state = run([frame({ type: "image_ready", requestId: "r1", message: picture })], state);
+    expect(state.imagining).toEqual([]);
+    expect(state.messages.at(-1)).toMatchObject({ id: "p1", kind: "image", imageUrl: "/objects/pictures/c/p1", prompt: "A night sea", width: 768 });
+    // The person's message is untouched.
+    expect(state.messages.find((m) => m.clientId === "m1")?.status).toBe("pending");
+  });
+
+  it("image_stopped drops the placeholder; an error naming the request fails nothing else", () => {
+    let state = run([sync([greeting]), send("m1", "Hello"), frame({ type: "image_started", requestId: "r2", userId: "u1", startedAt: "2026-01-01T00:03:00.000Z" })]);
+    state = run([frame({ type: "image_stopped", requestId: "r2", reason: "failed" }), frame({ type: "error", code: "image_failed", message: "The picture could not be made. Please try again.", requestId: "r2" })], state);
+    expect(state.imagining).toEqual([]);
+    expect(state.error).toEqual({ code: "image_failed", message: "The picture could not be made. Please try again.", retryable: false });
+    expect(state.messages.find((m) => m.clientId === "m1")?.status).toBe("pending");
+    expect(state.waiting).toBe(true);
+  });
+
+  it("history_sync keeps the pictures the server has and clears placeholders", () => {
+    let state = run([frame({ type: "image_started", requestId: "r3", userId: "u1", startedAt: "2026-01-01T00:03:00.000Z" })]);
+    state = run([sync([greeting, picture])], state);
+    expect(state.imagining).toEqual([]);
+    expect(state.messages.map((m) => m.kind ?? "text")).toEqual(["text", "image"]);
+  });
+});

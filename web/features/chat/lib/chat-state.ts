@@ -33,6 +33,9 @@
  *   like `regenerate`. "Hide from context" (`hide_message`) and the author's
  *   note (`set_author_note`) are steering frames: answered by
  *   `message_updated` / `author_note_updated` naming their clientId.
+ * - Pictures (DESIGN.md "Pictures"): `image_started` adds a placeholder
+ *   (`imagining`) that `image_ready` replaces with the picture's message and
+ *   `image_stopped` drops; an error naming a `requestId` is only shown.
  * - Shared rooms (DESIGN.md "Shared rooms"): `presence` says who is here
  *   (`people`); a `typing` frame marks that person as typing from the
  *   frame's local time (`at`, ms) until TYPING_SHOWN_MS pass without
@@ -123,6 +126,8 @@ function reduceFrame(state: ChatState, frame: ServerFrame, at: number): ChatStat
         authorNote: frame.authorNote ?? state.authorNote,
         summary: frame.summary ?? state.summary,
         steering,
+        // A picture still being made arrives as `image_ready` anyway; one lost with the room's restart must not spin forever.
+        imagining: [],
       };
     }
     case "message_saved": {
@@ -236,7 +241,25 @@ function reduceFrame(state: ChatState, frame: ServerFrame, at: number): ChatStat
         ...state,
         typing: [...state.typing.filter((t) => t.userId !== frame.userId), { userId: frame.userId, name: frame.name, at }],
       };
+    case "image_started":
+      return {
+        ...state,
+        imagining: [
+          ...state.imagining.filter((p) => p.requestId !== frame.requestId),
+          { requestId: frame.requestId, userId: frame.userId, startedAt: frame.startedAt, ...(frame.prompt ? { prompt: frame.prompt } : {}) },
+        ],
+      };
+    case "image_ready":
+      return {
+        ...state,
+        imagining: state.imagining.filter((p) => p.requestId !== frame.requestId),
+        messages: upsert(state.messages, fromWire(frame.message)),
+      };
+    case "image_stopped":
+      return { ...state, imagining: state.imagining.filter((p) => p.requestId !== frame.requestId) };
     case "error": {
+      // A picture's error (`imagine`): its placeholder went with `image_stopped`; nothing else is pending on it.
+      if (frame.requestId !== undefined) return { ...state, error: { message: frame.message, code: frame.code, retryable: false } };
       const mine = findSteer(state, frame.clientId);
       if (mine) return steeringRefused(state, mine, frame);
       const swiping = state.swiping;

@@ -15,6 +15,7 @@ const saved: ModelConnection = {
   baseUrl: "http://127.0.0.1:11434/v1",
   model: "llama3.1:8b",
   embeddingModel: "nomic-embed-text",
+  imageModel: null,
   keyHint: "abcd",
   settings: { temperature: 0.8, stop: ["\nUser:"] },
   isDefault: true,

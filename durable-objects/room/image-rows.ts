@@ -1,0 +1,97 @@
+/**
+ * The room's pictures (`images`, migrations.ts version 9; DESIGN.md
+ * "Pictures"): every statement on them, and how one reads on the wire. A
+ * picture is not a row of `messages`: no prompt, summary, recall or
+ * screening of replies ever reads it, and the chat's order places it after
+ * the message it followed (`after_seq`).
+ */
+import type { ChatMessage } from "../../schema/chat.ts";
+import type { ImageRow } from "./migrations.ts";
+import { StoragePart } from "./storage-part.ts";
+
+/** The public path of a picture's object (served by the Worker's `/objects/…`, like avatars). */
+export const pictureUrl = (objectKey: string) => `/objects/${objectKey}`;
+
+export class ImageRows extends StoragePart {
+  /** Stores a picture. */
+  insert(row: ImageRow): void {
+    this.sql(
+      `INSERT INTO images (id, after_seq, created_at, author_id, author_name, character_id, prompt, object_key, content_type, width, height)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      row.id,
+      row.after_seq,
+      row.created_at,
+      row.author_id,
+      row.author_name,
+      row.character_id,
+      row.prompt,
+      row.object_key,
+      row.content_type,
+      row.width,
+      row.height,
+    );
+  }
+
+  /** The `seq` of the newest message (0 when none): a new picture's place. */
+  lastSeq(): number {
+    return this.sql<{ seq: number | null }>("SELECT max(seq) AS seq FROM messages")[0]?.seq ?? 0;
+  }
+
+  /** Every picture, in the chat's order. */
+  all(): ImageRow[] {
+    return this.sql<ImageRow>("SELECT * FROM images ORDER BY after_seq, created_at");
+  }
+
+  /** A picture by id. */
+  get(id: string): ImageRow | null {
+    return this.sql<ImageRow>("SELECT * FROM images WHERE id = ?", id)[0] ?? null;
+  }
+
+  /** Deletes picture `id`; its row, or null when there was none. */
+  delete(id: string): ImageRow | null {
+    return this.sql<ImageRow>("DELETE FROM images WHERE id = ? RETURNING *", id)[0] ?? null;
+  }
+
+  /** Deletes the pictures shown after message `seq` (a rewind from there): they go with the messages they followed. */
+  deleteAfter(seq: number): ImageRow[] {
+    return this.sql<ImageRow>("DELETE FROM images WHERE after_seq >= ? RETURNING *", seq);
+  }
+
+  /** How a picture reads on the wire: a message of `kind: "image"` (ChatMessage). */
+  toWire(row: ImageRow, conversationId: string): ChatMessage {
+    const message: ChatMessage = {
+      id: row.id,
+      conversationId,
+      content: "",
+      isUser: false,
+      createdAt: new Date(row.created_at).toISOString(),
+      clientId: null,
+      rating: null,
+      alternatives: [],
+      kind: "image",
+      imageUrl: pictureUrl(row.object_key),
+      prompt: row.prompt,
+      width: row.width,
+      height: row.height,
+      authorId: row.author_id,
+      authorName: row.author_name,
+    };
+    if (row.character_id !== null) message.characterId = row.character_id;
+    return message;
+  }
+}
+
+/**
+ * `messages` (in `seq` order, with their `seq`) and `pictures` merged into
+ * the chat's order: each picture right after the message of its `after_seq`.
+ */
+export function withPictures<T>(messages: readonly { seq: number; wire: T }[], pictures: readonly { row: ImageRow; wire: T }[]): T[] {
+  const out: T[] = [];
+  let p = 0;
+  for (const { seq, wire } of messages) {
+    while (p < pictures.length && pictures[p]!.row.after_seq < seq) out.push(pictures[p++]!.wire);
+    out.push(wire);
+  }
+  while (p < pictures.length) out.push(pictures[p++]!.wire);
+  return out;
+}
