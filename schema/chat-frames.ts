@@ -237,6 +237,7 @@ export const chatMessageSchema = z.object({
   usage: replyUsageSchema.optional(),
   versionUsage: z.array(replyUsageSchema.nullable()).optional(),
   recalled: z.array(z.string()).optional(),
+  expression: z.string().nullable().optional(),
 }) satisfies z.ZodType<ChatMessage>;
 
 const authorNoteSchema = z.object({ text: z.string(), depth: z.number().int(), interval: z.number().int() }) satisfies z.ZodType<AuthorNote>;

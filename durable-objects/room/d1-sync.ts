@@ -70,6 +70,8 @@ export type ReplyCharacter = Pick<
 > & {
   /** False once the character was deactivated (a group chat's member then no longer speaks); absent in cards kept before. */
   isActive?: boolean;
+  /** Its expression labels (`emotion` assets' names, DESIGN.md "Character assets"); absent in cards kept before. */
+  expressions?: string[];
 };
 
 /**
@@ -82,12 +84,28 @@ export async function readReplyCharacter(db: D1Database, characterId: number): P
       `SELECT name, description, long_description AS longDescription, personality, scenario,
          example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
          post_history_instructions AS postHistoryInstructions, character_book AS characterBook, is_nsfw AS isNsfw,
-         is_active AS isActive
+         is_active AS isActive,
+         (SELECT json_group_array(a.name ORDER BY a.position, a.name) FROM character_assets a WHERE a.character_id = characters.id AND a.type = 'emotion') AS expressions
        FROM characters WHERE id = ? AND moderation_status != 'removed'`,
     )
     .bind(characterId)
-    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive"> & { characterBook: string | null; isNsfw: number; isActive: number }>();
-  return row ? { ...row, characterBook: parseBook(row.characterBook), isNsfw: Boolean(row.isNsfw), isActive: Boolean(row.isActive) } : null;
+    .first<
+      Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive" | "expressions"> & {
+        characterBook: string | null;
+        isNsfw: number;
+        isActive: number;
+        expressions: string | null;
+      }
+    >();
+  if (!row) return null;
+  const { expressions, ...card } = row;
+  return {
+    ...card,
+    characterBook: parseBook(row.characterBook),
+    isNsfw: Boolean(row.isNsfw),
+    isActive: Boolean(row.isActive),
+    expressions: JSON.parse(expressions ?? "[]") as string[],
+  };
 }
 
 function parseBook(text: string | null): Record<string, unknown> | null {
