@@ -31,6 +31,8 @@ import {
   Users,
   UsersRound,
   Link as LinkIcon,
+  Check,
+  Image as ImageIcon,
 } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
@@ -74,6 +76,9 @@ interface ChatHeaderProps {
   cast: CastMember[];
   onOpenCast: (view: CastPanelView) => void;
   onOpenAuthorNote: () => void;
+  /** The first character's backgrounds (names), and choosing one; none: no background items. */
+  backgrounds?: string[];
+  onSetBackground?: (name: string | null) => void;
   /** The viewer owns the conversation (false: a member of a shared room). */
   isOwner: boolean;
   /** People with the chat open now, in the order they came; shown when the room has more than one member. */
@@ -95,6 +100,8 @@ export function ChatHeader({
   cast,
   onOpenCast,
   onOpenAuthorNote,
+  backgrounds = [],
+  onSetBackground,
   isOwner,
   present,
   onOpenInvite,
@@ -228,6 +235,17 @@ export function ChatHeader({
             <DropdownMenuItem onSelect={openDialog(onOpenAuthorNote)}>
               <NotebookPen aria-hidden="true" /> Author's note
             </DropdownMenuItem>
+            {backgrounds.length > 0 && onSetBackground && (
+              <>
+                <DropdownMenuSeparator />
+                {[null, ...backgrounds].map((name) => (
+                  <DropdownMenuItem key={name ?? ""} onSelect={() => onSetBackground(name)}>
+                    <ImageIcon aria-hidden="true" /> {name === null ? "No background" : `Background: ${name}`}
+                    {(conversation.background ?? null) === name && <Check aria-label="chosen" className="ml-auto" />}
+                  </DropdownMenuItem>
+                ))}
+              </>
+            )}
             </>
             )}
             <DropdownMenuItem onSelect={openDialog(onOpenPinned)}>

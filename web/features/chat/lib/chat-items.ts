@@ -17,9 +17,11 @@ export type ChatItemStatus = "pending" | "failed" | "saved" | "streaming";
  * `editedAt`, a reply's speaker `characterId` (absent too on a reply whose
  * speaker is not known yet), `authorId` (absent too on the viewer's own
  * message not stored yet), `authorName`, `hidden`, `usage` and
- * `versionUsage` (see lib/reply-usage.ts).
+ * `versionUsage` (see lib/reply-usage.ts), and a reply's `expression`
+ * (lib/expressions.ts).
  */
-export interface ChatItem extends Pick<ChatMessage, "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage"> {
+export interface ChatItem
+  extends Pick<ChatMessage, "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage" | "expression"> {
   /** The server's id; `local:<clientId>` until a pending message is stored. */
   id: string;
   clientId: string | null;
@@ -171,6 +173,7 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   if (message.hidden) item.hidden = true;
   if (message.usage) item.usage = message.usage;
   if (message.versionUsage) item.versionUsage = message.versionUsage;
+  if (message.expression) item.expression = message.expression;
   return item;
 }
 
