@@ -32,7 +32,13 @@ async function upload(page: Page, testId: string, files: { name: string; mimeTyp
   await dashboard.getByRole("button", { name: new RegExp(`^Upload ${count} files?$`) }).click();
 }
 
+test.setTimeout(240_000);
+
 test("a creator uploads expressions and a background; the chat shows the reply's face and the background", async ({ page }) => {
+  page.on("pageerror", (error) => console.log("pageerror:", error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") console.log("console error:", message.text());
+  });
   await signIn(page, "Imogen");
   const name = `Wren ${letters()}`;
   const created = await page.request.post("/api/characters", {
@@ -49,6 +55,8 @@ test("a creator uploads expressions and a background; the chat shows the reply's
   const character = (await created.json()) as Character;
 
   await page.goto(`/edit-character/${character.id}`);
+  // The first page of a run loads the studio's chunks (Uppy among them): slow on a busy machine.
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name, { timeout: 60_000 });
   const section = page.getByRole("region", { name: "Expressions and backgrounds" });
   await expect(section).toBeVisible();
   await expect(section.getByText("No expressions yet.")).toBeVisible();

@@ -289,6 +289,8 @@ export function CharacterMessage({
         aria-busy={streaming}
         className={cn(
           "relative flex min-w-0 max-w-[calc(100%-5.25rem)] flex-col items-start gap-1 sm:max-w-[75%]",
+          // A face is wider than the avatar: the bubble and its actions still fit beside it.
+          face && "max-w-[calc(100%-7.25rem)]",
           steer.editing && "w-full max-w-full sm:max-w-[85%]",
         )}
       >
