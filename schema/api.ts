@@ -143,7 +143,24 @@ export interface ForkedFrom {
 }
 
 /** A character as `GET /api/characters/:id` returns it: every card field. */
+/**
+ * One asset of a character (Character Card V3 `data.assets`, DESIGN.md
+ * "Character assets"): `type` `icon` | `emotion` | `background` |
+ * `user_icon` | `x_…` (kept as given), `name` (an emotion label such as
+ * "joy", a background's name), `url` (`/objects/assets/<sha256>` when stored
+ * here, else the outside URL the card named) and `ext` (file extension
+ * without its dot: "png", "webp", "mp3").
+ */
+export interface CharacterAsset {
+  type: string;
+  name: string;
+  url: string;
+  ext: string;
+}
+
 export interface Character extends CharacterSummary {
+  /** Its assets in the card's order; the avatar (icon "main") is `avatarUrl`, not repeated here. */
+  assets: CharacterAsset[];
   alternateGreetings: string[];
   systemPrompt: string | null;
   postHistoryInstructions: string | null;

@@ -271,6 +271,7 @@ export const chatMessageSchema = z.object({
   prompt: z.string().optional(),
   width: z.number().int().optional(),
   height: z.number().int().optional(),
+  expression: z.string().nullable().optional(),
 }) satisfies z.ZodType<ChatMessage>;
 
 const authorNoteSchema = z.object({ text: z.string(), depth: z.number().int(), interval: z.number().int() }) satisfies z.ZodType<AuthorNote>;

@@ -23,6 +23,7 @@
  */
 import { z } from "zod";
 import { visibleName } from "./names.ts";
+import type { CharacterAsset } from "./api.ts";
 
 /** Longest chat message a person may send, in characters (after trimming); also the longest edit of one. */
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
@@ -276,6 +277,13 @@ export interface ChatMessage {
   /** Pixels. Only with `kind: "image"`. */
   width?: number;
   height?: number;
+  /**
+   * A character reply's expression: one of its speaker's emotion labels
+   * (the `name` of an `emotion` asset), chosen by the room's
+   * ExpressionClassifier when the reply finished; null when the speaker has
+   * none (DESIGN.md "Character assets"). Absent on the person's messages.
+   */
+  expression?: string | null;
 }
 
 /** Longest prompt a person writes for a picture (`imagine`), characters. */
@@ -381,6 +389,8 @@ export interface CastMember extends ConversationCharacter {
   muted: boolean;
   /** Chance of replying in the `natural` order, 0–1. */
   talkativeness: number;
+  /** Its expressions (`emotion`) and backgrounds (`background`), which the chat shows (DESIGN.md "Character assets"). */
+  assets: CharacterAsset[];
 }
 
 /**
@@ -414,6 +424,8 @@ export interface Conversation {
   branchedFrom: { id: string; title: string | null } | null;
   /** The model connection picked for this conversation (`PATCH`); null: the person's default, else the site's model. */
   modelConnectionId: string | null;
+  /** The chat's background (`PATCH`): the name of a `background` asset of its first character; null for none. */
+  background: string | null;
 }
 
 /**
@@ -509,6 +521,8 @@ export const conversationPatchSchema = z
     replyOrder: z.enum(REPLY_ORDERS, { error: `replyOrder must be one of ${REPLY_ORDERS.join(", ")}` }).optional(),
     /** The person's model connection that writes this chat; null: their default, else the site's (DESIGN.md "Your own model (turn 3)"). */
     modelConnectionId: z.string({ error: "modelConnectionId must be a connection id or null" }).max(64).nullable().optional(),
+    /** The chat's background: the name of a `background` asset of its first character; null: none (DESIGN.md "Character assets"). */
+    background: z.string({ error: "background must be a background's name or null" }).trim().min(1).max(64).nullable().optional(),
   })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), "Nothing to change");
 export type ConversationPatch = z.output<typeof conversationPatchSchema>;

@@ -31,6 +31,8 @@ export const conversations = sqliteTable(
     /** Who replies after a person's message (schema/chat.ts REPLY_ORDERS; DESIGN.md "Group chats"). */
     replyOrder: text("reply_order", { enum: ["natural", "list", "pooled", "manual"] }).notNull().default("natural"),
     lastMessageAt: integer("last_message_at", { mode: "number" }),
+    /** The chat's background: the `name` of a `background` asset of its first character (DESIGN.md "Character assets"); null: none. */
+    background: text("background"),
     lastMessagePreview: text("last_message_preview"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),

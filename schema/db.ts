@@ -279,6 +279,41 @@ export const characterTags = sqliteTable(
 );
 
 /**
+ * A character's assets (Character Card V3 `data.assets`, DESIGN.md "Character
+ * assets"): `type` as V3 names it (`icon`, `emotion`, `background`,
+ * `user_icon`, `x_…` kept as given), `name` (an emotion label, a background's
+ * name; unique per type), `ext` (the file extension without its dot) and
+ * `url`: `/objects/assets/<sha256>` for a file we store (R2 key
+ * `object_key`, `assets/<sha256 hex>`: the same bytes are stored once for
+ * every character that has them) or an outside URL the card only named.
+ * The character's avatar is its `icon`/`main` and is not repeated here.
+ */
+export const characterAssets = sqliteTable(
+  "character_assets",
+  {
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    name: text("name").notNull(),
+    ext: text("ext").notNull(),
+    url: text("url").notNull(),
+    /** R2 key of the stored file (`assets/<sha256 hex>`); null for an outside URL. */
+    objectKey: text("object_key"),
+    /** Bytes of the stored file; null for an outside URL. */
+    size: integer("size"),
+    /** Order of the card's `assets` list (export keeps it). */
+    position: integer("position").notNull().default(0),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [
+    primaryKey({ columns: [t.characterId, t.type, t.name] }),
+    index("character_assets_order_idx").on(t.characterId, t.position),
+    index("character_assets_object_idx").on(t.objectKey),
+  ],
+);
+
+/**
  * Characters carrying both tags of a pair (`tag_a` < `tag_b`), so the total
  * of a two-tag filter is O(1). Maintained by triggers on `character_tags`
  * (migrations/0004_search_v2.sql); same meaning as `tags.count`/`sfw_count`.

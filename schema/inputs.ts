@@ -327,6 +327,31 @@ export const avatarDrawingSchema = z.object({
     .max(MAX_AVATAR_DESCRIPTION_LENGTH, `The description can be at most ${MAX_AVATAR_DESCRIPTION_LENGTH.toLocaleString("en-US")} characters`),
 });
 
+/** Longest asset name (an emotion label, a background's name), characters. */
+export const MAX_ASSET_NAME_LENGTH = 64;
+
+/**
+ * `POST /api/characters/:id/assets` (DESIGN.md "Character assets"): an
+ * uploaded picture (`objectPath`, as avatars: `/objects/avatars/<you>/<id>`
+ * or the upload URL) listed as the character's asset `type` (`emotion`,
+ * `background`, `icon`, `user_icon` or `x_…`) under `name` (an emotion
+ * label such as "joy"; the same type and name replaces the picture).
+ */
+export const characterAssetInputSchema = z.object({
+  type: z
+    .string({ error: "type is required" })
+    .trim()
+    .regex(/^(icon|emotion|background|user_icon|x_[\w-]{1,60})$/, "type must be emotion, background, icon, user_icon or x_…"),
+  name: z
+    .string({ error: "name is required" })
+    .trim()
+    .min(1, "Give the picture a name")
+    .max(MAX_ASSET_NAME_LENGTH, `Names can be at most ${MAX_ASSET_NAME_LENGTH} characters`)
+    .refine((name) => !/[\u0000-\u001f/]/.test(name), "Names cannot contain / or control characters"),
+  objectPath: z.string({ error: "objectPath is required" }).min(1, "objectPath is required").max(4096, "objectPath is too long"),
+});
+export type CharacterAssetInput = z.output<typeof characterAssetInputSchema>;
+
 /** An `/objects/avatars/<ownerId>/<id>` upload path (the Worker checks the owner). */
 const OBJECT_PATH = /^\/objects\/avatars\/[\w-]+\/[\w-]+$/;
 const httpsUrlSchema = z.url({ protocol: /^https$/ });

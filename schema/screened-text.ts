@@ -26,7 +26,7 @@ export const NOT_TEXT = {
   /** A comment: the comment it answers. */
   comment: ["parentId"],
   /** A new conversation (or a change of it): the characters it is with, its reply order, the model connection that writes it. */
-  conversation: ["characterId", "characterIds", "replyOrder", "modelConnectionId"],
+  conversation: ["characterId", "characterIds", "replyOrder", "modelConnectionId", "background"],
   /** A room frame: its type and the ids it names. */
   frame: ["type", "conversationId", "messageId", "clientId", "isUser", "characterId", "requestId"],
 } as const satisfies Record<string, readonly string[]>;

@@ -16,6 +16,7 @@ import { accountRoutes } from "./routes/account.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { blocksRoutes } from "./routes/blocks.ts";
 import { cardsRoutes } from "./routes/cards.ts";
+import { characterAssetsRoutes } from "./routes/character-assets.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { memoriesRoutes } from "./routes/memories.ts";
 import { speechRoutes } from "./routes/speech.ts";
@@ -68,6 +69,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/characters", favoritesRoutes)
   .route("/characters", characterCommentsRoutes)
   .route("/characters", cardsRoutes)
+  .route("/characters", characterAssetsRoutes)
   .route("/my-characters", myCharactersRoutes)
   .route("/", uploadsRoutes)
   .route("/comments", commentsRoutes)

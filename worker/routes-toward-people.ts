@@ -27,6 +27,8 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "DELETE /api/characters/:id": "one's own character",
   "POST /api/characters/:id/favorite": "a bookmark of a public character; its creator is not told who",
   "POST /api/characters/import": "one's own new character",
+  "POST /api/characters/:id/assets": "one's own character's expression or background",
+  "DELETE /api/characters/:id/assets/:type/:name": "one's own character's expression or background",
   "POST /api/objects/upload": "one's own upload",
   "PUT /api/objects/upload/:key{.+}": "one's own upload",
   "POST /api/images/avatars": "one's own drawn avatar (an upload of theirs)",

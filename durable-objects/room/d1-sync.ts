@@ -76,6 +76,8 @@ export type ReplyCharacter = Pick<
    * the creator wrote none (and in cards kept before).
    */
   appearance?: string;
+  /** Its expression labels (`emotion` assets' names, DESIGN.md "Character assets"); absent in cards kept before. */
+  expressions?: string[];
 };
 
 /**
@@ -89,19 +91,29 @@ export async function readReplyCharacter(db: D1Database, characterId: number): P
          example_conversation AS exampleConversation, greeting, system_prompt AS systemPrompt,
          post_history_instructions AS postHistoryInstructions, character_book AS characterBook, is_nsfw AS isNsfw,
          is_active AS isActive,
-         CASE WHEN json_valid(extensions) THEN json_extract(extensions, '$.fabled.appearance') END AS appearance
+         CASE WHEN json_valid(extensions) THEN json_extract(extensions, '$.fabled.appearance') END AS appearance,
+         (SELECT json_group_array(a.name ORDER BY a.position, a.name) FROM character_assets a WHERE a.character_id = characters.id AND a.type = 'emotion') AS expressions
        FROM characters WHERE id = ? AND moderation_status != 'removed'`,
     )
     .bind(characterId)
-    .first<Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive" | "appearance"> & { characterBook: string | null; isNsfw: number; isActive: number; appearance: unknown }>();
+    .first<
+      Omit<ReplyCharacter, "characterBook" | "isNsfw" | "isActive" | "appearance" | "expressions"> & {
+        characterBook: string | null;
+        isNsfw: number;
+        isActive: number;
+        appearance: unknown;
+        expressions: string | null;
+      }
+    >();
   if (!row) return null;
-  const { appearance, ...card } = row;
+  const { appearance, expressions, ...card } = row;
   return {
     ...card,
     characterBook: parseBook(row.characterBook),
     isNsfw: Boolean(row.isNsfw),
     isActive: Boolean(row.isActive),
     ...(typeof appearance === "string" && appearance.trim() ? { appearance: appearance.trim() } : {}),
+    expressions: JSON.parse(expressions ?? "[]") as string[],
   };
 }
 

@@ -145,6 +145,8 @@ export interface MessageRow {
    * is known (and on the person's messages).
    */
   recalled: string | null;
+  /** A character reply's expression: one of its speaker's emotion labels (ai/expressions/classifier.ts); null when it has none. */
+  expression: string | null;
 }
 
 /** One row of `message_vectors`: a message's embedding (memory.ts). */
@@ -321,6 +323,8 @@ const MIGRATIONS: string[][] = [
      )`,
     "CREATE INDEX images_after_seq_idx ON images (after_seq)",
   ],
+  // 10 (issue 37): the expression each character reply shows (DESIGN.md "Character assets").
+  ["ALTER TABLE messages ADD COLUMN expression TEXT"],
 ];
 
 /** Newest schema version. */

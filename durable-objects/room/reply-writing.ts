@@ -37,6 +37,7 @@
  * words (`model_failed`, `stopped_empty`) and the person's message stays.
  */
 import { chatModelName, withTokenTimeout } from "../../ai/chat-models.ts";
+import { createExpressionClassifier, type ExpressionClassifier } from "../../ai/expressions/classifier.ts";
 import { siteModels } from "../../ai/model-connection.ts";
 import type { ReplyUsage } from "../../schema/chat.ts";
 import { type ChatErrorCode, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
@@ -215,6 +216,32 @@ export class ReplyWriting {
     this.ctx.waitUntil(running);
   }
 
+  /**
+   * The ExpressionClassifier of a reply written by `choice` for `character`:
+   * `EXPRESSION_CLASSIFIER=model` asks that same model (ai/expressions),
+   * else the offline lexicon.
+   */
+  private expressions(choice: ReplyModel | null, character: ReplyCharacter | null): ExpressionClassifier {
+    const setting = (this.env as { EXPRESSION_CLASSIFIER?: string }).EXPRESSION_CLASSIFIER;
+    if (setting !== "model" || !choice || !character) return createExpressionClassifier(undefined);
+    const userName = this.store.room?.user_name ?? "User";
+    const model = choice.model ? choice.model(character, userName) : this.seams.modelFactory(character, userName);
+    return createExpressionClassifier(setting, async (system, user, signal) => {
+      let text = "";
+      for await (const piece of model.stream(
+        [
+          { role: "system", content: system },
+          { role: "user", content: user },
+        ],
+        { maxTokens: 8, purpose: "summary", signal },
+      )) {
+        text += piece;
+        if (text.length > 64) break;
+      }
+      return text;
+    });
+  }
+
   private async write(reply: ActiveReply): Promise<void> {
     const store = this.store;
     const room = store.room!;
@@ -328,6 +355,10 @@ export class ReplyWriting {
     const now = Date.now();
     // Stored with the version it counts (a continue: added to what the reply had cost).
     let row = store.completeReply(reply.id, content, now, reply.usage);
+    // The face this reply shows, among its speaker's expressions (DESIGN.md "Character assets"); null without any.
+    const expression = await this.expressions(choice, character).classify(content, character?.expressions ?? []);
+    if (store.deleted || reply.retracted) return;
+    row = store.setExpression(reply.id, expression) ?? row;
     if (prompt) {
       // What this version recalled and was sent (the prompt inspector), before any frame names it.
       const version = replyVersions(versionFields(row)).current;

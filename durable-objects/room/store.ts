@@ -296,6 +296,7 @@ export class RoomStore extends StoragePart {
     }
     if (row.hidden) message.hidden = true;
     if (row.role === "character") {
+      message.expression = row.expression ?? null;
       const usage = versionUsage(row);
       const shown = usage[replyVersions(versionFields(row)).current];
       if (shown) message.usage = shown;
@@ -491,6 +492,11 @@ export class RoomStore extends StoragePart {
       column,
       messageId,
     )[0]!;
+  }
+
+  /** Sets the expression a reply shows (ai/expressions/classifier.ts); returns the row. */
+  setExpression(messageId: string, expression: string | null): MessageRow | null {
+    return this.sql<MessageRow>("UPDATE messages SET expression = ? WHERE id = ? RETURNING *", expression, messageId)[0] ?? null;
   }
 
   /** A reply interrupted by a restart keeps what was saved of it. */

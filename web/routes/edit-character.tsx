@@ -1,10 +1,12 @@
 /**
  * `/edit-character/:id` — Edit Character (SPEC.md §2): "Loading
  * character..." while it loads; "Character Not Found" when it is missing or
- * is someone else's; the form, pre-filled; "Sign In Required" for visitors.
+ * is someone else's; the form, pre-filled, and below it "Expressions and
+ * backgrounds" (issue 37); "Sign In Required" for visitors.
  */
 import { useQuery } from "@tanstack/react-query";
 import { LoaderCircle, SearchX } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { PageSpinner } from "../components/page-spinner.tsx";
 import { SignInRequired } from "../components/sign-in-required.tsx";
@@ -14,6 +16,11 @@ import { characterQueryOptions } from "../features/characters/api/get-character.
 import { CharacterForm } from "../features/characters/components/character-form.tsx";
 import { usePopularTags } from "../features/tags/api/get-tags.ts";
 import { CharacterFormPage } from "./character-form-page.tsx";
+
+// Uppy and its CSS load only when the section is shown.
+const ExpressionsSection = lazy(() =>
+  import("../features/characters/components/expressions-section.tsx").then((module) => ({ default: module.ExpressionsSection })),
+);
 
 export function EditCharacterPage() {
   const { id = "" } = useParams();
@@ -43,6 +50,9 @@ export function EditCharacterPage() {
         popularTags={tags}
         popularLoading={tagsLoading}
       />
+      <Suspense fallback={null}>
+        <ExpressionsSection character={query.data} />
+      </Suspense>
     </CharacterFormPage>
   );
 }

@@ -108,7 +108,8 @@ export const MAPPED_DATA_FIELDS = new Set([
   "tags",
   "character_book",
   "extensions",
-  // Always written anew on export.
+  // Always written anew on export: the character's assets (worker/lib/cards/assets.ts) and its last change.
+  "assets",
   "modification_date",
 ]);
 /** V3 `data` fields a V2 reader does not know; left out of the V2 `chara` chunk. */

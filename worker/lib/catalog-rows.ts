@@ -6,7 +6,7 @@
  * (Statement, SqlBatch), and the `isFavorited` column of a signed-in
  * person's pages (withFavorites).
  */
-import type { CatalogCharacter, Character, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
+import type { CatalogCharacter, Character, CharacterAsset, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
 import { hiddenCommentsSql } from "./block-sql.ts";
 
 export type Row = Record<string, unknown>;
@@ -64,7 +64,16 @@ const forkedFromColumns = (forkedFromId: string) => {
 };
 
 export const SUMMARY_COLUMNS = selectList(SUMMARY_FIELDS, "c.");
-export const DETAIL_COLUMNS = selectList(DETAIL_FIELDS, "c.");
+/**
+ * SQL scalar subquery: the assets of the character whose id is the SQL
+ * expression `characterId`, as a JSON array of `{type, name, url, ext}` in
+ * the card's order (character_assets_order_idx).
+ */
+export const assetsSql = (characterId: string) =>
+  `(SELECT json_group_array(json_object('type', a.type, 'name', a.name, 'url', a.url, 'ext', a.ext) ORDER BY a.position, a.type, a.name)
+    FROM character_assets a WHERE a.character_id = ${characterId})`;
+/** A character page's columns: DETAIL_FIELDS, the creator's username and `assets`. */
+export const DETAIL_COLUMNS = `${selectList(DETAIL_FIELDS, "c.")}, ${assetsSql("c.id")} AS assets`;
 
 export function toSummary(row: Row): CharacterSummary {
   return {
@@ -117,6 +126,7 @@ export function toCatalogCharacter(row: Row): CatalogCharacter {
 export function toCharacter(row: Row): Character {
   return {
     ...toSummary(row),
+    assets: parseJson<CharacterAsset[]>(row.assets, []),
     alternateGreetings: parseJson<string[]>(row.alternateGreetings, []),
     systemPrompt: (row.systemPrompt as string | null) ?? null,
     postHistoryInstructions: (row.postHistoryInstructions as string | null) ?? null,

@@ -199,7 +199,8 @@ export async function toggleCharacterActive(db: D1Database, id: number): Promise
     )
     .bind(id)
     .first<Row>();
-  return row ? toCharacter(row) : null;
+  // RETURNING has no subqueries: the assets come with a second read.
+  return row ? ((await getCharacter(db, id)) ?? toCharacter(row)) : null;
 }
 
 /**

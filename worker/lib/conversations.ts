@@ -108,6 +108,7 @@ interface JoinedRow {
   lastMessagePreview: string | null;
   personaId: string | null;
   modelConnectionId: string | null;
+  background: string | null;
   branchedFromId: string | null;
   branchedFromTitle: string | null;
   characterName: string;
@@ -157,13 +158,22 @@ export const SHOWN_TITLE_SQL = `CASE WHEN v.title IS NOT NULL AND EXISTS (SELECT
     AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))
     AND instr(lower(v.title), lower(rc.name)) > 0) THEN NULL ELSE v.title END`;
 
+/**
+ * The expressions and backgrounds of cast member `m` (its character `mc`),
+ * as a JSON list of CharacterAsset in the card's order; none for a character
+ * an operator removed.
+ */
+const CHAT_ASSETS_SQL = `(SELECT json_group_array(json_object('type', a.type, 'name', a.name, 'url', a.url, 'ext', a.ext) ORDER BY a.position, a.type, a.name)
+    FROM character_assets a WHERE a.character_id = m.character_id AND a.type IN ('emotion', 'background') AND mc.moderation_status != 'removed')`;
+
 const castMember = shownCharacterSql("mc");
 /**
  * The cast of conversation `v` as one JSON list in member order (the
  * subquery's ORDER BY is kept by json_group_array), members active or not.
  */
 const CAST_SQL = `(SELECT json_group_array(json_object('id', m.character_id, 'name', ${castMember.name}, 'avatarUrl', ${castMember.avatarUrl},
-    'creator', ${castMember.creator}, 'creatorUsername', ${castMember.creatorUsername}, 'muted', m.muted, 'talkativeness', m.talkativeness))
+    'creator', ${castMember.creator}, 'creatorUsername', ${castMember.creatorUsername}, 'muted', m.muted, 'talkativeness', m.talkativeness,
+    'assets', json(${CHAT_ASSETS_SQL})))
   FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m
   JOIN characters mc ON mc.id = m.character_id)`;
 
@@ -172,7 +182,7 @@ const firstCharacter = shownCharacterSql("c");
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, ${SHOWN_TITLE_SQL} AS title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt,
   CASE WHEN ${HAS_REMOVED_CHARACTER_SQL} THEN NULL ELSE v.last_message_preview END AS lastMessagePreview,
-  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
+  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.background AS background, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   ${firstCharacter.name} AS characterName, ${firstCharacter.avatarUrl} AS characterAvatarUrl, ${firstCharacter.creator} AS characterCreator,
   ${firstCharacter.creatorUsername} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
   ${MEMBERS_SQL} AS membersJson`;
@@ -188,6 +198,7 @@ function readCast(row: JoinedRow): CastMember[] {
     ...member,
     creatorUsername: member.creatorUsername ?? null,
     muted: Boolean(member.muted),
+    assets: member.assets ?? [],
   }));
   // A conversation from before its cast rows (never in use: migration 0013 wrote them): its character alone.
   return cast.length > 0
@@ -201,6 +212,7 @@ function readCast(row: JoinedRow): CastMember[] {
           creatorUsername: row.characterCreatorUsername ?? null,
           muted: false,
           talkativeness: DEFAULT_TALKATIVENESS,
+          assets: [],
         },
       ];
 }
@@ -229,6 +241,7 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
     personaId: row.personaId,
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
     modelConnectionId: row.modelConnectionId ?? null,
+    background: row.background ?? null,
   };
 }
 
@@ -480,6 +493,8 @@ export async function createConversation(
     creatorUsername: character.creatorUsername ?? null,
     muted: input.castSettings?.get(character.id)?.muted ?? false,
     talkativeness: input.castSettings?.get(character.id)?.talkativeness ?? DEFAULT_TALKATIVENESS,
+    // Not stored here: the answer re-reads the conversation, assets included.
+    assets: [],
   }));
   await env.DB.batch([
     env.DB.prepare(
@@ -547,8 +562,19 @@ async function reread(env: Env, conversation: Conversation): Promise<Conversatio
  * as it now is; the room learns a new reply order.
  */
 export async function updateConversation(env: Env, conversation: Conversation, patch: ConversationPatch): Promise<Conversation> {
-  await env.DB.prepare("UPDATE conversations SET title = coalesce(?, title), reply_order = coalesce(?, reply_order) WHERE id = ?")
-    .bind(patch.title ?? null, patch.replyOrder ?? null, conversation.id)
+  // A background is one of the first character's (DESIGN.md "Character assets"); null takes it away.
+  if (patch.background) {
+    const first = conversation.characters[0];
+    if (!first?.assets.some((asset) => asset.type === "background" && asset.name === patch.background)) {
+      const message = `${first?.name ?? "The character"} has no background named “${patch.background}”`;
+      throw new ApiError("validation_failed", message, { issues: [{ path: "background", message }] });
+    }
+  }
+  await env.DB.prepare(
+    `UPDATE conversations SET title = coalesce(?1, title), reply_order = coalesce(?2, reply_order),
+       background = CASE WHEN ?3 THEN ?4 ELSE background END WHERE id = ?5`,
+  )
+    .bind(patch.title ?? null, patch.replyOrder ?? null, patch.background !== undefined ? 1 : 0, patch.background ?? null, conversation.id)
     .run();
   const fresh = await reread(env, conversation);
   if (patch.replyOrder && patch.replyOrder !== conversation.replyOrder) await tellRoom(env, fresh);

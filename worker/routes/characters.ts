@@ -37,6 +37,7 @@ import { validate } from "../lib/validate.ts";
 import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
+import { assetKeyOfUrl, deleteUnusedAssetObjects } from "../lib/cards/assets.ts";
 import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
 import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
 
@@ -230,7 +231,12 @@ export const charactersRoutes = new Hono<AppEnv>()
     // The D1 rows are gone; the rooms' own storage and the avatar are cleaned up after the answer.
     await afterResponse(
       c,
-      Promise.all([deleteConversationStorage(c.env, conversationIds), deleteUnusedAvatar(c.env, current.avatarUrl, user.id)]),
+      Promise.all([
+        deleteConversationStorage(c.env, conversationIds),
+        deleteUnusedAvatar(c.env, current.avatarUrl, user.id),
+        // Its asset files, unless another character has the same bytes (worker/lib/cards/assets.ts).
+        deleteUnusedAssetObjects(c.env, current.assets.map((asset) => assetKeyOfUrl(asset.url)).filter((key) => key !== null)),
+      ]),
     );
     return c.json({ deleted: true }, 200);
   });

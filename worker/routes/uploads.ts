@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { AvatarRegistrationResponse, UploadUrlResponse } from "../../schema/api.ts";
 import { avatarRegistrationSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
+import { serveAsset } from "../lib/cards/assets.ts";
 import { ApiError, forbidden } from "../lib/errors.ts";
 import {
   createUploadUrl,
@@ -53,5 +54,8 @@ export const uploadsRoutes = new Hono<AppEnv>()
   });
 
 export const objectsRoutes = new Hono<AppEnv>().get("/:key{.+}", async (c) => {
-  return serveAvatar(c.env.AVATARS, c.req.param("key"), c.req.raw.headers);
+  const key = c.req.param("key");
+  // Character assets (worker/lib/cards/assets.ts) live beside the avatars, by content hash.
+  if (key.startsWith("assets/")) return serveAsset(c.env.AVATARS, key, c.req.raw.headers);
+  return serveAvatar(c.env.AVATARS, key, c.req.raw.headers);
 });

@@ -28,7 +28,7 @@ import { inbox } from "../lib/notifications/notify.ts";
 import type { SharedChat } from "../../schema/shares.ts";
 import { CONFIRM_MISMATCH } from "../routes/account.ts";
 import { eventually, join } from "./chat-client.ts";
-import { call, countRows, json } from "./creator-api.ts";
+import { call, countRows, json, TINY_PNG } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 import { openNotifications } from "./notifications-client.ts";
 import { startChat, storedMessages } from "./room-chat.ts";
@@ -103,6 +103,12 @@ describe("deleting an account with something in every table", () => {
     const tag = `gone-${crypto.randomUUID().slice(0, 8)}`;
     const mirasCharacter = await insertCharacter({ name: "Wren", creatorId: mira.id, creator: "mira", tags: [tag] });
     await env.AVATARS.put(`avatars/${mira.id}/${crypto.randomUUID()}`, new Uint8Array([1, 2, 3]));
+    // An expression of her character's, stored by content (worker/lib/cards/assets.ts): it goes with her.
+    const assetKey = `assets/${"ab".repeat(32)}`;
+    await env.AVATARS.put(assetKey, TINY_PNG, { customMetadata: { contentType: "image/png" } });
+    await env.DB.prepare("INSERT INTO character_assets (character_id, type, name, ext, url, object_key, size) VALUES (?, 'emotion', 'joy', 'png', ?, ?, ?)")
+      .bind(mirasCharacter, `/objects/${assetKey}`, assetKey, TINY_PNG.length)
+      .run();
     const catalogBefore = await env.DB.prepare("SELECT count FROM catalog_counts WHERE key = 'all'").first<number>("count");
     expect(await env.DB.prepare("SELECT count FROM tags WHERE name = ?").bind(tag).first<number>("count")).toBe(1);
 
@@ -178,6 +184,8 @@ describe("deleting an account with something in every table", () => {
     expect(await countRows("reports", "target_id = ? AND target_type = 'comment'", String(theosComment.id))).toBe(1);
     expect(await countRows("reports", "target_owner_id = ?", mira.id)).toBe(1);
     expect(await env.AVATARS.list({ prefix: `avatars/${mira.id}/` }).then((page) => page.objects.length)).toBe(0);
+    expect(await countRows("character_assets", "character_id = ?", mirasCharacter)).toBe(0);
+    expect(await env.AVATARS.head(assetKey)).toBeNull();
 
     // Counters: exact against the rows that are left.
     const after = (await characterCounts(theosCharacter))!;

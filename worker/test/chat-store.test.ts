@@ -74,6 +74,7 @@ describe("readReplyCharacter", () => {
       characterBook: book,
       isNsfw: false,
       isActive: false,
+      expressions: [],
     });
   });
 

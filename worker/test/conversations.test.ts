@@ -51,13 +51,14 @@ describe("starting a conversation", () => {
       chatModel: "offline",
       character: { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null },
       characters: [
-        { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null, muted: false, talkativeness: 0.5 },
+        { id: characterId, name: "Quill", avatarUrl: "/avatars/demo/quill.svg", creator: "tester", creatorUsername: null, muted: false, talkativeness: 0.5, assets: [] },
       ],
       replyOrder: "natural",
       members: [{ userId: mira.id, username: expect.any(String), name: "Mira", avatarUrl: null, role: "owner" }],
       personaId: null,
       branchedFrom: null,
       modelConnectionId: null,
+      background: null,
     });
     const messages = await json<ChatMessage[]>(await call(`/api/conversations/${conversation.id}/messages`, { user: mira }), 200);
     expect(messages).toEqual([
@@ -73,6 +74,8 @@ describe("starting a conversation", () => {
         characterId,
         // Every character message says what it recalled (DESIGN.md "Memory"): the greeting, nothing.
         recalled: [],
+        // And the expression it shows: Quill has none.
+        expression: null,
       },
     ]);
   });

@@ -30,11 +30,13 @@
  * rooms they owned are wiped and tell their members why, rooms they
  * joined show their messages as from "a deleted account" (both
  * ConversationRoom.accountDeleted, which also takes their thumbs back from
- * the characters' ratings), and their uploads leave R2.
+ * the characters' ratings), and their uploads leave R2, with their
+ * characters' asset files that no other character has.
  */
 import { DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME, DELETED_AUTHOR_NAME, DELETED_COMMENT_TEXT, USERNAME_HOLD_MS } from "../../../schema/account.ts";
 import type { PersonSockets } from "../../../durable-objects/person-sockets.ts";
 import { CLOSE_REASONS } from "../../../durable-objects/socket-limits.ts";
+import { deleteUnusedAssetObjects } from "../cards/assets.ts";
 import { deleteConversationStorage } from "../characters.ts";
 import { conversationRoom } from "../conversations.ts";
 import { inbox } from "../notifications/notify.ts";
@@ -102,6 +104,11 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
   // A character of someone else's (or of nobody: the demo catalogue) in a chat's cast.
   const otherMember = `SELECT cc.character_id FROM conversation_characters cc JOIN characters k ON k.id = cc.character_id
     WHERE cc.conversation_id = conversations.id AND k.creator_id IS NOT ?1 ORDER BY cc.position LIMIT 1`;
+  // Their characters' asset files, to remove after the rows naming them are gone (unless another character has the same bytes).
+  const { results: assetRows } = await db
+    .prepare("SELECT DISTINCT a.object_key AS key FROM character_assets a JOIN characters c ON c.id = a.character_id WHERE c.creator_id = ? AND a.object_key IS NOT NULL")
+    .bind(userId)
+    .all<{ key: string }>();
   const results = await db.batch<{ id: string }>([
     db.prepare("INSERT OR IGNORE INTO users (id, username) VALUES (?, ?)").bind(DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME),
     db
@@ -160,6 +167,7 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     inbox(env, userId).erase(CLOSE_REASONS.accountDeleted).catch(logged("erase the notifications")),
     ...[...owned, ...joined].map((id) => conversationRoom(env, id).accountDeleted(userId).catch(logged(`tell room ${id}`))),
     deleteConversationStorage(env, othersChats),
+    deleteUnusedAssetObjects(env, assetRows.map((row) => row.key)),
   ]);
   return { wipedConversations: owned.length + othersChats.length, leftRooms: joined.length, removedUploads: await deleteUploads(env.AVATARS, userId) };
 }

@@ -7,8 +7,9 @@
  * - `profile.json`: the account (names, username, e-mail, picture, bio,
  *   content settings, hidden tags, when it was created);
  * - `characters/<id>-<name>.charx`: each character of theirs as CharX
- *   (worker/lib/cards/charx.ts: `card.json`, Card V3, and its avatar
- *   inside when it is an upload of theirs);
+ *   (worker/lib/cards/charx.ts: `card.json`, Card V3, its avatar inside
+ *   when it is an upload of theirs, and every asset: expressions,
+ *   backgrounds, what else its card carried);
  * - `lorebooks/<id>-<name>.json`: each character's lorebook
  *   (`character_book`) as SillyTavern World Info (world-info.ts);
  * - `chats/<date>-<title>.jsonl`: each chat they own or joined, as
@@ -37,7 +38,8 @@ import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { EXPORT_INTERVAL_MS } from "../../../schema/account.ts";
 import type { Character } from "../../../schema/api.ts";
 import { writeCard } from "../card-export.ts";
-import { writeCharx, type CharxAsset } from "../cards/charx.ts";
+import { charxAssetsOf } from "../cards/assets.ts";
+import { writeCharx } from "../cards/charx.ts";
 import { getCharacter } from "../catalog.ts";
 import { conversationTitle } from "../../../schema/chat.ts";
 import { findOwnConversationPersona, moderatedRoom, roomPerson } from "../conversations.ts";
@@ -80,7 +82,8 @@ const README = `Your data from Fabled
 
 profile.json            your account: names, username, e-mail, picture, bio and settings
 characters/*.charx      your characters as CharX (Character Card V3 in a zip, with the avatar
-                        when you uploaded it); SillyTavern, RisuAI and Fabled import them
+                        when you uploaded it, expressions and backgrounds); SillyTavern,
+                        RisuAI and Fabled import them
 lorebooks/*.json        each character's lorebook as SillyTavern World Info
 chats/*.jsonl           every chat you own or joined, as SillyTavern chat files
 comments.json           your comments; comment-votes.json: your votes on comments
@@ -92,23 +95,6 @@ memories.json           your pinned memories; blocks.json: the people you blocke
 shares.json             the share links of your chats (/s/...), with what each holds
 `;
 
-/** The avatar of `character` as a CharX icon: the bytes of their own upload, else its URL (absolute, on `origin`); none without one. */
-async function iconOf(bucket: R2Bucket, character: Character, origin: string): Promise<CharxAsset[]> {
-  const url = character.avatarUrl;
-  if (!url) return [];
-  const key = /^\/objects\/(avatars\/[\w-]+\/[\w-]+)$/.exec(url)?.[1];
-  if (key) {
-    const object = await bucket.get(key);
-    if (object) {
-      const type = object.customMetadata?.contentType ?? object.httpMetadata?.contentType ?? "image/png";
-      const ext = type === "image/jpeg" ? "jpg" : (type.split("/")[1] ?? "png");
-      return [{ type: "icon", name: "main", ext, bytes: new Uint8Array(await object.arrayBuffer()) }];
-    }
-  }
-  const absolute = new URL(url, origin).toString();
-  const ext = /\.(\w{3,4})(?:\?|$)/.exec(absolute)?.[1]?.toLowerCase() ?? "png";
-  return [{ type: "icon", name: "main", ext, url: absolute }];
-}
 
 /** The zip being written: files go in one after another, each awaited against the reader's pace. */
 class ZipWriter {
@@ -215,7 +201,7 @@ async function writeExport(env: Env, user: SessionUser, origin: string, zip: Zip
     const character = await getCharacter(db, id);
     if (!character) continue; // deleted meanwhile
     const name = `${character.id}-${slug(character.name)}`;
-    await zip.add(`characters/${name}.charx`, writeCharx(writeCard(character).v3, await iconOf(env.AVATARS, character, origin)), true);
+    await zip.add(`characters/${name}.charx`, writeCharx(writeCard(character).v3, await charxAssetsOf(env.AVATARS, character, origin)), true);
     if (character.characterBook) await zip.json(`lorebooks/${name}.json`, worldInfoOfCharacterBook(character.characterBook));
   }
 

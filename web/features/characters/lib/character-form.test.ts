@@ -16,6 +16,7 @@ const character: Character = {
   name: "Seraphina",
   description: "A guardian of the forest glade who heals the lost.",
   longDescription: null,
+  assets: [],
   creator: "mira",
   creatorId: "user-1",
   creatorUsername: "@mira",

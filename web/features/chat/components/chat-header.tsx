@@ -32,6 +32,8 @@ import {
   UsersRound,
   Link as LinkIcon,
   Share2,
+  Check,
+  Image as ImageIcon,
 } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
@@ -75,6 +77,9 @@ interface ChatHeaderProps {
   cast: CastMember[];
   onOpenCast: (view: CastPanelView) => void;
   onOpenAuthorNote: () => void;
+  /** The first character's backgrounds (names), and choosing one; none: no background items. */
+  backgrounds?: string[];
+  onSetBackground?: (name: string | null) => void;
   /** The viewer owns the conversation (false: a member of a shared room). */
   isOwner: boolean;
   /** People with the chat open now, in the order they came; shown when the room has more than one member. */
@@ -98,6 +103,8 @@ export function ChatHeader({
   cast,
   onOpenCast,
   onOpenAuthorNote,
+  backgrounds = [],
+  onSetBackground,
   isOwner,
   present,
   onOpenInvite,
@@ -237,6 +244,17 @@ export function ChatHeader({
             <DropdownMenuItem onSelect={openDialog(onOpenAuthorNote)}>
               <NotebookPen aria-hidden="true" /> Author's note
             </DropdownMenuItem>
+            {backgrounds.length > 0 && onSetBackground && (
+              <>
+                <DropdownMenuSeparator />
+                {[null, ...backgrounds].map((name) => (
+                  <DropdownMenuItem key={name ?? ""} onSelect={() => onSetBackground(name)}>
+                    <ImageIcon aria-hidden="true" /> {name === null ? "No background" : `Background: ${name}`}
+                    {(conversation.background ?? null) === name && <Check aria-label="chosen" className="ml-auto" />}
+                  </DropdownMenuItem>
+                ))}
+              </>
+            )}
             </>
             )}
             <DropdownMenuItem onSelect={openDialog(onOpenPinned)}>

@@ -38,6 +38,8 @@ import { useCreateGroupConversation } from "../api/create-group-conversation.ts"
 import { conversationQueryOptions } from "../api/get-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
+import { useSetConversationBackground } from "../api/set-conversation-background.ts";
+import { backgroundPicture } from "../lib/expressions.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
 import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
 import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-reply-player.ts";
@@ -465,6 +467,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   };
 
   const composerArea = useComposerSpace();
+  // The chat's background (DESIGN.md "Character assets"), one of its first character's.
+  const background = backgroundPicture(cast[0]?.assets, conversation.background);
+  const setBackground = useSetConversationBackground(conversation.id);
   const chatModel = state.chatModel ?? conversation.chatModel;
   // Removed, the chat deleted, suspended: the page stays to read, with nothing left to send (issue 41).
   const readOnly = socket.status === "gone";
@@ -476,7 +481,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       <title>{`${title} — Fabled`}</title>
       <section
         aria-label={title}
-        className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card md:rounded-2xl md:border md:border-border"
+        data-background={background?.name}
+        className="flex min-h-0 flex-1 flex-col overflow-hidden bg-card bg-cover bg-center md:rounded-2xl md:border md:border-border"
+        // The background under a dark veil, so every text keeps its contrast (bubbles are opaque anyway).
+        style={background ? { backgroundImage: `linear-gradient(rgb(15 15 20 / 0.82), rgb(15 15 20 / 0.82)), url("${background.url}")` } : undefined}
       >
         <ChatHeader
           conversation={conversation}
@@ -498,6 +506,12 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setAuthorNoteOpen(true);
           }}
           isOwner={isOwner}
+          backgrounds={(cast[0]?.assets ?? []).filter((asset) => asset.type === "background").map((asset) => asset.name)}
+          onSetBackground={(name) =>
+            setBackground.mutate(name, {
+              onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Could not change the background", variant: "destructive" }),
+            })
+          }
           present={socket.status === "gone" ? [] : state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }))}
           onOpenInvite={() => setInviteOpen(true)}
           onOpenShare={() => setShareOpen(true)}

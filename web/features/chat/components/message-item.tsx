@@ -8,7 +8,8 @@
  * others. Beside every stored message, its actions (message-actions.tsx);
  * Edit turns the bubble into an editor. An edited message says so. In a
  * group chat each reply shows its speaker's avatar and name (DESIGN.md
- * "Group chats"); a message hidden from context is dimmed, says so and
+ * "Group chats"); a speaker with expressions shows, instead of its avatar,
+ * the picture of the reply's `expression` (DESIGN.md "Character assets"); a message hidden from context is dimmed, says so and
  * offers Unhide. In a shared room (DESIGN.md "Shared rooms") another
  * person's message shows their name above a bubble of its own colour, and
  * the actions are those the viewer's powers allow. Under a reply whose
@@ -20,6 +21,7 @@ import { type ComponentProps, type ReactNode, useState } from "react";
 import { MAX_CHAT_MESSAGE_LENGTH, MAX_EDITED_REPLY_LENGTH, type ReplyUsage } from "../../../../schema/chat.ts";
 import { replyVersions } from "../../../../schema/chat-frames.ts";
 import { Avatar } from "../../../components/ui/avatar.tsx";
+import { expressionPicture } from "../lib/expressions.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { TooltipContent, TooltipGroupItem, TooltipTrigger } from "../../../components/ui/tooltip.tsx";
 import { cn } from "../../../lib/utils.ts";
@@ -268,14 +270,27 @@ export function CharacterMessage({
   const stored = item.status === "saved";
   // What the version on screen cost, when its endpoint said.
   const tokens = stored && !steer.editing ? versionTokens(item, index) : null;
+  // The speaker's face for this reply (lib/expressions.ts); none: the avatar, as always.
+  const face = expressionPicture(speaker.expressions, item.expression);
   return (
     <li className="group/message flex items-start gap-2.5" data-message-id={item.id}>
-      <Avatar src={speaker.avatarUrl} fallback={characterInitial(speaker.name)} className={cn("mt-0.5 size-8", item.hidden && "grayscale")} />
+      {face ? (
+        <img
+          src={face.url}
+          alt={`${speaker.name}: ${face.name}`}
+          data-expression={face.name}
+          className={cn("mt-0.5 size-16 shrink-0 rounded-lg bg-surface object-contain sm:size-24", item.hidden && "grayscale")}
+        />
+      ) : (
+        <Avatar src={speaker.avatarUrl} fallback={characterInitial(speaker.name)} className={cn("mt-0.5 size-8", item.hidden && "grayscale")} />
+      )}
       <article
         aria-label={speaker.name}
         aria-busy={streaming}
         className={cn(
           "relative flex min-w-0 max-w-[calc(100%-5.25rem)] flex-col items-start gap-1 sm:max-w-[75%]",
+          // A face is wider than the avatar: the bubble and its actions still fit beside it.
+          face && "max-w-[calc(100%-7.25rem)]",
           steer.editing && "w-full max-w-full sm:max-w-[85%]",
         )}
       >

@@ -13,6 +13,7 @@ const member = (id: number, name: string, extra: Partial<CastMember> = {}): Cast
   ...character(id, name),
   muted: false,
   talkativeness: 0.5,
+  assets: [],
   ...extra,
 });
 
@@ -22,17 +23,17 @@ describe("speakerOf", () => {
   const none = new Map<number, ConversationCharacter>();
 
   it("is the member the reply names", () => {
-    expect(speakerOf(2, [ana, bo], none, ana)).toEqual({ id: 2, name: "Bo", avatarUrl: "/avatars/2.png", member: true });
+    expect(speakerOf(2, [ana, bo], none, ana)).toEqual({ id: 2, name: "Bo", avatarUrl: "/avatars/2.png", member: true, expressions: [] });
   });
 
   it("a reply without a speaker is the first member's", () => {
-    expect(speakerOf(undefined, [ana, bo], none, ana)).toMatchObject({ id: 1, name: "Ana", member: true });
+    expect(speakerOf(undefined, [ana, bo], none, ana)).toMatchObject({ id: 1, name: "Ana", member: true, expressions: [] });
   });
 
   it("a speaker who left is still named when the page saw them, else 'Former member'", () => {
     const known = new Map([[3, character(3, "Cy")]]);
-    expect(speakerOf(3, [ana], known, ana)).toEqual({ id: 3, name: "Cy", avatarUrl: "/avatars/3.png", member: false });
-    expect(speakerOf(4, [ana], known, ana)).toEqual({ id: 4, name: FORMER_MEMBER_NAME, avatarUrl: null, member: false });
+    expect(speakerOf(3, [ana], known, ana)).toEqual({ id: 3, name: "Cy", avatarUrl: "/avatars/3.png", member: false, expressions: [] });
+    expect(speakerOf(4, [ana], known, ana)).toEqual({ id: 4, name: FORMER_MEMBER_NAME, avatarUrl: null, member: false, expressions: [] });
   });
 });
 
@@ -49,7 +50,7 @@ describe("castOf", () => {
   it("is the conversation's cast, or its character alone for an answer without one", () => {
     const ana = member(1, "Ana");
     expect(castOf({ character: ana, characters: [ana, member(2, "Bo")] }).map((m) => m.name)).toEqual(["Ana", "Bo"]);
-    expect(castOf({ character: character(1, "Ana") })).toEqual([{ ...character(1, "Ana"), muted: false, talkativeness: 0.5 }]);
+    expect(castOf({ character: character(1, "Ana") })).toEqual([{ ...character(1, "Ana"), muted: false, talkativeness: 0.5, assets: [] }]);
   });
 });
 

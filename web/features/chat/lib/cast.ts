@@ -3,6 +3,7 @@
  * who spoke each reply, the names of the whole cast in a sentence, and what
  * each reply order means to a person.
  */
+import type { CharacterAsset } from "../../../../schema/api.ts";
 import type { CastMember, ConversationCharacter, ReplyOrder } from "../../../../schema/chat.ts";
 
 /** Shown for the speaker of a reply whose character left the cast before this page knew its name. */
@@ -19,6 +20,8 @@ export interface Speaker {
   avatarUrl: string | null;
   /** Still in the cast. */
   member: boolean;
+  /** Its expression pictures (`emotion` assets); empty for one without any, or not in the cast. */
+  expressions: CharacterAsset[];
 }
 
 /**
@@ -35,10 +38,13 @@ export function speakerOf(
 ): Speaker {
   const id = characterId ?? fallback.id;
   const member = cast.find((m) => m.id === id);
-  if (member) return { id, name: member.name, avatarUrl: member.avatarUrl, member: true };
+  if (member) {
+    const expressions = (member.assets ?? []).filter((asset) => asset.type === "emotion");
+    return { id, name: member.name, avatarUrl: member.avatarUrl, member: true, expressions };
+  }
   const seen = known.get(id) ?? (id === fallback.id ? fallback : undefined);
-  if (seen) return { id, name: seen.name, avatarUrl: seen.avatarUrl, member: false };
-  return { id, name: FORMER_MEMBER_NAME, avatarUrl: null, member: false };
+  if (seen) return { id, name: seen.name, avatarUrl: seen.avatarUrl, member: false, expressions: [] };
+  return { id, name: FORMER_MEMBER_NAME, avatarUrl: null, member: false, expressions: [] };
 }
 
 /** Names in a sentence: "Ana", "Ana and Bo", "Ana, Bo and Cy" (the form of `castTitle`). */
@@ -65,7 +71,7 @@ export function unknownSpeakers(
 export function castOf(conversation: { character: ConversationCharacter; characters?: CastMember[] }): CastMember[] {
   const cast = conversation.characters;
   if (cast && cast.length > 0) return cast;
-  return [{ ...conversation.character, muted: false, talkativeness: 0.5 }];
+  return [{ ...conversation.character, muted: false, talkativeness: 0.5, assets: [] }];
 }
 
 /** Each reply order (REPLY_ORDERS) as the cast panel offers it: a label and a one-line explanation. */

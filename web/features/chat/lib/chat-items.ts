@@ -17,10 +17,14 @@ export type ChatItemStatus = "pending" | "failed" | "saved" | "streaming";
  * `editedAt`, a reply's speaker `characterId` (absent too on a reply whose
  * speaker is not known yet), `authorId` (absent too on the viewer's own
  * message not stored yet), `authorName`, `hidden`, `usage` and
- * `versionUsage` (see lib/reply-usage.ts).
+ * `versionUsage` (see lib/reply-usage.ts), and a reply's `expression`
+ * (lib/expressions.ts).
  */
 export interface ChatItem
-  extends Pick<ChatMessage, "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage" | "kind" | "imageUrl" | "prompt" | "width" | "height"> {
+  extends Pick<
+    ChatMessage,
+    "editedAt" | "characterId" | "authorId" | "authorName" | "hidden" | "usage" | "versionUsage" | "kind" | "imageUrl" | "prompt" | "width" | "height" | "expression"
+  > {
   /** The server's id; `local:<clientId>` until a pending message is stored. */
   id: string;
   clientId: string | null;
@@ -187,6 +191,7 @@ export function fromWire(message: ChatMessage, stopped = false): ChatItem {
   if (message.usage) item.usage = message.usage;
   if (message.versionUsage) item.versionUsage = message.versionUsage;
   if (message.kind === "image") Object.assign(item, { kind: message.kind, imageUrl: message.imageUrl, prompt: message.prompt, width: message.width, height: message.height });
+  if (message.expression) item.expression = message.expression;
   return item;
 }
 
