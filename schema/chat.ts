@@ -23,6 +23,7 @@
  */
 import { z } from "zod";
 import { visibleName } from "./names.ts";
+import { lorebookIdsSchema } from "./lorebook/ids.ts";
 
 /** Longest chat message a person may send, in characters (after trimming); also the longest edit of one. */
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
@@ -485,13 +486,15 @@ export const conversationInputSchema = z
   .transform(({ characterId, characterIds, title }) => ({ characterIds: characterIds ?? [characterId!], title }));
 export type ConversationInput = z.output<typeof conversationInputSchema>;
 
-/** `PATCH /api/conversations/:id`: rename (1–200 characters) and/or choose the reply order. */
+/** `PATCH /api/conversations/:id`: rename (1–200 characters), choose the reply order or the model, attach lorebooks. */
 export const conversationPatchSchema = z
   .object({
     title: titleField.min(1, "Titles cannot be empty").optional(),
     replyOrder: z.enum(REPLY_ORDERS, { error: `replyOrder must be one of ${REPLY_ORDERS.join(", ")}` }).optional(),
     /** The person's model connection that writes this chat; null: their default, else the site's (DESIGN.md "Your own model (turn 3)"). */
     modelConnectionId: z.string({ error: "modelConnectionId must be a connection id or null" }).max(64).nullable().optional(),
+    /** The owner's standalone lorebooks that apply to every speaker, in order (DESIGN.md turn 4 "Lorebooks"); [] detaches them all. */
+    lorebookIds: lorebookIdsSchema.optional(),
   })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), "Nothing to change");
 export type ConversationPatch = z.output<typeof conversationPatchSchema>;

@@ -18,6 +18,7 @@ import { blocksRoutes } from "./routes/blocks.ts";
 import { cardsRoutes } from "./routes/cards.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { memoriesRoutes } from "./routes/memories.ts";
+import { characterLorebooksRoutes, lorebooksRoutes } from "./routes/lorebooks.ts";
 import { speechRoutes } from "./routes/speech.ts";
 import { transcriptionsRoutes } from "./routes/transcriptions.ts";
 import { voicesRoutes } from "./routes/voices.ts";
@@ -64,6 +65,8 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/characters", favoritesRoutes)
   .route("/characters", characterCommentsRoutes)
   .route("/characters", cardsRoutes)
+  .route("/characters", characterLorebooksRoutes)
+  .route("/lorebooks", lorebooksRoutes)
   .route("/my-characters", myCharactersRoutes)
   .route("/", uploadsRoutes)
   .route("/comments", commentsRoutes)

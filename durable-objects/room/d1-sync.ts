@@ -236,9 +236,10 @@ export interface ScreeningEntry {
    * What was screened: a character, a person's chat `message` (sent or
    * edited), a generated `reply`, the room's `memory` note or running
    * `summary` (as the owner rewrote it), a `comment`, a
-   * `persona`, the `profile`, a `conversation` (its title, or an imported chat).
+   * `persona`, the `profile`, a `conversation` (its title, or an imported chat),
+   * a `lorebook` (its name, description and entries).
    */
-  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation";
+  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation" | "lorebook";
   /** Character id or message id; null when nothing was stored. */
   subjectId: string | null;
   userId: string | null;

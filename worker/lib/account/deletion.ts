@@ -56,6 +56,7 @@ export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | 
   model_connections: { columns: ["user_id"], fate: "deleted", why: "their model connections and encrypted keys" },
   conversation_invite_removals: { columns: ["user_id"], fate: "deleted", why: "the links a room's owner closed to them by removing them" },
   memories: { columns: ["user_id"], fate: "deleted", why: "their pinned memories, of chats and of characters" },
+  lorebooks: { columns: ["owner_id"], fate: "deleted", why: "their lorebooks; their attachments to characters and chats go with them (foreign keys)" },
   blocks: { columns: ["blocker_id", "blocked_id"], fate: "deleted", why: "whom they blocked and who blocked them" },
   speech_usage: { columns: ["user_id"], fate: "deleted", why: "the audio seconds read aloud for them, counted for the speech budget" },
   reports: {
@@ -130,6 +131,7 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     db.prepare("DELETE FROM speech_usage WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM conversation_invite_removals WHERE user_id = ?").bind(userId),
     db.prepare("DELETE FROM memories WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM lorebooks WHERE owner_id = ?").bind(userId),
     db.prepare("DELETE FROM blocks WHERE blocker_id = ?1 OR blocked_id = ?1").bind(userId),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1 OR json_extract(sess, '$.userId') = ?1").bind(userId),
     db.prepare("DELETE FROM users WHERE id = ?").bind(userId),
