@@ -96,6 +96,8 @@ export interface CastEntry {
   description: string;
   /** Its card's lorebook: its entries trigger on the shared history too. */
   characterBook?: Record<string, unknown> | null;
+  /** The member's id (group chats: the room reads its lorebooks by it). */
+  characterId?: number;
 }
 
 /** Longest description of another member in the cast block, characters. */

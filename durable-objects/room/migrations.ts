@@ -28,6 +28,11 @@
  *   (an edit, a swipe, a continue) drops its vector until it is embedded
  *   again; `memory_changes` lists the messages deleted, edited, hidden,
  *   shown, replaced or completed since, for the vectors memory.ts keeps.
+ * - lorebooks (version 9, DESIGN.md turn 4 "Lorebooks"): `lorebook_state`,
+ *   one row: the timers (sticky, cooldown) and first matches of the chat's
+ *   lorebook entries after the last reply (schema/lorebook/activation.ts
+ *   TimedState, counted in messages of the chat; a regenerate or rewind
+ *   undoes what began after it, as SillyTavern does).
  *
  * Times are ms since the epoch.
  */
@@ -281,6 +286,8 @@ const MIGRATIONS: string[][] = [
        INSERT INTO memory_changes (message_id) VALUES (new.id);
      END`,
   ],
+  // 9: lorebook timers (lore.ts).
+  ["CREATE TABLE lorebook_state (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"],
 ];
 
 /** Newest schema version. */

@@ -13,6 +13,7 @@
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
+import { RoomLore } from "./lore.ts";
 import { StoragePart } from "./storage-part.ts";
 import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
@@ -61,11 +62,14 @@ export class RoomStore extends StoragePart {
   onWordsChanged: (messageIds: string[]) => void = () => {};
   /** Vectors, recall and prompt records (memory.ts). */
   readonly memory: RoomMemory;
+  /** Lorebook timers (lore.ts). */
+  readonly lore: RoomLore;
 
   /** `embedder`: the room's (EMBEDDING_PROVIDER); tests of the store alone get the offline one. */
   constructor(storage: DurableObjectStorage, embedder: () => Embedder = () => new OfflineEmbedder()) {
     super(storage);
     this.memory = new RoomMemory(storage, embedder);
+    this.lore = new RoomLore(storage);
     this.cast = new RoomCast(storage);
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);
