@@ -92,7 +92,7 @@ const without = (value: Json, known: ReadonlySet<string>): Json => Object.fromEn
 
 /** The engine's view of a stored book (its entries already are `LoreEntry`s). */
 export function engineBook(book: { id: string; entries: readonly LorebookEntry[]; settings: LorebookSettings }): Lorebook {
-  return { id: book.id, entries: book.entries as LoreEntry[], settings: book.settings };
+  return { id: book.id, entries: [...book.entries], settings: book.settings };
 }
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,6 @@ import {
   characterBookOf,
   contentOfCharacterBook,
   LOREBOOK_LIMITS,
-  type LorebookContent,
   type LorebookEntry,
   type LorebookRecord,
   type LorebookSummary,
@@ -111,10 +110,10 @@ async function assertRoom(db: D1Database, userId: string): Promise<void> {
 }
 
 /** Creates a standalone book of `userId` (409 past the limit) and returns it. */
-export async function createLorebook(db: D1Database, userId: string, content: LorebookContent | LorebookInput): Promise<StoredLorebook> {
+export async function createLorebook(db: D1Database, userId: string, content: LorebookInput & { extensions?: Record<string, unknown> }): Promise<StoredLorebook> {
   await assertRoom(db, userId);
   const id = crypto.randomUUID();
-  const extensions = "extensions" in content ? content.extensions : {};
+  const extensions = content.extensions ?? {};
   const row = await db
     .prepare(
       `INSERT INTO lorebooks (id, owner_id, name, description, settings, entries, extensions) VALUES (?, ?, ?, ?, ?, ?, ?)

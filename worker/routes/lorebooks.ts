@@ -23,7 +23,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { lorebookAttachSchema, lorebookInputSchema } from "../../schema/inputs.ts";
-import { contentOfImport, LOREBOOK_LIMITS, type LorebookContent, worldInfoOf } from "../../schema/lorebook/book.ts";
+import { contentOfImport, LOREBOOK_LIMITS, worldInfoOf } from "../../schema/lorebook/book.ts";
 import type { AppEnv } from "../env.ts";
 import { findOwnCharacter } from "../lib/characters.ts";
 import { ApiError, validationFailed } from "../lib/errors.ts";
@@ -92,7 +92,7 @@ export const lorebooksRoutes = new Hono<AppEnv>()
     // The file's entries are checked by the same rules as a book written here.
     const parsed = lorebookInputSchema.safeParse(content);
     if (!parsed.success) throw validationFailed(parsed.error);
-    const book: LorebookContent = { ...parsed.data, extensions: content.extensions };
+    const book = { ...parsed.data, extensions: content.extensions };
     await screenBook(c.env, user.id, book, null);
     return c.json(publicBook(await createLorebook(c.env.DB, user.id, book)), 201);
   })
