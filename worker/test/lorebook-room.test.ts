@@ -4,8 +4,11 @@
  * to the chat, to the character, and the character's own (its card's
  * `character_book`) fires by key and is named with its reason; a sticky
  * entry stays for its messages, then goes; a regenerate rolls the same
- * probabilities (seeded by the id of the message it answers).
+ * probabilities (seeded by the id of the message it answers); timers
+ * survive the room's hibernation; in a group, every member's book applies.
  */
+import { env } from "cloudflare:workers";
+import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Character } from "../../schema/api.ts";
 import type { PromptRecord } from "../../schema/chat.ts";
@@ -14,6 +17,7 @@ import { join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
 import { signIn, type TestUser } from "./fixtures.ts";
 import { startChat } from "./room-chat.ts";
+import { conversationRoom } from "../lib/conversations.ts";
 
 async function record(user: TestUser, conversationId: string, messageId: string): Promise<PromptRecord> {
   return json<PromptRecord>(await call(`/api/conversations/${conversationId}/messages/${messageId}/prompt`, { user }), 200);
@@ -111,5 +115,43 @@ describe("lorebooks in the prompt", () => {
     socket.close();
     // 16 entries at 50%: a roll that were not seeded by the message would match 1 time in 65,536.
     expect(versions).toEqual([first, first]);
+  });
+
+  it("timers survive the room's hibernation", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const first = await join(mira, chat.id);
+    const fired = (await record(mira, chat.id, (await first.socket.chat(chat.id, "A storm is coming.")).response.messageId)).lorebook;
+    first.socket.close();
+    await evictDurableObject(conversationRoom(env, chat.id));
+    const second = await join(mira, chat.id);
+    const kept = (await record(mira, chat.id, (await second.socket.chat(chat.id, "Shall we wait?")).response.messageId)).lorebook;
+    second.socket.close();
+    expect([fired, kept]).toEqual([[{ lorebookId: world.id, entryId: "0", reason: "key" }], [{ lorebookId: world.id, entryId: "0", reason: "sticky" }]]);
+  });
+
+  it("in a group chat, another member's own book fires on the shared history", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const bo = await json<Character>(
+      await call("/api/characters", {
+        method: "POST",
+        user: mira,
+        body: { name: "Bo", description: "A ferryman who hums.", personality: "Cheerful and slow.", greeting: "Ahoy.", characterBook: { entries: [{ id: 1, keys: ["ferry"], content: "BO-LORE: the ferry leaks." }] } },
+      }),
+      201,
+    );
+    const bosBook = (await json<{ lorebooks: LorebookSummary[] }>(await call("/api/lorebooks", { user: mira }), 200)).lorebooks.find((b) => b.characterId === bo.id)!;
+    const group = await json<{ id: string }>(await call("/api/conversations", { method: "POST", user: mira, body: { characterIds: [orla.id, bo.id] } }), 201);
+    const { socket } = await join(mira, group.id);
+    socket.send({ type: "chat_message", conversationId: group.id, content: "Is the ferry running tonight?", isUser: true, clientId: "c1" });
+    const response = await socket.next("character_response");
+    socket.close();
+    const prompt = await record(mira, group.id, response.messageId);
+    expect(prompt.lorebook).toEqual([{ lorebookId: bosBook.id, entryId: "1", reason: "key" }]);
+    expect(prompt.messages[0]!.content).toContain("BO-LORE: the ferry leaks.");
   });
 });
