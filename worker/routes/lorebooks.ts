@@ -38,7 +38,8 @@ import {
   publicBook,
   updateLorebook,
 } from "../lib/lorebooks.ts";
-import { screenWrite, TEXT_OF } from "../lib/screening.ts";
+import { characterIsNsfw, screenWrite, TEXT_OF } from "../lib/screening.ts";
+import { purgeCharacterCache } from "../middleware/edge-cache.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 import { validate } from "../lib/validate.ts";
@@ -52,9 +53,15 @@ const lorebookBodyLimit = bodyLimit({
   },
 });
 
-/** Screens a book's text as it would be stored (422 when refused, 503 when the screen is down). */
-async function screenBook(env: Env, userId: string, book: unknown, subjectId: string | null): Promise<void> {
-  await screenWrite(env, { subjectType: "lorebook", text: TEXT_OF.lorebook(book), nsfw: false, who: { userId, subjectId } });
+/**
+ * Screens a book's text as it would be stored (422 when refused, 503 when
+ * the screen is down). A character's own book is judged as that character's
+ * text is (in the context of its NSFW flag); a standalone book as a
+ * person's own text.
+ */
+async function screenBook(env: Env, userId: string, book: unknown, subjectId: string | null, characterId: number | null = null): Promise<void> {
+  const nsfw = characterId !== null && (await characterIsNsfw(env.DB, characterId));
+  await screenWrite(env, { subjectType: "lorebook", text: TEXT_OF.lorebook(book), nsfw, who: { userId, subjectId, characterId } });
 }
 
 /** A file name for the export: the book's name in safe characters. */
@@ -111,12 +118,16 @@ export const lorebooksRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     const current = await findOwnLorebook(c.env.DB, c.req.param("id"), user.id);
     const input = c.req.valid("json");
-    await screenBook(c.env, user.id, input, current.id);
-    return c.json(publicBook(await updateLorebook(c.env.DB, current, input)), 200);
+    await screenBook(c.env, user.id, input, current.id, current.characterId);
+    const updated = await updateLorebook(c.env.DB, current, input);
+    // A character's own book is its card's character_book: its cached page must show the edit.
+    if (current.characterId !== null) await purgeCharacterCache(c, current.characterId);
+    return c.json(publicBook(updated), 200);
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const book = await findOwnLorebook(c.env.DB, c.req.param("id"), c.get("user")!.id);
     await deleteLorebook(c.env.DB, book);
+    if (book.characterId !== null) await purgeCharacterCache(c, book.characterId);
     return c.body(null, 204);
   });
 

@@ -128,6 +128,20 @@ describe("a person's lorebooks", () => {
       code: "content_refused",
     });
     expect((await json<LorebookRecord>(await read(mira, book.id), 200)).entries).toEqual(book.entries);
+
+    // An NSFW character's own book is judged as its character is: a stated age under 18 alone is refused there.
+    const nsfw = await json<Character>(
+      await call("/api/characters", {
+        method: "POST",
+        user: mira,
+        body: { name: "Vex", description: "A tavern dancer.", personality: "Bold and teasing.", isNsfw: true, characterBook: { entries: [{ id: 0, keys: ["tavern"], content: "The tavern is loud." }] } },
+      }),
+      201,
+    );
+    const own = (await json<{ lorebooks: LorebookSummary[] }>(await call("/api/lorebooks", { user: mira }), 200)).lorebooks.find((b) => b.characterId === nsfw.id)!;
+    const aged = { name: "Vex's notes", entries: [{ id: "0", keys: ["tavern"], content: "She is 15 years old." }] };
+    expect(await json(await call(`/api/lorebooks/${own.id}`, { method: "PUT", user: mira, body: aged }), 422)).toMatchObject({ code: "content_refused" });
+    expect((await json<Character>(await call(`/api/characters/${nsfw.id}`, { user: mira }), 200)).characterBook).toMatchObject({ entries: [{ content: "The tavern is loud." }] });
   });
 });
 
