@@ -30,6 +30,8 @@ const DisclaimerPage = lazy(() => import("../routes/legal/disclaimer.tsx").then(
 const FavoritesPage = lazy(() => import("../routes/favorites.tsx").then((m) => ({ default: m.FavoritesPage })));
 const CreatorPage = lazy(() => import("../routes/creator.tsx").then((m) => ({ default: m.CreatorPage })));
 const SettingsModelsPage = lazy(() => import("../routes/settings-models.tsx").then((m) => ({ default: m.SettingsModelsPage })));
+const LorebooksPage = lazy(() => import("../routes/lorebooks.tsx").then((m) => ({ default: m.LorebooksPage })));
+const LorebookPage = lazy(() => import("../routes/lorebooks.tsx").then((m) => ({ default: m.LorebookPage })));
 const JoinPage = lazy(() => import("../routes/join.tsx").then((m) => ({ default: m.JoinPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
@@ -49,6 +51,8 @@ export function AppRoutes() {
         <Route path="edit-character/:id" element={<EditCharacterPage />} />
         <Route path="my-characters" element={<MyCharactersPage />} />
         <Route path="favorites" element={<FavoritesPage />} />
+        <Route path="lorebooks" element={<LorebooksPage />} />
+        <Route path="lorebooks/:id" element={<LorebookPage />} />
         <Route path="u/:username" element={<CreatorPage />} />
         <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
         <Route path="terms-of-use" element={<TermsOfUsePage />} />
