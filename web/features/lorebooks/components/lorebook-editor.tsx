@@ -48,7 +48,7 @@ function EntryEditor({ entry, index, onChange, onDuplicate, onDelete }: { entry:
   return (
     <li className="space-y-3 rounded-lg border border-border p-3" aria-label={title}>
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="min-w-0 flex-1 truncate font-medium">{title}</h3>
+        <h3 className="min-w-0 basis-full truncate font-medium sm:flex-1 sm:basis-auto">{title}</h3>
         <label className="flex items-center gap-2 text-sm">
           <Switch checked={entry.disable !== true} onCheckedChange={(on) => set({ disable: !on })} aria-label={`${title}: enabled`} /> Enabled
         </label>
