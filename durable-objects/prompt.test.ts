@@ -12,16 +12,15 @@ import { characterInputSchema } from "../schema/inputs.ts";
 import { readCard, readPngCard } from "../worker/lib/character-card.ts";
 import { dataUrlBytes } from "../worker/test/creator-api.ts";
 import {
-  activeLoreEntries,
+  type BuiltPrompt,
   buildPrompt,
+  cardLore,
   CONTINUE_NUDGE,
   DEFAULT_SYSTEM_PROMPT,
   estimateTokens,
   type HistoryMessage,
-  keyOccurs,
   MESSAGE_OVERHEAD_TOKENS,
   type PromptCharacter,
-  readLorebook,
   summaryPrompt,
 } from "./prompt.ts";
 import { replaceMacros } from "../schema/macros.ts";
@@ -51,9 +50,11 @@ const options = { userName: "Mira", contextTokens: 8192, maxTokens: 512 };
 const say = (content: string): HistoryMessage => ({ role: "user", content });
 const reply = (content: string): HistoryMessage => ({ role: "assistant", content });
 const allText = (messages: { content: string }[]) => messages.map((m) => m.content).join("\n");
+/** The entries that made it into the prompt, by their "LORE-…" tag. */
+const fired = (prompt: BuiltPrompt) => prompt.lorebook.map((entry) => entry.content.split(":")[0]);
 
 describe("buildPrompt", () => {
-  it("orders system prompt, description, personality, scenario, lorebook, examples, history, post-history instructions", () => {
+  it("orders system prompt, description, personality, scenario, lorebook (a card entry goes after the character), examples, history, post-history instructions", () => {
     const prompt = buildPrompt(base, [reply("Evening."), say("Is a storm coming to Gull Rock?")], options);
     const roles = prompt.messages.map((m) => m.role);
     expect(roles).toEqual(["system", "assistant", "user", "system"]);
@@ -71,7 +72,7 @@ describe("buildPrompt", () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(prompt.messages[3]).toEqual({ role: "system", content: "Keep Orla's replies under 100 words." });
-    expect(prompt.lorebookEntries).toEqual(["storm", "Gull Rock", "anything"]);
+    expect(fired(prompt)).toEqual(["LORE-STORM", "LORE-ROCK", "LORE-CONSTANT"]);
   });
 
   it("replaces {{char}}, {{user}}, <BOT> and <USER> in any case, and never includes creator notes", () => {
@@ -90,14 +91,15 @@ describe("buildPrompt", () => {
     expect(prompt.messages[0]!.content.startsWith(`House rules. ${replaceMacros(DEFAULT_SYSTEM_PROMPT, "Orla", "Mira")}`)).toBe(true);
   });
 
-  it("inserts lorebook entries only for keys in the recent messages (scan depth 4), never disabled ones", () => {
-    const old = [say("Tell me about the storm."), reply("Later."), say("ok"), reply("ok"), say("ok"), reply("ok"), say("Tea?")];
+  it("inserts lorebook entries only for keys in the recent messages (SillyTavern's scan depth 2), never disabled ones", () => {
+    const old = [say("Tell me about the storm."), reply("Later."), say("Tea?")];
     const prompt = buildPrompt(base, old, options);
-    expect(prompt.lorebookEntries).toEqual(["anything"]);
+    expect(fired(prompt)).toEqual(["LORE-CONSTANT"]);
     expect(allText(prompt.messages)).not.toContain("LORE-DISABLED");
-    const selective = buildPrompt(base, [say("Take the boat")], options).lorebookEntries;
-    expect(selective).not.toContain("boat");
-    expect(buildPrompt(base, [say("Take the boat and an oar")], options).lorebookEntries).toContain("boat");
+    expect(fired(buildPrompt(base, [say("Tell me about the storm."), say("Tea?")], options))).toContain("LORE-STORM");
+    const selective = fired(buildPrompt(base, [say("Take the boat")], options));
+    expect(selective).not.toContain("LORE-BOAT");
+    expect(fired(buildPrompt(base, [say("Take the boat and an oar")], options))).toContain("LORE-BOAT");
   });
 
   it("drops the oldest history first, and never the system prompt or the latest message", () => {
@@ -119,7 +121,7 @@ describe("buildPrompt", () => {
     expect(tiny.messages.map((m) => m.role)).toEqual(["system", "user", "system"]);
     expect(tiny.messages[1]!.content).toBe("THE LATEST MESSAGE");
     expect(tiny.examplesIncluded).toBe(false);
-    expect(tiny.lorebookEntries).toEqual([]);
+    expect(tiny.lorebook).toEqual([]);
     expect(tiny.messages[0]!.content).toContain("Write Orla's next reply");
   });
 
@@ -130,7 +132,7 @@ describe("buildPrompt", () => {
     expect(prompt.estimatedTokens).toBe(expected);
   });
 
-  it("puts the persona after the scenario, then lore and examples, then memory and the story so far before the history", () => {
+  it("puts lore after the scenario (SillyTavern's wiAfter), then the persona and examples, then memory and the story so far before the history", () => {
     const prompt = buildPrompt(base, [reply("Evening."), say("Is a storm coming to Gull Rock?")], {
       ...options,
       userName: "Captain Vale",
@@ -141,8 +143,8 @@ describe("buildPrompt", () => {
     const system = prompt.messages[0]!.content;
     const order = [
       "A storm is coming and Captain Vale is stranded",
-      "Captain Vale's persona: Captain Vale smuggles tea past Orla's lighthouse.",
       "LORE-STORM",
+      "Captain Vale's persona: Captain Vale smuggles tea past Orla's lighthouse.",
       "Examples of how Orla speaks",
       "Remember:\nCaptain Vale owes Orla a favour.",
       "The story so far:\nVale arrived soaked; Orla lent her a coat.",
@@ -276,21 +278,31 @@ describe("buildPrompt in a room of several people (DESIGN.md \"Shared rooms\")",
   });
 });
 
-describe("lorebook keys", () => {
-  it("match case-insensitively, as whole words, unless the entry is case-sensitive", () => {
-    expect(keyOccurs("Storm", "a STORM brews")).toBe(true);
-    expect(keyOccurs("storm", "a brainstorming session")).toBe(false);
-    expect(keyOccurs("crush on", "I have a Crush On you")).toBe(true);
-    expect(keyOccurs("Storm", "a storm", true)).toBe(false);
-    const book = readLorebook({ entries: [{ keys: ["Rock"], content: "x", case_sensitive: true }] });
-    expect(activeLoreEntries(book, ["rock"])).toEqual([]);
-    expect(activeLoreEntries(book, ["Rock"])).toHaveLength(1);
+describe("a card's own lorebook without the room (cardLore)", () => {
+  it("matches case-insensitively unless the entry is case-sensitive, and reads a malformed book as empty", () => {
+    const book = (entry: Record<string, unknown>) => ({ ...base, characterBook: { entries: [{ content: "x", ...entry }] } });
+    expect(cardLore(book({ keys: ["Storm"] }), [say("a STORM brews")], undefined, "Mira")).toHaveLength(1);
+    expect(cardLore(book({ keys: ["Rock"], case_sensitive: true }), [say("rock")], undefined, "Mira")).toEqual([]);
+    expect(cardLore(book({ keys: ["Rock"], case_sensitive: true }), [say("Rock")], undefined, "Mira")).toHaveLength(1);
+    expect(cardLore({ ...base, characterBook: { entries: "nope" } }, [say("hi")], undefined, "Mira")).toEqual([]);
+    expect(cardLore({ ...base, characterBook: { entries: [null, 3, { keys: ["a"] }] } }, [say("hi")], undefined, "Mira")).toEqual([]);
   });
 
-  it("reads a malformed book as empty", () => {
-    expect(readLorebook({ entries: "nope" }).entries).toEqual([]);
-    expect(readLorebook({ entries: [null, 3, { keys: ["a"] }] }).entries).toEqual([]);
-    expect(readLorebook(null).scanDepth).toBe(4);
+  it("places before_char entries before the description and at_depth entries in the history with their role", () => {
+    const book = {
+      ...base,
+      characterBook: {
+        entries: [
+          { keys: ["storm"], content: "LORE-BEFORE: before.", position: "before_char" },
+          { keys: ["storm"], content: "LORE-DEPTH: one message up.", extensions: { position: 4, depth: 1, role: 1 } },
+        ],
+      },
+    };
+    const prompt = buildPrompt(book, [reply("Evening."), say("A storm?")], options);
+    const system = prompt.messages[0]!.content;
+    expect(system.indexOf("LORE-BEFORE")).toBeLessThan(system.indexOf("Orla keeps the lighthouse"));
+    expect(prompt.messages.slice(1, -1)).toEqual([reply("Evening."), say("LORE-DEPTH: one message up.\n\nA storm?")]);
+    expect(prompt.sections.find((section) => section.kind === "lorebook")!.tokens).toBeGreaterThan(estimateTokens("LORE-BEFORE: before."));
   });
 });
 
@@ -330,9 +342,9 @@ describe("prompts from the community's cards (test-fixtures/cards)", () => {
     const seraphina = load(seraphinaUrl);
     expect(seraphina.characterBook).toBeTruthy();
     const quiet = buildPrompt(seraphina, [say("Good morning.")], options);
-    expect(quiet.lorebookEntries).toEqual([]);
+    expect(quiet.lorebook).toEqual([]);
     const prompt = buildPrompt(seraphina, [say("Where am I? What is this forest, and those beasts?")], options);
-    expect(prompt.lorebookEntries.length).toBe(2);
+    expect(prompt.lorebook.length).toBe(2);
     const entries = (seraphina.characterBook!.entries as { keys: string[]; content: string }[]).filter((e) =>
       e.keys.some((k) => ["forest", "beasts"].includes(k)),
     );
@@ -343,9 +355,9 @@ describe("prompts from the community's cards (test-fixtures/cards)", () => {
   it("Sakana: her large lorebook fires on 'Money' and 'baka', and a selective entry needs its secondary key", () => {
     const sakana = load(sakanaUrl);
     const prompt = buildPrompt(sakana, [say("Can you lend me money? Don't call me baka.")], options);
-    expect(prompt.lorebookEntries.length).toBe(2);
-    const loves = buildPrompt(sakana, [say("I think I love this job")], options).lorebookEntries;
+    expect(prompt.lorebook.length).toBe(2);
+    const loves = buildPrompt(sakana, [say("I think I love this job")], options).lorebook;
     expect(loves).toHaveLength(0);
-    expect(buildPrompt(sakana, [say("Do you love me?")], options).lorebookEntries).toHaveLength(1);
+    expect(buildPrompt(sakana, [say("Do you love me?")], options).lorebook).toHaveLength(1);
   });
 });

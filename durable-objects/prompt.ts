@@ -3,8 +3,8 @@
  * the order the leading roleplay front ends use (SillyTavern's "story
  * string"):
  *
- *   system prompt → description → personality → scenario → the person's
- *   persona → lorebook entries → example dialogue → memory note → pinned
+ *   system prompt → lorebook (before) → description → personality →
+ *   scenario → lorebook (after) → the person's persona → example dialogue → memory note → pinned
  *   memories → recalled memories → story so far (the running summary) →
  *   chat history → post-history instructions (→ the continue nudge)
  *
@@ -26,13 +26,13 @@
  *   anyway.
  * - Macros: `{{char}}` and `{{user}}` in any case, and the older `<BOT>` and
  *   `<USER>`, become the character's and the person's names.
- * - Lorebook (card `character_book`, Character Card V2 spec): enabled entries
- *   whose keys occur in the last `scan_depth` messages (default 4;
- *   case-insensitive unless the entry says `case_sensitive: true`; whole words
- *   for keys that start and end with a letter or digit), plus `constant`
- *   entries, ordered by `insertion_order`; `selective` entries with
- *   `secondary_keys` also need one of those. The book's `token_budget` caps
- *   them.
+ * - Lorebooks (World Info; DESIGN.md turn 4 "Lorebooks"): the entries the
+ *   room's activation fired (`lore`; schema/lorebook/activation.ts follows
+ *   SillyTavern), else the cards' own books activated here (cardLore). As
+ *   SillyTavern's story string places them: `before_char` right after the
+ *   system prompt, `after_char` right after the scenario, `at_depth` as a
+ *   message of its role `depth` messages before the end of the history.
+ *   When the budget is short they go highest `order` first.
  * - Creator notes are for people and never enter the prompt.
  * - Group chats (DESIGN.md "Group chats"; SillyTavern's "swap" mode): the
  *   speaker's own card as above, then the cast block (each other member's
@@ -65,6 +65,8 @@ import type { Character } from "../schema/api.ts";
 import type { PromptSectionKind } from "../schema/chat.ts";
 import { replaceMacros } from "../schema/macros.ts";
 import type { PromptMessage } from "../ai/chat-model.ts";
+import { type ActivatedEntry, activate, type ScannedMessage } from "../schema/lorebook/activation.ts";
+import { contentOfCharacterBook, engineBook } from "../schema/lorebook/book.ts";
 
 /**
  * The card fields a prompt is built from (creator notes deliberately absent).
@@ -94,6 +96,8 @@ export interface CastEntry {
   description: string;
   /** Its card's lorebook: its entries trigger on the shared history too. */
   characterBook?: Record<string, unknown> | null;
+  /** The member's id (group chats: the room reads its lorebooks by it). */
+  characterId?: number;
 }
 
 /** Longest description of another member in the cast block, characters. */
@@ -128,6 +132,12 @@ export interface PromptOptions {
   pinned?: string[];
   /** Where recalled memories come from; absent: none. */
   recall?: RecallSource;
+  /**
+   * The lorebook entries that fired for this reply (the room's activation:
+   * every attached book, timers, seeded rolls), lowest `order` first.
+   * Absent: the cards' own books activated here (cardLore).
+   */
+  lore?: ActivatedEntry[];
 }
 
 /** A message recalled from before the history window, as the prompt shows it. */
@@ -162,8 +172,8 @@ export interface BuiltPrompt {
   estimatedTokens: number;
   /** How many history messages made it in (the newest ones). */
   historyIncluded: number;
-  /** Lorebook entries inserted, by their name (or first key). */
-  lorebookEntries: string[];
+  /** Lorebook entries inserted (those the budget left), lowest `order` first. */
+  lorebook: ActivatedEntry[];
   /** Whether the example dialogue made it in. */
   examplesIncluded: boolean;
   /** Whether the cast block and the people block kept their descriptions (group chats, shared rooms; true otherwise). */
@@ -213,86 +223,30 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 const messageTokens = (content: string) => estimateTokens(content) + MESSAGE_OVERHEAD_TOKENS;
 
-/** A lorebook entry as read from a card (V2 `character_book.entries[]`). */
-export interface LoreEntry {
-  label: string;
-  keys: string[];
-  secondaryKeys: string[];
-  content: string;
-  constant: boolean;
-  selective: boolean;
-  caseSensitive: boolean;
-  insertionOrder: number;
-  /** Position in the book, the tie-breaker. */
-  index: number;
+/**
+ * The lorebook entries of a prompt built without the room (no timers, no
+ * chat books: the summary's fitting, tests): the speaker's card
+ * `character_book` and each other member's, activated by the engine
+ * (schema/lorebook/activation.ts) on `history` with a fixed seed.
+ */
+export function cardLore(character: PromptCharacter, history: HistoryMessage[], cast: CastEntry[] | undefined, userName: string): ActivatedEntry[] {
+  const books = [character.characterBook, ...(cast ?? []).map((member) => member.characterBook)]
+    .map((book, index) => (book ? engineBook({ id: `card${index}`, ...contentOfCharacterBook(book) }) : null))
+    .filter((book): book is NonNullable<typeof book> => book !== null);
+  if (books.length === 0) return [];
+  return activate(books, {
+    messages: scannedMessages(history, character.name, userName),
+    countTokens: estimateTokens,
+    seed: "",
+    substitute: (text) => replaceMacros(text, character.name, userName),
+  }).entries;
 }
 
-export interface Lorebook {
-  entries: LoreEntry[];
-  /** Messages scanned for keys, newest first. */
-  scanDepth: number;
-  /** Most tokens the entries may take, or null for no cap of its own. */
-  tokenBudget: number | null;
-}
-
-const DEFAULT_SCAN_DEPTH = 4;
-
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
-
-/** Reads a card's `character_book`; anything malformed reads as no entries. */
-export function readLorebook(book: Record<string, unknown> | null | undefined): Lorebook {
-  const depth = typeof book?.scan_depth === "number" && book.scan_depth > 0 ? Math.floor(book.scan_depth) : DEFAULT_SCAN_DEPTH;
-  const budget = typeof book?.token_budget === "number" && book.token_budget > 0 ? book.token_budget : null;
-  const raw = Array.isArray(book?.entries) ? (book.entries as unknown[]) : [];
-  const entries: LoreEntry[] = [];
-  raw.forEach((value, index) => {
-    if (typeof value !== "object" || value === null) return;
-    const e = value as Record<string, unknown>;
-    if (e.enabled === false || typeof e.content !== "string" || e.content.trim() === "") return;
-    const keys = strings(e.keys);
-    const caseSensitive = e.case_sensitive === true || (e.extensions as Record<string, unknown> | undefined)?.case_sensitive === true;
-    entries.push({
-      label: typeof e.name === "string" && e.name ? e.name : typeof e.comment === "string" && e.comment ? e.comment : (keys[0] ?? `entry ${index}`),
-      keys,
-      secondaryKeys: strings(e.secondary_keys),
-      content: e.content,
-      constant: e.constant === true,
-      selective: e.selective === true,
-      caseSensitive,
-      insertionOrder: typeof e.insertion_order === "number" ? e.insertion_order : 100,
-      index,
-    });
-  });
-  return { entries, scanDepth: depth, tokenBudget: budget };
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** Whether `key` occurs in `text`: whole words for keys bounded by letters or digits, else anywhere. */
-export function keyOccurs(key: string, text: string, caseSensitive = false): boolean {
-  const needle = key.trim();
-  if (needle === "") return false;
-  const flags = caseSensitive ? "u" : "iu";
-  if (/^[\p{L}\p{N}].*[\p{L}\p{N}]$|^[\p{L}\p{N}]$/u.test(needle)) {
-    return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(needle)}(?![\\p{L}\\p{N}_])`, flags).test(text);
-  }
-  return caseSensitive ? text.includes(needle) : text.toLowerCase().includes(needle.toLowerCase());
-}
-
-/** The entries that fire for the given recent messages, in insertion order. */
-export function activeLoreEntries(book: Lorebook, recent: string[]): LoreEntry[] {
-  const text = recent.join("\n");
-  return book.entries
-    .filter((entry) => {
-      if (entry.constant) return true;
-      if (!entry.keys.some((key) => keyOccurs(key, text, entry.caseSensitive))) return false;
-      if (entry.selective && entry.secondaryKeys.length > 0) {
-        return entry.secondaryKeys.some((key) => keyOccurs(key, text, entry.caseSensitive));
-      }
-      return true;
-    })
-    .sort((a, b) => a.insertionOrder - b.insertionOrder || a.index - b.index);
+/** `history` (oldest first) as the engine scans it: newest first, each with its speaker's name. */
+export function scannedMessages(history: readonly HistoryMessage[], characterName: string, userName: string): ScannedMessage[] {
+  return history
+    .map((m) => ({ text: m.content, name: m.name ?? (m.role === "user" ? userName : characterName), isUser: m.role === "user" }))
+    .reverse();
 }
 
 const normalise = (text: string | null | undefined) => (text ?? "").replace(/\r\n?/g, "\n").trim();
@@ -332,21 +286,8 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const people = options.people;
   // Several speakers or several people: every line is named.
   const named = group !== undefined || people !== undefined;
-  // Every member's lorebook triggers on the shared history (the speaker's first).
-  const books = [character.characterBook, ...(group ?? []).map((member) => member.characterBook)].map(readLorebook);
-  let lore = books.flatMap((book) => {
-    const recent = history.slice(-book.scanDepth).map((m) => m.content);
-    let entries = activeLoreEntries(book, recent);
-    if (book.tokenBudget !== null) {
-      let spent = 0;
-      entries = entries.filter((entry) => {
-        spent += estimateTokens(entry.content);
-        return spent <= book.tokenBudget!;
-      });
-    }
-    return entries;
-  });
-  if (books.length > 1) lore.sort((a, b) => a.insertionOrder - b.insertionOrder);
+  // Every member's lorebook triggers on the shared history (the room passes what fired; cardLore otherwise).
+  let lore = options.lore ?? cardLore(character, history, group, user);
   const castBlock = (withDescriptions: boolean) =>
     group && group.length > 0
       ? `{{char}} is in a group chat with {{user}} and:\n${group
@@ -370,17 +311,25 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const pinned = (options.pinned ?? []).map(normalise).filter(Boolean);
   let recalled: RecalledLine[] = [];
   // Each part of the system message with its kind, in prompt order (empty parts left out).
-  const systemParts = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true): [PromptSectionKind, string][] =>
+  // SillyTavern's story string: wiBefore before the description, wiAfter after the scenario; at-depth entries go into the history.
+  const loreAt = (entries: ActivatedEntry[], position: ActivatedEntry["position"]) =>
+    entries
+      .filter((e) => e.position === position)
+      .map((e) => normalise(e.content))
+      .filter(Boolean)
+      .join("\n");
+  const systemParts = (withLore: ActivatedEntry[], withExamples: boolean, withCastDescriptions = true): [PromptSectionKind, string][] =>
     (
       [
         ["system", system],
+        ["lorebook", loreAt(withLore, "before_char")],
         ["character", description && `{{char}}'s description:\n${description}`],
         ["character", personality && `{{char}}'s personality: ${personality}`],
         ["character", scenario && `Scenario: ${scenario}`],
+        ["lorebook", loreAt(withLore, "after_char")],
         ["persona", persona && `{{user}}'s persona: ${persona}`],
         ["persona", peopleBlock(withCastDescriptions)],
         ["character", castBlock(withCastDescriptions)],
-        ["lorebook", withLore.map((e) => normalise(e.content)).join("\n")],
         ["examples", withExamples && examples ? `Examples of how {{char}} speaks:\n${examples}` : ""],
         ["memory_note", memory && `Remember:\n${memory}`],
         ["pinned", pinned.length > 0 ? `${PINNED_HEADING}\n${pinned.map((text) => `- ${text}`).join("\n")}` : ""],
@@ -390,7 +339,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
     )
       .filter(([, text]) => Boolean(text))
       .map(([kind, text]) => [kind, macros(text)]);
-  const systemText = (withLore: LoreEntry[], withExamples: boolean, withCastDescriptions = true) =>
+  const systemText = (withLore: ActivatedEntry[], withExamples: boolean, withCastDescriptions = true) =>
     systemParts(withLore, withExamples, withCastDescriptions)
       .map(([, text]) => text)
       .join("\n\n");
@@ -398,6 +347,9 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const groupNudge = named ? macros(GROUP_NUDGE) : "";
   const nudge = options.continueLast ? CONTINUE_NUDGE : "";
   const note = macros(normalise(options.authorNote?.text));
+  // At-depth entries are system (or their role's) messages in the history, counted with what never drops.
+  const depthLore = (entries: ActivatedEntry[]) => entries.filter((e) => e.position === "at_depth" && normalise(e.content) !== "");
+  const depthTokens = (entries: ActivatedEntry[]) => depthLore(entries).reduce((sum, e) => sum + messageTokens(macros(normalise(e.content))), 0);
   const postTokens = [post, groupNudge, nudge, note].reduce((sum, text) => sum + (text ? messageTokens(text) : 0), 0);
   // A group chat's or shared room's history lines carry their speaker's or author's name.
   const lines: HistoryMessage[] = named
@@ -409,7 +361,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   let includeExamples = examples !== "";
   let castDescriptions = true;
   let systemContent = systemText(lore, includeExamples);
-  const fixed = () => messageTokens(systemContent) + postTokens + latestTokens;
+  const fixed = () => messageTokens(systemContent) + postTokens + latestTokens + depthTokens(lore);
   if (fixed() > budget && includeExamples) {
     includeExamples = false;
     systemContent = systemText(lore, false);
@@ -451,6 +403,11 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   const historyTokens = kept.reduce((sum, m) => sum + messageTokens(m.content), 0);
   // The author's note, `depth` messages before the end (SillyTavern's "in-chat @ depth").
   if (note) kept.splice(Math.max(0, kept.length - Math.max(0, options.authorNote!.depth)), 0, { role: "system", content: note });
+  // At-depth lorebook entries, `depth` messages from the end with their role (SillyTavern's "@ D"), deepest first so depths count in the history.
+  const atDepth = depthLore(lore);
+  for (const entry of [...atDepth].sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0))) {
+    kept.splice(Math.max(0, kept.length - Math.max(0, entry.depth ?? 0)), 0, { role: entry.role ?? "system", content: macros(normalise(entry.content)) });
+  }
 
   // Strict chat templates want user and assistant to alternate: neighbours of one role are joined.
   const turns: PromptMessage[] = [];
@@ -475,13 +432,14 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
   for (const [kind, text] of systemParts(lore, includeExamples, castDescriptions)) count(kind, estimateTokens(text));
   count("history", historyTokens);
   if (note) count("author_note", messageTokens(note));
+  count("lorebook", depthTokens(lore));
   count("post_history", [post, groupNudge, nudge].reduce((sum, text) => sum + (text ? messageTokens(text) : 0), 0));
   const sections = [...sizes].map(([kind, tokens]) => ({ kind, tokens }));
   return {
     messages,
     estimatedTokens: messages.reduce((sum, m) => sum + messageTokens(m.content), 0),
-    historyIncluded: kept.length - (note ? 1 : 0),
-    lorebookEntries: lore.map((e) => e.label),
+    historyIncluded: kept.length - (note ? 1 : 0) - atDepth.length,
+    lorebook: lore,
     examplesIncluded: includeExamples,
     castDescriptionsIncluded: castDescriptions,
     stop,

@@ -36,7 +36,7 @@ test("signed in: the user menu shows the first letter and first name, and logs o
   await page.keyboard.press("Enter");
   const menu = page.getByRole("menu");
   await expect(menu).toBeVisible();
-  await expect(menu.getByRole("menuitem")).toHaveText(["Profile", "My Characters", "Favorites", "My Chats", "Models", "Logout"]);
+  await expect(menu.getByRole("menuitem")).toHaveText(["Profile", "My Characters", "Favorites", "My Chats", "Lorebooks", "Models", "Logout"]);
   await expect(menu.getByRole("menuitem", { name: "Profile" })).toBeFocused();
   await page.keyboard.press("ArrowDown");
   await expect(menu.getByRole("menuitem", { name: "My Characters" })).toBeFocused();

@@ -24,6 +24,7 @@
 import { z } from "zod";
 import { visibleName } from "./names.ts";
 import type { CharacterAsset } from "./api.ts";
+import { lorebookIdsSchema } from "./lorebook/ids.ts";
 
 /** Longest chat message a person may send, in characters (after trimming); also the longest edit of one. */
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
@@ -514,7 +515,7 @@ export const conversationInputSchema = z
   .transform(({ characterId, characterIds, title }) => ({ characterIds: characterIds ?? [characterId!], title }));
 export type ConversationInput = z.output<typeof conversationInputSchema>;
 
-/** `PATCH /api/conversations/:id`: rename (1–200 characters) and/or choose the reply order. */
+/** `PATCH /api/conversations/:id`: rename (1–200 characters), choose the reply order or the model, attach lorebooks. */
 export const conversationPatchSchema = z
   .object({
     title: titleField.min(1, "Titles cannot be empty").optional(),
@@ -523,6 +524,8 @@ export const conversationPatchSchema = z
     modelConnectionId: z.string({ error: "modelConnectionId must be a connection id or null" }).max(64).nullable().optional(),
     /** The chat's background: the name of a `background` asset of its first character; null: none (DESIGN.md "Character assets"). */
     background: z.string({ error: "background must be a background's name or null" }).trim().min(1).max(64).nullable().optional(),
+    /** The owner's standalone lorebooks that apply to every speaker, in order (DESIGN.md turn 4 "Lorebooks"); [] detaches them all. */
+    lorebookIds: lorebookIdsSchema.optional(),
   })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), "Nothing to change");
 export type ConversationPatch = z.output<typeof conversationPatchSchema>;

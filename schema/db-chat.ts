@@ -337,3 +337,64 @@ export const shareMessages = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.shareToken, t.position] }), index("share_messages_author_idx").on(t.authorId)],
 );
+
+/**
+ * Lorebooks (World Info, DESIGN.md turn 4 "Lorebooks"): a person's books.
+ * A book is read and written whole (the activation scan reads every entry,
+ * `PUT` replaces them, import and export are whole files), so its entries
+ * are one JSON column of `LorebookEntry` (schema/lorebook/book.ts) rather
+ * than a table of rows (docs/decisions/0034). `character_id`: the
+ * character whose card `character_book` this book is (one at most; kept in
+ * step with `characters.character_book` both ways; deleted with it).
+ */
+export const lorebooks = sqliteTable(
+  "lorebooks",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    characterId: integer("character_id").references(() => characters.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** `LorebookSettings` (schema/lorebook/activation.ts). */
+    settings: text("settings", { mode: "json" }).notNull().$type<Record<string, unknown>>().default(sql`'{}'`),
+    /** `LorebookEntry[]`, in the book's display order. */
+    entries: text("entries", { mode: "json" }).notNull().$type<Record<string, unknown>[]>().default(sql`'[]'`),
+    /** Top-level fields of an imported file this site does not read (kept for export). */
+    extensions: text("extensions", { mode: "json" }).notNull().$type<Record<string, unknown>>().default(sql`'{}'`),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [index("lorebooks_owner_idx").on(t.ownerId, t.updatedAt), uniqueIndex("lorebooks_character_idx").on(t.characterId)],
+);
+
+/** Standalone books a character's creator attached to it (its own `character_book` needs no row), in order. */
+export const characterLorebooks = sqliteTable(
+  "character_lorebooks",
+  {
+    characterId: integer("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    lorebookId: text("lorebook_id")
+      .notNull()
+      .references(() => lorebooks.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.characterId, t.lorebookId] }), index("character_lorebooks_lorebook_idx").on(t.lorebookId)],
+);
+
+/** Books a chat's owner attached to the chat (apply to every speaker), in order. */
+export const conversationLorebooks = sqliteTable(
+  "conversation_lorebooks",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    lorebookId: text("lorebook_id")
+      .notNull()
+      .references(() => lorebooks.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.lorebookId] }), index("conversation_lorebooks_lorebook_idx").on(t.lorebookId)],
+);

@@ -26,7 +26,9 @@ export const NOT_TEXT = {
   /** A comment: the comment it answers. */
   comment: ["parentId"],
   /** A new conversation (or a change of it): the characters it is with, its reply order, the model connection that writes it. */
-  conversation: ["characterId", "characterIds", "replyOrder", "modelConnectionId", "background"],
+  conversation: ["characterId", "characterIds", "replyOrder", "modelConnectionId", "background", "lorebookIds"],
+  /** A lorebook (create, replace, import): every string of it is text, entries' keys, comments and content alike. */
+  lorebook: [],
   /** A room frame: its type and the ids it names. */
   frame: ["type", "conversationId", "messageId", "clientId", "isUser", "characterId", "requestId"],
 } as const satisfies Record<string, readonly string[]>;

@@ -19,6 +19,7 @@ import { cardsRoutes } from "./routes/cards.ts";
 import { characterAssetsRoutes } from "./routes/character-assets.ts";
 import { charactersRoutes } from "./routes/characters.ts";
 import { memoriesRoutes } from "./routes/memories.ts";
+import { characterLorebooksRoutes, lorebooksRoutes } from "./routes/lorebooks.ts";
 import { speechRoutes } from "./routes/speech.ts";
 import { transcriptionsRoutes } from "./routes/transcriptions.ts";
 import { voicesRoutes } from "./routes/voices.ts";
@@ -70,6 +71,8 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/characters", characterCommentsRoutes)
   .route("/characters", cardsRoutes)
   .route("/characters", characterAssetsRoutes)
+  .route("/characters", characterLorebooksRoutes)
+  .route("/lorebooks", lorebooksRoutes)
   .route("/my-characters", myCharactersRoutes)
   .route("/", uploadsRoutes)
   .route("/comments", commentsRoutes)

@@ -269,9 +269,10 @@ export interface ScreeningEntry {
    * `summary` (as the owner rewrote it), a `comment`, a
    * `persona`, the `profile`, a `conversation` (its title, or an imported chat),
    * an `image`'s prompt (DESIGN.md "Pictures": the person's, the one the chat
-   * model wrote, or one the image engine itself refused).
+   * model wrote, or one the image engine itself refused), a `lorebook` (its
+   * name, description and entries).
    */
-  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation" | "image";
+  subjectType: "character" | "message" | "reply" | "memory" | "summary" | "comment" | "persona" | "profile" | "conversation" | "image" | "lorebook";
   /** Character id or message id; null when nothing was stored. */
   subjectId: string | null;
   userId: string | null;

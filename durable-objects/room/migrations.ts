@@ -31,6 +31,11 @@
  * - pictures (version 9, DESIGN.md "Pictures", image-rows.ts): `images`,
  *   each imagined picture with its prompt, who asked, its R2 object and the
  *   `seq` of the last message before it (its place in the chat).
+ * - lorebooks (version 11, DESIGN.md turn 4 "Lorebooks"): `lorebook_state`,
+ *   one row: the timers (sticky, cooldown) and first matches of the chat's
+ *   lorebook entries after the last reply (schema/lorebook/activation.ts
+ *   TimedState, counted in messages of the chat; a regenerate or rewind
+ *   undoes what began after it, as SillyTavern does).
  *
  * Times are ms since the epoch.
  */
@@ -325,6 +330,8 @@ const MIGRATIONS: string[][] = [
   ],
   // 10 (issue 37): the expression each character reply shows (DESIGN.md "Character assets").
   ["ALTER TABLE messages ADD COLUMN expression TEXT"],
+  // 11: lorebook timers (lore.ts).
+  ["CREATE TABLE lorebook_state (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"],
 ];
 
 /** Newest schema version. */

@@ -192,7 +192,7 @@ export class PromptInputs {
       for (const member of cast) {
         if (member.card) names.set(member.characterId, member.card.name);
         if (member.characterId === speakerId || !this.canSpeak(member.card)) continue;
-        others.push({ name: member.card.name, description: member.card.description, characterBook: member.card.characterBook });
+        others.push({ name: member.card.name, description: member.card.description, characterBook: member.card.characterBook, characterId: member.characterId });
       }
       options.cast = others;
     }

@@ -42,6 +42,8 @@ import { siteModels } from "../../ai/model-connection.ts";
 import type { ReplyUsage } from "../../schema/chat.ts";
 import { type ChatErrorCode, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import { type BuiltPrompt, buildPrompt, type HistoryMessage, type PromptOptions } from "../prompt.ts";
+import type { ActivationResult } from "../../schema/lorebook/activation.ts";
+import { readReplyLorebooks } from "./lore.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
 import { RECALL_MAX_TOKENS } from "./memory.ts";
 import { versionFields } from "./message-rows.ts";
@@ -242,6 +244,33 @@ export class ReplyWriting {
     });
   }
 
+  /**
+   * The lorebook entries that fire for `reply` (DESIGN.md turn 4
+   * "Lorebooks", lore.ts): the chat's books and the cast's, seeded by the
+   * id of the message it answers and the speaker, timers counted in the
+   * chat's messages before it. Their budget is a quarter of the prompt's, capped further by each
+   * book's `tokenBudget`. Throws what D1 throws.
+   */
+  private async loreFor(reply: ActiveReply, character: ReplyCharacter, history: HistoryMessage[], options: PromptOptions): Promise<ActivationResult> {
+    const room = this.store.room!;
+    const speaker = { characterId: reply.characterId, characterBook: character.characterBook };
+    const others = (options.cast ?? []).flatMap((member) => (member.characterId !== undefined ? [{ characterId: member.characterId, characterBook: member.characterBook }] : []));
+    const books = await readReplyLorebooks(this.env.DB, room.conversation_id, speaker, others);
+    // Seeded by the message being answered (the newest complete one before the reply) and the speaker: every
+    // version of the reply (regenerate, continue) rolls the same; completeReply forgets which version replaced which.
+    const before = this.store.visibleRows().filter((row) => row.status === "complete" && row.id !== reply.id);
+    const seed = `${before.at(-1)?.id ?? room.conversation_id}:${reply.characterId}`;
+    const chatLength = before.length;
+    return this.store.lore.activate(books, {
+      history,
+      characterName: character.name,
+      userName: options.userName,
+      seed,
+      chatLength,
+      tokenBudget: Math.max(1, Math.floor((options.contextTokens - options.maxTokens) / 4)),
+    });
+  }
+
   private async write(reply: ActiveReply): Promise<void> {
     const store = this.store;
     const room = store.room!;
@@ -249,6 +278,7 @@ export class ReplyWriting {
     let character: ReplyCharacter | null = null;
     let choice: ReplyModel | null = null;
     let prompt: BuiltPrompt | null = null;
+    let lore: ActivationResult | null = null;
     // The first text goes out at once, then what arrived meanwhile on every tick of one timer per
     // reply (not a timer per frame: a busy object streams hundreds of replies at once).
     let deltaTicker: ReturnType<typeof setInterval> | undefined;
@@ -279,7 +309,14 @@ export class ReplyWriting {
       // A continued reply is the last message of its own prompt, with the text it had.
       if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(named ? { name: character.name } : {}) });
       const recall = await this.recallFor(history, reply.characterId, character.name);
-      prompt = buildPrompt(character, history, { ...options, pinned, continueLast: reply.continues !== null, ...(recall ? { recall } : {}) });
+      lore = await this.loreFor(reply, character, history, options);
+      prompt = buildPrompt(character, history, {
+        ...options,
+        pinned,
+        continueLast: reply.continues !== null,
+        ...(recall ? { recall } : {}),
+        lore: lore.entries,
+      });
       // The person's stop strings end a reply as another speaker's line does, whatever the provider.
       const stops = [...prompt.stop, ...(replyModel.sampling.stop ?? [])];
       // `{{user}}` is the author of the message being answered (PromptInputs.forReply).
@@ -366,11 +403,20 @@ export class ReplyWriting {
       store.memory.noteReply(
         reply.id,
         version,
-        { messages: prompt.messages, sections: prompt.sections, recalled: prompt.recalled, lorebook: [], model: modelName, tokens: prompt.estimatedTokens },
+        {
+          messages: prompt.messages,
+          sections: prompt.sections,
+          recalled: prompt.recalled,
+          lorebook: prompt.lorebook.map(({ lorebookId, entryId, reason }) => ({ lorebookId, entryId, reason })),
+          model: modelName,
+          tokens: prompt.estimatedTokens,
+        },
         now,
       );
       row = store.row(reply.id) ?? row;
     }
+    // The timers count from this reply on (a failed reply keeps the state it found).
+    if (lore) store.lore.keep(lore.timedState);
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     // A continued reply is not a new message: only the preview follows.
     if (reply.continues !== null) this.d1.notePreview(row);

@@ -13,6 +13,7 @@
  * Times are ms since the epoch. Statements throw what SQLite throws (a
  * violated constraint); none is expected in use.
  */
+import { RoomLore } from "./lore.ts";
 import { StoragePart } from "./storage-part.ts";
 import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
@@ -69,11 +70,14 @@ export class RoomStore extends StoragePart {
   readonly memory: RoomMemory;
   /** Pictures imagined in the chat (image-rows.ts). */
   readonly images: ImageRows;
+  /** Lorebook timers (lore.ts). */
+  readonly lore: RoomLore;
 
   /** `embedder`: the room's (EMBEDDING_PROVIDER); tests of the store alone get the offline one. */
   constructor(storage: DurableObjectStorage, embedder: () => Embedder | Promise<Embedder> = () => new OfflineEmbedder()) {
     super(storage);
     this.memory = new RoomMemory(storage, embedder);
+    this.lore = new RoomLore(storage);
     this.cast = new RoomCast(storage);
     this.people = new RoomPeople(storage);
     this.kept = new RoomKept(storage);

@@ -333,7 +333,7 @@ function matchKey(haystack: ScanText, key: string, entry: Resolved): { matched: 
   }
   const text = entry.caseSensitive ? haystack.raw : haystack.lower;
   const needle = entry.caseSensitive ? key : key.toLowerCase();
-  if (!text.includes(needle)) return { matched: false, regex: false };
+  if (!mayContain(haystack, needle, entry.caseSensitive) || !text.includes(needle)) return { matched: false, regex: false };
   if (!entry.matchWholeWords || needle.split(/\s+/).length > 1) return { matched: true, regex: false };
   // \W is ASCII-only, so in scripts without spaces (CJK…) every letter is a boundary: as in SillyTavern, such keys match inside words.
   const bounded = remember(wholeWordCache, needle, () => new RegExp(`(?:^|\\W)(${escapeRegExp(needle)})(?:$|\\W)`));
@@ -398,6 +398,29 @@ function resolve(book: Lorebook, entry: LoreEntry, recursive: boolean): Resolved
 interface ScanText {
   raw: string;
   lower: string;
+  /** Every three-character run of `raw` and of `lower`, made on first use (mayContain). */
+  trigrams?: { raw: Set<string>; lower: Set<string> };
+}
+
+function trigramsOf(text: string): Set<string> {
+  const set = new Set<string>();
+  for (let i = 0; i + 3 <= text.length; i++) set.add(text.slice(i, i + 3));
+  return set;
+}
+
+/**
+ * False when `needle` cannot occur in `haystack`: some three-character run
+ * of it (its first, middle and last are tried) is nowhere in the text. A
+ * necessary condition only, checked in constant time, so that a book of
+ * a thousand keys runs `includes` over the scan text only for the few that
+ * may match (`npm run bench:lorebook`).
+ */
+function mayContain(haystack: ScanText, needle: string, caseSensitive: boolean): boolean {
+  if (needle.length < 3) return true;
+  haystack.trigrams ??= { raw: trigramsOf(haystack.raw), lower: trigramsOf(haystack.lower) };
+  const set = caseSensitive ? haystack.trigrams.raw : haystack.trigrams.lower;
+  const middle = Math.floor((needle.length - 3) / 2);
+  return set.has(needle.slice(0, 3)) && set.has(needle.slice(middle, middle + 3)) && set.has(needle.slice(-3));
 }
 
 /** SillyTavern's scan buffer: the newest messages to a depth, the injected context and the recursion text, one per line, each after a \x01. */

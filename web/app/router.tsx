@@ -32,6 +32,8 @@ const FavoritesPage = lazy(() => import("../routes/favorites.tsx").then((m) => (
 const CreatorPage = lazy(() => import("../routes/creator.tsx").then((m) => ({ default: m.CreatorPage })));
 const SettingsModelsPage = lazy(() => import("../routes/settings-models.tsx").then((m) => ({ default: m.SettingsModelsPage })));
 const SharedStoryPage = lazy(() => import("../routes/shared-story.tsx").then((m) => ({ default: m.SharedStoryPage })));
+const LorebooksPage = lazy(() => import("../routes/lorebooks.tsx").then((m) => ({ default: m.LorebooksPage })));
+const LorebookPage = lazy(() => import("../routes/lorebooks.tsx").then((m) => ({ default: m.LorebookPage })));
 const JoinPage = lazy(() => import("../routes/join.tsx").then((m) => ({ default: m.JoinPage })));
 const NotFoundPage = lazy(() => import("../routes/not-found.tsx").then((m) => ({ default: m.NotFoundPage })));
 
@@ -53,6 +55,8 @@ export function AppRoutes() {
         <Route path="my-characters" element={<MyCharactersPage />} />
         <Route path="favorites" element={<FavoritesPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
+        <Route path="lorebooks" element={<LorebooksPage />} />
+        <Route path="lorebooks/:id" element={<LorebookPage />} />
         <Route path="u/:username" element={<CreatorPage />} />
         <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
         <Route path="terms-of-use" element={<TermsOfUsePage />} />

@@ -2,10 +2,10 @@
  * The signed-in person's menu in the header (SPEC.md §2 "User menu"): avatar
  * and first name (or e-mail); Profile, My Characters, Favorites (issue 16),
  * My Chats (the person's conversations, to find them again), Models (their
- * model connections, /settings/models), Logout. Loaded lazily by
+ * model connections, /settings/models), Lorebooks (/lorebooks), Logout. Loaded lazily by
  * the header, so visitors never download the menu code.
  */
-import { ChevronDown, Cpu, Heart, LogOut, MessagesSquare, Sparkles, UserRound } from "lucide-react";
+import { BookOpen, ChevronDown, Cpu, Heart, LogOut, MessagesSquare, Sparkles, UserRound } from "lucide-react";
 import { Link } from "react-router";
 import { type CurrentUser, LOGOUT_PATH } from "../lib/auth.ts";
 import { userAvatarLetter, userMenuName } from "../lib/user-display.ts";
@@ -58,6 +58,11 @@ export function UserMenu({ user }: { user: CurrentUser }) {
         <DropdownMenuItem asChild>
           <Link to="/chats">
             <MessagesSquare aria-hidden="true" /> My Chats
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/lorebooks">
+            <BookOpen aria-hidden="true" /> Lorebooks
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

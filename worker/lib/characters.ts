@@ -23,6 +23,7 @@ import {
   toSummary,
 } from "./catalog-rows.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
+import { ownBookStatements } from "./lorebooks.ts";
 import { isVisibleTo } from "./listable.ts";
 
 /** `creator` by default: the username without its leading "@" (it is shown as "@" + creator). */
@@ -149,6 +150,8 @@ export async function createCharacter(db: D1Database, input: NewCharacter): Prom
   }
   const results = await db.batch<{ id: number }>(statements);
   const id = results[input.tags.length]!.results[0]!.id;
+  // The card's `character_book` is the character's own lorebook (DESIGN.md turn 4 "Lorebooks").
+  if (input.characterBook) await db.batch(ownBookStatements(db, id, creatorId, input.characterBook, input.name));
   return (await getCharacter(db, id))!;
 }
 
@@ -175,6 +178,9 @@ export async function updateCharacter(db: D1Database, current: Character, patch:
       db.prepare("DELETE FROM character_tags WHERE character_id = ?").bind(current.id),
       ...linkTagsStatements(db, current.id, patch.tags),
     );
+  }
+  if (patch.characterBook !== undefined && current.creatorId) {
+    statements.push(...ownBookStatements(db, current.id, current.creatorId, patch.characterBook, patch.name ?? current.name));
   }
   await db.batch(statements);
   return (await getCharacter(db, current.id))!;

@@ -95,6 +95,8 @@ export const TEXT_OF = {
   profile: (input: unknown) => screenedText(input, NOT_TEXT.profile),
   /** `POST /api/conversations` (its title). */
   conversation: (input: unknown) => screenedText(input, NOT_TEXT.conversation),
+  /** `POST`/`PUT /api/lorebooks`, `POST /api/lorebooks/import`: name, description, and each entry's keys, comment, content and kept fields. */
+  lorebook: (input: unknown) => screenedText(input, NOT_TEXT.lorebook),
   /** `POST /api/conversations/import`: every message and swipe of the file. */
   chatImport: (messages: readonly { content: string; alternatives: readonly string[] }[]) =>
     screenedText(messages.map((message) => [message.content, ...message.alternatives])),

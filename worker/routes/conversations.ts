@@ -74,6 +74,7 @@ import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts"
 import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemberPersona } from "../lib/shared-rooms.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
+import { attachToConversation } from "../lib/lorebooks.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 import type { SessionUser } from "../lib/sessions.ts";
@@ -220,7 +221,7 @@ export const conversationsRoutes = new Hono<AppEnv>()
   })
   .patch("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPatchSchema), async (c) => {
     const user = c.get("user")!;
-    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "rename the chat or change its reply order");
+    const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "change this chat");
     const patch = c.req.valid("json");
     if (patch.title !== undefined) {
       await screenWrite(c.env, {
@@ -232,7 +233,10 @@ export const conversationsRoutes = new Hono<AppEnv>()
     }
     // Which model writes the chat (DESIGN.md "Your own model (turn 3)"): the room reads it from D1 at its next reply.
     if (patch.modelConnectionId !== undefined) await setConversationModel(c.env.DB, conversation.id, user.id, patch.modelConnectionId);
-    return c.json(await updateConversation(c.env, conversation, patch), 200);
+    // The chat's lorebooks (DESIGN.md turn 4 "Lorebooks"): the room reads them from D1 at its next reply.
+    if (patch.lorebookIds !== undefined) await attachToConversation(c.env.DB, conversation.id, user.id, patch.lorebookIds);
+    const updated = await updateConversation(c.env, conversation, patch);
+    return c.json(patch.lorebookIds !== undefined ? { ...updated, lorebookIds: patch.lorebookIds } : updated, 200);
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const user = c.get("user")!;

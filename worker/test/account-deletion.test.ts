@@ -159,6 +159,9 @@ describe("deleting an account with something in every table", () => {
       .bind(mira.id, theosRoom.id)
       .run();
     await post(mira, `/api/conversations/${mirasRoom.id}/memories`, { text: "Mira is afraid of deep water." });
+    // A lorebook of hers, attached to her own room.
+    const lorebook = await post<{ id: string }>(mira, "/api/lorebooks", { name: "The sea", entries: [{ keys: ["tide"], content: "The tide is high." }] });
+    await call(`/api/conversations/${mirasRoom.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [lorebook.id] } });
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(mira.id, theo.id).run();
     await env.DB.prepare("INSERT INTO speech_usage (user_id, window_start, audio_ms) VALUES (?, ?, 12000)").bind(mira.id, Date.now()).run();
     // Share links: one of her room, and one of Theo's room holding her message.

@@ -65,6 +65,8 @@ describe("what the export holds", () => {
     expect(connection.status, await connection.clone().text()).toBe(201);
     await env.DB.prepare("UPDATE users SET auth_subject = ? WHERE id = ?").bind(`https://issuer.test subject-${mira.id}`, mira.id).run();
     expect((await call(`/api/conversations/${chat.id}/memories`, { method: "POST", user: mira, body: { text: "The keeper left in spring." } })).status).toBe(201);
+    const standalone = await call("/api/lorebooks", { method: "POST", user: mira, body: { name: "Harbor towns", entries: [{ keys: ["Saltmere"], content: "Saltmere stands on stilts.", order: 7 }] } });
+    const standaloneId = (await json<{ id: string }>(standalone, 201)).id;
     const blocked = await signIn({ firstName: "Nox" });
     expect((await call(`/api/users/${encodeURIComponent(blocked.username)}/block`, { method: "PUT", user: mira })).status).toBe(204);
     const blocker = await signIn({ firstName: "Ivo" });
@@ -94,6 +96,12 @@ describe("what the export holds", () => {
     const lorebook = jsonFile(files, charxName.replace(/^characters\//, "lorebooks/").replace(/\.charx$/, ".json"));
     expect(lorebook.entries["0"]).toMatchObject({ uid: 0, key: ["lighthouse"], content: "The lighthouse has been dark for ten years.", order: 5, position: 0, disable: false, depth: 2, probability: 80 });
     expect(lorebook.entries["1"]).toMatchObject({ uid: 1, key: ["tide"], keysecondary: ["moon"], selective: true, disable: true, position: 1 });
+
+    // Her standalone lorebook as SillyTavern World Info too.
+    expect(jsonFile(files, `lorebooks/Harbor_towns-${standaloneId.slice(0, 8)}.json`)).toMatchObject({
+      name: "Harbor towns",
+      entries: { "0": { uid: 0, key: ["Saltmere"], content: "Saltmere stands on stilts.", order: 7, position: 0 } },
+    });
 
     // The chat as SillyTavern JSONL: a header line, then the greeting, her message and the reply.
     const chatName = names.find((name) => name.startsWith("chats/") && name.endsWith(".jsonl"))!;

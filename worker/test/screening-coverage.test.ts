@@ -36,6 +36,8 @@ const SCREENED: Record<string, { text: (input: any) => string; notText: readonly
   commentInputSchema: { text: TEXT_OF.comment, notText: NOT_TEXT.comment },
   conversationInputSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
   conversationPatchSchema: { text: TEXT_OF.conversation, notText: NOT_TEXT.conversation },
+  // Lorebooks (worker/routes/lorebooks.ts: create, replace and import screen the whole book).
+  lorebookInputSchema: { text: TEXT_OF.lorebook, notText: NOT_TEXT.lorebook },
   // Pinned memories (worker/routes/memories.ts: the text given, else the pinned message's, already screened when stored).
   memoryInputSchema: { text: (input) => String(input.text ?? ""), notText: ["messageId", "scope"] },
   memoryPatchSchema: { text: (input) => String(input.text), notText: [] },
@@ -95,6 +97,8 @@ const NOT_WRITES: Record<string, string> = {
   cancelImageFrameSchema: "ids only (checked below)",
   hideMessageFrameSchema: "an id and a flag (checked below)",
   castAddInputSchema: "a character id",
+  lorebookEntrySchema: "part of lorebookInputSchema (entries), screened there",
+  lorebookAttachSchema: "lorebook ids (the books were screened when written)",
   castMemberPatchSchema: "a flag and a number",
   chatMessageSchema: "what the server sends",
   serverFrameSchema: "what the server sends",

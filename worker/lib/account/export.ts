@@ -11,7 +11,9 @@
  *   when it is an upload of theirs, and every asset: expressions,
  *   backgrounds, what else its card carried);
  * - `lorebooks/<id>-<name>.json`: each character's lorebook
- *   (`character_book`) as SillyTavern World Info (world-info.ts);
+ *   (`character_book`) as SillyTavern World Info (world-info.ts), and
+ *   `lorebooks/<name>-<id>.json` each standalone lorebook of theirs
+ *   (schema/lorebook/book.ts worldInfoOf);
  * - `chats/<date>-<title>.jsonl`: each chat they own or joined, as
  *   SillyTavern chat JSONL (worker/lib/sillytavern-chat.ts), as the chat's
  *   own export gives it;
@@ -47,6 +49,8 @@ import { ApiError } from "../errors.ts";
 import type { SessionUser } from "../sessions.ts";
 import { writeSillyTavernJsonl } from "../sillytavern-chat.ts";
 import { worldInfoOfCharacterBook } from "./world-info.ts";
+import { worldInfoOf } from "../../../schema/lorebook/book.ts";
+import { findOwnLorebook } from "../lorebooks.ts";
 
 /**
  * Claims this minute's export for `userId` at `now` (ms).
@@ -84,7 +88,7 @@ profile.json            your account: names, username, e-mail, picture, bio and 
 characters/*.charx      your characters as CharX (Character Card V3 in a zip, with the avatar
                         when you uploaded it, expressions and backgrounds); SillyTavern,
                         RisuAI and Fabled import them
-lorebooks/*.json        each character's lorebook as SillyTavern World Info
+lorebooks/*.json        each character's lorebook and each of your lorebooks as SillyTavern World Info
 chats/*.jsonl           every chat you own or joined, as SillyTavern chat files
 comments.json           your comments; comment-votes.json: your votes on comments
 favorites.json          the characters you favorited; follows.json: the creators you follow
@@ -203,6 +207,17 @@ async function writeExport(env: Env, user: SessionUser, origin: string, zip: Zip
     const name = `${character.id}-${slug(character.name)}`;
     await zip.add(`characters/${name}.charx`, writeCharx(writeCard(character).v3, await charxAssetsOf(env.AVATARS, character, origin)), true);
     if (character.characterBook) await zip.json(`lorebooks/${name}.json`, worldInfoOfCharacterBook(character.characterBook));
+  }
+
+  // Standalone lorebooks one at a time (a character's own is its character_book, above).
+  const { results: lorebookIds } = await db
+    .prepare("SELECT id FROM lorebooks WHERE owner_id = ? AND character_id IS NULL ORDER BY created_at, id")
+    .bind(user.id)
+    .all<{ id: string }>();
+  for (const { id } of lorebookIds) {
+    const book = await findOwnLorebook(db, id, user.id).catch(() => null);
+    if (!book) continue; // deleted meanwhile
+    await zip.json(`lorebooks/${slug(book.name)}-${book.id.slice(0, 8)}.json`, worldInfoOf(book));
   }
 
   // Chats one at a time, each read from its room as the chat's own export reads it.

@@ -1,0 +1,132 @@
+/**
+ * The room's lorebooks (DESIGN.md turn 4 "Lorebooks"): which books apply to
+ * a reply, what fired, and the timers kept between replies.
+ *
+ * - Books: the chat's (its owner attached them; every speaker), then the
+ *   speaker's own (its card's `character_book`) and those its creator
+ *   attached, then each other member's the same way (a group's members'
+ *   books apply to the shared history), read from D1 at every reply (one
+ *   query), each book once.
+ * - Activation: schema/lorebook/activation.ts on the history (newest first,
+ *   with names), seeded by the id of the message the reply answers and the
+ *   speaker's id (every version of a reply answers the same message, so a
+ *   regenerate rolls probabilities and groups as the first version did).
+ * - Timers (sticky, cooldown) and first matches: the room's `lorebook_state`
+ *   row (room/migrations.ts version 9), counted in messages of the chat; the
+ *   engine undoes what began at or after the current length (regenerate,
+ *   rewind), as SillyTavern does.
+ */
+import { type ActivationResult, activate, type Lorebook, type LorebookSettings, type TimedState } from "../../schema/lorebook/activation.ts";
+import { contentOfCharacterBook, engineBook, type LorebookEntry } from "../../schema/lorebook/book.ts";
+import { replaceMacros } from "../../schema/macros.ts";
+import { estimateTokens, type HistoryMessage, scannedMessages } from "../prompt.ts";
+import { StoragePart } from "./storage-part.ts";
+
+/** One book as the room reads it from D1. */
+interface BookRow {
+  id: string;
+  settings: string;
+  entries: string;
+  /** 0 the chat's, 1 the speaker's, 2 another member's. */
+  rank: number;
+  /** The character whose own (card) book this is; null for a standalone book. */
+  ownOf: number | null;
+}
+
+/** A member of the reply's cast: its id and its card's `character_book` as the room read it. */
+export interface LoreMember {
+  characterId: number;
+  characterBook: Record<string, unknown> | null | undefined;
+}
+
+/**
+ * The books of a reply by `speaker` in conversation `conversationId` with
+ * the other members `others`, in the engine's priority order (the chat's,
+ * the speaker's, the others'), each once. A member whose card has a
+ * `character_book` but no own lorebook row (a character stored before
+ * lorebooks were their own, or seeded straight into D1) has its card's book
+ * read as it is, under the id `character:<id>`. Throws what D1 throws.
+ */
+export async function readReplyLorebooks(db: D1Database, conversationId: string, speaker: LoreMember, others: readonly LoreMember[]): Promise<Lorebook[]> {
+  const members = [speaker, ...others.filter((member) => member.characterId !== speaker.characterId)];
+  const { results } = await db
+    .prepare(
+      `SELECT l.id, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
+         SELECT lorebook_id AS id, 0 AS rank, position AS pos FROM conversation_lorebooks WHERE conversation_id = ?1
+         UNION ALL
+         SELECT id, CASE WHEN character_id = ?2 THEN 1 ELSE 2 END, -1 FROM lorebooks
+           WHERE character_id IN (SELECT value FROM json_each(?3))
+         UNION ALL
+         SELECT lorebook_id, CASE WHEN character_id = ?2 THEN 1 ELSE 2 END, position FROM character_lorebooks
+           WHERE character_id IN (SELECT value FROM json_each(?3))
+       ) src JOIN lorebooks l ON l.id = src.id
+       ORDER BY src.rank, src.pos`,
+    )
+    .bind(conversationId, speaker.characterId, JSON.stringify(members.map((member) => member.characterId)))
+    .all<BookRow>();
+  const withOwn = new Set(results.flatMap((row) => (row.ownOf !== null ? [row.ownOf] : [])));
+  const fallback = (member: LoreMember): { book: Lorebook; rank: number }[] =>
+    member.characterBook && !withOwn.has(member.characterId)
+      ? [{ book: engineBook({ id: `character:${member.characterId}`, ...contentOfCharacterBook(member.characterBook) }), rank: member === speaker ? 1 : 2 }]
+      : [];
+  const read: { book: Lorebook; rank: number }[] = [];
+  for (const row of results) {
+    try {
+      read.push({ book: { id: row.id, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] }, rank: row.rank });
+    } catch {
+      // A row that is not JSON has no entries to give (D1 rows are written whole by worker/lib/lorebooks.ts).
+    }
+  }
+  // Stable: a fallback goes before the standalone books of its own rank, as an own book does.
+  const ordered = [...members.flatMap(fallback), ...read].sort((a, b) => a.rank - b.rank);
+  const seen = new Set<string>();
+  return ordered.flatMap(({ book }) => {
+    if (seen.has(book.id)) return [];
+    seen.add(book.id);
+    return [book];
+  });
+}
+
+/** What one reply's activation needs besides the books. */
+export interface LoreRequest {
+  history: readonly HistoryMessage[];
+  characterName: string;
+  userName: string;
+  /** The answered message's id and the speaker's (every version of a reply has the same). */
+  seed: string;
+  /** Messages of the chat before this reply (timers count them). */
+  chatLength: number;
+  /** Tokens the entries may take in all (a share of the prompt's budget). */
+  tokenBudget: number;
+}
+
+export class RoomLore extends StoragePart {
+  /** The timers and first matches after the last reply; null before any. */
+  state(): TimedState | null {
+    const row = this.sql<{ state: string }>("SELECT state FROM lorebook_state WHERE id = 1")[0];
+    if (!row) return null;
+    try {
+      return JSON.parse(row.state) as TimedState;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps `state` for the next reply. */
+  keep(state: TimedState): void {
+    this.sql("INSERT INTO lorebook_state (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", JSON.stringify(state));
+  }
+
+  /** The entries of `books` that fire for the reply, and the timers to keep once it is stored. */
+  activate(books: readonly Lorebook[], request: LoreRequest): ActivationResult {
+    return activate(books, {
+      messages: scannedMessages(request.history, request.characterName, request.userName),
+      countTokens: estimateTokens,
+      tokenBudget: request.tokenBudget,
+      seed: request.seed,
+      timedState: this.state(),
+      chatLength: request.chatLength,
+      substitute: (text) => replaceMacros(text, request.characterName, request.userName),
+    });
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Lorebooks in Chromium (DESIGN.md turn 4 "Lorebooks"): from the user menu
+ * to /lorebooks, import a SillyTavern World Info file, open it, see an
+ * entry fire in the "Test" box by its key and a constant one fire always,
+ * edit an entry's content (its token count follows), add and duplicate an
+ * entry, save, and export the book as World Info with the edit in it; at
+ * 1280 and 375 px wide, axe clean.
+ */
+import { expect, test } from "@playwright/test";
+import { expectAccessible, signInWithApi as signIn, toast } from "./helpers.ts";
+
+const WORLD_INFO = {
+  entries: {
+    "0": { uid: 0, key: ["Saltmere"], keysecondary: [], comment: "Saltmere", content: "Saltmere is a fishing town built on stilts.", constant: false, selective: true, order: 100, position: 0, disable: false, probability: 100, useProbability: true, vectorized: false },
+    "1": { uid: 1, key: [], keysecondary: [], comment: "The sea", content: "The sea is always cold.", constant: true, selective: true, order: 90, position: 1, disable: false, probability: 100, useProbability: true },
+  },
+};
+
+for (const width of [1280, 375]) {
+  test(`import, test, edit and export a lorebook at ${width} px`, async ({ page }) => {
+    // One long flow with two axe passes: thrice the default time.
+    test.slow();
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page, "Lore");
+    await page.goto("/");
+    await page.getByRole("button", { name: "Lore", exact: true }).click();
+    await page.getByRole("menuitem", { name: "Lorebooks" }).click();
+    await expect(page.getByRole("heading", { name: "Lorebooks", level: 1 })).toBeVisible();
+    await expect(page.getByText("No lorebooks yet")).toBeVisible();
+
+    await page.getByLabel("Lorebook file to import").setInputFiles({ name: "Drowned Coast.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(WORLD_INFO)) });
+    await expect(toast(page, "Imported Drowned Coast")).toBeVisible();
+    await expect(page.locator("#main").getByText("2 entries")).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: test.info().outputPath(`lorebooks-${width}.png`), fullPage: true });
+
+    await page.getByRole("link", { name: "Drowned Coast", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Drowned Coast", level: 1 })).toBeVisible();
+    const fired = page.getByRole("list", { name: "Entries that fire" });
+    await page.getByLabel("Type a message to see which entries fire and why.").fill("We sail to saltmere at dawn.");
+    await expect(fired.getByRole("listitem")).toHaveText(["The sea — constant", "Saltmere — key"]);
+    await page.getByLabel("Type a message to see which entries fire and why.").fill("Nothing here.");
+    await expect(fired.getByRole("listitem")).toHaveText(["The sea — constant"]);
+
+    const saltmere = page.getByRole("listitem", { name: "Saltmere" });
+    await saltmere.getByLabel("Content").fill("Saltmere stands on stilts over the bay.");
+    await expect(saltmere.getByText("10 tokens")).toBeVisible();
+    await saltmere.getByRole("button", { name: "Duplicate Saltmere" }).click();
+    await expect(page.getByRole("heading", { name: "Entries (3)" })).toBeVisible();
+    await page.getByRole("button", { name: "Add entry" }).click();
+    await expect(page.getByRole("heading", { name: "Entries (4)" })).toBeVisible();
+    await page.getByLabel("Search entries").fill("sea");
+    await expect(page.getByRole("listitem", { name: "The sea" })).toBeVisible();
+    await expect(page.getByRole("listitem", { name: "Saltmere" })).toHaveCount(0);
+    await page.getByLabel("Search entries").fill("");
+    await expectAccessible(page);
+    await page.screenshot({ path: test.info().outputPath(`lorebook-${width}.png`), fullPage: true });
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(toast(page, "Lorebook saved")).toBeVisible();
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe("Drowned_Coast.json");
+    const exported = JSON.parse(await (await import("node:fs/promises")).readFile((await file.path())!, "utf8"));
+    expect(Object.values(exported.entries).map((entry: any) => entry.content)).toEqual([
+      "Saltmere stands on stilts over the bay.",
+      "The sea is always cold.",
+      "Saltmere stands on stilts over the bay.",
+      "",
+    ]);
+    // What SillyTavern wrote and this site does not read comes back.
+    expect(exported.entries["0"].vectorized).toBe(false);
+  });
+}

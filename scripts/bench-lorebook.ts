@@ -1,0 +1,101 @@
+/**
+ * `npm run bench:lorebook`: the lorebook activation engine
+ * (schema/lorebook/activation.ts), as the room runs it before a reply, on a
+ * generated book of 1,000 entries (keys from a word list, a tenth of them
+ * regex keys, a fifth with secondary keys, some groups, sticky and
+ * cooldown entries, probabilities) over the last 20 messages of a generated
+ * chat, scan depth 20:
+ *
+ * - p50/p95 per activation without recursion (target: p95 ≤ 2 ms);
+ * - p50/p95 with recursion on (at most 3 passes), reported.
+ *
+ * Each activation has its own seed (a new message id) and carries the
+ * timers of the one before, as the room does. Exits 1 when the target is
+ * missed. `--runs N` activations per case (default 500).
+ */
+import { parseArgs } from "node:util";
+import { activate, type LoreEntry, type Lorebook, type ScannedMessage, type TimedState } from "../schema/lorebook/activation.ts";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "500" } } });
+const RUNS = Math.max(10, Number(values.runs) || 500);
+const ENTRIES = 1_000;
+const MESSAGES = 20;
+const TARGET_P95_MS = 2;
+
+/** Mulberry32: every run builds the same book and chat. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seeded(36);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+const SYLLABLES = ["sal", "mer", "tor", "vin", "eld", "or", "ia", "mar", "ket", "dun", "gal", "rho", "ash", "wen", "bri", "lo", "ka", "sen", "tha", "rin"];
+const word = () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join("");
+const WORDS = Array.from({ length: 3_000 }, word);
+const COMMON = ["the", "a", "and", "to", "of", "she", "he", "walks", "looks", "says", "storm", "harbor", "night", "door", "light"];
+
+function entry(i: number): LoreEntry {
+  const keys = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(WORDS));
+  if (i % 10 === 0) keys[0] = `/\\b${pick(WORDS)}s?\\b/i`;
+  return {
+    id: String(i),
+    keys,
+    secondaryKeys: i % 5 === 0 ? [pick(COMMON), pick(WORDS)] : [],
+    selectiveLogic: pick(["AND_ANY", "NOT_ALL", "NOT_ANY", "AND_ALL"] as const),
+    content: `${keys[0]} is ${Array.from({ length: 30 }, () => pick([...WORDS.slice(0, 200), ...COMMON])).join(" ")}.`,
+    order: Math.floor(random() * 200),
+    probability: i % 7 === 0 ? 50 : 100,
+    group: i % 13 === 0 ? `g${i % 5}` : undefined,
+    sticky: i % 17 === 0 ? 3 : undefined,
+    cooldown: i % 19 === 0 ? 2 : undefined,
+    matchWholeWords: i % 3 === 0,
+  };
+}
+const entries = Array.from({ length: ENTRIES }, (_, i) => entry(i));
+
+/** A chat line of ~40 words, a few of them keys of the book. */
+const line = (): string => Array.from({ length: 40 }, () => (random() < 0.04 ? pick(WORDS) : pick(COMMON))).join(" ");
+const chat: ScannedMessage[] = Array.from({ length: 200 }, (_, i) => ({ text: line(), name: i % 2 ? "Orla" : "Mira", isUser: i % 2 === 0 }));
+
+function run(book: Lorebook): { p50: number; p95: number; fired: number } {
+  const times: number[] = [];
+  let state: TimedState | null = null;
+  let fired = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const at = 20 + (i % (chat.length - MESSAGES));
+    const messages = chat.slice(at - MESSAGES, at).reverse();
+    const start = performance.now();
+    const result = activate(book, {
+      messages,
+      countTokens: (text) => Math.ceil(text.length / 4),
+      tokenBudget: 2_000,
+      seed: `message-${i}`,
+      timedState: state,
+      chatLength: at,
+    });
+    times.push(performance.now() - start);
+    state = result.timedState;
+    fired += result.entries.length;
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p95: at(0.95), fired: fired / RUNS };
+}
+
+const flat = run({ id: "bench", entries, settings: { scanDepth: MESSAGES } });
+const recursive = run({ id: "bench", entries, settings: { scanDepth: MESSAGES, recursive: true, maxRecursionSteps: 3 } });
+const ms = (n: number) => `${n.toFixed(3)} ms`;
+console.log(`lorebook activation: ${ENTRIES} entries, last ${MESSAGES} messages scanned, ${RUNS} activations each`);
+console.log(`  without recursion: p50 ${ms(flat.p50)}, p95 ${ms(flat.p95)} (target p95 ≤ ${TARGET_P95_MS} ms); ${flat.fired.toFixed(1)} entries fired on average`);
+console.log(`  with recursion (≤ 3 passes): p50 ${ms(recursive.p50)}, p95 ${ms(recursive.p95)}; ${recursive.fired.toFixed(1)} entries fired on average`);
+if (flat.p95 > TARGET_P95_MS) {
+  console.error(`p95 ${ms(flat.p95)} misses the target of ${TARGET_P95_MS} ms`);
+  process.exit(1);
+}

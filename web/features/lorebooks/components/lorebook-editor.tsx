@@ -1,0 +1,235 @@
+/**
+ * One lorebook on /lorebooks/:id: its name and description, its entries in
+ * a searchable list (keys, content with a live token count, title, enabled
+ * and constant first; SillyTavern's other fields behind "Advanced"), Add,
+ * Duplicate and Delete entry, Save, Export, and a "Test" box: a message
+ * typed there runs the same activation the room runs
+ * (schema/lorebook/activation.ts) and lists which entries fire and why.
+ */
+import { Copy, Download, Plus, Trash2 } from "lucide-react";
+import { useId, useMemo, useState } from "react";
+import { activate } from "../../../../schema/lorebook/activation.ts";
+import { engineBook, type LorebookEntry, type LorebookRecord, LORE_POSITIONS, SELECTIVE_LOGICS } from "../../../../schema/lorebook/book.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Input } from "../../../components/ui/input.tsx";
+import { Switch } from "../../../components/ui/switch.tsx";
+import { Textarea } from "../../../components/ui/textarea.tsx";
+import { toast } from "../../../components/ui/use-toast.ts";
+import { serverErrorIssues, serverErrorText } from "../../../lib/api-client.ts";
+import { exportUrl, useSaveLorebook } from "../api/lorebooks.ts";
+
+/** The prompt's estimate (durable-objects/prompt.ts estimateTokens): ceil(characters / 4). */
+const tokens = (text: string) => Math.ceil(text.length / 4);
+const splitKeys = (text: string) => text.split(",").map((k) => k.trim()).filter(Boolean);
+const titleOf = (entry: LorebookEntry, index: number) => entry.comment || entry.keys[0] || `Entry ${index + 1}`;
+
+/** A new entry with SillyTavern's defaults (order 100, probability 100, before the character). */
+function newEntry(entries: readonly LorebookEntry[]): LorebookEntry {
+  const next = Math.max(-1, ...entries.map((e) => (/^\d+$/.test(e.id) ? Number(e.id) : -1))) + 1;
+  return { id: String(next), keys: [], secondaryKeys: [], content: "", comment: "", order: 100, probability: 100, extensions: {} };
+}
+
+function NumberField({ label, value, onChange, min = 0, max }: { label: string; value: number | undefined | null; onChange: (n: number | undefined) => void; min?: number; max?: number }) {
+  const id = useId();
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-xs font-medium">
+        {label}
+      </label>
+      <Input id={id} type="number" inputMode="numeric" min={min} max={max} value={value ?? ""} onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))} />
+    </div>
+  );
+}
+
+function EntryEditor({ entry, index, onChange, onDuplicate, onDelete }: { entry: LorebookEntry; index: number; onChange: (e: LorebookEntry) => void; onDuplicate: () => void; onDelete: () => void }) {
+  const id = useId();
+  const set = (patch: Partial<LorebookEntry>) => onChange({ ...entry, ...patch });
+  const title = titleOf(entry, index);
+  return (
+    <li className="space-y-3 rounded-lg border border-border p-3" aria-label={title}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 className="min-w-0 basis-full truncate font-medium sm:flex-1 sm:basis-auto">{title}</h3>
+        <label className="flex items-center gap-2 text-sm">
+          <Switch checked={entry.disable !== true} onCheckedChange={(on) => set({ disable: !on })} aria-label={`${title}: enabled`} /> Enabled
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <Switch checked={entry.constant === true} onCheckedChange={(on) => set({ constant: on })} aria-label={`${title}: constant`} /> Constant
+        </label>
+        <Button variant="ghost" size="sm" onClick={onDuplicate} aria-label={`Duplicate ${title}`}>
+          <Copy aria-hidden />
+        </Button>
+        <Button variant="ghost" size="sm" onClick={onDelete} aria-label={`Delete ${title}`}>
+          <Trash2 aria-hidden />
+        </Button>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-1">
+          <label htmlFor={`${id}-keys`} className="block text-xs font-medium">
+            Keys (comma-separated; /regex/flags works)
+          </label>
+          <Input id={`${id}-keys`} defaultValue={entry.keys.join(", ")} onBlur={(e) => set({ keys: splitKeys(e.target.value) })} />
+        </div>
+        <div className="space-y-1">
+          <label htmlFor={`${id}-comment`} className="block text-xs font-medium">
+            Title (never in the prompt)
+          </label>
+          <Input id={`${id}-comment`} value={entry.comment} onChange={(e) => set({ comment: e.target.value })} />
+        </div>
+      </div>
+      <div className="space-y-1">
+        <div className="flex justify-between text-xs">
+          <label htmlFor={`${id}-content`} className="font-medium">
+            Content
+          </label>
+          <span className="text-muted-foreground" aria-live="polite">
+            {tokens(entry.content)} tokens
+          </span>
+        </div>
+        <Textarea id={`${id}-content`} rows={3} value={entry.content} onChange={(e) => set({ content: e.target.value })} />
+      </div>
+      <details>
+        <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
+        <div className="mt-3 grid gap-3 sm:grid-cols-3">
+          <div className="space-y-1 sm:col-span-2">
+            <label htmlFor={`${id}-secondary`} className="block text-xs font-medium">
+              Secondary keys
+            </label>
+            <Input id={`${id}-secondary`} defaultValue={(entry.secondaryKeys ?? []).join(", ")} onBlur={(e) => set({ secondaryKeys: splitKeys(e.target.value) })} />
+          </div>
+          <div className="space-y-1">
+            <label htmlFor={`${id}-logic`} className="block text-xs font-medium">
+              Secondary logic
+            </label>
+            <select id={`${id}-logic`} className="h-10 w-full rounded-lg border border-border bg-background px-2 text-sm" value={entry.selectiveLogic ?? "AND_ANY"} onChange={(e) => set({ selectiveLogic: e.target.value as LorebookEntry["selectiveLogic"] })}>
+              {SELECTIVE_LOGICS.map((logic) => (
+                <option key={logic}>{logic}</option>
+              ))}
+            </select>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor={`${id}-position`} className="block text-xs font-medium">
+              Position
+            </label>
+            <select id={`${id}-position`} className="h-10 w-full rounded-lg border border-border bg-background px-2 text-sm" value={entry.position ?? "before_char"} onChange={(e) => set({ position: e.target.value as LorebookEntry["position"] })}>
+              {LORE_POSITIONS.map((position) => (
+                <option key={position}>{position}</option>
+              ))}
+            </select>
+          </div>
+          <NumberField label="Depth (at_depth)" value={entry.depth} onChange={(depth) => set({ depth })} max={1000} />
+          <NumberField label="Order" value={entry.order} onChange={(order) => set({ order })} min={-1_000_000} />
+          <NumberField label="Probability (%)" value={entry.probability} onChange={(probability) => set({ probability })} max={100} />
+          <NumberField label="Scan depth" value={entry.scanDepth} onChange={(scanDepth) => set({ scanDepth: scanDepth ?? null })} max={1000} />
+          <NumberField label="Sticky (messages)" value={entry.sticky} onChange={(sticky) => set({ sticky })} />
+          <NumberField label="Cooldown (messages)" value={entry.cooldown} onChange={(cooldown) => set({ cooldown })} />
+          <NumberField label="Delay (messages)" value={entry.delay} onChange={(delay) => set({ delay })} />
+          <div className="space-y-1">
+            <label htmlFor={`${id}-group`} className="block text-xs font-medium">
+              Inclusion group
+            </label>
+            <Input id={`${id}-group`} value={entry.group ?? ""} onChange={(e) => set({ group: e.target.value || undefined })} />
+          </div>
+          <NumberField label="Group weight" value={entry.groupWeight} onChange={(groupWeight) => set({ groupWeight })} />
+        </div>
+      </details>
+    </li>
+  );
+}
+
+/** The "Test" box: the engine on one typed message, with the book as it is on screen. */
+function TestBox({ book }: { book: { id: string; entries: LorebookEntry[]; settings: LorebookRecord["settings"] } }) {
+  const [message, setMessage] = useState("");
+  const result = useMemo(
+    () => (message.trim() ? activate(engineBook(book), { messages: [{ text: message, name: "You", isUser: true }], countTokens: tokens, seed: "test" }).entries : []),
+    [book, message],
+  );
+  const byId = new Map(book.entries.map((entry, index) => [entry.id, titleOf(entry, index)]));
+  return (
+    <section aria-labelledby="lore-test-heading" className="space-y-2 rounded-lg border border-border p-3">
+      <h2 id="lore-test-heading" className="font-medium">
+        Test
+      </h2>
+      <label htmlFor="lore-test" className="block text-sm text-muted-foreground">
+        Type a message to see which entries fire and why.
+      </label>
+      <Textarea id="lore-test" rows={2} value={message} onChange={(e) => setMessage(e.target.value)} />
+      <ul aria-label="Entries that fire" className="space-y-1 text-sm">
+        {result.map((entry) => (
+          <li key={entry.entryId}>
+            {byId.get(entry.entryId) ?? entry.entryId} — <span className="text-muted-foreground">{entry.reason}</span>
+          </li>
+        ))}
+      </ul>
+      {message.trim() && result.length === 0 ? <p className="text-sm text-muted-foreground">No entry fires.</p> : null}
+    </section>
+  );
+}
+
+export function LorebookEditor({ book }: { book: LorebookRecord }) {
+  const [name, setName] = useState(book.name);
+  const [description, setDescription] = useState(book.description);
+  const [entries, setEntries] = useState<LorebookEntry[]>(book.entries);
+  const [search, setSearch] = useState("");
+  const save = useSaveLorebook(book.id);
+  const shown = entries
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => !search.trim() || [entry.comment, entry.content, ...entry.keys].some((text) => text.toLowerCase().includes(search.trim().toLowerCase())));
+  const onSave = () =>
+    save.mutate(
+      { name, description, entries, settings: book.settings },
+      {
+        onSuccess: () => toast({ title: "Lorebook saved" }),
+        onError: (error) => {
+          const issue = serverErrorIssues(error)[0];
+          toast({ title: "Could not save the lorebook", description: issue ? `${issue.path}: ${issue.message}` : (serverErrorText(error) ?? "Please try again."), variant: "destructive" });
+        },
+      },
+    );
+  const testBook = useMemo(() => ({ id: book.id, entries, settings: book.settings }), [book.id, book.settings, entries]);
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="min-w-0 flex-1 space-y-1">
+          <label htmlFor="lorebook-name" className="block text-sm font-medium">
+            Name
+          </label>
+          <Input id="lorebook-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+        </div>
+        <Button variant="outline" asChild>
+          <a href={exportUrl(book.id)} download>
+            <Download aria-hidden /> Export
+          </a>
+        </Button>
+        <Button onClick={onSave} disabled={save.isPending}>
+          Save
+        </Button>
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="lorebook-description" className="block text-sm font-medium">
+          Description
+        </label>
+        <Textarea id="lorebook-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
+      </div>
+      <TestBox book={testBook} />
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 className="flex-1 text-lg font-semibold">Entries ({entries.length})</h2>
+        <Input aria-label="Search entries" placeholder="Search entries" className="w-full sm:w-60" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Button variant="outline" onClick={() => setEntries([...entries, newEntry(entries)])}>
+          <Plus aria-hidden /> Add entry
+        </Button>
+      </div>
+      <ul className="space-y-3">
+        {shown.map(({ entry, index }) => (
+          <EntryEditor
+            key={entry.id}
+            entry={entry}
+            index={index}
+            onChange={(next) => setEntries(entries.map((e, i) => (i === index ? next : e)))}
+            onDuplicate={() => setEntries([...entries.slice(0, index + 1), { ...entry, id: newEntry(entries).id }, ...entries.slice(index + 1)])}
+            onDelete={() => setEntries(entries.filter((_, i) => i !== index))}
+          />
+        ))}
+      </ul>
+    </div>
+  );
+}
