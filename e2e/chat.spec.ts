@@ -16,6 +16,7 @@ import {
   followChatSockets,
   letters,
   signInWithApi as signIn,
+  startHeldModel,
   toast,
   unique,
 } from "./helpers.ts";
@@ -105,6 +106,13 @@ async function sendAndAwaitReply(page: Page, name: string, text: string): Promis
 // A chat page shows its messages before its socket has joined; sending waits for the join (expectChatJoined).
 test.beforeEach(({ page }) => followChatSockets(page));
 
+/** A held loopback model a test started (startHeldModel), closed after it whatever happened. */
+let heldModel: Awaited<ReturnType<typeof startHeldModel>> | null = null;
+test.afterEach(async () => {
+  await heldModel?.close();
+  heldModel = null;
+});
+
 test("start a chat, watch the reply stream in, reload, start a new conversation, find both in My Chats", async ({ page }) => {
   const me = await signIn(page, "Nora");
   const character = await createCharacter(page.request);
@@ -193,6 +201,12 @@ test("start a chat, watch the reply stream in, reload, start a new conversation,
 
 test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, the box grows to 120 px and resets", async ({ page }) => {
   await signIn(page, "Ivo");
+  // Replies come from a model that holds them open until stopped: the wait is there however fast the machine.
+  const model = (heldModel = await startHeldModel());
+  const connection = await page.request.post("/api/model-connections", {
+    data: { name: "Held model", kind: "openai", baseUrl: model.baseUrl, model: "held-model", isDefault: true },
+  });
+  expect(connection.status()).toBe(201);
   const character = await createCharacter(page.request);
   await page.goto(`/character/${character.id}`);
   await page.getByRole("button", { name: "Start Chat" }).click();
@@ -227,6 +241,7 @@ test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, t
   // Waiting for the reply: typing is allowed, sending is not.
   await box.fill("Another one");
   await expect(sendButton(page)).toBeDisabled();
+  await page.getByRole("button", { name: "Stop the reply" }).click();
   await expect(characterMessages(page, character.name).nth(1)).toHaveAttribute("aria-busy", "false");
   await expect(sendButton(page)).toBeEnabled();
   await expect(box).toHaveValue("Another one");

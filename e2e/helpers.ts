@@ -153,7 +153,8 @@ export function followChatSockets(page: Page): void {
 export async function expectChatJoined(page: Page): Promise<void> {
   if (!chatSockets.has(page)) throw new Error("expectChatJoined: call followChatSockets(page) before the page opens a chat");
   await expect
-    .poll(() => chatSockets.get(page)!.at(-1)?.joined ?? false, { message: "the chat socket has joined (history_sync)" })
+    // A room's first wake (its SQLite made, its card read from D1) can take a while on a busy 2-core machine.
+    .poll(() => chatSockets.get(page)!.at(-1)?.joined ?? false, { message: "the chat socket has joined (history_sync)", timeout: 30_000 })
     .toBe(true);
 }
 
