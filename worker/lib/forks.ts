@@ -7,8 +7,13 @@
  *   (text, greetings, tags, lorebook, voice, card extensions, NSFW flag) into
  *   a new, inactive character of the forker, with `forked_from_id` set and
  *   `creator` the forker's own; an uploaded avatar is copied into the
- *   forker's own uploads, so it outlives the original. The copy meets the
- *   same rules as a new character: the input schema, the pre-screen.
+ *   forker's own uploads, so it outlives the original. Its expressions,
+ *   backgrounds and other card assets are listed for the fork too (the
+ *   files are stored once by content hash and outlive either character),
+ *   and each standalone lorebook attached to the original is copied into a
+ *   lorebook of the forker's, attached to the fork (the original's creator
+ *   may edit or delete theirs). The copy meets the same rules as a new
+ *   character: the input schema, the pre-screen.
  * - The credit is computed when read (worker/lib/catalog-rows.ts
  *   forkedFromColumns): the original's current name and creator, nothing
  *   once it is deleted. `fork_count` is kept by the triggers of
@@ -109,7 +114,7 @@ export async function createFork(
   input: CharacterInput,
   forker: { id: string; username: string },
 ): Promise<Character> {
-  return createCharacter(env.DB, {
+  const fork = await createCharacter(env.DB, {
     ...input,
     avatarUrl: await forkAvatar(env.AVATARS, input.avatarUrl ?? null, forker.id),
     creator: defaultCreator(forker.username),
@@ -118,6 +123,46 @@ export async function createFork(
     extensions: original.extensions,
     forkedFromId: original.id,
   });
+  const copies = await copyStatements(env.DB, original.id, fork.id, forker.id);
+  if (copies.length === 0) return fork;
+  await env.DB.batch(copies);
+  return (await getCharacter(env.DB, fork.id)) ?? fork;
+}
+
+/**
+ * The statements that give fork `forkId` (of `forkerId`) what character
+ * `originalId` has besides its fields: its asset rows (the same R2 objects:
+ * keyed by content hash, deleted only when no character lists them,
+ * worker/lib/cards/assets.ts) and, for each standalone lorebook attached to
+ * it, a copy owned by the forker attached in the same order.
+ */
+async function copyStatements(db: D1Database, originalId: number, forkId: number, forkerId: string): Promise<D1PreparedStatement[]> {
+  const { results: books } = await db
+    .prepare("SELECT lorebook_id AS id, position FROM character_lorebooks WHERE character_id = ? ORDER BY position")
+    .bind(originalId)
+    .all<{ id: string; position: number }>();
+  return [
+    db
+      .prepare(
+        `INSERT INTO character_assets (character_id, type, name, ext, url, object_key, size, position)
+         SELECT ?, type, name, ext, url, object_key, size, position FROM character_assets WHERE character_id = ?`,
+      )
+      .bind(forkId, originalId),
+    ...books.flatMap((book) => {
+      const copy = crypto.randomUUID();
+      return [
+        db
+          .prepare(
+            `INSERT INTO lorebooks (id, owner_id, name, description, settings, entries, extensions)
+             SELECT ?, ?, name, description, settings, entries, extensions FROM lorebooks WHERE id = ?`,
+          )
+          .bind(copy, forkerId, book.id),
+        db
+          .prepare("INSERT INTO character_lorebooks (character_id, lorebook_id, position) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM lorebooks WHERE id = ?)")
+          .bind(forkId, copy, book.position, copy),
+      ];
+    }),
+  ];
 }
 
 /**

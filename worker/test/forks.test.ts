@@ -106,6 +106,41 @@ describe("POST /api/characters/{id}/fork", () => {
     expect(await call(`/api/characters/${copy.id}`)).toHaveProperty("status", 404);
   });
 
+  it("lists the original's expressions and backgrounds for the fork, and gives the forker their own copy of each attached lorebook", async () => {
+    const original = await create(mira);
+    // Two pictures as a CharX import or the studio leaves them (stored once, by content hash).
+    await env.DB.batch(
+      [
+        ["emotion", "joy", "/objects/assets/aaaa"],
+        ["background", "harbour", "/objects/assets/bbbb"],
+      ].map(([type, name, url], position) =>
+        env.DB.prepare("INSERT INTO character_assets (character_id, type, name, ext, url, object_key, size, position) VALUES (?, ?, ?, 'png', ?, ?, 68, ?)")
+          .bind(original.id, type, name, url, url!.slice("/objects/".length), position),
+      ),
+    );
+    const book = await json<{ id: string }>(
+      await call("/api/lorebooks", { method: "POST", user: mira, body: { name: "Harbour lore", entries: [{ keys: ["tide"], content: "The tide turns at noon." }] } }),
+      201,
+    );
+    await json(await call(`/api/characters/${original.id}/lorebooks`, { method: "PUT", user: mira, body: { lorebookIds: [book.id] } }), 200);
+
+    const copy = await forkOf(original.id, juno);
+
+    expect(copy.assets.map(({ type, name, url }) => ({ type, name, url }))).toEqual([
+      { type: "emotion", name: "joy", url: "/objects/assets/aaaa" },
+      { type: "background", name: "harbour", url: "/objects/assets/bbbb" },
+    ]);
+    const attached = await json<{ lorebookIds: string[] }>(await call(`/api/characters/${copy.id}/lorebooks`, { user: juno }), 200);
+    expect(attached.lorebookIds).toHaveLength(1);
+    expect(attached.lorebookIds[0]).not.toBe(book.id);
+    const own = await json<{ name: string; entries: { content: string }[] }>(await call(`/api/lorebooks/${attached.lorebookIds[0]}`, { user: juno }), 200);
+    expect(own).toMatchObject({ name: "Harbour lore", entries: [{ content: "The tide turns at noon." }] });
+    // The original's book stays Mira's alone: deleting it leaves Juno's copy.
+    expect((await call(`/api/lorebooks/${book.id}`, { user: juno })).status).toBe(404);
+    expect((await call(`/api/lorebooks/${book.id}`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect((await call(`/api/lorebooks/${attached.lorebookIds[0]}`, { user: juno })).status).toBe(200);
+  });
+
   it("answers 401 to a visitor, 404 for a character the caller cannot see, and writes nothing", async () => {
     const hidden = await create(mira, {});
     await activate(hidden.id, mira);
