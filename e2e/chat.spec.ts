@@ -250,6 +250,8 @@ test("the input: Send disabled when empty or waiting, Shift+Enter adds a line, t
 test("regenerate adds a version; swiping back to it is what the chat goes on from, in every tab and after a reload; thumbs; Stop", async ({
   page,
 }) => {
+  // Three replies, two tabs, a reload and a stop: longer than one minute while vitest shares the machine.
+  test.slow();
   // The type of every frame this tab sends over its chat sockets: which clicks reach the server.
   const sentFrames: string[] = [];
   page.on("websocket", (socket) =>
@@ -347,7 +349,15 @@ test("regenerate adds a version; swiping back to it is what the chat goes on fro
   await chosen.getByRole("button", { name: "Previous version" }).click();
   await expect(chosen.getByText("Not the version the chat went on from (1/2)")).toHaveCount(0);
 
-  // Stop: the reply ends early and is kept as far as it got.
+  // Stop: the reply ends early and is kept as far as it got. It comes from a model that holds it open
+  // until stopped (picked for this chat), so Stop always meets a reply being written.
+  const model = (heldModel = await startHeldModel());
+  const held = await page.request.post("/api/model-connections", {
+    data: { name: "Held model", kind: "openai", baseUrl: model.baseUrl, model: "held-model", isDefault: false },
+  });
+  expect(held.status()).toBe(201);
+  const { id: heldId } = (await held.json()) as { id: string };
+  expect((await page.request.patch(`/api/conversations/${id}`, { data: { modelConnectionId: heldId } })).ok()).toBe(true);
   await input(page, character.name).fill("Now tell me everything about the road north and the mountains beyond it");
   await input(page, character.name).press("Enter");
   const streaming = characterMessages(page, character.name).nth(3);
