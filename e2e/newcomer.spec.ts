@@ -32,8 +32,9 @@ async function expectClean(page: Page, path: string): Promise<void> {
 
 for (const size of WIDTHS) {
   test(`every page at ${size.width} px: no serious accessibility finding for a visitor or a newcomer`, async ({ page, browser }) => {
-    // Some twenty pages, each loaded and checked whole: longer than one person's story.
-    test.slow();
+    // Twenty pages, each loaded and checked whole by axe: 2–3 minutes while vitest shares the two cores.
+    // A budget for a hang, not a timing.
+    test.setTimeout(480_000);
     await page.setViewportSize(size);
     followChatSockets(page);
     const me = await signIn(page, "Nadia");
