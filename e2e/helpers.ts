@@ -135,6 +135,8 @@ export function followChatSockets(page: Page): void {
   const sockets: { joined: boolean }[] = [];
   chatSockets.set(page, sockets);
   page.on("websocket", (ws) => {
+    // Only chat sockets: the bell's /ws/notifications socket opens beside them and never joins a chat.
+    if (new URL(ws.url()).pathname !== "/ws") return;
     const socket = { joined: false };
     sockets.push(socket);
     ws.on("framereceived", ({ payload }) => {
