@@ -427,6 +427,11 @@ export interface Conversation {
   modelConnectionId: string | null;
   /** The chat's background (`PATCH`): the name of a `background` asset of its first character; null for none. */
   background: string | null;
+  /**
+   * The ids of the owner's lorebooks attached to the chat, in order (DESIGN.md turn 4 "Lorebooks"): only in the answers of
+   * `GET` and `PATCH /api/conversations/{id}` to the owner; left out for a member of a shared room and in lists.
+   */
+  lorebookIds?: string[];
 }
 
 /**

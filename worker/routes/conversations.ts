@@ -21,7 +21,7 @@
  */
 import { Hono } from "hono";
 import { chatModelName } from "../../ai/chat-models.ts";
-import type { MessageRating } from "../../schema/chat.ts";
+import type { Conversation, MessageRating } from "../../schema/chat.ts";
 import {
   branchInputSchema,
   branchTitle,
@@ -74,7 +74,7 @@ import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts"
 import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemberPersona } from "../lib/shared-rooms.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
-import { attachToConversation } from "../lib/lorebooks.ts";
+import { attachToConversation, conversationLorebookIds } from "../lib/lorebooks.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 import type { SessionUser } from "../lib/sessions.ts";
@@ -217,7 +217,13 @@ export const conversationsRoutes = new Hono<AppEnv>()
     );
   })
   .get("/:id", requireUser, async (c) => {
-    return c.json(await readableConversation(c.env, c.req.param("id"), c.get("user")!.id), 200);
+    const userId = c.get("user")!.id;
+    const conversation = await readableConversation(c.env, c.req.param("id"), userId);
+    // The chat's lorebooks are the owner's own books (404 to anyone else at /api/lorebooks/{id}), attached by the owner
+    // alone: a member of the shared room gets no `lorebookIds` at all — not [], which would say no book applies.
+    const answer: Conversation =
+      conversation.userId === userId ? { ...conversation, lorebookIds: await conversationLorebookIds(c.env.DB, conversation.id) } : conversation;
+    return c.json(answer, 200);
   })
   .patch("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPatchSchema), async (c) => {
     const user = c.get("user")!;
@@ -236,7 +242,9 @@ export const conversationsRoutes = new Hono<AppEnv>()
     // The chat's lorebooks (DESIGN.md turn 4 "Lorebooks"): the room reads them from D1 at its next reply.
     if (patch.lorebookIds !== undefined) await attachToConversation(c.env.DB, conversation.id, user.id, patch.lorebookIds);
     const updated = await updateConversation(c.env, conversation, patch);
-    return c.json(patch.lorebookIds !== undefined ? { ...updated, lorebookIds: patch.lorebookIds } : updated, 200);
+    // Every answer to the owner carries the chat's books, so the page's copy of the chat keeps them after any change.
+    const answer: Conversation = { ...updated, lorebookIds: patch.lorebookIds ?? (await conversationLorebookIds(c.env.DB, conversation.id)) };
+    return c.json(answer, 200);
   })
   .delete("/:id", requireUser, limitWrites("WRITE_RATE_LIMITER"), async (c) => {
     const user = c.get("user")!;

@@ -132,7 +132,7 @@ describe("reading a conversation", () => {
   it("GET /api/conversations/:id gives the owner the conversation with its characterId; 404 for anyone else and unknown ids", async () => {
     const owner = await signIn();
     const conversation = await start(owner);
-    expect(await json(await call(`/api/conversations/${conversation.id}`, { user: owner }), 200)).toEqual(conversation);
+    expect(await json(await call(`/api/conversations/${conversation.id}`, { user: owner }), 200)).toEqual({ ...conversation, lorebookIds: [] });
     expect((await json<Conversation>(await call(`/api/conversations/${conversation.id.toUpperCase()}`, { user: owner }), 200)).id).toBe(
       conversation.id,
     );
@@ -162,15 +162,15 @@ describe("reading a conversation", () => {
     const second = await start(mira, { characterId: lark }, "/api/conversations/new");
     expect(first.character).toEqual(embedded);
     expect(second).toMatchObject({ characterId: lark, character: embedded });
-    expect(await json(await call(`/api/conversations/${first.id}`, { user: mira }), 200)).toEqual(first);
+    expect(await json(await call(`/api/conversations/${first.id}`, { user: mira }), 200)).toEqual({ ...first, lorebookIds: [] });
 
     // The creator deactivates Lark: its page is gone for Mira, her chats keep its name and avatar.
     expect(await json(await call(`/api/characters/${lark}/toggle-active`, { method: "PATCH", user: maker }), 200)).toMatchObject({
       isActive: false,
     });
     expect((await call(`/api/characters/${lark}`, { user: mira })).status).toBe(404);
-    expect(await json(await call(`/api/conversations/${first.id}`, { user: mira }), 200)).toEqual(first);
-    expect(await json(await call(`/api/conversations/${second.id}`, { user: mira }), 200)).toEqual(second);
+    expect(await json(await call(`/api/conversations/${first.id}`, { user: mira }), 200)).toEqual({ ...first, lorebookIds: [] });
+    expect(await json(await call(`/api/conversations/${second.id}`, { user: mira }), 200)).toEqual({ ...second, lorebookIds: [] });
     const list = await json<ConversationSummary[]>(await call("/api/conversations", { user: mira }), 200);
     expect(list.map((c) => c.character)).toEqual([embedded, embedded]);
 

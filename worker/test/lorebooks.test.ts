@@ -258,7 +258,7 @@ describe("attaching books", () => {
     expect(await json(await call(path, { user: mira }), 200)).toEqual({ lorebookIds: [first.id] });
   });
 
-  it("to a chat: its owner attaches their own books; a member of the shared room 403, anyone else 404; another's book 400", async () => {
+  it("to a chat: its owner attaches their own books and reads them back; a member of the shared room 403 and sees no ids, anyone else 404; another's book 400", async () => {
     const mira = await signIn();
     const tom = await signIn();
     const eve = await signIn();
@@ -274,6 +274,20 @@ describe("attaching books", () => {
     const invite = await json<{ token: string }>(await call(`/api/conversations/${chat.id}/invites`, { method: "POST", user: mira }), 201);
     await json(await call(`/api/invites/${invite.token}`, { method: "POST", user: tom }), 200);
     expect((await call(path, { method: "PATCH", user: tom, body: { lorebookIds: [tomsBook.id] } })).status).toBe(403);
+    // Reading the chat: the owner sees her books in order; a member sees none of her ids (no field at all), anyone else 404.
+    const second = await json<LorebookRecord>(await create(mira), 201);
+    await json(await call(path, { method: "PATCH", user: mira, body: { lorebookIds: [second.id, book.id] } }), 200);
+    expect(await json<Conversation>(await call(path, { user: mira }), 200)).toMatchObject({ id: chat.id, lorebookIds: [second.id, book.id] });
+    const asMember = await json<Conversation>(await call(path, { user: tom }), 200);
+    expect(asMember.id).toBe(chat.id);
+    expect(asMember).not.toHaveProperty("lorebookIds");
+    expect((await call(path, { user: eve })).status).toBe(404);
+    // Any other change answers the owner with the books still attached.
+    expect(await json(await call(path, { method: "PATCH", user: mira, body: { title: "Lantern night" } }), 200)).toMatchObject({
+      title: "Lantern night",
+      lorebookIds: [second.id, book.id],
+    });
+    await json(await call(path, { method: "PATCH", user: mira, body: { lorebookIds: [book.id] } }), 200);
     expect((await call(path, { method: "PATCH", user: eve, body: { lorebookIds: [] } })).status).toBe(404);
     expect((await call(path, { method: "PATCH", body: { lorebookIds: [] } })).status).toBe(401);
     expect((await call(path, { method: "PATCH", user: mira, body: { lorebookIds: [tomsBook.id] } })).status).toBe(400);

@@ -1,11 +1,18 @@
 /**
  * The Create Character and Edit Character form (SPEC.md §2, §4, §5, §8):
  * every field with its hint, the avatar upload panel or URL, tags, the NSFW
- * switch and, in "Advanced (character card)", the card fields (the
- * greeting sits with the personality: every chat starts with it). Checked with
- * the shared schema (the server says the same messages); messages show after
- * the first submit and then follow every change. Success goes to
- * /my-characters with the lists refreshed.
+ * switch, "Lorebooks" (the creator's standalone books attached to the
+ * character, DESIGN.md turn 4 "Lorebooks") and, in "Advanced (character
+ * card)", the card fields (the greeting sits with the personality: every chat
+ * starts with it). Checked with the shared schema (the server says the same
+ * messages); messages show after the first submit and then follow every
+ * change. Success goes to /my-characters with the lists refreshed.
+ *
+ * The attached books are their own resource (`PUT
+ * /api/characters/{id}/lorebooks`), saved by the same submit: on Edit
+ * before the character (a refused book then changes nothing), on Create
+ * right after it (a new character has no id before); a create whose books
+ * fail to attach goes to Edit Character to try again.
  */
 import { ChevronDown, Sparkles } from "lucide-react";
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
@@ -24,6 +31,9 @@ import { errorStatus, serverErrorIssues, serverErrorText } from "../../../lib/ap
 import { isContentRefusal } from "../../../lib/request-review.ts";
 import { useUser } from "../../../lib/auth.ts";
 import { cn } from "../../../lib/utils.ts";
+import { useAttachToCharacter, useCharacterLorebooks } from "../../lorebooks/api/lorebooks.ts";
+import { LorebookChecklist } from "../../lorebooks/components/lorebook-checklist.tsx";
+import { attachedChanged } from "../../lorebooks/lib/attached.ts";
 import { useCreateCharacter } from "../api/create-character.ts";
 import { useUpdateCharacter } from "../api/update-character.ts";
 import {
@@ -67,7 +77,12 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
   const { user } = useUser();
   const create = useCreateCharacter();
   const update = useUpdateCharacter(character?.id ?? 0);
-  const isPending = create.isPending || update.isPending;
+  const attach = useAttachToCharacter();
+  const isPending = create.isPending || update.isPending || attach.isPending;
+  // The books attached now (Edit: null until the server says which; Create: none yet).
+  const savedLorebooks = useCharacterLorebooks(character?.id ?? 0, isEdit && user !== null);
+  const [lorebookIds, setLorebookIds] = useState<string[] | null>(isEdit ? null : []);
+  if (lorebookIds === null && savedLorebooks.data) setLorebookIds(savedLorebooks.data);
 
   const errors: CharacterFormErrors = { ...serverErrors, ...(submitted ? validateCharacterForm(values).errors : {}) };
 
@@ -105,6 +120,8 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
       toast({ title: "Authentication required", description: signInMessage, variant: "destructive" });
       return;
     }
+    const onLorebooksError = (error: unknown) =>
+      toast({ title: "Error", description: serverErrorText(error) ?? "Failed to attach the lorebooks", variant: "destructive" });
     const onSuccess = () => {
       toast({
         title: "Success!",
@@ -127,8 +144,36 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
         variant: "destructive",
       });
     };
-    if (isEdit) update.mutate(result.data, { onSuccess, onError });
-    else create.mutate(result.data, { onSuccess, onError });
+    const data = result.data;
+    if (character) {
+      if (lorebookIds !== null && savedLorebooks.data && attachedChanged(lorebookIds, savedLorebooks.data)) {
+        attach.mutate(
+          { characterId: character.id, lorebookIds },
+          { onSuccess: () => update.mutate(data, { onSuccess, onError }), onError: (error) => (errorStatus(error) === 401 ? onError(error) : onLorebooksError(error)) },
+        );
+      } else update.mutate(data, { onSuccess, onError });
+      return;
+    }
+    create.mutate(data, {
+      onSuccess: (created) => {
+        if (!lorebookIds?.length) return onSuccess();
+        attach.mutate(
+          { characterId: created.id, lorebookIds },
+          {
+            onSuccess,
+            onError: (error) => {
+              toast({
+                title: "Character created",
+                description: `Its lorebooks were not attached: ${serverErrorText(error) ?? "please try again"}.`,
+                variant: "destructive",
+              });
+              navigate(`/edit-character/${created.id}`);
+            },
+          },
+        );
+      },
+      onError,
+    });
   };
 
   /** A text input or textarea bound to `field`, with its label, hint and message. */
@@ -309,6 +354,26 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             aria-describedby="character-allowForks-hint"
           />
         </div>
+      </Section>
+
+      <Section title="Lorebooks">
+        {savedLorebooks.isError && (
+          <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-red-300">
+            The lorebooks attached to this character could not be loaded.
+            <Button type="button" variant="secondary" size="sm" onClick={() => void savedLorebooks.refetch()}>
+              Try Again
+            </Button>
+          </div>
+        )}
+        <LorebookChecklist
+          legend="Lorebooks attached to this character"
+          hideLegend
+          hint="Your lorebooks that apply in every chat with this character, anyone's, beside its card's own lorebook (under Advanced). They are not part of its card's export."
+          value={lorebookIds ?? []}
+          onChange={setLorebookIds}
+          disabled={lorebookIds === null || isPending}
+          newTab
+        />
       </Section>
 
       <section className="rounded-2xl border border-border bg-card">

@@ -3,7 +3,7 @@
  * character's page, its avatar (or initial), name and @creator, "Branched
  * from …" for a branch, and the "Conversation options" menu: Start a New
  * Conversation, Add character, Persona, Model, Memory, Author's note,
- * Pinned memories (every member; read-only to all but the owner), and
+ * Lorebooks (the owner's books for this chat, with how many), Pinned memories (every member; read-only to all but the owner), and
  * the exports (SillyTavern JSONL, Markdown) as plain download links. A group
  * chat (DESIGN.md "Group chats") shows its cast instead: stacked avatars
  * and every name, and its back link goes to My Chats. "Cast" opens the
@@ -12,12 +12,13 @@
  * A shared room (DESIGN.md "Shared rooms") shows who is here now (the
  * `presence` people) under it; the menu has "Share" and "Invite people" (owner) and
  * "People"; a member's menu leaves out what only the owner may change
- * (adding characters, model, memory, author's note) and keeps their own
+ * (adding characters, model, memory, author's note, lorebooks) and keeps their own
  * persona in the room.
  */
 import {
   ArrowLeft,
   BookMarked,
+  BookOpen,
   Cpu,
   EllipsisVertical,
   FileDown,
@@ -77,6 +78,8 @@ interface ChatHeaderProps {
   cast: CastMember[];
   onOpenCast: (view: CastPanelView) => void;
   onOpenAuthorNote: () => void;
+  /** Opens "Lorebooks" (the owner's). */
+  onOpenLorebooks: () => void;
   /** The first character's backgrounds (names), and choosing one; none: no background items. */
   backgrounds?: string[];
   onSetBackground?: (name: string | null) => void;
@@ -103,6 +106,7 @@ export function ChatHeader({
   cast,
   onOpenCast,
   onOpenAuthorNote,
+  onOpenLorebooks,
   backgrounds = [],
   onSetBackground,
   isOwner,
@@ -243,6 +247,15 @@ export function ChatHeader({
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={openDialog(onOpenAuthorNote)}>
               <NotebookPen aria-hidden="true" /> Author's note
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={openDialog(onOpenLorebooks)}>
+              <BookOpen aria-hidden="true" /> Lorebooks
+              {(conversation.lorebookIds?.length ?? 0) > 0 && (
+                <span className="ml-auto text-xs text-muted-foreground">
+                  {conversation.lorebookIds!.length}
+                  <span className="sr-only"> attached</span>
+                </span>
+              )}
             </DropdownMenuItem>
             {backgrounds.length > 0 && onSetBackground && (
               <>

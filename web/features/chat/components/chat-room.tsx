@@ -66,6 +66,7 @@ import {
 } from "../lib/chat-state.ts";
 import { canGenerateReply } from "../lib/chat-selectors.ts";
 import { AuthorNoteDialog } from "./author-note-dialog.tsx";
+import { LorebooksDialog } from "./lorebooks-dialog.tsx";
 import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
@@ -133,6 +134,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const memoryClientIds = useRef<string[]>([]);
   const [castView, setCastView] = useState<CastPanelView | null>(null);
   const [authorNoteOpen, setAuthorNoteOpen] = useState(false);
+  const [lorebooksOpen, setLorebooksOpen] = useState(false);
   const [authorNoteSave, setAuthorNoteSave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
   const authorNoteClientId = useRef<string | null>(null);
   const queryClient = useQueryClient();
@@ -505,6 +507,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             setAuthorNoteSave({ clientId: null, error: null });
             setAuthorNoteOpen(true);
           }}
+          onOpenLorebooks={() => setLorebooksOpen(true)}
           isOwner={isOwner}
           backgrounds={(cast[0]?.assets ?? []).filter((asset) => asset.type === "background").map((asset) => asset.name)}
           onSetBackground={(name) =>
@@ -615,6 +618,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           }}
         />
       )}
+      {lorebooksOpen && <LorebooksDialog conversationId={conversationId} onClose={() => setLorebooksOpen(false)} />}
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
       {inviteOpen && <InviteDialog conversationId={conversationId} onClose={() => setInviteOpen(false)} />}
       {shareOpen && <ShareDialog conversationId={conversationId} onClose={() => setShareOpen(false)} />}

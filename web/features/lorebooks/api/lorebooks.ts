@@ -5,7 +5,10 @@
  * - `POST /api/lorebooks` → 201 the book; `GET/PUT/DELETE /api/lorebooks/{id}`;
  * - `POST /api/lorebooks/import` a World Info file, a `character_book` or a
  *   card (`?name=`: the file's name when it has none) → 201 the book;
- * - `GET /api/lorebooks/{id}/export` → SillyTavern World Info JSON.
+ * - `GET /api/lorebooks/{id}/export` → SillyTavern World Info JSON;
+ * - `GET/PUT /api/characters/{id}/lorebooks` `{lorebookIds}`: the books a
+ *   character's creator attached to it (a chat's go through
+ *   web/features/chat/api/update-conversation.ts).
  *
  * Every write throws the SPEC.md §8 error (400 with issues, 404, 409, 422
  * screened) and refreshes the list and the book.
@@ -13,7 +16,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LorebookInput } from "../../../../schema/inputs.ts";
 import type { LorebookRecord, LorebookSummary } from "../../../../schema/lorebook/book.ts";
-import { apiRequest } from "../../../lib/api-client.ts";
+import { apiGet, apiRequest, apiSend } from "../../../lib/api-client.ts";
 
 const LIST_KEY = ["/api/lorebooks"] as const;
 
@@ -74,3 +77,33 @@ export const useImportLorebook = () =>
 
 /** The export's URL (a download: the server names the file). */
 export const exportUrl = (id: string) => `/api/lorebooks/${encodeURIComponent(id)}/export`;
+
+/**
+ * `GET /api/characters/{id}/lorebooks` (the creator) → the ids of the
+ * standalone books attached to the character, in order.
+ */
+export const characterLorebooksQueryOptions = (characterId: number) =>
+  queryOptions({
+    queryKey: ["/api/characters", characterId, "lorebooks"],
+    queryFn: async () => (await apiGet("/api/characters/:id/lorebooks", { params: { id: characterId } })).lorebookIds,
+  });
+
+export const useCharacterLorebooks = (characterId: number, enabled = true) => useQuery({ ...characterLorebooksQueryOptions(characterId), enabled });
+
+/**
+ * `PUT /api/characters/{id}/lorebooks` `{lorebookIds}` → `{lorebookIds}`:
+ * attaches the creator's standalone books to the character (the room
+ * reads them at its next reply). Throws the SPEC.md §8 error: 400 naming
+ * `lorebookIds.N` for a book that is not one of theirs, 403/404.
+ */
+export function attachToCharacter(characterId: number, lorebookIds: string[]) {
+  return apiSend("put", "/api/characters/:id/lorebooks", { params: { id: characterId }, body: { lorebookIds } });
+}
+
+export function useAttachToCharacter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ characterId, lorebookIds }: { characterId: number; lorebookIds: string[] }) => attachToCharacter(characterId, lorebookIds),
+    onSuccess: (answer, { characterId }) => queryClient.setQueryData(characterLorebooksQueryOptions(characterId).queryKey, answer.lorebookIds),
+  });
+}
