@@ -64,6 +64,15 @@ const MODERATION_SQL = `(SELECT json_group_array(h.message_id) FROM hidden_messa
   (SELECT json_group_array(rc.id) FROM characters rc WHERE rc.moderation_status = 'removed'
      AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))) AS removed`;
 
+/** Whether an operator removed message (or picture) `messageId` of conversation `conversationId` (`hidden_messages`). One D1 read by primary key. */
+export async function isRemovedMessage(db: D1Database, conversationId: string, messageId: string): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS removed FROM hidden_messages WHERE conversation_id = ? AND message_id = ?")
+    .bind(conversationId.toLowerCase(), messageId)
+    .first<{ removed: number }>();
+  return row !== null;
+}
+
 function readModeration(row: { hidden: string; removed: string }): ConversationModeration {
   return { hiddenMessageIds: JSON.parse(row.hidden) as string[], removedCharacterIds: JSON.parse(row.removed) as number[] };
 }

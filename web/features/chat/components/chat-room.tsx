@@ -389,7 +389,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     onHide: (item, hidden) => void steer({ type: "hide_message", messageId: item.id, hidden, clientId: newClientId() }),
     onReport: (item, opener) =>
       openReport(
-        { target: { targetType: "message", targetId: item.id, conversationId }, subject: `this reply from ${speakerFor(item.characterId).name}` },
+        {
+          target: { targetType: "message", targetId: item.id, conversationId },
+          subject: item.kind === "image" ? "this picture" : `this reply from ${speakerFor(item.characterId).name}`,
+        },
         opener,
       ),
     ...(isOwner && socket.status !== "gone"

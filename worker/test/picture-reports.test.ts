@@ -1,0 +1,121 @@
+/**
+ * Pictures of a chat reported and removed like its messages (DESIGN.md
+ * "Pictures", issue 38): `POST /api/reports` with `targetType: "message"`
+ * and a picture's id is filed by anyone in the chat (the asker too: the
+ * engine drew it) and keeps where it was served and its prompt; an outsider
+ * gets 404. Upholding it (`npm run moderation -- uphold N`) makes the
+ * picture 404 at once and its room deletes its row and its R2 object —
+ * when the chat is next read, or at once through `POST
+ * /api/enforcement/removals/{conversationId}` (`--site`); open sockets are
+ * told.
+ */
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Report } from "../../schema/api.ts";
+import type { ChatMessage, Conversation, ConversationInvite } from "../../schema/chat.ts";
+import { picturesPrefix } from "../../durable-objects/room/images.ts";
+import { describeTarget, getReport, upholdReport } from "../lib/moderation-actions.ts";
+import { join } from "./chat-client.ts";
+import { call, json } from "./creator-api.ts";
+import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
+import { OPERATOR, operatorDb } from "./operator-db.ts";
+import { storedMessages } from "./room-chat.ts";
+
+const fetchObject = (path: string) => exports.default.fetch(`http://localhost${path}`);
+const picturesIn = async (conversationId: string) => (await env.AVATARS.list({ prefix: picturesPrefix(conversationId) })).objects.map((o) => o.key);
+const reportPicture = (user: TestUser, conversationId: string, pictureId: string) =>
+  call("/api/reports", { method: "POST", user, body: { targetType: "message", targetId: pictureId, conversationId, reason: "illegal" } });
+
+/** A shared room of `owner` with `member` in it, and a picture `member` asked for, as every socket saw it arrive. */
+async function roomWithPicture(prompt: string) {
+  const characterId = await insertCharacter({ name: "Ash" });
+  const owner = await signIn({ firstName: "Olga" });
+  const member = await signIn({ firstName: "Mika" });
+  const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: owner, body: { characterId } }), 201);
+  const { token } = await json<ConversationInvite>(await call(`/api/conversations/${conversation.id}/invites`, { method: "POST", user: owner }), 201);
+  await json(await call(`/api/invites/${token}`, { method: "POST", user: member }), 200);
+  const { socket: ownerSocket } = await join(owner, conversation.id);
+  const { socket: memberSocket } = await join(member, conversation.id);
+  memberSocket.send({ type: "imagine", conversationId: conversation.id, prompt, clientId: "p1" });
+  const picture = (await ownerSocket.next("image_ready", (f) => f.requestId === "p1")).message as ChatMessage;
+  await memberSocket.next("image_ready", (f) => f.requestId === "p1");
+  return { characterId, owner, member, conversation, picture, ownerSocket, memberSocket };
+}
+
+describe("reporting a picture of a chat", () => {
+  it("anyone in the chat files it, the asker too; the report keeps its path and prompt and names who asked; an outsider gets 404", async () => {
+    const { characterId, owner, member, conversation, picture, ownerSocket, memberSocket } = await roomWithPicture("A lighthouse at night in a storm");
+    const filed = await json<Report>(await reportPicture(owner, conversation.id, picture.id), 201);
+    expect(filed).toMatchObject({ targetType: "message", targetId: picture.id, reason: "illegal", status: "open" });
+    const row = await env.DB.prepare("SELECT excerpt, target_owner_id AS ownerId, conversation_id AS conversationId, character_id AS characterId FROM reports WHERE id = ?")
+      .bind(filed.id)
+      .first<{ excerpt: string; ownerId: string; conversationId: string; characterId: number }>();
+    expect(row).toEqual({ excerpt: `[picture ${picture.imageUrl}] A lighthouse at night in a storm`, ownerId: member.id, conversationId: conversation.id, characterId });
+    // The same person again: their open report, nothing new.
+    expect((await json<Report>(await reportPicture(owner, conversation.id, picture.id), 200)).id).toBe(filed.id);
+    // The member who asked for it may report it too.
+    await json<Report>(await reportPicture(member, conversation.id, picture.id), 201);
+
+    const outsider = await signIn();
+    expect(await json(await reportPicture(outsider, conversation.id, picture.id), 404)).toMatchObject({ code: "not_found", error: "Conversation not found" });
+    expect(await json(await reportPicture(owner, conversation.id, crypto.randomUUID()), 404)).toMatchObject({ code: "not_found", error: "Message not found" });
+    expect((await call("/api/reports", { method: "POST", body: { targetType: "message", targetId: picture.id, conversationId: conversation.id, reason: "spam" } })).status).toBe(401);
+    ownerSocket.close();
+    memberSocket.close();
+  });
+});
+
+describe("upholding a report on a picture", () => {
+  it("404 at once; the enforcement call deletes its row and R2 object in the room, and open sockets are told", async () => {
+    const { owner, conversation, picture, ownerSocket, memberSocket } = await roomWithPicture("Two travellers by a campfire");
+    const key = `${picturesPrefix(conversation.id)}${picture.id}`;
+    const filed = await json<Report>(await reportPicture(owner, conversation.id, picture.id), 201);
+    expect((await describeTarget(operatorDb, await getReport(operatorDb, filed.id))).summary).toBe(`picture ${picture.id} in conversation ${conversation.id}: shown`);
+
+    const done = await upholdReport(operatorDb, filed.id, OPERATOR);
+    expect(done).toContain(`Picture ${picture.id} removed: ${picture.imageUrl} answers "not found" now`);
+    expect((await describeTarget(operatorDb, await getReport(operatorDb, filed.id))).summary).toBe(`picture ${picture.id} in conversation ${conversation.id}: removed`);
+    // Only D1 was told so far: the object is still in R2, and it is not served any more.
+    expect(await picturesIn(conversation.id)).toEqual([key]);
+    expect((await fetchObject(picture.imageUrl!)).status).toBe(404);
+
+    expect(await json(await call(`/api/enforcement/removals/${conversation.id}`, { method: "POST" }), 200)).toEqual({ removed: 1 });
+    expect((await ownerSocket.next("messages_deleted", (f) => f.messageIds.includes(picture.id))).messageIds).toEqual([picture.id]);
+    await memberSocket.next("messages_deleted", (f) => f.messageIds.includes(picture.id));
+    expect(await picturesIn(conversation.id)).toEqual([]);
+    expect((await storedMessages(owner, conversation.id)).some((m) => m.id === picture.id)).toBe(false);
+    // Applied already: nothing more changes.
+    expect(await json(await call(`/api/enforcement/removals/${conversation.id}`, { method: "POST" }), 200)).toEqual({ removed: 0 });
+    ownerSocket.close();
+    memberSocket.close();
+  });
+
+  it("without the enforcement call, the next read of the chat deletes it; a text reply upheld in the same chat is hidden, not deleted", async () => {
+    const { owner, conversation, picture, ownerSocket, memberSocket } = await roomWithPicture("A harbour at dawn");
+    ownerSocket.close();
+    memberSocket.close();
+    const { socket } = await join(owner, conversation.id);
+    const exchange = await socket.chat(conversation.id, "Tell me about the harbour.");
+    socket.close();
+    const pictureReport = await json<Report>(await reportPicture(owner, conversation.id, picture.id), 201);
+    const replyReport = await json<Report>(
+      await call("/api/reports", { method: "POST", user: owner, body: { targetType: "message", targetId: exchange.response.messageId, conversationId: conversation.id, reason: "spam" } }),
+      201,
+    );
+    expect(await upholdReport(operatorDb, replyReport.id, OPERATOR)).toContain(`Message ${exchange.response.messageId} hidden`);
+    await upholdReport(operatorDb, pictureReport.id, OPERATOR);
+
+    const messages = await storedMessages(owner, conversation.id);
+    expect(messages.some((m) => m.id === picture.id)).toBe(false);
+    expect(messages.find((m) => m.id === exchange.response.messageId)).toBeTruthy();
+    expect(await picturesIn(conversation.id)).toEqual([]);
+  });
+
+  it("the enforcement call: 404 for a chat without removals or a malformed id", async () => {
+    const characterId = await insertCharacter({ name: "Quiet" });
+    const owner = await signIn();
+    const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: owner, body: { characterId } }), 201);
+    expect(await json(await call(`/api/enforcement/removals/${conversation.id}`, { method: "POST" }), 404)).toMatchObject({ code: "not_found" });
+    expect(await json(await call("/api/enforcement/removals/not-a-conversation", { method: "POST" }), 404)).toMatchObject({ code: "not_found" });
+  });
+});
