@@ -7,9 +7,11 @@
  * picture 404 at once and its room deletes its row and its R2 object —
  * when the chat is next read, or at once through `POST
  * /api/enforcement/removals/{conversationId}` (`--site`); open sockets are
- * told.
+ * told. The chat's exports and the account export keep a picture as a
+ * line with its full URL.
  */
 import { env, exports } from "cloudflare:workers";
+import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../schema/api.ts";
 import type { ChatMessage, Conversation, ConversationInvite } from "../../schema/chat.ts";
@@ -117,5 +119,31 @@ describe("upholding a report on a picture", () => {
     const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: owner, body: { characterId } }), 201);
     expect(await json(await call(`/api/enforcement/removals/${conversation.id}`, { method: "POST" }), 404)).toMatchObject({ code: "not_found" });
     expect(await json(await call("/api/enforcement/removals/not-a-conversation", { method: "POST" }), 404)).toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("a picture in the chat's exports", () => {
+  it("the chat's SillyTavern file and the account export keep it as a line with its full URL; the Markdown shows it", async () => {
+    const { owner, member, conversation, picture, ownerSocket, memberSocket } = await roomWithPicture("A lantern on a wet quay");
+    ownerSocket.close();
+    memberSocket.close();
+    const url = `http://localhost${picture.imageUrl}`;
+    const pictureLine = (jsonl: string) =>
+      jsonl
+        .split("\n")
+        .map((line) => JSON.parse(line) as { mes?: string; is_system?: boolean; extra?: { image?: string; media?: { url: string }[] } })
+        .find((line) => line.extra?.image !== undefined);
+
+    const file = await (await call(`/api/conversations/${conversation.id}/export`, { user: member })).text();
+    expect(pictureLine(file)).toMatchObject({ mes: "A lantern on a wet quay", is_system: true, extra: { image: url, media: [{ url, type: "image" }] } });
+    const markdown = await (await call(`/api/conversations/${conversation.id}/export?format=markdown`, { user: owner })).text();
+    expect(markdown).toContain(`![A lantern on a wet quay](<${url}>)`);
+
+    const res = await call("/api/profile/export", { user: owner });
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const chats = Object.keys(files).filter((name) => name.startsWith("chats/"));
+    expect(chats).toHaveLength(1);
+    expect(pictureLine(strFromU8(files[chats[0]!]!))).toMatchObject({ extra: { image: url } });
   });
 });

@@ -391,7 +391,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       openReport(
         {
           target: { targetType: "message", targetId: item.id, conversationId },
-          subject: item.kind === "image" ? "this picture" : `this reply from ${speakerFor(item.characterId).name}`,
+          ...(item.kind === "image"
+            ? { subject: "this picture", title: "Report picture" }
+            : { subject: `this reply from ${speakerFor(item.characterId).name}` }),
         },
         opener,
       ),
