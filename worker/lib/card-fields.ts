@@ -34,7 +34,7 @@ export function appearanceOf(extensions: Json | null | undefined): string | null
  */
 export function withAppearance(extensions: Json, appearance: string | null): Json {
   const { [FABLED_EXTENSION]: ours, ...rest } = extensions;
-  const { appearance: _old, ...fabled } = isObject(ours) ? ours : {};
+  const { appearance: _old, ...fabled }: Json = isObject(ours) ? ours : {};
   if (appearance !== null) fabled.appearance = appearance;
   return Object.keys(fabled).length > 0 ? { ...rest, [FABLED_EXTENSION]: fabled } : rest;
 }
