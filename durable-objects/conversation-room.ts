@@ -62,7 +62,7 @@ import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
 import { readRoomMessages } from "./room/away-notices.ts";
-import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
+import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage, type SeedPicture } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 
 /**
@@ -246,7 +246,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       if (this.store.room.conversation_id !== facts.conversationId) throw new Error("room belongs to another conversation");
       return;
     }
-    this.store.create(facts);
+    const copies = this.store.create(facts);
+    // A branch's pictures: their files are copied before the branch is answered, so none is missing when it opens.
+    if (copies.length > 0) await this.images.copyIn(copies);
     // A branch or an imported chat starts with messages: they are embedded at once, off the path (room/memory.ts).
     this.ctx.waitUntil(this.store.memory.embedPending());
   }
@@ -271,7 +273,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   }
 
   /** "Branch from here" (Steering.branchSource): the messages up to `messageId` and the memory note; "busy"; or null. */
-  async branchSource(userId: string, messageId: string, asMember = false): Promise<{ messages: SeedMessage[]; memory: string } | "busy" | null> {
+  async branchSource(userId: string, messageId: string, asMember = false): Promise<{ messages: SeedMessage[]; memory: string; pictures: SeedPicture[] } | "busy" | null> {
     if (!this.reads(userId, asMember)) return null;
     return this.steering.branchSource(this.store.room!.user_id, messageId);
   }

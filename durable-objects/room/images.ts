@@ -229,6 +229,24 @@ export class RoomImages {
     return ids;
   }
 
+  /**
+   * A branch's pictures (RoomStore.create): each object is copied from the
+   * chat it was branched from to this chat's own key, so deleting either
+   * chat leaves the other's whole. A picture whose source is gone loses its
+   * row too.
+   */
+  async copyIn(copies: readonly { id: string; from: string; to: string }[]): Promise<void> {
+    const bucket = this.env.AVATARS;
+    for (const copy of copies) {
+      const source = await bucket.get(copy.from);
+      if (!source) {
+        this.store.images.delete(copy.id);
+        continue;
+      }
+      await bucket.put(copy.to, await source.arrayBuffer(), { httpMetadata: source.httpMetadata, customMetadata: source.customMetadata });
+    }
+  }
+
   /** Deletes, after this event, the R2 objects of pictures that went with a rewind (store.onPicturesGone). */
   forgetLater(objectKeys: string[]): void {
     this.ctx.waitUntil(this.forgetObjects(objectKeys));

@@ -1,6 +1,6 @@
 /**
- * Pictures of a chat reported and removed like its messages (DESIGN.md
- * "Pictures", issue 38): `POST /api/reports` with `targetType: "message"`
+ * Pictures of a chat beyond its room (DESIGN.md "Pictures", issue 38).
+ * Reported and removed like its messages: `POST /api/reports` with `targetType: "message"`
  * and a picture's id is filed by anyone in the chat (the asker too: the
  * engine drew it) and keeps where it was served and its prompt; an outsider
  * gets 404. Upholding it (`npm run moderation -- uphold N`) makes the
@@ -8,7 +8,8 @@
  * when the chat is next read, or at once through `POST
  * /api/enforcement/removals/{conversationId}` (`--site`); open sockets are
  * told. The chat's exports and the account export keep a picture as a
- * line with its full URL.
+ * line with its full URL, and a branch takes the pictures before its
+ * branch point along, each copied to a file of its own.
  */
 import { env, exports } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
@@ -145,5 +146,45 @@ describe("a picture in the chat's exports", () => {
     const chats = Object.keys(files).filter((name) => name.startsWith("chats/"));
     expect(chats).toHaveLength(1);
     expect(pictureLine(strFromU8(files[chats[0]!]!))).toMatchObject({ extra: { image: url } });
+  });
+});
+
+describe("a picture in a branch", () => {
+  it("goes with the branch in its place, copied to the branch's own file, which outlives the chat it came from", async () => {
+    const characterId = await insertCharacter({ name: "Ash" });
+    const mira = await signIn();
+    const conversation = await json<Conversation>(await call("/api/conversations/new", { method: "POST", user: mira, body: { characterId } }), 201);
+    const { socket } = await join(mira, conversation.id);
+    const first = await socket.chat(conversation.id, "We walk to the shore.");
+    socket.send({ type: "imagine", conversationId: conversation.id, prompt: "A grey shore at dusk", clientId: "a" });
+    const before = (await socket.next("image_ready", (f) => f.requestId === "a")).message as ChatMessage;
+    const second = await socket.chat(conversation.id, "And then the lighthouse.");
+    socket.send({ type: "imagine", conversationId: conversation.id, prompt: "A lighthouse in the rain", clientId: "b" });
+    const after = (await socket.next("image_ready", (f) => f.requestId === "b")).message as ChatMessage;
+    socket.close();
+
+    // From the second reply: the picture before it goes, the one made after it does not.
+    const branch = await json<Conversation>(await call(`/api/conversations/${conversation.id}/branch`, { method: "POST", user: mira, body: { messageId: second.response.messageId } }), 201);
+    const messages = await storedMessages(mira, branch.id);
+    expect(messages.map((m) => (m.kind === "image" ? `[${m.prompt}]` : m.content)).slice(-5)).toEqual([
+      "We walk to the shore.",
+      first.response.content,
+      "[A grey shore at dusk]",
+      "And then the lighthouse.",
+      second.response.content,
+    ]);
+    const copied = messages.find((m) => m.kind === "image")!;
+    expect(copied).toMatchObject({ prompt: "A grey shore at dusk", width: before.width, height: before.height, authorId: mira.id });
+    expect(copied.id).not.toBe(before.id);
+    expect(copied.imageUrl).toBe(`/objects/pictures/${branch.id}/${copied.id}`);
+    expect(messages.some((m) => m.prompt === after.prompt)).toBe(false);
+    const original = new Uint8Array(await (await fetchObject(before.imageUrl!)).arrayBuffer());
+
+    // Deleting the chat it came from deletes that chat's files, not the branch's.
+    expect((await call(`/api/conversations/${conversation.id}`, { method: "DELETE", user: mira })).status).toBe(204);
+    await expect.poll(async () => (await fetchObject(before.imageUrl!)).status).toBe(404);
+    const served = await fetchObject(copied.imageUrl!);
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(original);
   });
 });
