@@ -114,7 +114,8 @@ describe("a character's appearance for pictures", () => {
     expect(changed.appearance).toBe("Short grey hair now, oilskin coat");
     const cleared = await json<Character>(await call(`/api/characters/${imported.id}`, { method: "PUT", user: theo, body: { appearance: "  " } }), 200);
     expect(cleared.appearance).toBeNull();
-    expect(cleared.extensions).toEqual({ depth_prompt: { prompt: "Maren never lies.", depth: 4 } });
+    expect(cleared.extensions).not.toHaveProperty("fabled");
+    expect(cleared.extensions.depth_prompt).toEqual({ prompt: "Maren never lies.", depth: 4 });
     const cardWithout = await json<Card>(await call(`/api/characters/${imported.id}/card.json`, { user: theo }), 200);
     expect(cardWithout.data.extensions.fabled).not.toHaveProperty("appearance");
     // An edit that leaves it out keeps it.
