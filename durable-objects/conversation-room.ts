@@ -56,12 +56,13 @@ import type { RoomSeams } from "./room/seams.ts";
 import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
 import { forgetSpeech } from "./room/speech-audio.ts";
 import { Steering } from "./room/steering.ts";
+import { pictureUrl } from "./room/image-rows.ts";
 import { RoomImages } from "./room/images.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
 import { readRoomMessages } from "./room/away-notices.ts";
-import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage } from "./room-protocol.ts";
+import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage, type SeedPicture } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 
 /**
@@ -245,7 +246,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       if (this.store.room.conversation_id !== facts.conversationId) throw new Error("room belongs to another conversation");
       return;
     }
-    this.store.create(facts);
+    const copies = this.store.create(facts);
+    // A branch's pictures: their files are copied before the branch is answered, so none is missing when it opens.
+    if (copies.length > 0) await this.images.copyIn(copies);
     // A branch or an imported chat starts with messages: they are embedded at once, off the path (room/memory.ts).
     this.ctx.waitUntil(this.store.memory.embedPending());
   }
@@ -270,7 +273,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   }
 
   /** "Branch from here" (Steering.branchSource): the messages up to `messageId` and the memory note; "busy"; or null. */
-  async branchSource(userId: string, messageId: string, asMember = false): Promise<{ messages: SeedMessage[]; memory: string } | "busy" | null> {
+  async branchSource(userId: string, messageId: string, asMember = false): Promise<{ messages: SeedMessage[]; memory: string; pictures: SeedPicture[] } | "busy" | null> {
     if (!this.reads(userId, asMember)) return null;
     return this.steering.branchSource(this.store.room!.user_id, messageId);
   }
@@ -298,9 +301,14 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     return true;
   }
 
-  /** Hides messages an operator removed (RoomScreening.hideMessages); how many changed. */
+  /**
+   * Messages an operator removed: a picture among them is deleted with its
+   * R2 object (RoomImages.removeByOperator), a message's text is hidden
+   * (RoomScreening.hideMessages); how many changed.
+   */
   async hideMessages(messageIds: string[]): Promise<number> {
-    return this.screening.hideMessages(messageIds);
+    const pictures = new Set(await this.images.removeByOperator(messageIds));
+    return pictures.size + (await this.screening.hideMessages(messageIds.filter((id) => !pictures.has(id))));
   }
 
   /**
@@ -327,6 +335,24 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     if (!this.reads(userId, asMember)) return null;
     const row = this.store.visibleRow(messageId);
     return row ? { isUser: row.role === "user", content: row.content, characterId: row.character_id } : null;
+  }
+
+  /**
+   * One picture of the chat (DESIGN.md "Pictures") as a report copies it:
+   * its prompt as `content`, its `imageUrl`, its speaker and who asked for
+   * it (`authorId`); null when the room is not `userId`'s or has no such
+   * picture. Apart from readMessage so that no text path (memories, speech)
+   * ever reads a picture's prompt as a message.
+   */
+  async readPicture(
+    userId: string,
+    pictureId: string,
+    asMember = false,
+  ): Promise<{ isUser: false; content: string; characterId: number | null; kind: "image"; imageUrl: string; authorId: string } | null> {
+    if (!this.reads(userId, asMember)) return null;
+    const picture = this.images.get(pictureId);
+    if (!picture) return null;
+    return { isUser: false, content: picture.prompt, characterId: picture.character_id, kind: "image", imageUrl: pictureUrl(picture.object_key), authorId: picture.author_id };
   }
 
   /**

@@ -107,6 +107,28 @@ export interface SeedMessage {
   versionUsage?: (ReplyUsage | null)[];
 }
 
+/**
+ * A picture a branch starts with (DESIGN.md "Pictures"): where it stood
+ * (`afterIndex`: the index among the branch's messages of the message it
+ * followed; -1 before them all), the source chat's object it is copied
+ * from, and its row's facts.
+ */
+export interface SeedPicture {
+  afterIndex: number;
+  /** The R2 key of the picture in the chat it is copied from (`pictures/{conversationId}/{id}`). */
+  sourceKey: string;
+  prompt: string;
+  contentType: string;
+  width: number;
+  height: number;
+  /** Who asked for it, and their name then. */
+  authorId: string;
+  authorName: string;
+  characterId: number | null;
+  /** ms since the epoch. */
+  createdAt: number;
+}
+
 /** A member of a room's cast as the Worker tells it (DESIGN.md "Group chats"). */
 export interface RoomCastMember {
   characterId: number;
@@ -146,6 +168,8 @@ export interface RoomFacts {
   messages?: SeedMessage[];
   /** A branch: the memory note of the conversation it came from. */
   memory?: string;
+  /** A branch: the pictures among its messages (their objects are copied into this chat's own). */
+  pictures?: SeedPicture[];
 }
 
 /** The greeting as stored: line ends normalised, trimmed, macros replaced; null when there is none (DESIGN.md "Conversation title"). */

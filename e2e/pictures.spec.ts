@@ -58,6 +58,15 @@ test("imagine the scene in a one-to-one chat, open it large and delete it", asyn
   await expect(large).toBeHidden();
 
   await expect(log.getByRole("link", { name: "Download" })).toHaveAttribute("download", /^a-night-sea-under-the-moon.*\.png$/);
+  // Reported like a reply: the server keeps it as a message report.
+  await log.getByRole("button", { name: "Report", exact: true }).click();
+  const report = page.getByRole("dialog", { name: "Report picture" });
+  await expect(report.getByText("Tell us what is wrong with this picture.")).toBeVisible();
+  await report.getByRole("radio", { name: "Spam or scam" }).check();
+  const filed = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/reports" && res.request().method() === "POST");
+  await report.getByRole("button", { name: "Send Report" }).click();
+  expect((await filed).status()).toBe(201);
+  await expect(report).toBeHidden();
   await log.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(picture).toHaveCount(0);
   // Gone for a reload too.
@@ -75,10 +84,12 @@ test("draw an avatar in the studio and save it as the character's picture", asyn
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Description", { exact: true }).fill("An old sea captain with a white beard and a blue coat.");
   await page.getByLabel("Personality", { exact: true }).fill("Gruff, generous and fond of sea shanties.");
+  // The drawing starts from the appearance for pictures when there is one, not the description.
+  await page.getByLabel("Appearance for pictures (Optional)").fill("An old sea captain, white beard, blue coat with brass buttons, portrait");
 
   await page.getByRole("button", { name: "Draw an avatar" }).click();
   const panel = page.getByRole("group", { name: "Draw an avatar" });
-  await expect(panel.getByLabel("Describe how they look")).toHaveValue("An old sea captain with a white beard and a blue coat.");
+  await expect(panel.getByLabel("Describe how they look")).toHaveValue("An old sea captain, white beard, blue coat with brass buttons, portrait");
   await panel.getByRole("button", { name: "Draw", exact: true }).click();
   const drawn = panel.getByRole("img", { name: /^Drawn avatar: An old sea captain/ });
   await expect(drawn).toBeVisible({ timeout: 20_000 });
@@ -100,7 +111,9 @@ test("draw an avatar in the studio and save it as the character's picture", asyn
   const picture = page.getByRole("img", { name: `Avatar of ${name}` });
   await expect(picture).toHaveAttribute("src", src!);
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(768);
-  const mine = (await (await page.request.get("/api/my-characters")).json()) as { name: string; avatarUrl: string | null }[];
+  const mine = (await (await page.request.get("/api/my-characters")).json()) as { id: number; name: string; avatarUrl: string | null }[];
   const saved = mine.find((c) => c.name === name)!;
   expect(saved.avatarUrl).toBe(src);
+  const stored = (await (await page.request.get(`/api/characters/${saved.id}`)).json()) as Character;
+  expect(stored.appearance).toBe("An old sea captain, white beard, blue coat with brass buttons, portrait");
 });

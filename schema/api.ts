@@ -167,6 +167,12 @@ export interface Character extends CharacterSummary {
   creatorNotes: string | null;
   /** Voice id of GET /api/voices its replies are read in; null: the default (DESIGN.md "Voices"). */
   voice: string | null;
+  /**
+   * "Appearance for pictures": how it looks, for pictures of its chats and
+   * its drawn avatar (DESIGN.md "Pictures"); null for none. Kept in
+   * `extensions.fabled.appearance` (this is that value, for reading).
+   */
+  appearance: string | null;
   characterBook: Record<string, unknown> | null;
   extensions: Record<string, unknown>;
   ratingUp: number;

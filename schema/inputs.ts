@@ -203,6 +203,8 @@ export const CHARACTER_LIMITS = {
   systemPrompt: 20_000,
   postHistoryInstructions: 20_000,
   creatorNotes: 20_000,
+  /** "Appearance for pictures": as long as a drawn avatar's description, which it prefills. */
+  appearance: 1_000,
   /** The lorebook as JSON text. */
   characterBook: 500_000,
   creator: 100,
@@ -270,6 +272,13 @@ const characterFields = {
     "Post-history instructions are too long",
   ),
   creatorNotes: optionalText(CHARACTER_LIMITS.creatorNotes, "Creator notes are too long"),
+  /**
+   * "Appearance for pictures" (issue 38): how the character looks, for the
+   * prompts of pictures in its chats and of its drawn avatar; "" or null for
+   * none. Stored in the card's `extensions.fabled.appearance`, so a card
+   * export and import keep it.
+   */
+  appearance: optionalText(CHARACTER_LIMITS.appearance, "Appearance is too long"),
   /**
    * A voice id of GET /api/voices, or null/"" for the default. Its shape is
    * checked here; whether this deployment offers it, by the Worker

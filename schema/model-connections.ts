@@ -126,11 +126,13 @@ const connectionFields = {
     .max(MAX_MODEL_NAME_LENGTH, `Embedding model can be at most ${MAX_MODEL_NAME_LENGTH} characters`)
     .nullable()
     .transform((name) => name || null),
+  /** "" or null: none (pictures come from the site's generator). */
   imageModel: z
     .string({ error: "Image model must be text" })
     .trim()
     .max(MAX_MODEL_NAME_LENGTH, `Image model can be at most ${MAX_MODEL_NAME_LENGTH} characters`)
-    .nullable(),
+    .nullable()
+    .transform((name) => name || null),
   settings: modelSettingsSchema,
   isDefault: z.boolean({ error: "isDefault must be true or false" }),
 };

@@ -32,6 +32,7 @@ import {
   restoreCharacter,
   suspendUser,
   unsuspendUser,
+  reportedPicturePath,
   upholdReport,
 } from "../worker/lib/moderation-actions.ts";
 import { cachedCharacterOf, purgeAfterOperatorAction } from "./lib/edge-purge.ts";
@@ -45,8 +46,8 @@ Commands:
   reports                   open reports, oldest first, with excerpts
   show N                    one report in full, its target now and earlier actions
   uphold N                  remove the target (character removed, comment deleted,
-                            message hidden, share link deleted) and close every
-                            open report on it
+                            message hidden, chat picture deleted with its file,
+                            share link deleted) and close every open report on it
   dismiss N                 close the report (a flagged character goes back to ok)
   suspend @username         sign the person out everywhere and refuse their writes
   restore @username         lift a suspension
@@ -59,8 +60,10 @@ Options:
   --remote                  the deployed database (through wrangler) instead of the local one
   --persist-to DIR          local state directory (default .wrangler/state)
   --site URL                the running site (default: $FABLED_SITE_URL): after
-                            suspend, its open chat sockets are closed at once
-                            (without it they close at their next frame)
+                            suspend, its open chat sockets are closed at once;
+                            after uphold of a message or picture, its chat applies
+                            the removal at once (without it: at their next frame,
+                            or when the chat is next opened)
   -h, --help                show this help
 `;
 
@@ -118,7 +121,8 @@ const oneLine = (text: string, length: number) => {
 };
 
 function printReportLine(report: ReportLine): void {
-  const target = report.targetType === "message" ? `message ${report.targetId.slice(0, 8)}` : `${report.targetType} ${report.targetId}`;
+  const target =
+    report.targetType === "message" ? `${reportedPicturePath(report) ? "picture" : "message"} ${report.targetId.slice(0, 8)}` : `${report.targetType} ${report.targetId}`;
   const extra = report.openOnTarget > 1 ? ` (+${report.openOnTarget - 1} more on it)` : "";
   console.log(
     `#${report.id}  ${when(report.createdAt)}  ${target}${extra}  ${report.reason}  by ${report.reporter ?? "automatic screening"}`,
@@ -142,6 +146,26 @@ async function closeSuspendedSockets(userId: string): Promise<string> {
     return `Closed ${closedSockets} open chat socket(s) of theirs.`;
   } catch (error) {
     return `Could not reach ${site} (${(error as Error).message}); their open chat sockets close at their next frame.`;
+  }
+}
+
+/**
+ * Asks the running site to apply an upheld message's removal in its chat
+ * now (worker/routes/enforcement.ts `POST /api/enforcement/removals/…`): a
+ * picture's file and place in the chat are deleted, a message's text
+ * hidden. The removal is already in D1 and every read of the chat applies
+ * it, so a failure is reported, not fatal.
+ */
+async function applyRemoval(conversationId: string): Promise<string> {
+  const site = values.site?.trim() || process.env.FABLED_SITE_URL?.trim();
+  if (!site) return "The chat applies it the next time it is opened, or at the daily sweep (pass --site URL to apply it now).";
+  try {
+    const res = await fetch(new URL(`/api/enforcement/removals/${encodeURIComponent(conversationId)}`, site), { method: "POST" });
+    if (!res.ok) return `Could not apply it in the chat now (${site} answered ${res.status}); it is applied the next time the chat is opened.`;
+    const { removed } = (await res.json()) as { removed: number };
+    return `Applied in the chat now (${removed} changed).`;
+  } catch (error) {
+    return `Could not reach ${site} (${(error as Error).message}); it is applied the next time the chat is opened.`;
   }
 }
 
@@ -173,6 +197,7 @@ try {
       const id = reportId(rest[0]);
       const report = await getReport(db, id);
       console.log(await upholdReport(db, id, who));
+      if (report.targetType === "message" && report.conversationId) console.log(await applyRemoval(report.conversationId));
       // Visitors' cached copies of the page (docs/decisions/0010-edge-cache-and-latency.md).
       const purged = await purgeAfterOperatorAction(cachedCharacterOf(report), { remote: values.remote, env: process.env });
       if (purged) console.log(purged);

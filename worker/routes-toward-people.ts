@@ -83,4 +83,5 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "POST /api/notifications/read": "marking one's own notifications read",
   "PUT /api/profile/notifications": "one's own notification settings",
   "POST /api/enforcement/suspensions/:userId": "the operator's enforcement of what D1 already says",
+  "POST /api/enforcement/removals/:conversationId": "the operator's enforcement of what D1 already says",
 };

@@ -52,6 +52,12 @@ export class ImageRows extends StoragePart {
     return this.sql<ImageRow>("DELETE FROM images WHERE id = ? RETURNING *", id)[0] ?? null;
   }
 
+  /** Deletes the pictures among `ids` (others are ignored); the rows deleted. */
+  deleteMany(ids: readonly string[]): ImageRow[] {
+    if (ids.length === 0) return [];
+    return this.sql<ImageRow>("DELETE FROM images WHERE id IN (SELECT value FROM json_each(?)) RETURNING *", JSON.stringify(ids));
+  }
+
   /** Deletes the pictures shown after message `seq` (a rewind from there): they go with the messages they followed. */
   deleteAfter(seq: number): ImageRow[] {
     return this.sql<ImageRow>("DELETE FROM images WHERE after_seq >= ? RETURNING *", seq);

@@ -29,7 +29,8 @@
  * Pictures are kept out of `messages`, so no prompt, summary or recall
  * reads them (image-rows.ts). Deleting one (`delete_message` with its id:
  * its asker or the owner), rewinding past it, or deleting the chat deletes
- * its R2 object.
+ * its R2 object; so does an operator upholding a report on it
+ * (`removeByOperator`).
  */
 import type { ChatModel, PromptMessage } from "../../ai/chat-model.ts";
 import { personImageGenerator } from "../../ai/images/generators.ts";
@@ -210,6 +211,40 @@ export class RoomImages {
     this.store.images.delete(id);
     await this.forgetObjects([row.object_key]);
     this.sockets.broadcast({ type: "messages_deleted", messageIds: [id], ...(clientId ? { clientId } : {}) });
+  }
+
+  /**
+   * An operator removed these messages (`hidden_messages` in D1, handed over
+   * by the Worker each time it opens the room): the pictures among them are
+   * deleted, row and R2 object, and every socket gets `messages_deleted`.
+   * Idempotent (a picture gone is not found again). Returns the ids deleted.
+   */
+  async removeByOperator(messageIds: readonly string[]): Promise<string[]> {
+    if (this.store.deleted || !this.store.room) return [];
+    const rows = this.store.images.deleteMany(messageIds);
+    if (rows.length === 0) return [];
+    await this.forgetObjects(rows.map((row) => row.object_key));
+    const ids = rows.map((row) => row.id);
+    this.sockets.broadcast({ type: "messages_deleted", messageIds: ids });
+    return ids;
+  }
+
+  /**
+   * A branch's pictures (RoomStore.create): each object is copied from the
+   * chat it was branched from to this chat's own key, so deleting either
+   * chat leaves the other's whole. A picture whose source is gone loses its
+   * row too.
+   */
+  async copyIn(copies: readonly { id: string; from: string; to: string }[]): Promise<void> {
+    const bucket = this.env.AVATARS;
+    for (const copy of copies) {
+      const source = await bucket.get(copy.from);
+      if (!source) {
+        this.store.images.delete(copy.id);
+        continue;
+      }
+      await bucket.put(copy.to, await source.arrayBuffer(), { httpMetadata: source.httpMetadata, customMetadata: source.customMetadata });
+    }
   }
 
   /** Deletes, after this event, the R2 objects of pictures that went with a rewind (store.onPicturesGone). */

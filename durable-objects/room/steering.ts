@@ -17,7 +17,7 @@
  */
 import { EDIT_REFUSED_TEXT, MAX_CHAT_MESSAGE_LENGTH, MEMORY_REFUSED_TEXT, AUTHOR_NOTE_REFUSED_TEXT, SUMMARY_REFUSED_TEXT } from "../../schema/chat.ts";
 import { type ChatErrorCode, chooseVersion, type ClientFrame, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
-import type { SeedMessage } from "../room-protocol.ts";
+import type { SeedMessage, SeedPicture } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
 import type { ReplyRounds } from "./replies.ts";
 import type { RoomScreening } from "./screening.ts";
@@ -334,11 +334,28 @@ export class Steering {
    * owner's or has no such message; "busy" while a reply is being written
    * (the branch would copy half a reply).
    */
-  branchSource(userId: string, messageId: string): { messages: SeedMessage[]; memory: string } | "busy" | null {
+  branchSource(userId: string, messageId: string): { messages: SeedMessage[]; memory: string; pictures: SeedPicture[] } | "busy" | null {
     if (!this.owns(userId)) return null;
     if (this.replies.active) return "busy";
     const rows = this.store.rowsThrough(messageId);
     if (!rows) return null;
-    return { messages: rows.map((row) => seedOf(row)), memory: this.store.room!.memory };
+    // The pictures shown before the branch point go with it, each after the message it followed.
+    const last = rows.at(-1)!.seq;
+    const pictures = this.store.images
+      .all()
+      .filter((picture) => picture.after_seq < last)
+      .map((picture): SeedPicture => ({
+        afterIndex: rows.findLastIndex((row) => row.seq <= picture.after_seq),
+        sourceKey: picture.object_key,
+        prompt: picture.prompt,
+        contentType: picture.content_type,
+        width: picture.width,
+        height: picture.height,
+        authorId: picture.author_id,
+        authorName: picture.author_name,
+        characterId: picture.character_id,
+        createdAt: picture.created_at,
+      }));
+    return { messages: rows.map((row) => seedOf(row)), memory: this.store.room!.memory, pictures };
   }
 }

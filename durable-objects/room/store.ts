@@ -92,8 +92,14 @@ export class RoomStore extends StoragePart {
     this.cast.read();
   }
 
-  /** The room's facts and its first messages (the seed messages, else the greeting), in one transaction. */
-  create(facts: RoomFacts): void {
+  /**
+   * The room's facts and its first messages (the seed messages, else the
+   * greeting) and a branch's pictures, in one transaction. Returns the
+   * pictures' objects to copy (`from` the source chat's key, `to` this
+   * chat's, `id` the new row's), which RoomImages.copyIn does.
+   */
+  create(facts: RoomFacts): { id: string; from: string; to: string }[] {
+    const copies: { id: string; from: string; to: string }[] = [];
     this.storage.transactionSync(() => {
       this.sql(
         "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at, memory, reply_order) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
@@ -128,6 +134,26 @@ export class RoomStore extends StoragePart {
             message.isUser ? null : usageColumn(readUsageList(message.versionUsage)),
           );
         }
+        // A branch's pictures, each after the message it followed (its new `seq`).
+        const seqs = this.sql<{ seq: number }>("SELECT seq FROM messages ORDER BY seq").map((row) => row.seq);
+        for (const picture of facts.pictures ?? []) {
+          const id = crypto.randomUUID();
+          const to = `pictures/${facts.conversationId}/${id}`;
+          this.images.insert({
+            id,
+            after_seq: picture.afterIndex >= 0 ? (seqs[picture.afterIndex] ?? 0) : 0,
+            created_at: picture.createdAt,
+            author_id: picture.authorId,
+            author_name: picture.authorName,
+            character_id: picture.characterId,
+            prompt: picture.prompt,
+            object_key: to,
+            content_type: picture.contentType,
+            width: picture.width,
+            height: picture.height,
+          });
+          copies.push({ id, from: picture.sourceKey, to });
+        }
       } else {
         for (const greeting of facts.greetings) {
           // The greeting is the first of its versions; the alternate greetings follow (a swipe away).
@@ -153,6 +179,7 @@ export class RoomStore extends StoragePart {
     });
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
     this.cast.read();
+    return copies;
   }
 
   // --- messages waiting for a round (rounds.ts) ---------------------------

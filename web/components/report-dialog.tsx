@@ -47,6 +47,8 @@ export interface ReportSubject {
   target: ReportTarget;
   /** Named in the dialog's description: "Luna", "this comment by @wren", "this reply from Luna". */
   subject: string;
+  /** The dialog's title when the target type's own does not fit ("Report picture" for a chat's picture, a message to the API). */
+  title?: string;
 }
 
 interface ReportDialogProps extends ReportSubject {
@@ -60,7 +62,7 @@ interface ReportDialogProps extends ReportSubject {
 }
 
 /** Open while mounted; mount it with a `key` per target so the form starts empty. */
-export function ReportDialog({ target, subject, onClose, returnFocusTo }: ReportDialogProps) {
+export function ReportDialog({ target, subject, title, onClose, returnFocusTo }: ReportDialogProps) {
   const [values, setValues] = useState<ReportFormValues>({ reason: null, details: "" });
   const [errors, setErrors] = useState<ReportFormErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
@@ -109,7 +111,7 @@ export function ReportDialog({ target, subject, onClose, returnFocusTo }: Report
         }}
       >
         <DialogHeader>
-          <DialogTitle>{TITLES[target.targetType]}</DialogTitle>
+          <DialogTitle>{title ?? TITLES[target.targetType]}</DialogTitle>
           <DialogDescription>Tell us what is wrong with {subject}. Our team reviews every report.</DialogDescription>
         </DialogHeader>
         <form ref={formRef} onSubmit={submit} noValidate className="space-y-5" aria-busy={send.isPending}>
@@ -232,6 +234,7 @@ export function useReportDialog(): {
       key={`${open.target.targetType}:${open.target.targetId}`}
       target={open.target}
       subject={open.subject}
+      title={open.title}
       returnFocusTo={open.opener}
       onClose={() => setOpen(null)}
     />

@@ -2,7 +2,8 @@
  * Character card export, ours → card (DESIGN.md "Character cards"): a
  * character as a V3 card and the same card as V2, with every field the
  * imported card held restored (`extensions["fabled/card"]`, PRESERVED_KEY)
- * and `extensions.fabled` carrying our short description and NSFW flag.
+ * and `extensions.fabled` carrying our short description, NSFW flag, voice
+ * and "Appearance for pictures".
  * worker/lib/card-png.ts writes them into a PNG.
  */
 import type { Character } from "../../schema/api.ts";
@@ -90,6 +91,7 @@ export function writeCard(character: Character): ExportedCard {
       description: character.description,
       is_nsfw: character.isNsfw,
       ...(character.voice ? { voice: character.voice } : {}),
+      ...(character.appearance ? { appearance: character.appearance } : {}),
       ...(fork ? { forked_from: { id: fork.id, name: fork.name, creator: fork.creatorUsername } } : {}),
     },
   };

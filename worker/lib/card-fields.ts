@@ -17,6 +17,28 @@ export const FABLED_EXTENSION = "fabled";
 
 export type Json = Record<string, unknown>;
 
+/**
+ * A character's "Appearance for pictures" from its `extensions`
+ * (`extensions.fabled.appearance`, where the room reads it too:
+ * durable-objects/room/d1-sync.ts); null when absent, blank or not text.
+ */
+export function appearanceOf(extensions: Json | null | undefined): string | null {
+  const fabled = extensions?.[FABLED_EXTENSION];
+  const appearance = isObject(fabled) ? fabled.appearance : undefined;
+  return typeof appearance === "string" && appearance.trim() !== "" ? appearance : null;
+}
+
+/**
+ * `extensions` with `fabled.appearance` set to `appearance` (null: removed,
+ * and an emptied `fabled` with it); every other key kept. A new object.
+ */
+export function withAppearance(extensions: Json, appearance: string | null): Json {
+  const { [FABLED_EXTENSION]: ours, ...rest } = extensions;
+  const { appearance: _old, ...fabled }: Json = isObject(ours) ? ours : {};
+  if (appearance !== null) fabled.appearance = appearance;
+  return Object.keys(fabled).length > 0 ? { ...rest, [FABLED_EXTENSION]: fabled } : rest;
+}
+
 /** What `extensions[PRESERVED_KEY]` holds. */
 export interface Preserved {
   /** Unknown top-level fields of the card. */

@@ -8,6 +8,7 @@
  */
 import type { CatalogCharacter, Character, CharacterAsset, CharacterSummary, ModerationStatus } from "../../schema/api.ts";
 import { hiddenCommentsSql } from "./block-sql.ts";
+import { appearanceOf } from "./card-fields.ts";
 
 export type Row = Record<string, unknown>;
 
@@ -124,6 +125,7 @@ export function toCatalogCharacter(row: Row): CatalogCharacter {
 }
 
 export function toCharacter(row: Row): Character {
+  const extensions = parseJson<Record<string, unknown>>(row.extensions, {});
   return {
     ...toSummary(row),
     assets: parseJson<CharacterAsset[]>(row.assets, []),
@@ -132,8 +134,9 @@ export function toCharacter(row: Row): Character {
     postHistoryInstructions: (row.postHistoryInstructions as string | null) ?? null,
     creatorNotes: (row.creatorNotes as string | null) ?? null,
     voice: (row.voice as string | null) ?? null,
+    appearance: appearanceOf(extensions),
     characterBook: parseJson<Record<string, unknown> | null>(row.characterBook, null),
-    extensions: parseJson<Record<string, unknown>>(row.extensions, {}),
+    extensions,
     ratingUp: Number(row.ratingUp),
     ratingDown: Number(row.ratingDown),
     updatedAt: new Date(Number(row.updatedAt)).toISOString(),

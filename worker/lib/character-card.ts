@@ -32,8 +32,9 @@
  *   mapped fields of the wrong type, and the original values of fields we
  *   normalise (tags, whitespace) — is kept in `extensions["fabled/card"]`
  *   (PRESERVED_KEY) and restored on export, so a round trip keeps every field.
- * - Export adds `extensions.fabled = { description, is_nsfw }` so the short
- *   description and NSFW flag survive a round trip through Fabled too.
+ * - Export adds `extensions.fabled = { description, is_nsfw, voice?,
+ *   appearance? }` so the short description, NSFW flag, voice and
+ *   "Appearance for pictures" survive a round trip through Fabled too.
  */
 import { decode as decodeText } from "png-chunk-text";
 import { CHARACTER_LIMITS } from "../../schema/inputs.ts";
@@ -165,6 +166,9 @@ export function readCard(card: unknown): CardCharacter {
 
   // Checked against this deployment's voices by the import route (an unknown one falls back to the default).
   input.voice = typeof fabled.voice === "string" ? fabled.voice.slice(0, 100) : null;
+
+  // Too long for the field: refused by characterInputSchema with its message, like any other field.
+  input.appearance = typeof fabled.appearance === "string" ? readOptionalText(fabled.appearance) : null;
 
   input.isNsfw = typeof fabled.is_nsfw === "boolean" ? fabled.is_nsfw : (input.tags as string[]).includes("nsfw");
 

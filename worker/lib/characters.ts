@@ -22,6 +22,7 @@ import {
   toModerationStatus,
   toSummary,
 } from "./catalog-rows.ts";
+import { withAppearance } from "./card-fields.ts";
 import { ApiError, forbidden, notFound } from "./errors.ts";
 import { ownBookStatements } from "./lorebooks.ts";
 import { isVisibleTo } from "./listable.ts";
@@ -54,7 +55,8 @@ export interface NewCharacter extends CharacterInput {
   forkedFromId?: number;
 }
 
-type Writable = Omit<NewCharacter, "creatorId">;
+/** The stored fields; `appearance` is not a column but `extensions.fabled.appearance` (withAppearance). */
+type Writable = Omit<NewCharacter, "creatorId" | "appearance">;
 
 /** Wire field → SQL column and how the value is stored. */
 const COLUMNS: Record<keyof Writable, { column: string; kind: "text" | "json" | "bool" | "int" }> = {
@@ -126,7 +128,9 @@ function assertFits(fields: Partial<Writable>): void {
  * `last_insert_rowid()` names it (trigger inserts do not change it).
  */
 export async function createCharacter(db: D1Database, input: NewCharacter): Promise<Character> {
-  const { creatorId, ...fields } = input;
+  const { creatorId, appearance, ...rest } = input;
+  const fields: Writable =
+    appearance === undefined ? rest : { ...rest, extensions: withAppearance(rest.extensions ?? {}, appearance) };
   assertFits(fields);
   const pairs = [...columnValues(fields), { column: "creator_id", value: creatorId }];
   const statements: D1PreparedStatement[] = [
@@ -163,8 +167,11 @@ export async function createCharacter(db: D1Database, input: NewCharacter): Prom
  * when the result would be too large.
  */
 export async function updateCharacter(db: D1Database, current: Character, patch: CharacterUpdate): Promise<Character> {
-  assertFits({ ...current, ...withoutUndefined(patch) } as Partial<Writable>);
-  const pairs = columnValues(patch as Partial<Writable>);
+  const { appearance, ...columns } = patch;
+  const written: Partial<Writable> =
+    appearance === undefined ? columns : { ...columns, extensions: withAppearance(current.extensions, appearance) };
+  assertFits({ ...current, ...withoutUndefined(written) } as Partial<Writable>);
+  const pairs = columnValues(written);
   const statements: D1PreparedStatement[] = [
     db
       .prepare(

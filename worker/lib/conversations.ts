@@ -31,7 +31,7 @@ import {
   type ReplyOrder,
 } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
-import { greetingFor, type RoomCastMember, type RoomGreeting, type SeedMessage } from "../../durable-objects/room-protocol.ts";
+import { greetingFor, type RoomCastMember, type RoomGreeting, type SeedMessage, type SeedPicture } from "../../durable-objects/room-protocol.ts";
 import { messagePreview } from "../../durable-objects/room/d1-sync.ts";
 import { creatorUsernameSql } from "./catalog-rows.ts";
 import type { SessionUser } from "./sessions.ts";
@@ -63,6 +63,15 @@ export interface ConversationModeration {
 const MODERATION_SQL = `(SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden,
   (SELECT json_group_array(rc.id) FROM characters rc WHERE rc.moderation_status = 'removed'
      AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))) AS removed`;
+
+/** Whether an operator removed message (or picture) `messageId` of conversation `conversationId` (`hidden_messages`). One D1 read by primary key. */
+export async function isRemovedMessage(db: D1Database, conversationId: string, messageId: string): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS removed FROM hidden_messages WHERE conversation_id = ? AND message_id = ?")
+    .bind(conversationId.toLowerCase(), messageId)
+    .first<{ removed: number }>();
+  return row !== null;
+}
 
 function readModeration(row: { hidden: string; removed: string }): ConversationModeration {
   return { hiddenMessageIds: JSON.parse(row.hidden) as string[], removedCharacterIds: JSON.parse(row.removed) as number[] };
@@ -437,7 +446,7 @@ export async function chatCharacters(
 /** How a new conversation starts: with the character's greeting, or with given messages (a branch, an import). */
 export type ConversationStart =
   | { kind: "greeting" }
-  | { kind: "messages"; messages: SeedMessage[]; memory?: string; branchedFrom?: { id: string; title: string | null } };
+  | { kind: "messages"; messages: SeedMessage[]; memory?: string; pictures?: SeedPicture[]; branchedFrom?: { id: string; title: string | null } };
 
 /**
  * Starts a conversation with a character the person may see: the D1 row
@@ -528,7 +537,7 @@ export async function createConversation(
       userName,
       createdAt: now,
       greetings,
-      ...(start.kind === "messages" ? { messages: start.messages, memory: start.memory ?? "" } : {}),
+      ...(start.kind === "messages" ? { messages: start.messages, memory: start.memory ?? "", ...(start.pictures?.length ? { pictures: start.pictures } : {}) } : {}),
     });
   } catch (error) {
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();

@@ -73,6 +73,7 @@ export function forkInput(original: Character): CharacterInput {
     postHistoryInstructions: original.postHistoryInstructions,
     creatorNotes: original.creatorNotes,
     voice: original.voice,
+    appearance: original.appearance,
     characterBook: original.characterBook,
   });
   if (!parsed.success) throw validationFailed(parsed.error);

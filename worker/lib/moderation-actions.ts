@@ -13,8 +13,9 @@
  *   inactive: gone from lists, search and tag counts, 404 to everyone but its
  *   owner, who cannot reactivate it); a comment is deleted with its replies;
  *   a chat message is hidden (`hidden_messages`; the room replaces its text
- *   the next time the Worker opens it). Every open report on the same
- *   target is closed with it.
+ *   the next time the Worker opens it), and a picture of a chat is deleted
+ *   the same way, its row and its R2 object (`/objects/pictures/…` answers
+ *   404 at once). Every open report on the same target is closed with it.
  * - dismiss a report: closed; a character flagged by screening with no
  *   other open report goes back to `ok`.
  * - suspend / unsuspend a person (their sessions end; writes are 403).
@@ -38,6 +39,27 @@ export interface OperatorDb {
 }
 
 export type SqlParam = string | number | null;
+
+/**
+ * The excerpt a reported picture keeps (DESIGN.md "Pictures"): `[picture
+ * /objects/pictures/{conversationId}/{id}] {prompt}` — where it was served
+ * and the words it was drawn from, since the picture itself is deleted
+ * when the report is upheld.
+ */
+export function pictureExcerpt(imageUrl: string, prompt: string): string {
+  return `[picture ${imageUrl}] ${prompt}`;
+}
+
+/**
+ * The served path of a reported picture (`/objects/pictures/{conversationId}/{id}`);
+ * null when the report is not about a picture. Its excerpt must name the
+ * report's own conversation and message, so no reply can pass for one.
+ */
+export function reportedPicturePath(report: Pick<ReportLine, "targetType" | "conversationId" | "targetId" | "excerpt">): string | null {
+  if (report.targetType !== "message" || !report.conversationId) return null;
+  const path = `/objects/pictures/${report.conversationId}/${report.targetId}`;
+  return report.excerpt.startsWith(`[picture ${path}]`) ? path : null;
+}
 
 /** A report as the operator lists it. */
 export interface ReportLine {
@@ -138,8 +160,9 @@ export async function describeTarget(db: OperatorDb, report: ReportLine): Promis
       report.conversationId,
       report.targetId,
     );
-    summary = `message ${report.targetId} in conversation ${report.conversationId}: ${
-      !row?.exists ? "conversation deleted" : row.hidden ? "hidden" : "shown"
+    const what = reportedPicturePath(report) ? "picture" : "message";
+    summary = `${what} ${report.targetId} in conversation ${report.conversationId}: ${
+      !row?.exists ? "conversation deleted" : row.hidden ? (what === "picture" ? "removed" : "hidden") : "shown"
     }`;
   }
   const history = await db.all<TargetState["history"][number]>(
@@ -222,7 +245,10 @@ export async function upholdReport(db: OperatorDb, id: number, who: Actor): Prom
             SELECT id, ? FROM conversations WHERE id = ?`,
       params: [report.targetId, report.conversationId],
     });
-    done = `Message ${report.targetId} hidden: its conversation shows "${MODERATED_MESSAGE_TEXT}" from the next time it is opened.`;
+    const picture = reportedPicturePath(report);
+    done = picture
+      ? `Picture ${report.targetId} removed: ${picture} answers "not found" now; its file and its place in the chat are deleted the next time the chat is opened (the daily sweep at the latest).`
+      : `Message ${report.targetId} hidden: its conversation shows "${MODERATED_MESSAGE_TEXT}" from the next time it is opened.`;
   }
   statements.push(closeReportsStatement(report, "upheld"), auditStatement(who, "uphold", target, id, details));
   await db.run(statements);

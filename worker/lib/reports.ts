@@ -14,6 +14,7 @@ import type { Report, ReviewRequest } from "../../schema/api.ts";
 import type { ReportQueueTarget } from "../../schema/constants.ts";
 import type { ReportInput } from "../../schema/inputs.ts";
 import { isConversationId } from "./conversations.ts";
+import { pictureExcerpt } from "./moderation-actions.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { isVisibleTo } from "./listable.ts";
 
@@ -30,11 +31,15 @@ export interface ReportTarget {
   excerpt: string;
 }
 
-/** Reads one chat message of a conversation for its owner (the room's RPC); null when there is none. */
+/**
+ * Reads one chat message of a conversation for its owner (the room's RPC);
+ * null when there is none. A picture is `kind: "image"`: its prompt as
+ * `content`, its `imageUrl`, and who asked for it (`authorId`).
+ */
 export type MessageReader = (
   conversationId: string,
   messageId: string,
-) => Promise<{ isUser: boolean; content: string; characterId?: number | null } | null>;
+) => Promise<{ isUser: boolean; content: string; characterId?: number | null; kind?: "image"; imageUrl?: string; authorId?: string } | null>;
 
 interface ReportRow {
   id: number;
@@ -59,7 +64,10 @@ const clip = (text: string) => text.slice(0, MAX_REPORT_EXCERPT_LENGTH);
  * unknown target or one they cannot see (someone else's inactive or removed
  * character and its comments; a message of someone else's conversation), and
  * 400 for their own character or comment, or their own chat message (only
- * the character's replies are reported).
+ * the character's replies are reported). A picture of the chat (DESIGN.md
+ * "Pictures") is reported as a message by any reader of the chat, its asker
+ * included (the engine drew it); its owner is who asked for it, and the
+ * excerpt names its object and prompt (pictureExcerpt).
  */
 export async function resolveReportTarget(
   db: D1Database,
@@ -149,14 +157,15 @@ export async function resolveReportTarget(
       issues: [{ path: "targetId", message: "Only the character's replies can be reported" }],
     });
   }
+  const picture = message.kind === "image" && message.imageUrl !== undefined;
   return {
     targetType: "message",
     targetId: input.targetId,
     conversationId: conversation.id,
     // The reply's speaker (a group chat's member), else the conversation's character.
     characterId: message.characterId ?? conversation.characterId,
-    targetOwnerId: reporterId,
-    excerpt: clip(message.content),
+    targetOwnerId: picture ? (message.authorId ?? reporterId) : reporterId,
+    excerpt: clip(picture ? pictureExcerpt(message.imageUrl!, message.content) : message.content),
   };
 }
 

@@ -313,7 +313,7 @@ export function characterFieldLabel(path: string): string {
   const names: Record<string, string> = {
     name: "The name", description: "The description", personality: "The personality", scenario: "The scenario", greeting: "The greeting",
     exampleConversation: "The example dialogue", systemPrompt: "The system prompt", postHistoryInstructions: "The post-history instructions",
-    creatorNotes: "The creator's notes", tags: "A tag", creator: "The creator name",
+    creatorNotes: "The creator's notes", tags: "A tag", creator: "The creator name", appearance: "The appearance for pictures",
   };
   return names[field ?? ""] ?? `The field ${path}`;
 }

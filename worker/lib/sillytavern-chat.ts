@@ -75,7 +75,12 @@ export interface ExportChat {
   chatMetadata?: Record<string, unknown>;
   /** A group chat: each reply's speaker's name by character id (its `name`); others are `characterName`. */
   speakerNames?: ReadonlyMap<number, string>;
+  /** The site's origin (e.g. "https://fabled.example"): a picture's path (`/objects/pictures/…`) is written as a full URL on it. */
+  origin?: string;
 }
+
+/** A picture's URL as written: its path on `origin`, so the file opens elsewhere; the path alone without one. */
+const pictureHref = (chat: ExportChat, path: string) => (chat.origin ? new URL(path, chat.origin).href : path);
 
 /** One message read from a chat file, in the `content`/`alternatives`/`swipeIndex` convention of `ChatMessage`. */
 export interface ImportedMessage {
@@ -243,6 +248,16 @@ const names = (chat: ExportChat) => ({
  * `content`) and `swipe_info` (one `{ send_date, extra: {} }` per swipe,
  * each with the reply's date: we keep one date per reply). An empty name
  * is written as "User" or "Character" (SillyTavern needs a `name`).
+ * A picture of the chat (`kind: "image"`, DESIGN.md "Pictures") is a line
+ * as SillyTavern's image generation writes one (its
+ * `public/scripts/extensions/stable-diffusion` `sendMessage`): `mes` the
+ * prompt, `extra.media: [{url, type: "image", title: prompt, source:
+ * "generated"}]` with `media_display: "gallery"`, `media_index: 0`,
+ * `inline_image: false`, and the older `extra.image`/`extra.title` that
+ * SillyTavern before its media list reads; `is_system: true`, because
+ * Fabled never sends a picture to the text model and SillyTavern leaves
+ * system lines out of the prompt. `url` is the picture's full URL on
+ * `chat.origin`.
  * Dates must be ISO 8601 (throws RangeError otherwise).
  */
 export function writeSillyTavernJsonl(chat: ExportChat): string {
@@ -257,6 +272,28 @@ export function writeSillyTavernJsonl(chat: ExportChat): string {
   ];
   for (const message of exportedMessages(chat)) {
     const sendDate = new Date(msOf(message.createdAt)).toISOString();
+    if (message.kind === "image" && message.imageUrl) {
+      const url = pictureHref(chat, message.imageUrl);
+      const title = message.prompt ?? "";
+      lines.push(
+        JSON.stringify({
+          name: (message.characterId !== undefined ? chat.speakerNames?.get(message.characterId)?.trim() : undefined) || who.character,
+          is_user: false,
+          is_system: true,
+          send_date: sendDate,
+          mes: title,
+          extra: {
+            media: [{ url, type: "image", title, source: "generated" }],
+            media_display: "gallery",
+            media_index: 0,
+            inline_image: false,
+            image: url,
+            title,
+          },
+        }),
+      );
+      continue;
+    }
     const line: Json = {
       name: message.isUser
         ? who.user
@@ -299,7 +336,8 @@ const escapeName = (name: string) => name.replace(/[\\`*_[\]<>#|~]/g, "\\$&");
  * UTC"); ends with "\n". Only the version each reply goes on from is
  * written; a reply with others says which of how many it is, "(2 of 3)",
  * so nobody mistakes the transcript for every swipe. Text is written as it
- * is (it is already Markdown-ish roleplay text); names are escaped.
+ * is (it is already Markdown-ish roleplay text); names are escaped. A
+ * picture is a Markdown image, `![prompt](url)`, its URL on `chat.origin`.
  * `exportedAt` in ms (default now).
  */
 export function writeChatMarkdown(chat: ExportChat, exportedAt: number = Date.now()): string {
@@ -317,7 +355,11 @@ export function writeChatMarkdown(chat: ExportChat, exportedAt: number = Date.no
         ? who.user
         : ((message.characterId !== undefined ? chat.speakerNames?.get(message.characterId)?.trim() : undefined) || who.character),
     );
-    blocks.push(`**${name}** — ${readableDate(msOf(message.createdAt))}${which}`, message.content);
+    const text =
+      message.kind === "image" && message.imageUrl
+        ? `![${(message.prompt ?? "Picture").replace(/[\\[\]]/g, "\\$&").replace(/\s+/g, " ")}](<${pictureHref(chat, message.imageUrl)}>)`
+        : message.content;
+    blocks.push(`**${name}** — ${readableDate(msOf(message.createdAt))}${which}`, text);
   }
   return `${blocks.join("\n\n")}\n`;
 }

@@ -379,6 +379,8 @@ export const conversationsRoutes = new Hono<AppEnv>()
       createdAt: conversation.createdAt,
       messages,
       speakerNames: await speakerNames(c.env.DB, conversation.characters, messages),
+      // Pictures are written as full URLs, so the file opens elsewhere.
+      origin: new URL(c.req.url).origin,
     };
     const name = conversation.title ?? conversationTitle(conversation.character.name);
     if (c.req.valid("query").format === "markdown") {

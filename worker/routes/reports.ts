@@ -1,6 +1,7 @@
 /**
  * `POST /api/reports` (issue "Trust and safety"): a signed-in person reports a
- * character, a comment, or a character's reply in their own conversation.
+ * character, a comment, or a character's reply or a picture in a
+ * conversation they are in.
  *
  * Body `{ targetType, targetId, conversationId? (messages), reason, details? }`
  * (schema/inputs.ts reportInputSchema) → 201 with the report; 200 with the
@@ -35,9 +36,11 @@ export const reportsRoutes = new Hono<AppEnv>()
   async (c) => {
     const user = c.get("user")!;
     const input = c.req.valid("json");
-    const target = await resolveReportTarget(c.env.DB, user.id, input, (conversationId, messageId) =>
-      conversationRoom(c.env, conversationId).readMessage(user.id, messageId, true),
-    );
+    // A chat's message, else one of its pictures (reported as messages, DESIGN.md "Pictures").
+    const target = await resolveReportTarget(c.env.DB, user.id, input, async (conversationId, messageId) => {
+      const room = conversationRoom(c.env, conversationId);
+      return (await room.readMessage(user.id, messageId, true)) ?? (await room.readPicture(user.id, messageId, true));
+    });
     const { report, created } = await fileReport(c.env.DB, user.id, target, input.reason, input.details);
     return c.json(report, created ? 201 : 200);
   },

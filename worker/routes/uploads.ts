@@ -11,7 +11,8 @@ import type { AvatarRegistrationResponse, UploadUrlResponse } from "../../schema
 import { avatarRegistrationSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { serveAsset } from "../lib/cards/assets.ts";
-import { ApiError, forbidden } from "../lib/errors.ts";
+import { isRemovedMessage } from "../lib/conversations.ts";
+import { ApiError, forbidden, notFound } from "../lib/errors.ts";
 import {
   createUploadUrl,
   keyFromAvatarUrl,
@@ -57,5 +58,8 @@ export const objectsRoutes = new Hono<AppEnv>().get("/:key{.+}", async (c) => {
   const key = c.req.param("key");
   // Character assets (worker/lib/cards/assets.ts) live beside the avatars, by content hash.
   if (key.startsWith("assets/")) return serveAsset(c.env.AVATARS, key, c.req.raw.headers);
+  // A chat's picture an operator removed is gone at once, before its room deletes the object (worker/lib/moderation-actions.ts).
+  const picture = /^pictures\/([\w-]{1,64})\/([\w-]{1,64})$/.exec(key);
+  if (picture && (await isRemovedMessage(c.env.DB, picture[1]!, picture[2]!))) throw notFound("Not found");
   return serveAvatar(c.env.AVATARS, key, c.req.raw.headers);
 });

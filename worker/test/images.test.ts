@@ -4,12 +4,13 @@
  * upload, served like one and accepted as their character's `avatarUrl`
  * (and refused as anyone else's); a refused description draws nothing; the
  * allowance is shared with pictures imagined in chats; visitors and bad
- * bodies get the JSON error shape.
+ * bodies get the JSON error shape. A character's "Appearance for pictures"
+ * is kept in its card's extensions: stored, shown, exported, imported.
  */
 import { env } from "cloudflare:workers";
 import { decode } from "fast-png";
 import { describe, expect, it } from "vitest";
-import type { DrawnAvatarResponse, ImageUsageResponse } from "../../schema/api.ts";
+import type { Character, DrawnAvatarResponse, ImageUsageResponse } from "../../schema/api.ts";
 import { call, json } from "./creator-api.ts";
 import { signIn } from "./fixtures.ts";
 
@@ -75,5 +76,65 @@ describe("POST /api/images/avatars", () => {
     const malformed = await call("/api/images/avatars", { method: "POST", user: mira, body: "{not json", headers: { "content-type": "application/json" } });
     expect(malformed.status).toBe(400);
     expect((await call("/api/images/usage")).status).toBe(401);
+  });
+});
+
+describe("a character's appearance for pictures", () => {
+  type Card = { data: { extensions: Record<string, unknown> & { fabled: Record<string, unknown> } } };
+  const APPEARANCE = "Tall woman, silver braid, grey wool coat, a brass lantern in one hand";
+  const body = { name: "Maren", description: "A lighthouse keeper who knows every ship.", personality: "Patient, dry humour, keeps her word." };
+
+  it("is stored from the studio, shown on the character, exported in the card and kept by its import", async () => {
+    const mira = await signIn();
+    const created = await json<Character>(await call("/api/characters", { method: "POST", user: mira, body: { ...body, appearance: APPEARANCE } }), 201);
+    expect(created.appearance).toBe(APPEARANCE);
+    // Where the room reads it when it writes a picture's prompt (durable-objects/room/d1-sync.ts).
+    expect(created.extensions).toEqual({ fabled: { appearance: APPEARANCE } });
+    expect((await json<Character>(await call(`/api/characters/${created.id}`, { user: mira }), 200)).appearance).toBe(APPEARANCE);
+    const stored = await env.DB.prepare("SELECT json_extract(extensions, '$.fabled.appearance') AS appearance FROM characters WHERE id = ?").bind(created.id).first<{ appearance: string }>();
+    expect(stored?.appearance).toBe(APPEARANCE);
+
+    const card = await json<Card>(await call(`/api/characters/${created.id}/card.json`, { user: mira }), 200);
+    expect(card.data.extensions.fabled.appearance).toBe(APPEARANCE);
+
+    // Imported by someone else, with an extension of another app beside ours: both are kept.
+    const theo = await signIn();
+    card.data.extensions.depth_prompt = { prompt: "Maren never lies.", depth: 4 };
+    const imported = await json<Character>(await call("/api/characters/import", { method: "POST", user: theo, body: card }), 201);
+    expect(imported.appearance).toBe(APPEARANCE);
+    const shown = await json<Character>(await call(`/api/characters/${imported.id}`, { user: theo }), 200);
+    expect(shown.appearance).toBe(APPEARANCE);
+    expect(shown.extensions).toMatchObject({ depth_prompt: { prompt: "Maren never lies.", depth: 4 }, fabled: { appearance: APPEARANCE } });
+    const again = await json<Card>(await call(`/api/characters/${imported.id}/card.json`, { user: theo }), 200);
+    expect(again.data.extensions.fabled.appearance).toBe(APPEARANCE);
+    expect(again.data.extensions.depth_prompt).toEqual({ prompt: "Maren never lies.", depth: 4 });
+
+    // An edit changes it and a blank one removes it; the other extensions stay.
+    const changed = await json<Character>(await call(`/api/characters/${imported.id}`, { method: "PUT", user: theo, body: { appearance: "Short grey hair now, oilskin coat" } }), 200);
+    expect(changed.appearance).toBe("Short grey hair now, oilskin coat");
+    const cleared = await json<Character>(await call(`/api/characters/${imported.id}`, { method: "PUT", user: theo, body: { appearance: "  " } }), 200);
+    expect(cleared.appearance).toBeNull();
+    expect(cleared.extensions).not.toHaveProperty("fabled");
+    expect(cleared.extensions.depth_prompt).toEqual({ prompt: "Maren never lies.", depth: 4 });
+    const cardWithout = await json<Card>(await call(`/api/characters/${imported.id}/card.json`, { user: theo }), 200);
+    expect(cardWithout.data.extensions.fabled).not.toHaveProperty("appearance");
+    // An edit that leaves it out keeps it.
+    const kept = await json<Character>(await call(`/api/characters/${created.id}`, { method: "PUT", user: mira, body: { scenario: "A stormy night at the lighthouse." } }), 200);
+    expect(kept.appearance).toBe(APPEARANCE);
+  });
+
+  it("someone else cannot change it (403), a refused appearance stores nothing (422 under its field), a too long one is 400", async () => {
+    const mira = await signIn();
+    const created = await json<Character>(await call("/api/characters", { method: "POST", user: mira, body: { ...body, appearance: APPEARANCE } }), 201);
+    const theo = await signIn();
+    expect((await call(`/api/characters/${created.id}`, { method: "PUT", user: theo, body: { appearance: "A clown" } })).status).toBe(403);
+
+    const refused = await call(`/api/characters/${created.id}`, { method: "PUT", user: mira, body: { appearance: "A girl who is 15 years old, naked." } });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ code: "content_refused", issues: [{ path: "appearance" }] });
+    const long = await call("/api/characters", { method: "POST", user: mira, body: { ...body, appearance: "a".repeat(1001) } });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ code: "validation_failed", issues: [{ path: "appearance", message: "Appearance is too long" }] });
+    expect((await json<Character>(await call(`/api/characters/${created.id}`, { user: mira }), 200)).appearance).toBe(APPEARANCE);
   });
 });

@@ -311,6 +311,43 @@ describe("writing SillyTavern's chat file", () => {
     expect(writeSillyTavernJsonl(again)).toBe(first);
   });
 
+  it("writes a picture as SillyTavern's image generation does: its full URL in extra.media and extra.image, the prompt as mes, left out of prompts", () => {
+    const picture = stored({
+      isUser: false,
+      content: "",
+      createdAt: "2025-03-01T09:03:00.000Z",
+      kind: "image",
+      imageUrl: "/objects/pictures/c1/p1",
+      prompt: "Seraphina in a moonlit glade",
+      width: 768,
+      height: 768,
+      characterId: 7,
+    });
+    const chat: ExportChat = { ...CHAT, messages: [CHAT.messages[0]!, picture], origin: "https://fabled.example", speakerNames: new Map([[7, "Seraphina"]]) };
+    const [, greeting, line] = writeSillyTavernJsonl(chat).split("\n").map((text) => JSON.parse(text) as Json);
+    expect(greeting).toMatchObject({ mes: "Welcome, {{user}}.", is_system: false });
+    const url = "https://fabled.example/objects/pictures/c1/p1";
+    expect(line).toEqual({
+      name: "Seraphina",
+      is_user: false,
+      is_system: true,
+      send_date: "2025-03-01T09:03:00.000Z",
+      mes: "Seraphina in a moonlit glade",
+      extra: {
+        media: [{ url, type: "image", title: "Seraphina in a moonlit glade", source: "generated" }],
+        media_display: "gallery",
+        media_index: 0,
+        inline_image: false,
+        image: url,
+        title: "Seraphina in a moonlit glade",
+      },
+    });
+    // Read back, it is a system line: left out, as SillyTavern leaves it out of the prompt.
+    expect(readSillyTavernJsonl(writeSillyTavernJsonl(chat)).messages.map((m) => m.content)).toEqual(["Welcome, {{user}}."]);
+    // The Markdown transcript shows it as an image.
+    expect(writeChatMarkdown(chat)).toContain(`**Seraphina** — 2025-03-01 09:03 UTC\n\n![Seraphina in a moonlit glade](<${url}>)\n`);
+  });
+
   it("round-trips SillyTavern's own file to the same messages", () => {
     const imported = readSillyTavernJsonl(SILLYTAVERN_CHAT);
     const text = writeSillyTavernJsonl({

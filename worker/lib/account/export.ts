@@ -16,7 +16,7 @@
  *   (schema/lorebook/book.ts worldInfoOf);
  * - `chats/<date>-<title>.jsonl`: each chat they own or joined, as
  *   SillyTavern chat JSONL (worker/lib/sillytavern-chat.ts), as the chat's
- *   own export gives it;
+ *   own export gives it (its pictures as lines with their full URL);
  * - `comments.json`, `comment-votes.json`, `favorites.json`,
  *   `follows.json`, `personas.json`, `model-connections.json` (without
  *   keys or key hints), `sessions.json` (devices, without tokens or ids),
@@ -247,6 +247,7 @@ async function writeExport(env: Env, user: SessionUser, origin: string, zip: Zip
       createdAt: new Date(chat.createdAt).toISOString(),
       messages,
       speakerNames: new Map(cast.map((row) => [Number(row.id), row.name])),
+      origin,
     });
     const date = new Date(chat.createdAt).toISOString().slice(0, 10);
     await zip.add(`chats/${date}-${slug(chat.title ?? conversationTitle(chat.characterName))}.jsonl`, jsonl);

@@ -270,7 +270,21 @@ export function CharacterForm({ character, popularTags, popularLoading }: Charac
             />
           }
         />
-        <DrawAvatar initialDescription={values.description.trim()} onAccept={(path) => set("avatarUrl", path)} />
+        {text(
+          "appearance",
+          "Appearance for pictures (Optional)",
+          "How they look: face, hair, build, clothes. Pictures in their chats and a drawn avatar start from it; nobody reads it in the chat.",
+          {
+            multiline: true,
+            rows: 3,
+            placeholder: "Weathered woman in her fifties, grey braid, scar over one eye, long blue coat with brass buttons",
+            max: CHARACTER_LIMITS.appearance,
+          },
+        )}
+        <DrawAvatar
+          initialDescription={values.appearance.trim() || values.description.trim()}
+          onAccept={(path) => set("avatarUrl", path)}
+        />
       </Section>
 
       <Section title="Personality and story">

@@ -39,8 +39,9 @@ const character: Character = {
   postHistoryInstructions: null,
   creatorNotes: null,
   voice: null,
+  appearance: "Silver hair to her waist, green eyes, a dress of woven leaves",
   characterBook: { entries: [] },
-  extensions: {},
+  extensions: { fabled: { appearance: "Silver hair to her waist, green eyes, a dress of woven leaves" } },
   ratingUp: 0,
   ratingDown: 0,
   updatedAt: "2025-01-02T00:00:00.000Z",
@@ -76,9 +77,11 @@ describe("characterToFormValues", () => {
       postHistoryInstructions: "",
       creatorNotes: "",
       voice: "",
+      appearance: "Silver hair to her waist, green eyes, a dress of woven leaves",
       characterBook: { entries: [] },
       lorebook: [],
     });
+    expect(characterToFormValues({ ...character, appearance: null }).appearance).toBe("");
   });
 
   it("copies the lists, so editing the form never changes the cached character", () => {
@@ -132,6 +135,13 @@ describe("validateCharacterForm", () => {
       personality: "Personality must be at least 10 characters",
       avatarUrl: "Must be a valid URL",
     });
+  });
+
+  it("sends the appearance as typed, a blank one as none, and refuses one longer than a drawn avatar's description", () => {
+    expect(validateCharacterForm({ ...valid, appearance: "Grey braid, scar over one eye" }).data).toMatchObject({ appearance: "Grey braid, scar over one eye" });
+    expect(validateCharacterForm({ ...valid, appearance: "   " }).data).toMatchObject({ appearance: null });
+    expect(validateCharacterForm({ ...valid, appearance: "a".repeat(1_000) }).errors).toEqual({});
+    expect(validateCharacterForm({ ...valid, appearance: "a".repeat(1_001) }).errors).toEqual({ appearance: "Appearance is too long" });
   });
 
   it("checks the boundaries: name 100, description 10 to 300", () => {

@@ -42,6 +42,8 @@ export interface CharacterFormValues {
   creatorNotes: string;
   /** A voice id of GET /api/voices; "" for the site's default voice. */
   voice: string;
+  /** "Appearance for pictures": how they look, for pictures of their chats and a drawn avatar; "" for none. */
+  appearance: string;
   /** The stored lorebook (`character_book`) as it came, for the fields the form does not show; null for none. */
   characterBook: Record<string, unknown> | null;
   /** Its entries as edited. */
@@ -74,6 +76,7 @@ export const EMPTY_CHARACTER_FORM: CharacterFormValues = {
   postHistoryInstructions: "",
   creatorNotes: "",
   voice: "",
+  appearance: "",
   characterBook: null,
   lorebook: [],
 };
@@ -97,6 +100,7 @@ export function characterToFormValues(character: Character): CharacterFormValues
     postHistoryInstructions: character.postHistoryInstructions ?? "",
     creatorNotes: character.creatorNotes ?? "",
     voice: character.voice ?? "",
+    appearance: character.appearance ?? "",
     characterBook: character.characterBook,
     lorebook: loreRowsOf(character.characterBook),
   };

@@ -391,7 +391,12 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     onHide: (item, hidden) => void steer({ type: "hide_message", messageId: item.id, hidden, clientId: newClientId() }),
     onReport: (item, opener) =>
       openReport(
-        { target: { targetType: "message", targetId: item.id, conversationId }, subject: `this reply from ${speakerFor(item.characterId).name}` },
+        {
+          target: { targetType: "message", targetId: item.id, conversationId },
+          ...(item.kind === "image"
+            ? { subject: "this picture", title: "Report picture" }
+            : { subject: `this reply from ${speakerFor(item.characterId).name}` }),
+        },
         opener,
       ),
     ...(isOwner && socket.status !== "gone"

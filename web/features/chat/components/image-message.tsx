@@ -2,11 +2,12 @@
  * Pictures in the chat (DESIGN.md "Pictures"): a picture imagined in the
  * chat, on the character's side with its speaker's avatar, with its prompt
  * as the alternative text and caption, and Open (the picture large, in a
- * dialog), Download and Delete (its asker or the owner); and the
+ * dialog), Download, Report (anyone in the chat, as a reply is reported)
+ * and Delete (its asker or the owner); and the
  * placeholder of one being made, with the seconds since it started and
  * Cancel (its asker or the owner).
  */
-import { Download, ImageIcon, Maximize2, Trash2, X } from "lucide-react";
+import { Download, Flag, ImageIcon, Maximize2, Trash2, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -31,9 +32,11 @@ interface ImageMessageProps {
   /** Nothing is in progress that a delete would be refused for. */
   enabled: boolean;
   onDelete: (item: ChatItem) => void;
+  /** Opens the Report dialog for the picture; `opener` gets the focus back. */
+  onReport: (item: ChatItem, opener: HTMLElement | null) => void;
 }
 
-export function ImageMessage({ item, speaker, mayDelete, enabled, onDelete }: ImageMessageProps) {
+export function ImageMessage({ item, speaker, mayDelete, enabled, onDelete, onReport }: ImageMessageProps) {
   const [open, setOpen] = useState(false);
   const alt = item.prompt ? `Picture: ${item.prompt}` : "Picture of the scene";
   return (
@@ -57,6 +60,9 @@ export function ImageMessage({ item, speaker, mayDelete, enabled, onDelete }: Im
             <a href={item.imageUrl} download={fileName(item)}>
               <Download aria-hidden="true" /> Download
             </a>
+          </Button>
+          <Button variant="ghost" size="sm" className={ACTION} onClick={(event) => onReport(item, event.currentTarget)}>
+            <Flag aria-hidden="true" /> Report
           </Button>
           {mayDelete && (
             <Button variant="ghost" size="sm" className={ACTION} disabled={!enabled} onClick={() => onDelete(item)}>

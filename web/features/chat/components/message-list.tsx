@@ -172,6 +172,7 @@ export function MessageList({
                     mayDelete={!readOnly && (isOwner || item.authorId === viewerId)}
                     enabled={state.synced}
                     onDelete={onDeleteImage}
+                    onReport={actions.onReport}
                   />
                 ) : item.isUser ? (
                   <UserMessage

@@ -324,6 +324,27 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
             </FormField>
           )}
 
+          {!site && (
+            <FormField
+              id="connection-image-model"
+              label="Image model (Optional)"
+              hint="Draws pictures in chats and avatars through this endpoint's /images/generations, e.g. gpt-image-1. Empty: this site's pictures."
+              error={errors.imageModel}
+            >
+              {(describedBy) => (
+                <Input
+                  id="connection-image-model"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={values.imageModel}
+                  onChange={(e) => set("imageModel", e.target.value)}
+                  aria-invalid={errors.imageModel ? true : undefined}
+                  aria-describedby={describedBy}
+                />
+              )}
+            </FormField>
+          )}
+
           <fieldset className="min-w-0 space-y-3 rounded-xl border border-border p-4">
             <legend className="px-1 text-sm font-medium">Generation settings</legend>
             <p className="text-xs text-muted-foreground">Leave a field empty for the model's own default.</p>

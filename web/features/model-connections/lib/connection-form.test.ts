@@ -15,7 +15,7 @@ const saved: ModelConnection = {
   baseUrl: "http://127.0.0.1:11434/v1",
   model: "llama3.1:8b",
   embeddingModel: "nomic-embed-text",
-  imageModel: null,
+  imageModel: "gpt-image-1",
   keyHint: "abcd",
   settings: { temperature: 0.8, stop: ["\nUser:"] },
   isDefault: true,
@@ -26,6 +26,8 @@ describe("connection form", () => {
     const values = connectionFormValues(saved, false);
     expect(values.apiKey).toBe("");
     expect(values.embeddingModel).toBe("nomic-embed-text");
+    expect(values.imageModel).toBe("gpt-image-1");
+    expect(connectionFormValues(null, true).imageModel).toBe("");
     expect(values.settings).toEqual({ temperature: "0.8", topP: "", maxTokens: "", contextTokens: "", frequencyPenalty: "", stop: "\nUser:" });
   });
 
@@ -40,6 +42,7 @@ describe("connection form", () => {
       baseUrl: "http://127.0.0.1:11434/v1",
       model: "llama3.1:8b",
       embeddingModel: "nomic-embed-text",
+      imageModel: "gpt-image-1",
       settings: { temperature: 0.8, maxTokens: 300, stop: ["\nUser:", "END"] },
       isDefault: true,
     });
@@ -47,6 +50,8 @@ describe("connection form", () => {
     expect(validateConnectionForm({ ...values, apiKey: "sk-new" }, true).data).toMatchObject({ apiKey: "sk-new" });
     // An empty embedding model is none: the site's memory.
     expect(validateConnectionForm({ ...values, embeddingModel: "  " }, true).data).toMatchObject({ embeddingModel: null });
+    // Likewise an empty image model: pictures come from the site's generator.
+    expect(validateConnectionForm({ ...values, imageModel: "  " }, true).data).toMatchObject({ imageModel: null });
   });
 
   it("a site connection sends no URL and no key", () => {
@@ -66,9 +71,16 @@ describe("connection form", () => {
     expect(validateConnectionForm({ ...connectionFormValues(null, false), name: "X", model: "m" }, false).errors).toEqual({
       baseUrl: "Base URL is required for an OpenAI-compatible endpoint",
     });
-    expect(issuesToConnectionErrors([{ path: "settings.stop", message: "At most 8 stop strings" }, { path: "baseUrl", message: "nope" }])).toEqual({
+    expect(
+      issuesToConnectionErrors([
+        { path: "settings.stop", message: "At most 8 stop strings" },
+        { path: "baseUrl", message: "nope" },
+        { path: "imageModel", message: "Image model can be at most 200 characters" },
+      ]),
+    ).toEqual({
       stop: "At most 8 stop strings",
       baseUrl: "nope",
+      imageModel: "Image model can be at most 200 characters",
     });
   });
 });

@@ -26,11 +26,13 @@ export interface ConnectionFormValues {
   model: string;
   /** The endpoint's embedding model for memory; "" for none (the site's embedder). */
   embeddingModel: string;
+  /** The endpoint's image model for pictures (`/images/generations`); "" for none (the site's generator). */
+  imageModel: string;
   settings: Record<NumberSetting, string> & { stop: string };
   isDefault: boolean;
 }
 
-export type ConnectionFormField = "name" | "kind" | "baseUrl" | "apiKey" | "model" | "embeddingModel" | "isDefault" | NumberSetting | "stop";
+export type ConnectionFormField = "name" | "kind" | "baseUrl" | "apiKey" | "model" | "embeddingModel" | "imageModel" | "isDefault" | NumberSetting | "stop";
 export type ConnectionFormErrors = Partial<Record<ConnectionFormField, string>>;
 
 /** Starting values: `connection`'s when editing (never its key); else an OpenAI-compatible endpoint, default when it is the first. */
@@ -44,6 +46,7 @@ export function connectionFormValues(connection: ModelConnection | null, isFirst
     apiKey: "",
     model: connection?.model ?? "",
     embeddingModel: connection?.embeddingModel ?? "",
+    imageModel: connection?.imageModel ?? "",
     settings: {
       temperature: text(settings.temperature),
       topP: text(settings.topP),
@@ -92,6 +95,7 @@ export function validateConnectionForm(
   if (!site) {
     body.baseUrl = values.baseUrl;
     body.embeddingModel = values.embeddingModel;
+    body.imageModel = values.imageModel;
     if (values.apiKey.trim() !== "" || !keepKey) body.apiKey = values.apiKey.trim() === "" ? null : values.apiKey;
   }
   const result = modelConnectionInputSchema.safeParse(body);
@@ -103,7 +107,7 @@ export function validateConnectionForm(
   return { data: null, errors: issuesToConnectionErrors(result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))) };
 }
 
-const FIELDS: readonly string[] = ["name", "kind", "baseUrl", "apiKey", "model", "embeddingModel", "isDefault"];
+const FIELDS: readonly string[] = ["name", "kind", "baseUrl", "apiKey", "model", "embeddingModel", "imageModel", "isDefault"];
 
 /** A 400's `issues` as messages under the fields they name (`settings.topP` → topP); others are left to the toast. */
 export function issuesToConnectionErrors(issues: readonly { path: string; message: string }[]): ConnectionFormErrors {
