@@ -117,8 +117,12 @@ const MODEL_TIMEOUT_MS = 4000;
  */
 export class ModelExpressionClassifier implements ExpressionClassifier {
   private readonly lexicon = new LexiconExpressionClassifier();
+  // A plain field, not a parameter property: scripts run this file with Node's type stripping.
+  private readonly complete: Complete;
 
-  constructor(private readonly complete: Complete) {}
+  constructor(complete: Complete) {
+    this.complete = complete;
+  }
 
   async classify(reply: string, labels: readonly string[]): Promise<string | null> {
     if (labels.length === 0) return null;
