@@ -2,7 +2,8 @@
  * Expressions and backgrounds as a creator and a player meet them (issue
  * 37): several pictures uploaded at once in the studio, labelled from their
  * file names; the grid; a reply in the chat shows its speaker's picture for
- * the reply's label; the chat's background is switched from the menu.
+ * the reply's label; another picture made the neutral one; the chat's
+ * background is switched from the menu.
  */
 import { encode as encodePng } from "fast-png";
 import { expect, type Page, test } from "@playwright/test";
@@ -75,6 +76,12 @@ test("a creator uploads expressions and a background; the chat shows the reply's
   // Delete one: it leaves the grid.
   await grid.getByRole("button", { name: "Delete curiosity" }).click();
   await expect(grid.getByRole("img")).toHaveCount(LABELS.length - 1);
+  // "Use as neutral": the neutral tile shows joy's picture, and joy keeps it too.
+  const joySrc = await grid.getByRole("img", { name: "Expression: joy" }).getAttribute("src");
+  await grid.getByRole("button", { name: "Use joy as neutral" }).click();
+  await expect(grid.getByRole("img", { name: "Expression: neutral" })).toHaveAttribute("src", joySrc!);
+  await expect(grid.getByRole("img", { name: "Expression: joy" })).toHaveAttribute("src", joySrc!);
+  await expect(grid.getByRole("button", { name: "Use neutral as neutral" })).toHaveCount(0);
   await page.screenshot({ path: "test-results/expressions-studio-1280.png", fullPage: true });
 
   // The chat: the greeting shows the neutral face, each reply the face of its label.

@@ -364,6 +364,19 @@ export const characterAssetInputSchema = z.object({
 });
 export type CharacterAssetInput = z.output<typeof characterAssetInputSchema>;
 
+/**
+ * `PUT /api/characters/{id}/neutral-expression` `{name}`: which of the
+ * character's expressions is its neutral face (the picture a reply shows
+ * when its label has none of its own; docs/decisions/0039).
+ */
+export const neutralExpressionInputSchema = z.object({
+  name: z
+    .string({ error: "name is required" })
+    .trim()
+    .min(1, "Choose an expression")
+    .max(MAX_ASSET_NAME_LENGTH, `Names can be at most ${MAX_ASSET_NAME_LENGTH} characters`),
+});
+
 /** An `/objects/avatars/<ownerId>/<id>` upload path (the Worker checks the owner). */
 const OBJECT_PATH = /^\/objects\/avatars\/[\w-]+\/[\w-]+$/;
 const httpsUrlSchema = z.url({ protocol: /^https$/ });

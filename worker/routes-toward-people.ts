@@ -29,6 +29,7 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "POST /api/characters/import": "one's own new character",
   "POST /api/characters/:id/assets": "one's own character's expression or background",
   "DELETE /api/characters/:id/assets/:type/:name": "one's own character's expression or background",
+  "PUT /api/characters/:id/neutral-expression": "one's own character's expression",
   "PUT /api/characters/:id/lorebooks": "one's own character and one's own lorebooks",
   "POST /api/lorebooks": "one's own lorebook",
   "POST /api/lorebooks/import": "one's own lorebook",

@@ -1,8 +1,9 @@
 /**
  * The ExpressionClassifier as the room uses it: one of the speaker's own
- * labels (a creator's names read through their synonyms), the face the reply
- * ends on, `neutral` when nothing shows, null without labels; the model
- * classifier falls back to the lexicon when the model answers nonsense.
+ * labels (a creator's names read through their synonyms, an emotion it has
+ * no label for through its Ekman group), the face the reply ends on,
+ * `neutral` when nothing shows, null without labels; the model classifier
+ * falls back to the lexicon when the model answers nonsense.
  */
 import { describe, expect, it } from "vitest";
 import { createExpressionClassifier, LexiconExpressionClassifier, ModelExpressionClassifier } from "./classifier.ts";
@@ -25,7 +26,16 @@ describe("the lexicon classifier", () => {
 
   it("answers with the creator's own labels, read through their synonyms", async () => {
     expect(await lexicon.classify("*She smiles brightly.* What a lovely day!", ["Happy", "Angry", "Default"])).toBe("Happy");
-    expect(await lexicon.classify("Ugh, fine. Whatever.", ["Happy", "Angry", "Default"])).toBe("Default");
+    expect(await lexicon.classify("The train leaves at nine. Platform four.", ["Happy", "Angry", "Default"])).toBe("Default");
+  });
+
+  it("a speaker without the reply's emotion shows the label of its Ekman group (GoEmotions' mapping)", async () => {
+    const ekman = ["anger", "disgust", "fear", "joy", "sadness", "surprise", "neutral"];
+    expect(await lexicon.classify("Ugh, fine. Whatever. *She rolls her eyes.*", ekman)).toBe("anger");
+    expect(await lexicon.classify("*He giggles.* Haha, that's hilarious!", ["Happy", "Sad", "Default"])).toBe("Happy");
+    expect(await lexicon.classify("*She wrings her hands, fidgeting.* I'm so nervous...", ekman)).toBe("fear");
+    // The speaker's own label for the emotion wins over a folded one.
+    expect(await lexicon.classify("Ugh, fine. Whatever.", ["anger", "annoyance"])).toBe("annoyance");
   });
 
   it("the face the reply ends on wins", async () => {

@@ -9,7 +9,10 @@
  *   emoji of each label (lexicon.ts) counted in the reply, the latest
  *   sentences weighing more (the face the reply ends on is the one shown);
  *   a creator's own label is read through SYNONYMS (happy → joy) and its own
- *   name. Accuracy and time per reply: `npm run bench:expressions`.
+ *   name; an emotion the speaker has no label for counts toward the label of
+ *   its Ekman group. Accuracy and time per reply: `npm run bench:expressions`
+ *   (docs/decisions/0039: high on the set it was tuned on, low on its blind
+ *   set; `model` is the choice where faces matter).
  * - `model`: one short call to a chat model (the room's) asking for one of
  *   the labels; an answer that is none of them falls back to the lexicon.
  *
@@ -17,7 +20,7 @@
  * when `labels` is empty; with nothing recognised, `neutral` when the
  * speaker has it, else the first label.
  */
-import { CUES, type EmotionLabel, SILLYTAVERN_LABELS, SYNONYMS } from "./lexicon.ts";
+import { CUES, EKMAN_GROUP, type EmotionLabel, SILLYTAVERN_LABELS, SYNONYMS } from "./lexicon.ts";
 
 export interface ExpressionClassifier {
   /** The label of `labels` that `reply` shows (module docstring); null when `labels` is empty. */
@@ -52,29 +55,67 @@ function count(cue: string, lower: string, tokens: readonly string[]): number {
 /** Weight of the sentence at `index` of `total`: the last third counts double (the face the reply ends on). */
 const sentenceWeight = (index: number, total: number) => (total > 2 && index >= (2 * total) / 3 ? 2 : 1);
 
+/** Weight of a cue: a phrase (several words) says more than one word ("sigh of relief" over "sigh"). */
+const cueWeight = (cue: string) => (cue.includes(" ") ? 2 : 1);
+
+/** How much an emotion the speaker has no label for counts toward the label of its Ekman group. */
+const FOLD_WEIGHT = 0.5;
+
+/** Hits of `cues` in one sentence (`lower`, `tokens`), each weighed by cueWeight. */
+function hitsOf(cues: readonly string[], lower: string, tokens: readonly string[]): number {
+  let hits = 0;
+  for (const cue of cues) {
+    const n = count(cue, lower, tokens);
+    if (n > 0) hits += n * cueWeight(cue);
+  }
+  return hits;
+}
+
 /**
  * The lexicon classifier's scores of each label of `labels` for `reply`
- * (exported for the benchmark). A label's cues are those of its canonical
- * emotion plus its own name.
+ * (exported for the benchmark; labels scoring nothing are absent). A
+ * label's score is its canonical emotion's (the cues of lexicon.ts) plus
+ * hits of its own name; an emotion none of the labels stands for counts
+ * FOLD_WEIGHT toward the label of its Ekman group (EKMAN_GROUP: a speaker
+ * with only joy, anger, … still shows joy for an amused reply).
  */
 export function lexiconScores(reply: string, labels: readonly string[]): Map<string, number> {
   const sentences = reply.split(/(?<=[.!?…*])\s+|\n+/).filter((s) => s.trim() !== "");
-  const scores = new Map<string, number>();
-  const cuesOf = labels.map((label) => {
+  const speaker = labels.map((label) => {
     const emotion = canonicalEmotion(label);
     const own = label.trim().toLowerCase();
-    return { label, cues: [...new Set([...(emotion ? CUES[emotion] : []), ...(own.length >= 3 && emotion !== "neutral" ? [own] : [])])] };
+    const ownCue = own.length >= 3 && emotion !== "neutral" && !(emotion && CUES[emotion].includes(own)) ? own : null;
+    return { label, emotion, ownCue };
   });
+  const represented = new Set(speaker.map(({ emotion }) => emotion));
+  const emotionScores = new Map<EmotionLabel, number>();
+  const ownScores = new Map<string, number>();
   sentences.forEach((sentence, index) => {
     const lower = sentence.toLowerCase();
     const tokens = words(sentence);
     const weight = sentenceWeight(index, sentences.length);
-    for (const { label, cues } of cuesOf) {
-      let hits = 0;
-      for (const cue of cues) hits += count(cue, lower, tokens);
-      if (hits > 0) scores.set(label, (scores.get(label) ?? 0) + hits * weight);
+    for (const emotion of SILLYTAVERN_LABELS) {
+      // Only the emotions that can reach a label are counted.
+      if (!represented.has(emotion) && !speaker.some(({ emotion: own }) => own && EKMAN_GROUP[own] === EKMAN_GROUP[emotion])) continue;
+      const hits = hitsOf(CUES[emotion], lower, tokens);
+      if (hits > 0) emotionScores.set(emotion, (emotionScores.get(emotion) ?? 0) + hits * weight);
+    }
+    for (const { label, ownCue } of speaker) {
+      const hits = ownCue ? count(ownCue, lower, tokens) : 0;
+      if (hits > 0) ownScores.set(label, (ownScores.get(label) ?? 0) + hits * weight);
     }
   });
+  const scores = new Map<string, number>();
+  const add = (label: string, score: number) => {
+    if (score > 0) scores.set(label, (scores.get(label) ?? 0) + score);
+  };
+  for (const { label, emotion } of speaker) add(label, (emotion ? (emotionScores.get(emotion) ?? 0) : 0) + (ownScores.get(label) ?? 0));
+  for (const [emotion, score] of emotionScores) {
+    if (represented.has(emotion)) continue;
+    const group = EKMAN_GROUP[emotion];
+    const target = speaker.find(({ emotion: own }) => own === group) ?? speaker.find(({ emotion: own }) => own && EKMAN_GROUP[own] === group);
+    if (target) add(target.label, score * FOLD_WEIGHT);
+  }
   return scores;
 }
 
@@ -117,8 +158,12 @@ const MODEL_TIMEOUT_MS = 4000;
  */
 export class ModelExpressionClassifier implements ExpressionClassifier {
   private readonly lexicon = new LexiconExpressionClassifier();
+  // A plain field, not a parameter property: scripts run this file with Node's type stripping.
+  private readonly complete: Complete;
 
-  constructor(private readonly complete: Complete) {}
+  constructor(complete: Complete) {
+    this.complete = complete;
+  }
 
   async classify(reply: string, labels: readonly string[]): Promise<string | null> {
     if (labels.length === 0) return null;

@@ -10,10 +10,19 @@
  *   stored by content hash, and the upload itself removed once nothing
  *   uses it.
  * - `DELETE /:id/assets/:type/:name` → 204; 404 when there is no such asset.
+ * - `PUT /:id/neutral-expression` `{name}` → 200 `{type: "emotion", name:
+ *   "neutral", url, ext}`: the expression `name`'s picture becomes the
+ *   neutral one too (the face a reply shows when its label has no picture;
+ *   the chat and the classifier find it by the name `neutral`). Files are
+ *   stored by content, so this is one more row naming the same object, and
+ *   `name` keeps its picture; a former neutral picture is replaced (its
+ *   object removed once nothing names it), as uploading `neutral` would.
+ *   404 when `name` is none of the character's expressions
+ *   (docs/decisions/0039-character-assets.md).
  */
 import { Hono } from "hono";
 import type { CharacterAsset } from "../../schema/api.ts";
-import { characterAssetInputSchema } from "../../schema/inputs.ts";
+import { characterAssetInputSchema, neutralExpressionInputSchema } from "../../schema/inputs.ts";
 import type { AppEnv } from "../env.ts";
 import { afterResponse } from "../lib/after-response.ts";
 import { AssetStore, checkAssetBytes, deleteUnusedAssetObjects, insertAssetStatements } from "../lib/cards/assets.ts";
@@ -28,6 +37,9 @@ import { requireUser } from "../middleware/session.ts";
 
 /** Most assets one character may list (an archive's file limit). */
 export const MAX_CHARACTER_ASSETS = 1000;
+
+/** The label of the neutral face (SillyTavern's, and the one the chat falls back to). */
+const NEUTRAL = "neutral";
 
 const EXT_OF_TYPE: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
 
@@ -84,4 +96,27 @@ export const characterAssetsRoutes = new Hono<AppEnv>()
     await purgeCharacterCache(c, character.id);
     await afterResponse(c, deleteUnusedAssetObjects(c.env, [asset.url.replace(/^\/objects\//, "")]));
     return c.body(null, 204);
+  })
+  .put("/:id/neutral-expression", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", neutralExpressionInputSchema), async (c) => {
+    const user = c.get("user")!;
+    const character = await findOwnCharacter(c.env.DB, parseCharacterId(c.req.param("id")), user.id);
+    const { name } = c.req.valid("json");
+    const expressions = character.assets.filter((asset) => asset.type === "emotion");
+    const chosen = expressions.find((asset) => asset.name === name);
+    if (!chosen) throw notFound("This expression is not one of the character's");
+    // The chat matches the name in any case (an imported "Neutral" keeps its spelling).
+    const former = expressions.find((asset) => asset.name.toLowerCase() === NEUTRAL);
+    const neutralName = former?.name ?? NEUTRAL;
+    if (chosen === former) return c.json(chosen, 200);
+    const source = await c.env.DB.prepare(
+      "SELECT ext, url, object_key AS objectKey, size FROM character_assets WHERE character_id = ? AND type = 'emotion' AND name = ?",
+    )
+      .bind(character.id, name)
+      .first<{ ext: string; url: string; objectKey: string | null; size: number | null }>();
+    if (!source) throw notFound("This expression is not one of the character's");
+    const position = former ? character.assets.indexOf(former) : character.assets.length;
+    await c.env.DB.batch(insertAssetStatements(c.env.DB, character.id, [{ type: "emotion", name: neutralName, ...source }], position));
+    await purgeCharacterCache(c, character.id);
+    if (former && former.url !== source.url) await afterResponse(c, deleteUnusedAssetObjects(c.env, [former.url.replace(/^\/objects\//, "")]));
+    return c.json({ type: "emotion", name: neutralName, url: source.url, ext: source.ext } satisfies CharacterAsset, 200);
   });

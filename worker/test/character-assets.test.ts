@@ -179,6 +179,57 @@ describe("importing a .charx", () => {
   });
 });
 
+describe("RisuAI JPEG cards (a JPEG with a .charx appended)", () => {
+  const concat = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  };
+
+  it("imports the archive after the picture with every asset; its main icon is the avatar", async () => {
+    const mira = await signIn();
+    const character = await json<Character>(await importFile(mira, concat(JPEG, risuCharx()), "image/jpeg"), 201);
+    expect(character).toMatchObject({ name: "Rika", isActive: false });
+    expect(character.assets.map(({ type, name }) => `${type}/${name}`)).toEqual(["emotion/joy", "emotion/sadness", "background/shrine", "x-risu-asset/theme", "user_icon/me"]);
+    expect((await bytesAt(character.avatarUrl!)).bytes).toEqual(ICON);
+    expect((await bytesAt(character.assets[0]!.url)).bytes).toEqual(JOY);
+    expect((await bytesAt(character.assets[3]!.url)).bytes).toEqual(MP3);
+  });
+
+  it("an archive without an icon: the JPEG itself is the avatar", async () => {
+    const mira = await signIn();
+    const charx = zipSync({
+      "card.json": strToU8(JSON.stringify(card([{ type: "emotion", uri: "embeded://assets/emotion/images/joy.png", name: "joy", ext: "png" }], "Tamsin"))),
+      "assets/emotion/images/joy.png": JOY,
+    });
+    const character = await json<Character>(await importFile(mira, concat(JPEG, charx)), 201);
+    expect(character.name).toBe("Tamsin");
+    expect(await bytesAt(character.avatarUrl!)).toMatchObject({ bytes: JPEG, type: "image/jpeg" });
+    expect(character.assets.map((asset) => asset.name)).toEqual(["joy"]);
+    // Only the asset is kept by content; the picture lives on as the avatar upload.
+    expect((await bucketKeys()).filter((key) => key.startsWith("assets/"))).toHaveLength(1);
+  });
+
+  it("refuses a JPEG with no archive after it (415), and an appended archive's bad file (400), leaving nothing", async () => {
+    const mira = await signIn();
+    const before = await snapshot();
+    expect(await json(await importFile(mira, JPEG, "image/jpeg"), 415)).toMatchObject({
+      code: "unsupported_media_type",
+      error: expect.stringContaining("This JPEG has no character card in it"),
+    });
+    const lying = risuCharx([], { "assets/emotion/images/joy.png": strToU8("not a picture") });
+    expect(await json(await importFile(mira, concat(JPEG, lying)), 400)).toMatchObject({
+      code: "validation_failed",
+      error: "assets/emotion/images/joy.png: this is not a PNG image",
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
 describe("card.charx", () => {
   it("gives every asset back byte for byte, as a V3 reader resolves them, and imports again the same", async () => {
     const mira = await signIn();

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Character, CharacterAsset } from "../../schema/api.ts";
 import type { Conversation } from "../../schema/chat.ts";
 import { join } from "./chat-client.ts";
-import { bucketKeys, call, json } from "./creator-api.ts";
+import { bucketKeys, call, callSettled, json } from "./creator-api.ts";
 import { clearCatalog, insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 import { startChat, storedMessages, useTestServerModel } from "./room-chat.ts";
 
@@ -89,6 +89,65 @@ describe("the studio's expressions and backgrounds", () => {
     const id = await insertCharacter({ name: "Wren", creatorId: mira.id, creator: "mira" });
     const objectPath = await uploadPicture(mira, png([1, 1, 1]));
     expect(await json(await addAsset(mira, id, { ...fields, objectPath }), 400)).toMatchObject({ error: message });
+  });
+});
+
+describe("choosing the neutral expression", () => {
+  const useAsNeutral = (user: TestUser | null, id: number, name: unknown) =>
+    call(`/api/characters/${id}/neutral-expression`, { method: "PUT", user, body: { name } });
+  const keyOf = (asset: CharacterAsset) => asset.url.slice("/objects/".length);
+
+  it("the chosen picture becomes the neutral one and keeps its own label; the former neutral picture goes", async () => {
+    const mira = await signIn();
+    const id = await insertCharacter({ name: "Wren", creatorId: mira.id, creator: "mira" });
+    const grey = await json<CharacterAsset>(await addAsset(mira, id, { type: "emotion", name: "neutral", objectPath: await uploadPicture(mira, png([128, 128, 128])) }), 201);
+    const calm = await json<CharacterAsset>(await addAsset(mira, id, { type: "emotion", name: "calm", objectPath: await uploadPicture(mira, png([90, 160, 120])) }), 201);
+
+    const neutral = await json<CharacterAsset>(await callSettled(`/api/characters/${id}/neutral-expression`, { method: "PUT", user: mira, body: { name: "calm" } }), 200);
+    expect(neutral).toEqual({ type: "emotion", name: "neutral", url: calm.url, ext: "png" });
+    // Same place in the list, same picture as calm, calm still there; the grey file is gone.
+    expect((await character(id, mira)).assets).toEqual([neutral, calm]);
+    expect(await bucketKeys()).not.toContain(keyOf(grey));
+    expect(new Uint8Array(await (await call(neutral.url)).arrayBuffer())).toEqual(png([90, 160, 120]));
+
+    // Deleting calm keeps the picture: neutral still names it.
+    expect((await callSettled(`/api/characters/${id}/assets/emotion/calm`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect((await character(id, mira)).assets).toEqual([neutral]);
+    expect(await bucketKeys()).toContain(keyOf(neutral));
+    // Choosing the neutral one itself changes nothing.
+    expect(await json(await useAsNeutral(mira, id, "neutral"), 200)).toEqual(neutral);
+  });
+
+  it("without a neutral picture yet, one is added; an imported \"Neutral\" keeps its spelling", async () => {
+    const mira = await signIn();
+    const id = await insertCharacter({ name: "Wren", creatorId: mira.id, creator: "mira" });
+    const joy = await json<CharacterAsset>(await addAsset(mira, id, { type: "emotion", name: "joy", objectPath: await uploadPicture(mira, png([250, 220, 0])) }), 201);
+    expect(await json(await useAsNeutral(mira, id, "joy"), 200)).toEqual({ ...joy, name: "neutral" });
+    expect((await character(id, mira)).assets.map((a) => a.name)).toEqual(["joy", "neutral"]);
+
+    const other = await insertCharacter({ name: "Ash", creatorId: mira.id, creator: "mira" });
+    await json(await addAsset(mira, other, { type: "emotion", name: "Neutral", objectPath: await uploadPicture(mira, png([1, 1, 1])) }), 201);
+    const sad = await json<CharacterAsset>(await addAsset(mira, other, { type: "emotion", name: "sad", objectPath: await uploadPicture(mira, png([0, 0, 200])) }), 201);
+    expect(await json(await useAsNeutral(mira, other, "sad"), 200)).toEqual({ ...sad, name: "Neutral" });
+    expect((await character(other, mira)).assets.map((a) => [a.name, a.url])).toEqual([["Neutral", sad.url], ["sad", sad.url]]);
+  });
+
+  it("refuses a name that is none of its expressions, a background, and everyone but the creator", async () => {
+    const mira = await signIn();
+    const noor = await signIn();
+    const id = await insertCharacter({ name: "Wren", creatorId: mira.id, creator: "mira" });
+    const grey = await json<CharacterAsset>(await addAsset(mira, id, { type: "emotion", name: "neutral", objectPath: await uploadPicture(mira, png([128, 128, 128])) }), 201);
+    await json(await addAsset(mira, id, { type: "emotion", name: "joy", objectPath: await uploadPicture(mira, png([250, 220, 0])) }), 201);
+    await json(await addAsset(mira, id, { type: "background", name: "harbor", objectPath: await uploadPicture(mira, png([10, 60, 90])) }), 201);
+
+    expect(await json(await useAsNeutral(mira, id, "anger"), 404)).toMatchObject({ code: "not_found", error: "This expression is not one of the character's" });
+    expect(await json(await useAsNeutral(mira, id, "harbor"), 404)).toMatchObject({ code: "not_found" });
+    expect(await json(await useAsNeutral(mira, id, " "), 400)).toMatchObject({ error: "Choose an expression" });
+    expect(await json(await useAsNeutral(mira, id, 7), 400)).toMatchObject({ code: "validation_failed" });
+    // Someone else: 403; nobody signed in: 401; the neutral picture is unchanged.
+    expect(await json(await useAsNeutral(noor, id, "joy"), 403)).toMatchObject({ code: "forbidden" });
+    expect((await useAsNeutral(null, id, "joy")).status).toBe(401);
+    expect((await character(id, mira)).assets.find((a) => a.name === "neutral")).toEqual(grey);
   });
 });
 

@@ -65,6 +65,7 @@ const NOT_WRITES: Record<string, string> = {
   characterTagsSchema: "part of characterInputSchema (tags), screened there",
   avatarRegistrationSchema: "a URL of an upload, checked by its own rule",
   characterAssetInputSchema: "a picture's label on the creator's own character (emotion names such as joy), never prompted; the picture is an upload",
+  neutralExpressionInputSchema: "names one of the creator's own expressions; no new text is stored",
   contentSettingsInputSchema: "two booleans (NSFW shown, 18 or older confirmed)",
   hiddenTagsInputSchema: "the person's own filter, tag names only, shown to nobody else and never in a prompt",
   voteInputSchema: "a number",

@@ -4,8 +4,12 @@
  * assets stored in R2 by content hash (worker/lib/cards/assets.ts).
  *
  * The upload is told apart by its first bytes: a zip (`PK\x03\x04`) is a
- * `.charx`, read as it streams (charx-read.ts); anything else is read whole
- * (a PNG at most MAX_ASSET_BYTES, a JSON card at most MAX_CARD_BYTES) and
+ * `.charx`, read as it streams (charx-read.ts); a JPEG (`FF D8 FF`) is a
+ * RisuAI JPEG card, the picture followed by a whole `.charx`: read whole (at
+ * most MAX_JPEG_CARD_BYTES: the zip is found from its end,
+ * appendedZipStart), its zip part then read as a `.charx`, the JPEG itself
+ * the avatar when the archive has no icon; anything else is read whole (a
+ * PNG at most MAX_ASSET_BYTES, a JSON card at most MAX_CARD_BYTES) and
  * handled as before by worker/lib/character-card.ts.
  *
  * Asset URIs (Character Card V3 SPEC_V3.md "Assets"):
@@ -38,7 +42,7 @@ import {
   type StoredFile,
   uniqueAssetName,
 } from "./assets.ts";
-import { isZip, readZipStream, safeArchivePath } from "./charx-read.ts";
+import { appendedZipStart, isJpeg, isZip, readZipStream, safeArchivePath } from "./charx-read.ts";
 
 /** What an upload held. */
 export interface CardUpload {
@@ -52,6 +56,12 @@ export interface CardUpload {
   /** The assets to list, files already stored. */
   assets: AssetRow[];
 }
+
+/**
+ * Largest JPEG card, bytes: unlike a `.charx` alone it is held whole (its
+ * zip is found from the end), beside one inflated file at a time.
+ */
+export const MAX_JPEG_CARD_BYTES = 64 * 1_048_576;
 
 const tooLarge = (what: string, maxBytes: number) =>
   new ApiError("payload_too_large", `${what} is too large (at most ${(maxBytes / 1_048_576).toFixed(0)} MB)`);
@@ -86,6 +96,7 @@ export async function readCardUpload(request: Request, contentType: string | und
   }
   const head = join(parts, size);
   if (isZip(head)) return readCharxUpload(head, reader, store);
+  if (isJpeg(head)) return readJpegCard(await readWhole(reader, parts, size, done, MAX_JPEG_CARD_BYTES), store);
 
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const json = type.endsWith("json") || new TextDecoder().decode(head.subarray(0, 16)).trimStart().startsWith("{");
@@ -105,6 +116,36 @@ export async function readCardUpload(request: Request, contentType: string | und
     parts.push(next.value);
   }
   return { kind: json ? "json" : "png", bytes: join(parts, size), card: null, icon: null, assets: [] };
+}
+
+/** The rest of `reader` after `parts` (`size` bytes so far), joined; 413 past `limit` bytes. */
+async function readWhole(reader: ReadableStreamDefaultReader<Uint8Array>, parts: Uint8Array[], size: number, done: boolean, limit: number): Promise<Uint8Array> {
+  while (!done) {
+    const next = await reader.read();
+    if (next.done) break;
+    size += next.value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge("The card file", limit);
+    }
+    parts.push(next.value);
+  }
+  return join(parts, size);
+}
+
+/** A RisuAI JPEG card (module docstring): its appended `.charx`, and the picture as the avatar when the archive has no icon. */
+async function readJpegCard(bytes: Uint8Array, store: AssetStore): Promise<CardUpload> {
+  const start = appendedZipStart(bytes);
+  if (start === null) {
+    throw new ApiError("unsupported_media_type", "This JPEG has no character card in it. Import a PNG card, a JSON file, a .charx archive or a JPEG with a .charx appended (as RisuAI exports them)");
+  }
+  const empty = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }).getReader();
+  const upload = await readCharxUpload(bytes.subarray(start), empty, store);
+  if (upload.icon) return upload;
+  const picture = bytes.subarray(0, start);
+  const contentType = checkAssetBytes("card.jpg", "jpg", picture);
+  const stored = await store.put(picture, contentType);
+  return { ...upload, icon: { key: stored.key, type: "image/jpeg" } };
 }
 
 function join(parts: Uint8Array[], size: number): Uint8Array {

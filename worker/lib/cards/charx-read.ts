@@ -24,6 +24,39 @@ const INPUT_SLICE = 16 * 1024;
 /** A zip's local file header signature, `PK\x03\x04`: how a CharX is told from a PNG or JSON card. */
 export const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
+/** A JPEG's start of image and first marker, `FF D8 FF`. */
+export const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+
+const u32 = (bytes: Uint8Array, at: number) => (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+const isLocalHeader = (bytes: Uint8Array, at: number) => at >= 0 && at + 4 <= bytes.length && u32(bytes, at) === 0x04034b50;
+
+/**
+ * Where the zip appended to `bytes` begins (RisuAI's JPEG cards: a JPEG
+ * picture followed by a whole `.charx`), or null when there is none. Found
+ * from the end, as zip readers do (PKWARE APPNOTE.TXT 4.3.16): the
+ * end-of-central-directory record (`PK\x05\x06`, within the last 22 +
+ * 65,535 bytes, its comment) gives the central directory's size and offset;
+ * the zip begins that far before the directory when its offsets count from
+ * its own start (a zip written alone, then appended), else at the first
+ * entry's local header (offsets counted from the file's start). Either way
+ * a local file header (`PK\x03\x04`) must be there. ZIP64 is not read.
+ */
+export function appendedZipStart(bytes: Uint8Array): number | null {
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let at = bytes.length - 22; at >= lowest; at--) {
+    if (u32(bytes, at) !== 0x06054b50) continue;
+    const directorySize = u32(bytes, at + 12);
+    const directoryOffset = u32(bytes, at + 16);
+    const directory = at - directorySize;
+    if (directory < 0 || u32(bytes, directory) !== 0x02014b50) continue;
+    const relative = directory - directoryOffset;
+    if (relative > 0 && isLocalHeader(bytes, relative)) return relative;
+    const firstEntry = u32(bytes, directory + 42);
+    if (firstEntry > 0 && isLocalHeader(bytes, firstEntry)) return firstEntry;
+  }
+  return null;
+}
+
 /**
  * The archive path `name` with `\` read as `/` and `./` segments dropped;
  * throws AssetError when it would leave the archive.

@@ -2,8 +2,9 @@
  * The studio's expressions and backgrounds (DESIGN.md "Character assets"):
  * `POST /api/characters/{id}/assets` `{type, name, objectPath}` lists an
  * uploaded picture (the avatar upload flow) as the character's asset → 201;
- * `DELETE /api/characters/{id}/assets/{type}/{name}` → 204. Both refresh
- * the character.
+ * `DELETE /api/characters/{id}/assets/{type}/{name}` → 204; `PUT
+ * /api/characters/{id}/neutral-expression` `{name}` → 200 (that expression's
+ * picture becomes the neutral one). Each refreshes the character.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CharacterAsset } from "../../../../schema/api.ts";
@@ -29,6 +30,15 @@ export function useDeleteCharacterAsset(characterId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (asset: Pick<CharacterAsset, "type" | "name">) => deleteCharacterAsset(characterId, asset),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["/api/characters", String(characterId)] }),
+  });
+}
+
+/** Making the expression `name`'s picture the neutral one; the character's page is read again afterwards. */
+export function useSetNeutralExpression(characterId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => apiSendUnread("put", "/api/characters/:id/neutral-expression", { params: { id: characterId }, body: { name } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["/api/characters", String(characterId)] }),
   });
 }

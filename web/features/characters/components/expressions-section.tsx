@@ -3,8 +3,11 @@
  * assets"): many pictures at once in Uppy's Dashboard, each labelled from
  * its file name (editable in the Dashboard before uploading), then a grid of
  * what the character has, each with its label and a Delete button. Uploading
- * a label the character already has replaces that picture. Backgrounds work
- * the same way. Files go through the avatar upload flow
+ * a label the character already has replaces that picture. An expression
+ * other than the neutral one has "Use as neutral" (a star): its picture
+ * becomes the neutral face too (shown when a reply's label has no picture;
+ * `PUT /api/characters/{id}/neutral-expression`), and the neutral tile wears
+ * a filled star. Backgrounds work the same way. Files go through the avatar upload flow
  * (web/lib/avatar-upload.ts), then `POST /api/characters/{id}/assets`.
  * Loaded lazily with Uppy (web/features/characters/components/lazy…).
  */
@@ -15,7 +18,7 @@ import "@uppy/core/css/style.min.css";
 import "@uppy/dashboard/css/style.min.css";
 import "../../../components/avatar-upload-panel.css";
 import { useQueryClient } from "@tanstack/react-query";
-import { Trash2 } from "lucide-react";
+import { Star, Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import type { Character, CharacterAsset } from "../../../../schema/api.ts";
 import { MAX_UPLOAD_BYTES } from "../../../../schema/constants.ts";
@@ -23,7 +26,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
 import { createAvatarUploadFlow, createUploadUrl, isRetryableUploadStatus, registerAvatar, uploadResponseBody } from "../../../lib/avatar-upload.ts";
-import { addCharacterAsset, useDeleteCharacterAsset } from "../api/character-assets.ts";
+import { addCharacterAsset, useDeleteCharacterAsset, useSetNeutralExpression } from "../api/character-assets.ts";
 import { labelFromFileName } from "../lib/expression-label.ts";
 
 type Kind = "emotion" | "background";
@@ -31,7 +34,7 @@ type Kind = "emotion" | "background";
 const COPY: Record<Kind, { title: string; help: string; label: string; note: string }> = {
   emotion: {
     title: "Expressions",
-    help: "One picture per emotion. The chat shows the one that fits each reply. Name files after the emotion (joy.png, anger.png) or edit the label before uploading.",
+    help: "One picture per emotion. The chat shows the one that fits each reply, and the neutral one when none fits (the star makes a picture the neutral one). Name files after the emotion (joy.png, anger.png) or edit the label before uploading.",
     label: "Emotion label",
     note: "PNG, JPEG, WebP or GIF, up to 10 MB each",
   },
@@ -59,6 +62,7 @@ function AssetKind({ character, kind }: { character: Character; kind: Kind }) {
   const copy = COPY[kind];
   const assets = character.assets.filter((asset) => asset.type === kind);
   const remove = useDeleteCharacterAsset(character.id);
+  const setNeutral = useSetNeutralExpression(character.id);
   return (
     <div className="mt-6">
       <h3 className="font-medium">{copy.title}</h3>
@@ -76,6 +80,16 @@ function AssetKind({ character, kind }: { character: Character; kind: Kind }) {
                   onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Could not delete the picture", variant: "destructive" }),
                 })
               }
+              onUseAsNeutral={
+                kind === "emotion" && !isNeutral(asset)
+                  ? () =>
+                      setNeutral.mutate(asset.name, {
+                        onSuccess: () => toast({ title: `${asset.name} is now the neutral expression` }),
+                        onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Could not change the neutral expression", variant: "destructive" }),
+                      })
+                  : undefined
+              }
+              settingNeutral={setNeutral.isPending}
             />
           ))}
         </ul>
@@ -87,7 +101,20 @@ function AssetKind({ character, kind }: { character: Character; kind: Kind }) {
   );
 }
 
-function AssetTile({ asset, kind, deleting, onDelete }: { asset: CharacterAsset; kind: Kind; deleting: boolean; onDelete: () => void }) {
+/** The chat's fallback face is the expression named neutral, in any case (web/features/chat/lib/expressions.ts). */
+const isNeutral = (asset: CharacterAsset) => asset.name.toLowerCase() === "neutral";
+
+interface AssetTileProps {
+  asset: CharacterAsset;
+  kind: Kind;
+  deleting: boolean;
+  onDelete: () => void;
+  /** Absent for backgrounds and for the neutral expression itself. */
+  onUseAsNeutral?: () => void;
+  settingNeutral: boolean;
+}
+
+function AssetTile({ asset, kind, deleting, onDelete, onUseAsNeutral, settingNeutral }: AssetTileProps) {
   return (
     <li className="overflow-hidden rounded-lg border border-border bg-background">
       <img
@@ -97,12 +124,33 @@ function AssetTile({ asset, kind, deleting, onDelete }: { asset: CharacterAsset;
         loading="lazy"
       />
       <div className="flex items-center justify-between gap-2 px-2 py-1.5">
-        <span className="truncate text-sm" title={asset.name}>
+        <span className="min-w-0 truncate text-sm" title={asset.name}>
           {asset.name}
         </span>
-        <Button type="button" variant="ghost" size="icon" aria-label={`Delete ${asset.name}`} disabled={deleting} onClick={onDelete}>
-          <Trash2 aria-hidden="true" />
-        </Button>
+        <div className="flex shrink-0 items-center">
+          {kind === "emotion" && isNeutral(asset) ? (
+            <span className="px-2 text-amber-400" title="The neutral face: shown when a reply's emotion has no picture">
+              <Star aria-hidden="true" className="size-4 fill-current" />
+              <span className="sr-only">(the neutral face)</span>
+            </span>
+          ) : null}
+          {onUseAsNeutral ? (
+            <Button
+              type="button"
+              variant="ghost"
+              size="icon"
+              aria-label={`Use ${asset.name} as neutral`}
+              title="Use as neutral: shown when a reply's emotion has no picture"
+              disabled={settingNeutral}
+              onClick={onUseAsNeutral}
+            >
+              <Star aria-hidden="true" />
+            </Button>
+          ) : null}
+          <Button type="button" variant="ghost" size="icon" aria-label={`Delete ${asset.name}`} disabled={deleting} onClick={onDelete}>
+            <Trash2 aria-hidden="true" />
+          </Button>
+        </div>
       </div>
     </li>
   );

@@ -1,0 +1,73 @@
+/**
+ * The blind set of `npm run bench:expressions` (scripts/bench-expressions.ts):
+ * short character replies in roleplay style (*actions* and "speech"), each
+ * with the one of SillyTavern's 28 expression labels a person reading it
+ * would give. Written and committed BEFORE the offline classifier
+ * (ai/expressions/) was measured on it, and never edited after; the
+ * lexicon is tuned on scripts/data/expressions-labelled.ts only, so accuracy
+ * here is the honest figure (docs/decisions/0039-character-assets.md).
+ */
+import type { LabelledReply } from "./expressions-labelled.ts";
+
+export const BLIND_REPLIES: readonly LabelledReply[] = [
+  { label: "admiration", text: "*He watches her finish the sword form without a single wasted step.* I've trained for twenty years and I couldn't move like that." },
+  { label: "admiration", text: "\"You painted this? In one night?\" *She steps closer to the canvas, almost reverent.* \"It's extraordinary.\"" },
+  { label: "amusement", text: "*Kael snorts into his ale and nearly chokes.* You tried to haggle with a *goat*? Gods, I wish I'd seen it." },
+  { label: "amusement", text: "\"Oh, that's rich.\" *Her shoulders shake with barely held-back laughter.* \"The great wizard, locked out by his own door.\"" },
+  { label: "anger", text: "*The mug shatters against the wall.* \"You sold them out. Every one of them. Get out of my sight before I do something I won't regret.\"" },
+  { label: "anger", text: "*His jaw tightens, knuckles white around the hilt.* Say her name one more time. I dare you." },
+  { label: "annoyance", text: "*She drums her fingers on the desk.* \"That's the fourth time you've asked me that today. The answer is still no.\"" },
+  { label: "annoyance", text: "Must you hum while I'm reading? *He snaps the book shut with a long-suffering look.*" },
+  { label: "approval", text: "*The old captain studies the map, then taps your route with one finger.* \"Aye. That'll work. Good thinking.\"" },
+  { label: "approval", text: "\"Mm. I like it.\" *She gives a short, satisfied nod.* \"Go ahead with the plan.\"" },
+  { label: "caring", text: "*She kneels beside you and presses a cool cloth to your forehead.* \"Shh. You've got a fever. Drink this and lie still for me.\"" },
+  { label: "caring", text: "\"Did you eat anything today?\" *He slides a bowl of stew across the table.* \"Go on. I'll wait.\"" },
+  { label: "confusion", text: "*Lina stares at the letter, then turns it upside down.* \"I… this is addressed to me, but I've never met anyone by that name.\"" },
+  { label: "confusion", text: "\"Hold on. You were in the tower, but also at the docks? At the same time?\" *He rubs his temple.*" },
+  { label: "curiosity", text: "*The fox-girl's ears perk up and she sniffs at your satchel.* \"What have you got in there? Something shiny? Show me!\"" },
+  { label: "curiosity", text: "\"Where did you learn that language?\" *She sets down her quill, fully turned toward you now.* \"I've only seen it in old scrolls.\"" },
+  { label: "desire", text: "*She traces a slow line down your collar, her voice dropping low.* \"Stay tonight. I don't want you to leave.\"" },
+  { label: "desire", text: "*His gaze lingers on your mouth a moment too long.* You have no idea what you do to me, do you?" },
+  { label: "disappointment", text: "*He looks at the empty chest for a long moment.* \"All that way. All those weeks. For nothing.\"" },
+  { label: "disappointment", text: "\"You said you'd be there.\" *Her voice is flat, the cake untouched on the table.* \"I waited until midnight.\"" },
+  { label: "disapproval", text: "*The abbess purses her lips.* \"Sneaking wine into the chapel. I had hoped for better from a novice of your standing.\"" },
+  { label: "disapproval", text: "\"I don't like this. Not one bit.\" *He folds his arms.* \"Bribing the guard is beneath us.\"" },
+  { label: "disgust", text: "*She lifts the dripping rag between two fingers and holds it at arm's length.* \"What *is* that smell? It's like something crawled in here and died.\"" },
+  { label: "disgust", text: "\"He kicked a starving dog for fun.\" *Her lip curls.* \"I can't even look at him.\"" },
+  { label: "embarrassment", text: "*Her face goes crimson as the whole tavern turns to look.* \"I— that song wasn't meant for anyone to hear!\"" },
+  { label: "embarrassment", text: "*He tugs at his collar, not meeting your eyes.* So, uh. You saw that. The tripping. Into the fountain." },
+  { label: "excitement", text: "\"The airship's here! It's actually here!\" *She grabs your hand and drags you toward the dock, practically vibrating.*" },
+  { label: "excitement", text: "*Tobin hops from foot to foot.* First day as a real courier! Where do we start? Can I carry the big bag?" },
+  { label: "fear", text: "*Something scrapes against the door from the other side. She backs into the corner, clutching the candle.* \"Don't open it. Please.\"" },
+  { label: "fear", text: "\"It's still out there.\" *His voice is barely a whisper, his whole body rigid.* \"I can hear it breathing.\"" },
+  { label: "gratitude", text: "*She presses the small carved bird into your palm.* \"It isn't much, but you brought my brother home. I won't forget that.\"" },
+  { label: "gratitude", text: "\"Without you I'd still be in that cell.\" *He clasps your forearm firmly.* \"I'm in your debt, friend.\"" },
+  { label: "grief", text: "*She sits beside the fresh mound of earth, her fingers in the soil.* \"He used to sing to me every night. Who's going to sing now?\"" },
+  { label: "grief", text: "*The old knight sets his brother's helm on the altar and doesn't rise.* The house is so quiet without him." },
+  { label: "joy", text: "*Mira spins in a circle in the sunflower field, arms flung wide.* \"Isn't it perfect? I haven't felt this light in years!\"" },
+  { label: "joy", text: "\"We're going home.\" *A huge grin breaks across his face.* \"After all this time, we're finally going home!\"" },
+  { label: "love", text: "*He brushes a strand of hair from your face, his thumb lingering on your cheek.* \"Every day with you is the best one.\"" },
+  { label: "love", text: "\"I'd cross every sea for you. You know that, don't you?\" *She leans her forehead against yours.*" },
+  { label: "nervousness", text: "*He keeps smoothing his jacket, checking the ring box in his pocket for the tenth time.* \"Do I look alright? Be honest.\"" },
+  { label: "nervousness", text: "\"The council's waiting.\" *She picks at the edge of her sleeve.* \"What if they don't believe a word I say?\"" },
+  { label: "optimism", text: "*She shades her eyes and looks at the rebuilt mill.* \"Next spring there'll be bread in every house again. You'll see.\"" },
+  { label: "optimism", text: "\"We lost this battle, sure.\" *He claps your shoulder.* \"But the war's long, and we're learning.\"" },
+  { label: "pride", text: "*Rhea lifts the trophy above her head, chin high.* \"Three years of training. Worth every single bruise.\"" },
+  { label: "pride", text: "\"My daughter built this bridge.\" *The old mason pats the stone railing.* \"Finest work in the valley.\"" },
+  { label: "realization", text: "*He freezes mid-sentence, staring at the two keys side by side.* \"They're the same key. The lighthouse and the vault… it was one lock all along.\"" },
+  { label: "realization", text: "\"Wait.\" *Her eyes snap to the portrait.* \"The duchess has green eyes. The woman we met had brown. She was never the duchess.\"" },
+  { label: "relief", text: "*She sags against the doorframe as you limp inside.* \"You're back. Oh, you're back. I thought the storm had taken you.\"" },
+  { label: "relief", text: "\"The fever broke.\" *The healer sits down heavily and rubs his face.* \"She'll live. She's going to live.\"" },
+  { label: "remorse", text: "*He can't look at you, head bowed.* \"I told them where you were hiding. I was scared. It doesn't make it right.\"" },
+  { label: "remorse", text: "\"I said things last night I had no right to say.\" *She twists her hands together.* \"Can we start over?\"" },
+  { label: "sadness", text: "*She watches the last ship sail out of the harbour without her.* \"Everyone leaves eventually. I should be used to it.\"" },
+  { label: "sadness", text: "\"The garden's dying.\" *He touches a brown leaf.* \"Mother kept it alive for thirty years, and I couldn't manage one summer.\"" },
+  { label: "surprise", text: "*The door swings open to reveal a room full of friends and candles.* \"You— all of you? For *me*?\"" },
+  { label: "surprise", text: "\"You're alive?\" *She drops the basket, apples rolling across the floor.* \"They told us you drowned!\"" },
+  { label: "neutral", text: "*He spreads the map on the table.* \"The road north takes three days. The river route takes two, but we'd need a boat.\"" },
+  { label: "neutral", text: "\"Your room is on the second floor, last door on the left.\" *She hands you a brass key.* \"Breakfast is served at seven.\"" },
+  { label: "neutral", text: "*The clerk flips through the ledger.* Name, place of origin, and purpose of your visit, please." },
+  { label: "joy", text: "*The puppy licks her chin and she giggles, hugging it close.* \"Oh, you sweet little thing! I'm keeping you!\"" },
+  { label: "sadness", text: "\"I don't really feel like talking.\" *She pulls her knees up to her chest and stares at the rain.*" },
+  { label: "anger", text: "You burned the village. Children lived there! *He draws his blade, trembling with rage.*" },
+];
