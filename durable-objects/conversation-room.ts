@@ -64,6 +64,7 @@ import { RoomSuspension } from "./room/suspension.ts";
 import { readRoomMessages } from "./room/away-notices.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage, type SeedPicture } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
+import { type ConversationSearchMatch, searchPattern } from "../schema/chat-search.ts";
 
 /**
  * Every client frame's power in a shared room (DESIGN.md "Shared rooms",
@@ -282,6 +283,16 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   async listMessages(userId: string, asMember = false): Promise<ChatMessage[] | null> {
     if (!this.reads(userId, asMember)) return null;
     return this.store.wireHistory(userId, null, false);
+  }
+
+  /**
+   * My Chats search (schema/chat-search.ts): the newest message whose words
+   * contain `q`, case-insensitively, with its excerpt; null when none does
+   * or the room is not `userId`'s to read.
+   */
+  async searchMessages(userId: string, q: string, asMember = false): Promise<ConversationSearchMatch | null> {
+    if (!this.reads(userId, asMember) || q.trim() === "") return null;
+    return this.store.findText(searchPattern(q));
   }
 
   /**

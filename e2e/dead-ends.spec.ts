@@ -3,8 +3,8 @@
  * for the person (deleted while open) turns read-only at once with one line
  * and a way back to My Chats; a chat that ends on the person's message (a
  * branch from it, a manual-order group) offers "Generate reply"; a branch is
- * titled after its source and My Chats search finds a chat by its last
- * message. The offline model answers.
+ * titled after its source and My Chats search finds a chat by any of its
+ * messages, opening it at the one that matched. The offline model answers.
  */
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import type { Character } from "../schema/api.ts";
@@ -101,7 +101,7 @@ test("a chat deleted while open turns read-only at once: one line, a way back, n
   await expect(page).toHaveURL(/\/chats$/);
 });
 
-test("a branch from the person's own message: titled after its source, Generate reply answers it; My Chats search finds the last message", async ({ page }) => {
+test("a branch from the person's own message: titled after its source, Generate reply answers it; My Chats search finds a chat by any of its messages", async ({ page }) => {
   followChatSockets(page);
   await signIn(page, "Odile");
   const character = await createCharacter(page.request);
@@ -142,9 +142,24 @@ test("a branch from the person's own message: titled after its source, Generate 
   await expect(rows.nth(1)).toContainText(`Chat with ${character.name}`);
   await expect(rows.nth(1)).not.toContainText("(branch)");
   const search = page.getByRole("searchbox", { name: "Search your chats" });
-  await expect(search).toHaveAttribute("placeholder", "Search by title, character or last message");
-  // The source's last message is the reply to "lantern island"; ask for a word the branch's reply does not share: the greeting's.
+  await expect(search).toHaveAttribute("placeholder", "Search by title, character or message");
+  // Words said earlier in a chat find it too: the greeting's, in the source and in the branch, shown with the words marked.
   await search.fill("going across");
+  await expect(rows).toHaveCount(2);
+  for (const row of await rows.all()) {
+    await expect(row.locator("mark")).toHaveText("Going across");
+    await expect(row).toContainText("Found in a message:");
+  }
+  await page.screenshot({ path: `${SHOTS}/search-messages-1280.png` });
+  // Opening a result shows the chat at the message that matched.
+  await rows.filter({ hasNotText: "(branch)" }).getByRole("link").first().click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${sourceId}\\?message=`));
+  await expect(page.locator(":focus")).toContainText("Going across?");
+  await page.goBack();
+  await expect(search).toHaveValue("going across");
+  // Words said nowhere find nothing.
+  await search.fill("marmalade zeppelin");
+  await expect(page.getByRole("status").filter({ hasText: "No chats match" })).toBeVisible();
   await expect(rows).toHaveCount(0);
   const preview = (await (await page.request.get(`/api/conversations/${sourceId}`)).json()) as Conversation;
   // A run of its words as written (no punctuation, so nothing in between).

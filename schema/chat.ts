@@ -21,6 +21,7 @@
  * is), and with a `clientId` are applied once: a resend gets the first
  * answer again (docs/decisions/0007-steering-a-chat.md).
  */
+import type { ConversationSearchMatch } from "./chat-search.ts";
 import { z } from "zod";
 import { visibleName } from "./names.ts";
 import type { CharacterAsset } from "./api.ts";
@@ -439,7 +440,10 @@ export interface Conversation {
  * (`updatedAt`: the start, a message, an edit or delete of one), the time a
  * row shows, so the order is the one seen.
  */
-export type ConversationSummary = Conversation;
+export type ConversationSummary = Conversation & {
+  /** With `q`: the newest message whose words contain it, when the title, character and preview do not (schema/chat-search.ts). */
+  match?: ConversationSearchMatch;
+};
 
 /** `POST /api/conversations/:id/messages/:messageId/rating` answer. */
 export interface MessageRating {
@@ -558,8 +562,8 @@ export const MAX_CONVERSATION_SEARCH_LENGTH = 100;
 
 /**
  * `GET /api/conversations?limit=&offset=&q=&characterId=`: `q` matches the
- * title or the character's name (case-insensitive, anywhere in it; blank:
- * everything); `characterId` keeps the conversations with that character
+ * title, a character's name or the words of a message (case-insensitive,
+ * anywhere in them; blank: everything; worker/lib/conversation-list.ts); `characterId` keeps the conversations with that character
  * (the character page's "Continue chat" asks for the latest one).
  */
 export const conversationListQuerySchema = z.object({

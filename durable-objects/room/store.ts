@@ -28,6 +28,7 @@ import { MessageEdits } from "./message-edits.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
 import { ImageRows, withPictures } from "./image-rows.ts";
+import { type ConversationSearchMatch, searchSnippet } from "../../schema/chat-search.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
 export type { ChosenVersion } from "./message-edits.ts";
@@ -397,6 +398,21 @@ export class RoomStore extends StoragePart {
   /** The person's message stored with `clientId`, if any. */
   rowByClientId(clientId: string): MessageRow | null {
     return this.sql<MessageRow>("SELECT * FROM messages WHERE client_id = ?", clientId)[0] ?? null;
+  }
+
+  /**
+   * The newest visible message whose words contain `pattern` (My Chats
+   * search, schema/chat-search.ts), with the excerpt around the match; null
+   * when none does. Reads newest first and stops at the first match.
+   */
+  findText(pattern: RegExp): ConversationSearchMatch | null {
+    for (const row of this.storage.sql.exec<{ id: string; content: string }>(
+      "SELECT id, content FROM messages WHERE status = 'complete' ORDER BY seq DESC",
+    )) {
+      const snippet = searchSnippet(row.content, pattern);
+      if (snippet !== null) return { messageId: row.id, snippet };
+    }
+    return null;
   }
 
   /** The last visible message, if any. */

@@ -22,12 +22,9 @@ import {
   type ChatModelName,
   type Conversation,
   type ConversationCharacter,
-  type ConversationMember,
   type ConversationPatch,
-  type ConversationSummary,
   DEFAULT_TALKATIVENESS,
   MAX_CAST_SIZE,
-  REMOVED_CHARACTER_NAME,
   type ReplyOrder,
 } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
@@ -37,6 +34,9 @@ import { creatorUsernameSql } from "./catalog-rows.ts";
 import type { SessionUser } from "./sessions.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { chattableSql } from "./listable.ts";
+import { COLUMNS, FROM_JOINED, fromJoined, type JoinedRow } from "./conversation-rows.ts";
+
+export { HAS_REMOVED_CHARACTER_SQL, SHOWN_TITLE_SQL } from "./conversation-rows.ts";
 
 /** Conversation ids are random UUIDs (DESIGN.md "Data"); anything else names nothing. */
 export function isConversationId(raw: string): boolean {
@@ -60,7 +60,7 @@ export interface ConversationModeration {
  * `hidden` (message ids) and `removed` (its first character and cast
  * members an operator removed).
  */
-const MODERATION_SQL = `(SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden,
+export const MODERATION_SQL = `(SELECT json_group_array(h.message_id) FROM hidden_messages h WHERE h.conversation_id = v.id) AS hidden,
   (SELECT json_group_array(rc.id) FROM characters rc WHERE rc.moderation_status = 'removed'
      AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))) AS removed`;
 
@@ -73,7 +73,7 @@ export async function isRemovedMessage(db: D1Database, conversationId: string, m
   return row !== null;
 }
 
-function readModeration(row: { hidden: string; removed: string }): ConversationModeration {
+export function readModeration(row: { hidden: string; removed: string }): ConversationModeration {
   return { hiddenMessageIds: JSON.parse(row.hidden) as string[], removedCharacterIds: JSON.parse(row.removed) as number[] };
 }
 
@@ -105,154 +105,6 @@ export function promptName(user: Pick<SessionUser, "firstName" | "name" | "usern
   return user.firstName?.trim() || user.name?.trim() || user.username.replace(/^@/, "") || "User";
 }
 
-/** A conversation row joined with its character and the conversation it was branched from (`COLUMNS` from `FROM_JOINED`). */
-interface JoinedRow {
-  id: string;
-  characterId: number;
-  userId: string;
-  title: string | null;
-  createdAt: number;
-  updatedAt: number;
-  lastMessageAt: number | null;
-  lastMessagePreview: string | null;
-  personaId: string | null;
-  modelConnectionId: string | null;
-  background: string | null;
-  branchedFromId: string | null;
-  branchedFromTitle: string | null;
-  characterName: string;
-  characterAvatarUrl: string | null;
-  characterCreator: string;
-  characterCreatorUsername: string | null;
-  replyOrder: ReplyOrder;
-  /** JSON list of CastMember (muted as 0/1), in member order. */
-  castJson: string;
-  /** JSON list of ConversationMember: the owner, then members by joining time. */
-  membersJson: string;
-}
-
-/** The people of conversation `v`: its owner, then the members of a shared room in the order they joined. */
-const MEMBERS_SQL = `(SELECT json_group_array(json_object('userId', u.id, 'username', u.username,
-    'name', coalesce(nullif(trim(u.name), ''), nullif(trim(u.first_name), ''), u.username), 'avatarUrl', u.profile_image_url, 'role', x.role))
-  FROM (SELECT v.user_id AS uid, 'owner' AS role, 0 AS ord, 0 AS at
-        UNION ALL SELECT m.user_id, 'member', 1, m.joined_at FROM conversation_members m WHERE m.conversation_id = v.id
-        ORDER BY ord, at) x
-  JOIN users u ON u.id = x.uid)`;
-
-/**
- * A character an operator removed shows in no conversation (issue 42,
- * docs/decisions/0025): SQL for character `alias`'s name, avatar, creator
- * and creator's username as a conversation answer shows them.
- */
-function shownCharacterSql(alias: string): { name: string; avatarUrl: string; creator: string; creatorUsername: string } {
-  const removed = `${alias}.moderation_status = 'removed'`;
-  return {
-    name: `CASE WHEN ${removed} THEN '${REMOVED_CHARACTER_NAME}' ELSE ${alias}.name END`,
-    avatarUrl: `CASE WHEN ${removed} THEN NULL ELSE ${alias}.avatar_url END`,
-    creator: `CASE WHEN ${removed} THEN '' ELSE ${alias}.creator END`,
-    creatorUsername: `CASE WHEN ${removed} THEN NULL ELSE ${creatorUsernameSql(`${alias}.creator_id`)} END`,
-  };
-}
-
-/** SQL: conversation `v` has a cast member (or first character) an operator removed. */
-export const HAS_REMOVED_CHARACTER_SQL = `EXISTS (SELECT 1 FROM characters rc WHERE rc.moderation_status = 'removed'
-    AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id)))`;
-
-/**
- * The title of conversation `v` as shown: null (the client names the cast
- * shown) when it names a character an operator removed — default titles
- * ("Chat with …") always do.
- */
-export const SHOWN_TITLE_SQL = `CASE WHEN v.title IS NOT NULL AND EXISTS (SELECT 1 FROM characters rc WHERE rc.moderation_status = 'removed'
-    AND (rc.id = v.character_id OR rc.id IN (SELECT cc.character_id FROM conversation_characters cc WHERE cc.conversation_id = v.id))
-    AND instr(lower(v.title), lower(rc.name)) > 0) THEN NULL ELSE v.title END`;
-
-/**
- * The expressions and backgrounds of cast member `m` (its character `mc`),
- * as a JSON list of CharacterAsset in the card's order; none for a character
- * an operator removed.
- */
-const CHAT_ASSETS_SQL = `(SELECT json_group_array(json_object('type', a.type, 'name', a.name, 'url', a.url, 'ext', a.ext) ORDER BY a.position, a.type, a.name)
-    FROM character_assets a WHERE a.character_id = m.character_id AND a.type IN ('emotion', 'background') AND mc.moderation_status != 'removed')`;
-
-const castMember = shownCharacterSql("mc");
-/**
- * The cast of conversation `v` as one JSON list in member order (the
- * subquery's ORDER BY is kept by json_group_array), members active or not.
- */
-const CAST_SQL = `(SELECT json_group_array(json_object('id', m.character_id, 'name', ${castMember.name}, 'avatarUrl', ${castMember.avatarUrl},
-    'creator', ${castMember.creator}, 'creatorUsername', ${castMember.creatorUsername}, 'muted', m.muted, 'talkativeness', m.talkativeness,
-    'assets', json(${CHAT_ASSETS_SQL})))
-  FROM (SELECT * FROM conversation_characters WHERE conversation_id = v.id ORDER BY position) m
-  JOIN characters mc ON mc.id = m.character_id)`;
-
-const firstCharacter = shownCharacterSql("c");
-/** The last message's preview is left out while a removed character is in the cast: it may be that character's line. */
-const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, ${SHOWN_TITLE_SQL} AS title, v.created_at AS createdAt,
-  v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt,
-  CASE WHEN ${HAS_REMOVED_CHARACTER_SQL} THEN NULL ELSE v.last_message_preview END AS lastMessagePreview,
-  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.background AS background, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
-  ${firstCharacter.name} AS characterName, ${firstCharacter.avatarUrl} AS characterAvatarUrl, ${firstCharacter.creator} AS characterCreator,
-  ${firstCharacter.creatorUsername} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
-  ${MEMBERS_SQL} AS membersJson`;
-
-/** No `is_active` filter on purpose (DESIGN.md "Inactive characters": chats already open keep working). */
-const FROM_JOINED = `conversations v JOIN characters c ON c.id = v.character_id
-  LEFT JOIN conversations b ON b.id = v.branched_from_id`;
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function readCast(row: JoinedRow): CastMember[] {
-  const cast = (JSON.parse(row.castJson || "[]") as (Omit<CastMember, "muted"> & { muted: number | boolean })[]).map((member) => ({
-    ...member,
-    creatorUsername: member.creatorUsername ?? null,
-    muted: Boolean(member.muted),
-    assets: member.assets ?? [],
-  }));
-  // A conversation from before its cast rows (never in use: migration 0013 wrote them): its character alone.
-  return cast.length > 0
-    ? cast
-    : [
-        {
-          id: row.characterId,
-          name: row.characterName,
-          avatarUrl: row.characterAvatarUrl,
-          creator: row.characterCreator,
-          creatorUsername: row.characterCreatorUsername ?? null,
-          muted: false,
-          talkativeness: DEFAULT_TALKATIVENESS,
-          assets: [],
-        },
-      ];
-}
-
-function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
-  return {
-    id: row.id,
-    characterId: row.characterId,
-    userId: row.userId,
-    title: row.title,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-    lastMessageAt: row.lastMessageAt === null ? null : iso(row.lastMessageAt),
-    lastMessagePreview: row.lastMessagePreview,
-    chatModel,
-    character: {
-      id: row.characterId,
-      name: row.characterName,
-      avatarUrl: row.characterAvatarUrl,
-      creator: row.characterCreator,
-      creatorUsername: row.characterCreatorUsername ?? null,
-    },
-    characters: readCast(row),
-    replyOrder: row.replyOrder,
-    members: JSON.parse(row.membersJson || "[]") as ConversationMember[],
-    personaId: row.personaId,
-    branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
-    modelConnectionId: row.modelConnectionId ?? null,
-    background: row.background ?? null,
-  };
-}
 
 /**
  * The person's own conversation by id with its character embedded (active or
@@ -336,44 +188,6 @@ export async function findOwnConversationPersona(
 /** What the room is told of the person (RoomVisitor): the persona's name for `{{user}}`, else promptName; its description, else "". */
 export function roomPerson(user: SessionUser, persona: ConversationPersona | null): { userName: string; personaDescription: string } {
   return { userName: persona?.name.trim() || promptName(user), personaDescription: persona?.description ?? "" };
-}
-
-/**
- * "My Chats": the person's conversations and the shared rooms they joined,
- * latest activity first (`updated_at`: its start, a message, an edit or
- * delete of one — not a rename), the time each row shows, each with its
- * character embedded and the last message's preview. `q` keeps those whose
- * title, character name or last message's preview (its first 140
- * characters; older messages live only in each room's own SQLite) contains it (case-insensitive for ASCII, SQLite
- * LIKE; `%` and `_` match themselves); `characterId` those with that
- * character.
- */
-export async function listConversations(
-  db: D1Database,
-  userId: string,
-  chatModel: ChatModelName,
-  query: { limit: number; offset: number; q?: string; characterId?: number },
-): Promise<ConversationSummary[]> {
-  const where = ["v.id IN (SELECT id FROM conversations WHERE user_id = ? UNION SELECT conversation_id FROM conversation_members WHERE user_id = ?)"];
-  const binds: (string | number)[] = [userId, userId];
-  if (query.q) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    where.push("(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\' OR v.last_message_preview LIKE ? ESCAPE '\\')");
-    binds.push(pattern, pattern, pattern);
-  }
-  if (query.characterId !== undefined) {
-    where.push("v.character_id = ?");
-    binds.push(query.characterId);
-  }
-  const { results } = await db
-    .prepare(
-      `SELECT ${COLUMNS} FROM ${FROM_JOINED}
-       WHERE ${where.join(" AND ")}
-       ORDER BY v.updated_at DESC, v.id DESC LIMIT ? OFFSET ?`,
-    )
-    .bind(...binds, query.limit, query.offset)
-    .all<JoinedRow>();
-  return results.map((row) => fromJoined(row, chatModel));
 }
 
 /** A character a conversation starts with: what the answer embeds, and its greetings. */

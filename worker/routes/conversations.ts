@@ -2,7 +2,7 @@
  * `/api/conversations` (SPEC.md §7, issue "Real-time chat"): start a
  * conversation, read it and its messages (the owner only; 404 for anyone
  * else, DESIGN.md "Ownership"), list the person's conversations ("My
- * Chats", searched by title or character), delete one (the owner; its
+ * Chats", searched by title, character or the words of any message), delete one (the owner; its
  * room's storage goes too), and rate a character's reply. Every
  * conversation answer embeds its `character` (schema/chat.ts `ConversationCharacter`), inactive or not,
  * so the chat page needs no `GET /api/characters/:id`.
@@ -50,7 +50,6 @@ import {
   deleteOwnConversation,
   findConversationFor,
   findOwnConversationPersona,
-  listConversations,
   moderatedRoom,
   removeCastMember,
   roomPerson,
@@ -58,6 +57,7 @@ import {
   updateCastMember,
   updateConversation,
 } from "../lib/conversations.ts";
+import { listConversations } from "../lib/conversation-list.ts";
 import { deleteConversationStorage } from "../lib/characters.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { afterResponse } from "../lib/after-response.ts";
@@ -163,7 +163,7 @@ async function chatFileText(request: Request): Promise<string> {
 
 export const conversationsRoutes = new Hono<AppEnv>()
   .get("/", requireUser, validate("query", conversationListQuerySchema), async (c) => {
-    const list = await listConversations(c.env.DB, c.get("user")!.id, chatModelName(c.env), c.req.valid("query"));
+    const list = await listConversations(c.env, c.get("user")!.id, chatModelName(c.env), c.req.valid("query"));
     return c.json(list, 200);
   })
   .post("/", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationInputSchema), async (c) => {

@@ -2,7 +2,8 @@
  * Chats a person can manage (issue 26, DESIGN.md "Small contracts of the
  * first hour"): renaming (`PATCH /api/conversations/:id` `{title}`),
  * deleting (`DELETE` → 204, the room's storage wiped, 404 from anyone
- * else's side), searching "My Chats" by title or character (`?q=`), the
+ * else's side), searching "My Chats" by title, character or any message's
+ * words (`?q=`, worker/lib/conversation-list.ts), the
  * latest chat with one character (`?characterId=`), and the order of the
  * list following the time each row shows (the last activity).
  */
@@ -30,6 +31,23 @@ beforeAll(async () => {
 
 async function myChats(user: TestUser, query = ""): Promise<ConversationSummary[]> {
   return json<ConversationSummary[]>(await call(`/api/conversations${query}`, { user }), 200);
+}
+
+/** A chat imported as a SillyTavern chat file onto Quill: the person's and Quill's lines in turn, `lines[0]` the person's. */
+async function importChat(user: TestUser, lines: string[]): Promise<Conversation> {
+  const file = [
+    JSON.stringify({ user_name: "Mira", character_name: "Quill" }),
+    ...lines.map((mes, i) => JSON.stringify({ name: i % 2 === 0 ? "Mira" : "Quill", is_user: i % 2 === 0, mes })),
+  ].join("\n");
+  return json<Conversation>(
+    await call(`/api/conversations/import?characterId=${quill}`, {
+      method: "POST",
+      user,
+      body: new TextEncoder().encode(file),
+      headers: { "content-type": "application/jsonl" },
+    }),
+    201,
+  );
 }
 
 async function rename(user: TestUser, id: string, title: unknown): Promise<Response> {
@@ -152,6 +170,56 @@ describe("My Chats", () => {
     // The last message's text too (here each chat's greeting, "Hello there."), still only the person's own.
     expect((await ids("THERE.")).sort()).toEqual([ledger.id, plain.id, percent.id].sort());
     expect((await call(`/api/conversations?q=${"a".repeat(101)}`, { user: mira })).status).toBe(400);
+  });
+
+  it("?q= finds a chat by any shown message's words, in any case and script, with the newest match's words; only chats the person reads", async () => {
+    const mira = await signIn();
+    const theo = await signIn();
+    const long = `${"The tide rolls in over the old stones of the harbour wall. ".repeat(4)}Somewhere a lantern swings. ${"Gulls wheel and cry above the masts. ".repeat(4)}`;
+    const voyage = await importChat(mira, ["We sail at dawn to the Étoile reef.", "The reef? Bring rope.", long, "Then we leave at first light."]);
+    await importChat(mira, ["Nothing about boats.", "Nor here."]);
+    const theirs = await importChat(theo, ["The étoile reef is mine too."]);
+    const search = async (user: TestUser, q: string) => myChats(user, `?q=${encodeURIComponent(q)}`);
+    const stored = await storedMessages(mira, voyage.id);
+
+    // An older message (not the last one's preview), case-insensitively beyond ASCII; only the person's own chats.
+    for (const q of ["étoile", "ÉTOILE"]) {
+      const found = await search(mira, q);
+      expect(found.map((c) => c.id)).toEqual([voyage.id]);
+      expect(found[0]!.match).toEqual({ messageId: stored[0]!.id, snippet: "We sail at dawn to the Étoile reef." });
+    }
+    expect((await search(theo, "étoile")).map((c) => c.id)).toEqual([theirs.id]);
+    // The newest message that matches; a long one cut around the match, on spaces.
+    expect((await search(mira, "reef"))[0]!.match).toEqual({ messageId: stored[1]!.id, snippet: "The reef? Bring rope." });
+    const cut = (await search(mira, "LANTERN"))[0]!.match!;
+    expect(cut.messageId).toBe(stored[2]!.id);
+    expect(cut.snippet).toMatch(/^…\S.* Somewhere a lantern swings\. .*\S…$/);
+    expect(cut.snippet.length).toBeLessThanOrEqual(142);
+    // A title, character or last-message match needs no message: no `match`.
+    expect((await search(mira, "first light"))[0]).not.toHaveProperty("match");
+    expect(await search(mira, "marmalade")).toEqual([]);
+
+    // A shared room's member finds its messages once they joined, not before; the owner's search is unchanged.
+    expect(await search(theo, "bring rope")).toEqual([]);
+    const link = await json<{ token: string }>(await call(`/api/conversations/${voyage.id}/invites`, { method: "POST", user: mira }), 201);
+    expect((await call(`/api/invites/${link.token}`, { method: "POST", user: theo })).status).toBeLessThan(300);
+    expect((await search(theo, "bring rope")).map((c) => c.match?.messageId)).toEqual([stored[1]!.id]);
+
+    // A message an operator hid is found by nobody.
+    await env.DB.prepare("INSERT INTO hidden_messages (conversation_id, message_id) VALUES (?, ?)").bind(voyage.id, stored[1]!.id).run();
+    expect(await search(mira, "bring rope")).toEqual([]);
+    expect(await search(theo, "bring rope")).toEqual([]);
+  });
+
+  it("?q= pages through message matches in list order", async () => {
+    const mira = await signIn();
+    const chats = [];
+    for (let i = 0; i < 5; i++) chats.push(await importChat(mira, [`Chapter ${i}: the kraken wakes.`, `Chapter ${i} ends.`]));
+    await importChat(mira, ["No sea monsters here.", "None."]);
+    const newestFirst = chats.map((c) => c.id).reverse();
+    const page = async (offset: number) => (await myChats(mira, `?q=kraken&limit=2&offset=${offset}`)).map((c) => c.id);
+    expect([...(await page(0)), ...(await page(2)), ...(await page(4))]).toEqual(newestFirst);
+    expect(await page(6)).toEqual([]);
   });
 
   it("?characterId= gives the chats with that character, latest first (the character page's Continue chat)", async () => {

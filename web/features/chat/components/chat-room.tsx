@@ -17,7 +17,7 @@
 import { ImageIcon, LoaderCircle, Sparkles, UserX, WifiOff } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import {
   type AuthorNote,
   type CastMember,
@@ -437,6 +437,17 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       }, 3000);
     });
   };
+
+  // A My Chats search result links to the message that matched (`?message=`): shown once it is in the log.
+  const [searchParams] = useSearchParams();
+  const linkedMessageId = searchParams.get("message");
+  const jumpedToLinked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!linkedMessageId || jumpedToLinked.current === linkedMessageId) return;
+    if (!state.messages.some((message) => message.id === linkedMessageId)) return;
+    jumpedToLinked.current = linkedMessageId;
+    jumpTo(linkedMessageId);
+  });
 
   const rate = useRateMessage(conversationId);
   const onRate = (item: ChatItem, value: 1 | -1) => {

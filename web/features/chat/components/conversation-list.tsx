@@ -4,7 +4,9 @@
  * and how long ago it was (the same time the order follows), linking to the
  * chat; a branch also links to the chat it was branched from. A group chat
  * shows its cast's avatars stacked and every name (DESIGN.md "Group chats").
- * A search box finds chats by title, character or last message (server-side, `?q=`); each
+ * A search box finds chats by title, character or the words of any message
+ * (server-side, `?q=`; a message that matched shows with the search marked and
+ * the row opens the chat at it); each
  * of the person's own chats can be renamed and deleted (after a
  * confirmation); a shared room they joined can only be left (DESIGN.md
  * "Shared rooms": rename and delete are the owner's).
@@ -12,8 +14,9 @@
 import { formatDistanceToNow } from "date-fns";
 import { CloudOff, LogOut, MessagesSquare, Pencil, Search, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { type ConversationSummary, conversationTitle } from "../../../../schema/chat.ts";
+import { searchPattern } from "../../../../schema/chat-search.ts";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -43,7 +46,10 @@ function shownTitle(conversation: ConversationSummary): string {
 }
 
 export function ConversationList() {
-  const [search, setSearch] = useState("");
+  // The search lives in the address (`?q=`), so Back from a chat it found shows the same results.
+  const [params, setParams] = useSearchParams();
+  const search = params.get("q") ?? "";
+  const setSearch = (text: string) => setParams(text ? { q: text } : {}, { replace: true });
   const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS).trim();
   const query = useConversations(true, q);
   const [renaming, setRenaming] = useState<RenameRequest | null>(null);
@@ -99,7 +105,7 @@ export function ConversationList() {
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by title, character or last message"
+            placeholder="Search by title, character or message"
             className="pl-9"
             maxLength={100}
           />
@@ -208,6 +214,7 @@ function ConversationResults({ query, q, onRename, onDelete, onLeave, viewerId }
           <li key={conversation.id}>
             <ConversationRow
               conversation={conversation}
+              q={q}
               joined={viewerId !== null && conversation.userId !== viewerId}
               onRename={() => onRename(conversation)}
               onDelete={() => onDelete(conversation)}
@@ -229,6 +236,8 @@ function ConversationResults({ query, q, onRename, onDelete, onLeave, viewerId }
 
 interface ConversationRowProps {
   conversation: ConversationSummary;
+  /** The search asked ("" for none): marked in a matching message's words. */
+  q: string;
   /** A shared room the person joined (not theirs): Leave instead of Rename and Delete. */
   joined: boolean;
   onRename: () => void;
@@ -236,7 +245,7 @@ interface ConversationRowProps {
   onLeave: () => void;
 }
 
-function ConversationRow({ conversation, joined, onRename, onDelete, onLeave }: ConversationRowProps) {
+function ConversationRow({ conversation, q, joined, onRename, onDelete, onLeave }: ConversationRowProps) {
   const { character, branchedFrom } = conversation;
   const cast = castOf(conversation);
   // The time the list is ordered by (GET /api/conversations): the last activity.
@@ -248,7 +257,7 @@ function ConversationRow({ conversation, joined, onRename, onDelete, onLeave }: 
     <div className="relative transition-colors hover:bg-surface">
       <div className="flex items-center">
         <Link
-          to={`/chat/${conversation.id}`}
+          to={conversation.match ? `/chat/${conversation.id}?message=${encodeURIComponent(conversation.match.messageId)}` : `/chat/${conversation.id}`}
           className="flex min-w-0 flex-1 items-center gap-4 p-4 pr-2 after:absolute after:inset-0 after:content-[''] focus-visible:outline-offset-[-2px]"
         >
           {cast.length > 1 ? (
@@ -265,7 +274,11 @@ function ConversationRow({ conversation, joined, onRename, onDelete, onLeave }: 
             </div>
             {conversation.members.length > 1 && <SharedBadge />}
             {conversation.title && <p className="truncate text-sm text-violet-200">{conversation.title}</p>}
-            <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
+            {conversation.match ? (
+              <SearchSnippet snippet={conversation.match.snippet} q={q} />
+            ) : (
+              <p className="truncate text-sm text-muted-foreground">{preview || "No messages yet"}</p>
+            )}
           </div>
         </Link>
         {/* Above the row's link (its ::after covers the row). */}
@@ -288,6 +301,26 @@ function ConversationRow({ conversation, joined, onRename, onDelete, onLeave }: 
       </div>
       {branchedFrom && <BranchedFrom from={branchedFrom} className="-mt-3 pr-4 pb-4 pl-20" linkClassName="relative z-10" />}
     </div>
+  );
+}
+
+/** The words of a message that matched the search, the search marked (schema/chat-search.ts). */
+function SearchSnippet({ snippet, q }: { snippet: string; q: string }) {
+  const text = plainText(snippet);
+  const found = q ? searchPattern(q).exec(text) : null;
+  return (
+    <p className="line-clamp-2 text-sm text-muted-foreground">
+      <span className="sr-only">Found in a message: </span>
+      {found ? (
+        <>
+          {text.slice(0, found.index)}
+          <mark className="rounded-sm bg-primary/30 px-0.5 text-foreground">{found[0]}</mark>
+          {text.slice(found.index + found[0].length)}
+        </>
+      ) : (
+        text
+      )}
+    </p>
   );
 }
 
