@@ -105,6 +105,8 @@ export interface SeedMessage {
   hidden?: boolean;
   /** A reply's tokens per version, in written order (schema/chat.ts ChatMessage.versionUsage); absent: unknown. */
   versionUsage?: (ReplyUsage | null)[];
+  /** A reply's expression per version, in written order (a label or null); absent: unknown (issue 37, message-rows.ts). */
+  versionExpressions?: (string | null)[];
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import { StoragePart } from "./storage-part.ts";
 import type { MessageRow } from "./migrations.ts";
+import { expressionsColumn, versionExpressions } from "./message-rows.ts";
 
 /** A version of a reply as `chooseVersion` gives it: the text shown, the others, and its place (null: the newest). */
 export interface ChosenVersion {
@@ -29,13 +30,21 @@ export class MessageEdits extends StoragePart {
     this.wordsChanged = wordsChanged;
   }
 
-  /** Makes `chosen` the reply's shown version (a swipe) and returns the row. */
+  /**
+   * Makes `chosen` the reply's shown version (a swipe), with that version's
+   * own expression (message-rows.ts versionExpressions), and returns the row.
+   */
   setVersion(messageId: string, chosen: ChosenVersion): MessageRow {
+    const before = this.sql<MessageRow>("SELECT * FROM messages WHERE id = ?", messageId)[0];
+    const expressions = before ? versionExpressions(before) : [];
+    const index = chosen.swipeIndex ?? chosen.alternatives.length;
     return this.sql<MessageRow>(
-      "UPDATE messages SET content = ?, alternatives = ?, swipe_index = ? WHERE id = ? RETURNING *",
+      "UPDATE messages SET content = ?, alternatives = ?, swipe_index = ?, expression = ?, version_expressions = ? WHERE id = ? RETURNING *",
       chosen.content,
       JSON.stringify(chosen.alternatives),
       chosen.swipeIndex ?? null,
+      expressions[index] ?? null,
+      expressionsColumn(expressions),
       messageId,
     )[0]!;
   }
@@ -59,7 +68,7 @@ export class MessageEdits extends StoragePart {
   hideMessage(messageId: string, text: string): MessageRow | null {
     const row =
       this.sql<MessageRow>(
-        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, usage = NULL, edited_at = ?
+        `UPDATE messages SET content = ?, alternatives = '[]', swipe_index = NULL, usage = NULL, expression = NULL, version_expressions = NULL, edited_at = ?
          WHERE id = ? AND status IN ('complete', 'superseded') AND content != ? RETURNING *`,
         text,
         Date.now(),

@@ -1,11 +1,12 @@
 /**
  * What a stored message row of the room (migrations.ts MessageRow) means
  * beyond its columns: a branch's seed of it, the tokens of each version of a
- * reply (`usage`, a JSON list in written order), and its versions as
+ * reply (`usage`, a JSON list in written order) and the face each shows
+ * (`version_expressions`), and its versions as
  * `replyVersions` (schema/chat-frames.ts) reads them.
  */
 import type { ReplyUsage } from "../../schema/chat.ts";
-import type { ReplyVersionFields } from "../../schema/chat-frames.ts";
+import { replyVersions, type ReplyVersionFields } from "../../schema/chat-frames.ts";
 import type { SeedMessage } from "../room-protocol.ts";
 import type { MessageRow } from "./migrations.ts";
 
@@ -18,6 +19,8 @@ export function seedOf(row: MessageRow): SeedMessage {
   if (row.hidden) seed.hidden = true;
   const usage = versionUsage(row);
   if (usage.some(Boolean)) seed.versionUsage = usage;
+  const expressions = versionExpressions(row);
+  if (expressions.some((label) => label !== null)) seed.versionExpressions = expressions;
   return seed;
 }
 
@@ -58,6 +61,41 @@ export function versionUsage(row: MessageRow): (ReplyUsage | null)[] {
   }
   const count = (JSON.parse(row.alternatives) as string[]).length + 1;
   return Array.from({ length: count }, (_, i) => stored[i] ?? null);
+}
+
+/**
+ * The expression of every version of the reply `row`, in the versions'
+ * written order, null where unknown; [] for the person's messages. A reply
+ * written before version 12 of the room's schema knows only its shown
+ * version's (`expression`).
+ */
+export function versionExpressions(row: MessageRow): (string | null)[] {
+  if (row.role !== "character") return [];
+  let stored: unknown = null;
+  try {
+    stored = row.version_expressions === null ? null : JSON.parse(row.version_expressions);
+  } catch {
+    // A column that is not JSON counts as unknown.
+  }
+  const count = (JSON.parse(row.alternatives) as string[]).length + 1;
+  const list = Array.from({ length: count }, (_, i) => readExpression(Array.isArray(stored) ? stored[i] : null));
+  if (!Array.isArray(stored)) list[replyVersions(versionFields(row)).current] = row.expression;
+  return list;
+}
+
+/** `value` when it is a label (a non-empty string), else null. */
+function readExpression(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+/** A list of versions' expressions as seeded (anything else: empty). */
+export function readExpressionList(value: unknown): (string | null)[] {
+  return Array.isArray(value) ? value.map(readExpression) : [];
+}
+
+/** The `version_expressions` column for a list of versions' expressions: null when none is known. */
+export function expressionsColumn(list: readonly (string | null)[]): string | null {
+  return list.some((label) => label !== null) ? JSON.stringify(list) : null;
 }
 
 /** A stored reply's content, alternatives and swipe index, as `replyVersions` reads them. */

@@ -36,6 +36,9 @@
  *   lorebook entries after the last reply (schema/lorebook/activation.ts
  *   TimedState, counted in messages of the chat; a regenerate or rewind
  *   undoes what began after it, as SillyTavern does).
+ * - `messages.expression` (version 10) and `messages.version_expressions`
+ *   (version 12, issue 37): the face the shown version of a reply shows, and
+ *   each version's, so a swipe brings its own back (message-rows.ts).
  *
  * Times are ms since the epoch.
  */
@@ -152,6 +155,13 @@ export interface MessageRow {
   recalled: string | null;
   /** A character reply's expression: one of its speaker's emotion labels (ai/expressions/classifier.ts); null when it has none. */
   expression: string | null;
+  /**
+   * The expression of each version of a reply (version 12): JSON list in
+   * the versions' written order, each a label or null; shorter when the last
+   * are unknown; null when none is known (replies written before, the
+   * person's messages). `expression` is always the shown version's.
+   */
+  version_expressions: string | null;
 }
 
 /** One row of `message_vectors`: a message's embedding (memory.ts). */
@@ -332,6 +342,8 @@ const MIGRATIONS: string[][] = [
   ["ALTER TABLE messages ADD COLUMN expression TEXT"],
   // 11: lorebook timers (lore.ts).
   ["CREATE TABLE lorebook_state (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"],
+  // 12 (issue 37): the expression of each version of a reply, so a swipe shows its own face.
+  ["ALTER TABLE messages ADD COLUMN version_expressions TEXT"],
 ];
 
 /** Newest schema version. */

@@ -86,6 +86,7 @@ describe("storage", () => {
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN swipe_index");
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN usage");
       state.storage.sql.exec("ALTER TABLE messages DROP COLUMN expression");
+      state.storage.sql.exec("ALTER TABLE messages DROP COLUMN version_expressions");
       state.storage.sql.exec("UPDATE _schema SET version = 1");
     });
     await evictDurableObject(stub);

@@ -18,7 +18,16 @@ import { StoragePart } from "./storage-part.ts";
 import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
-import { addUsage, readUsageList, usageColumn, versionFields, versionUsage } from "./message-rows.ts";
+import {
+  addUsage,
+  expressionsColumn,
+  readExpressionList,
+  readUsageList,
+  usageColumn,
+  versionExpressions,
+  versionFields,
+  versionUsage,
+} from "./message-rows.ts";
 import { RoomCast } from "./cast.ts";
 import { RoomKept } from "./kept.ts";
 import { recalledOf, RoomMemory } from "./memory.ts";
@@ -119,9 +128,11 @@ export class RoomStore extends StoragePart {
           const alternatives = message.isUser ? [] : message.alternatives;
           const at = message.swipeIndex;
           const swipeIndex = at !== undefined && Number.isInteger(at) && at >= 0 && at < alternatives.length ? at : null;
+          const expressions = readExpressionList(message.versionExpressions);
           this.sql(
-            `INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id, author_id, author_name, hidden, usage)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id, author_id, author_name, hidden, usage,
+               version_expressions, expression)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             crypto.randomUUID(),
             message.isUser ? "user" : "character",
             message.content,
@@ -133,6 +144,8 @@ export class RoomStore extends StoragePart {
             message.isUser ? (message.authorName ?? facts.userName) : null,
             message.hidden ? 1 : 0,
             message.isUser ? null : usageColumn(readUsageList(message.versionUsage)),
+            message.isUser ? null : expressionsColumn(expressions),
+            message.isUser ? null : (expressions[swipeIndex ?? alternatives.length] ?? null),
           );
         }
         // A branch's pictures, each after the message it followed (its new `seq`).
@@ -497,13 +510,15 @@ export class RoomStore extends StoragePart {
       // The versions keep their written order, so the replaced reply's list of tokens is the new row's as it is.
       // So are what each version recalled and its prompt record (memory.ts).
       this.sql(
-        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id, usage, recalled)
-         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?, (SELECT usage FROM messages WHERE id = ?), (SELECT recalled FROM messages WHERE id = ?))`,
+        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id, usage, recalled, version_expressions)
+         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?, (SELECT usage FROM messages WHERE id = ?), (SELECT recalled FROM messages WHERE id = ?),
+           (SELECT version_expressions FROM messages WHERE id = ?))`,
         reply.id,
         Date.now(),
         JSON.stringify(reply.alternatives),
         reply.replaces,
         reply.characterId,
+        reply.replaces,
         reply.replaces,
         reply.replaces,
       );
@@ -541,9 +556,24 @@ export class RoomStore extends StoragePart {
     )[0]!;
   }
 
-  /** Sets the expression a reply shows (ai/expressions/classifier.ts); returns the row. */
+  /**
+   * Sets the expression of the version a reply shows, the one just written
+   * (ai/expressions/classifier.ts), kept among its versions' so a swipe
+   * brings it back; returns the row.
+   */
   setExpression(messageId: string, expression: string | null): MessageRow | null {
-    return this.sql<MessageRow>("UPDATE messages SET expression = ? WHERE id = ? RETURNING *", expression, messageId)[0] ?? null;
+    const row = this.row(messageId);
+    if (!row) return null;
+    const list = versionExpressions(row);
+    list[replyVersions(versionFields(row)).current] = expression;
+    return (
+      this.sql<MessageRow>(
+        "UPDATE messages SET expression = ?, version_expressions = ? WHERE id = ? RETURNING *",
+        expression,
+        expressionsColumn(list),
+        messageId,
+      )[0] ?? null
+    );
   }
 
   /** A reply interrupted by a restart keeps what was saved of it. */

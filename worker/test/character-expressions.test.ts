@@ -186,6 +186,43 @@ describe("expressions in the chat", () => {
     expect(history.messages.filter((m) => !m.isUser).map((m) => m.expression)).toEqual([null, "amusement", "sadness"]);
   });
 
+  it("each version of a reply keeps its own expression: a swipe shows its face, a branch keeps every version's", async () => {
+    const mira = await signIn();
+    const conversation = await startChat(mira, await withExpressions(mira));
+    await useTestServerModel(conversation.id, "echo");
+    const { socket } = await join(mira, conversation.id);
+    await socket.chat(conversation.id, "*Tears fall.* I'm so sad and lonely, crying all night.");
+    const { response: funny } = await socket.chat(conversation.id, "*She laughs and grins.* Haha, that is hilarious!");
+    expect(funny.message.expression).toBe("amusement");
+    // The loopback "recall" model says the character's last line again: the sad one, so the new version is sad.
+    await useTestServerModel(conversation.id, "recall");
+    socket.send({ type: "regenerate", conversationId: conversation.id });
+    const regenerated = await socket.next("character_response", (f) => f.messageId !== funny.messageId);
+    expect(regenerated.message.expression).toBe("sadness");
+
+    const swipe = async (index: number) => {
+      socket.send({ type: "swipe", conversationId: conversation.id, messageId: regenerated.messageId, index });
+      return (await socket.next("message_updated", (f) => f.messageId === regenerated.messageId && f.message.swipeIndex === (index === 1 ? undefined : index))).message;
+    };
+    expect(await swipe(0)).toMatchObject({ content: funny.message.content, expression: "amusement" });
+    expect(await swipe(1)).toMatchObject({ content: regenerated.message.content, expression: "sadness" });
+    const back = await swipe(0);
+    expect(back.expression).toBe("amusement");
+
+    // A branch from that reply keeps each version's face.
+    const branch = await json<Conversation>(
+      await call(`/api/conversations/${conversation.id}/branch`, { method: "POST", user: mira, body: { messageId: regenerated.messageId } }),
+      201,
+    );
+    socket.ws.close();
+    const { socket: there, history } = await join(mira, branch.id);
+    const last = history.messages.at(-1)!;
+    expect([last.content, last.expression, last.swipeIndex]).toEqual([funny.message.content, "amusement", 0]);
+    there.send({ type: "swipe", conversationId: branch.id, messageId: last.id, index: 1 });
+    expect((await there.next("message_updated", (f) => f.messageId === last.id)).message.expression).toBe("sadness");
+    there.ws.close();
+  });
+
   it("a character without expressions: null", async () => {
     const mira = await signIn();
     const id = await insertCharacter({ name: "Plain", creatorId: mira.id, creator: "mira" });
