@@ -3,7 +3,8 @@
  * 37): several pictures uploaded at once in the studio, labelled from their
  * file names; the grid; a reply in the chat shows its speaker's picture for
  * the reply's label; another picture made the neutral one; the chat's
- * background is switched from the menu.
+ * background is switched from the menu; the visual-novel layout shows the
+ * speaker large with the face of their last reply, and is remembered.
  */
 import { encode as encodePng } from "fast-png";
 import { expect, type Page, test } from "@playwright/test";
@@ -113,6 +114,33 @@ test("a creator uploads expressions and a background; the chat shows the reply's
   await page.getByRole("menuitem", { name: "Background: harbor" }).click();
   await expect(page.locator("section[data-background='harbor']")).toBeVisible();
   await page.screenshot({ path: "test-results/expressions-chat-1280.png" });
+
+  // The visual-novel layout: the speaker stands large above the composer with the face of their last reply.
+  const scene = page.getByRole("figure", { name: "Scene" });
+  await expect(scene).toHaveCount(0);
+  await page.getByRole("switch", { name: "Visual novel" }).click();
+  await expect(scene.getByRole("img", { name: `${name}, ${label}` })).toBeVisible();
+  await expect(scene).toContainText(name);
+  // The next reply brings its own face to the stage.
+  await page.getByLabel(`Message ${name}`).fill("*Tears fall.* I'm so sad and lonely tonight.");
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(replies).toHaveCount(3);
+  await expect
+    .poll(async () => {
+      const now = (await (await page.request.get(`/api/conversations/${conversation.id}/messages`)).json()) as ChatMessage[];
+      return now.length === messages.length + 2 && now.at(-1)?.isUser === false ? now.at(-1)!.expression : undefined;
+    })
+    .toEqual(expect.any(String));
+  const next = ((await (await page.request.get(`/api/conversations/${conversation.id}/messages`)).json()) as ChatMessage[]).at(-1)!;
+  await expect(scene.getByRole("img", { name: `${name}, ${next.expression}` })).toBeVisible();
+  await expect(scene.getByRole("img")).toHaveCount(1);
+  await page.screenshot({ path: "test-results/expressions-visual-novel-1280.png" });
+  // Remembered in this browser.
+  await page.reload();
+  await expect(scene.getByRole("img", { name: `${name}, ${next.expression}` })).toBeVisible();
   await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByRole("button", { name: "Send message" })).toBeInViewport();
   await page.screenshot({ path: "test-results/expressions-chat-375.png" });
+  await page.getByRole("switch", { name: "Visual novel" }).click();
+  await expect(scene).toHaveCount(0);
 });

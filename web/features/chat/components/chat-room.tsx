@@ -39,7 +39,8 @@ import { conversationQueryOptions } from "../api/get-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { useSetConversationBackground } from "../api/set-conversation-background.ts";
-import { backgroundPicture } from "../lib/expressions.ts";
+import { backgroundPicture, stageFigures } from "../lib/expressions.ts";
+import { useStoredFlag } from "../../../lib/use-stored-flag.ts";
 import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
 import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
 import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-reply-player.ts";
@@ -79,7 +80,8 @@ import { MemoryDialog } from "./memory-dialog.tsx";
 import { MessageList } from "./message-list.tsx";
 import { ModelPickerDialog } from "./model-picker-dialog.tsx";
 import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
-import { VoiceModeSwitch } from "./voice-mode-switch.tsx";
+import { FooterSwitch } from "./footer-switch.tsx";
+import { VisualNovelStage } from "./visual-novel-stage.tsx";
 import { useCreateMemory, useMemories } from "../../memory/api/memories.ts";
 import { MemoryPanel } from "../../memory/components/memory-panel.tsx";
 import { WhyThisReplyDialog } from "../../memory/components/why-this-reply-dialog.tsx";
@@ -95,6 +97,9 @@ interface ChatRoomProps {
   /** `GET …/messages`, once it answered; the socket's `history_sync` supersedes it. */
   initialMessages: ChatMessage[] | undefined;
 }
+
+/** Where the Visual novel switch is remembered in this browser. */
+const VISUAL_NOVEL_KEY = "fabled:visual-novel";
 
 export function ChatRoom({ conversation, character, initialMessages }: ChatRoomProps) {
   const conversationId = conversation.id;
@@ -492,6 +497,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   // Removed, the chat deleted, suspended: the page stays to read, with nothing left to send (issue 41).
   const readOnly = socket.status === "gone";
   const loading = !state.synced && initialMessages === undefined;
+  // The visual-novel layout (issue 37): offered when a character of the cast has expressions.
+  const [visualNovel, setVisualNovel] = useStoredFlag(VISUAL_NOVEL_KEY);
+  const hasExpressions = cast.some((member) => member.assets?.some((asset) => asset.type === "emotion"));
 
   return (
     <ReplyPlayerContext.Provider value={playerContext}>
@@ -565,6 +573,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           onDeleteImage={onDeleteImage}
           onCancelImage={onCancelImage}
         />
+        {visualNovel && hasExpressions && <VisualNovelStage figures={stageFigures(state.messages, speakerFor)} />}
         <div ref={composerArea} className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">
           <div className="mx-auto max-w-3xl">
             <ConnectionNotice status={socket.status} goneReason={socket.goneReason} onReconnect={socket.reconnect} />
@@ -598,7 +607,9 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
             )}
             <div className="mt-2 flex flex-wrap items-center justify-center gap-x-4 gap-y-1">
               <p className="text-center text-xs text-muted-foreground">{chatFooterText(conversationMessageCount(state))}</p>
-              <VoiceModeSwitch
+              {hasExpressions && <FooterSwitch label="Visual novel" checked={visualNovel} onCheckedChange={setVisualNovel} />}
+              <FooterSwitch
+                label="Voice mode"
                 checked={voiceMode}
                 onCheckedChange={(on) => {
                   setVoiceMode(on);

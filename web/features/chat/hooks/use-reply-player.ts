@@ -5,6 +5,7 @@
  */
 import { createContext, useContext, useEffect, useState, useSyncExternalStore } from "react";
 import { toast } from "../../../components/ui/use-toast.ts";
+import { useStoredFlag } from "../../../lib/use-stored-flag.ts";
 import { ReplyPlayer, type ReplyPlayback } from "../lib/reply-player.ts";
 
 const VOICE_MODE_KEY = "fabled:voice-mode";
@@ -44,20 +45,5 @@ export function useReplyPlayback(messageId: string): {
 
 /** The Voice mode setting, remembered in this browser. */
 export function useVoiceMode(): [boolean, (on: boolean) => void] {
-  const [on, setOn] = useState(() => {
-    try {
-      return localStorage.getItem(VOICE_MODE_KEY) === "on";
-    } catch {
-      return false;
-    }
-  });
-  const set = (next: boolean) => {
-    setOn(next);
-    try {
-      localStorage.setItem(VOICE_MODE_KEY, next ? "on" : "off");
-    } catch {
-      // Private modes may refuse storage: the setting lasts for this page.
-    }
-  };
-  return [on, set];
+  return useStoredFlag(VOICE_MODE_KEY);
 }
