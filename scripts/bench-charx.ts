@@ -178,7 +178,7 @@ try {
     const res = await fetch(`${base}/api/characters/import`, {
       method: "POST",
       headers: { cookie, origin: base, "content-type": "application/zip" },
-      body: charx,
+      body: charx as Uint8Array<ArrayBuffer>,
     });
     const body = (await res.json()) as { id?: number; assets?: unknown[]; error?: string };
     const ms = performance.now() - at;

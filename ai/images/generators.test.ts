@@ -9,6 +9,7 @@
  */
 import { env } from "cloudflare:workers";
 import { decode } from "fast-png";
+import { encode as encodeJpeg } from "jpeg-js";
 import { describe, expect, it } from "vitest";
 import type { AiRunner } from "../endpoints.ts";
 import { createImageGenerator, imageHeader, imageProviderName, OpenAIImageGenerator, personImageGenerator, WorkersAIImageGenerator } from "./generators.ts";
@@ -125,17 +126,32 @@ function jpegHeader(width: number, height: number): Uint8Array {
 const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
 describe("Workers AI image generator", () => {
-  it("runs FLUX.1 [schnell] with {prompt, steps} and reads {image} (base64 JPEG)", async () => {
+  it("runs FLUX.1 [schnell] with {prompt, steps} and keeps the base64 JPEG it answers as a PNG of the same pixels", async () => {
+    // A real JPEG: the top half orange, the bottom half blue.
+    const width = 320;
+    const height = 256;
+    const rgba = new Uint8Array(width * height * 4);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgba.set(y < height / 2 ? [240, 140, 20, 255] : [20, 60, 200, 255], (y * width + x) * 4);
+    const jpeg = new Uint8Array(encodeJpeg({ width, height, data: rgba }, 90).data);
     const calls: { model: string; inputs: Record<string, unknown> }[] = [];
     const ai: AiRunner = {
       async run(model, inputs) {
         calls.push({ model, inputs });
-        return { image: base64(jpegHeader(1024, 1024)) };
+        return { image: base64(jpeg) };
       },
     };
     const picture = await new WorkersAIImageGenerator(ai, "@cf/black-forest-labs/flux-1-schnell").generate("a cyberpunk lizard");
     expect(calls).toEqual([{ model: "@cf/black-forest-labs/flux-1-schnell", inputs: { prompt: "a cyberpunk lizard", steps: 4 } }]);
-    expect([picture.contentType, picture.width, picture.height]).toEqual(["image/jpeg", 1024, 1024]);
+    expect([picture.contentType, picture.width, picture.height]).toEqual(["image/png", width, height]);
+    expect(imageHeader(picture.bytes, "t")).toEqual({ contentType: "image/png", width, height });
+    const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 8);
+    expect(near(meanOf(picture.bytes, 0, height / 2 - 8), [240, 140, 20])).toBe(true);
+    expect(near(meanOf(picture.bytes, height / 2 + 8, height), [20, 60, 200])).toBe(true);
+  });
+
+  it("a JPEG it cannot read is an ImageError, not a broken picture", async () => {
+    const ai: AiRunner = { run: async () => ({ image: base64(jpegHeader(1024, 1024)) }) };
+    await expect(new WorkersAIImageGenerator(ai, "m").generate("x")).rejects.toMatchObject({ name: "ImageError", message: expect.stringMatching(/JPEG that cannot be read/) });
   });
 
   it("reads the PNG stream a Stable Diffusion model answers", async () => {

@@ -32,7 +32,17 @@
 import { withoutSecret } from "../model-connection.ts";
 import { EndpointRefused, type EndpointPolicy, guardedFetch } from "../endpoint-guard.ts";
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "../endpoints.ts";
-import { type GeneratedImage, type GenerateOptions, ImageError, type ImageGenerator, type ImageProviderName, imageSide, MAX_IMAGE_PROMPT_CHARS } from "./image-generator.ts";
+import {
+  type AnsweredImageType,
+  type GeneratedImage,
+  type GenerateOptions,
+  ImageError,
+  type ImageGenerator,
+  type ImageProviderName,
+  imageSide,
+  MAX_IMAGE_PROMPT_CHARS,
+} from "./image-generator.ts";
+import { jpegToPng } from "./jpeg-to-png.ts";
 import { OfflineImageGenerator } from "./offline-painter.ts";
 
 /** The bindings and variables the providers read (a subset of the Worker's `Env`). */
@@ -83,7 +93,7 @@ const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) => pre
  * `source`. Read here rather than with image-size so `ai/` stays free of
  * the Worker's packages; the three formats are what engines answer.
  */
-export function imageHeader(bytes: Uint8Array, source: string): Pick<GeneratedImage, "contentType" | "width" | "height"> {
+export function imageHeader(bytes: Uint8Array, source: string): { contentType: AnsweredImageType; width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const fail = () => new ImageError(`${source} answered something that is not a PNG, JPEG or WebP picture`);
   if (bytes.length >= 24 && startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
@@ -114,10 +124,12 @@ export function imageHeader(bytes: Uint8Array, source: string): Pick<GeneratedIm
   throw fail();
 }
 
-/** `bytes` as a GeneratedImage, its type and size read from its header. */
+/** `bytes` as a GeneratedImage, its type and size read from its header; a JPEG made a PNG (jpeg-to-png.ts). */
 function pictureOf(bytes: Uint8Array, source: string): GeneratedImage {
   if (bytes.length === 0) throw new ImageError(`${source} answered an empty image`, { refused: true });
-  return { bytes, ...imageHeader(bytes, source) };
+  const header = imageHeader(bytes, source);
+  if (header.contentType === "image/jpeg") return { bytes: jpegToPng(bytes, source), contentType: "image/png", width: header.width, height: header.height };
+  return { bytes, contentType: header.contentType, width: header.width, height: header.height };
 }
 
 /** Workers AI text to image (FLUX.1 [schnell]) through the binding. */

@@ -16,11 +16,14 @@ export const IMAGE_SIDE = { min: 256, max: 1536 } as const;
 /** Longest prompt sent to an engine, characters (FLUX.1 [schnell] on Workers AI reads 2,048; OpenAI's dall-e-3 4,000). */
 export const MAX_IMAGE_PROMPT_CHARS = 2000;
 
-/** A picture an engine made: the encoded file, whole. */
+/** What an engine may answer: PNG (offline, most OpenAI-compatible servers), JPEG (FLUX on Workers AI) or WebP. */
+export type AnsweredImageType = "image/png" | "image/jpeg" | "image/webp";
+
+/** A picture an engine made, as it is kept: the encoded file, whole (a JPEG answer is made a PNG: jpeg-to-png.ts). */
 export interface GeneratedImage {
   bytes: Uint8Array;
-  /** `image/png` (offline, most OpenAI-compatible servers), `image/jpeg` (FLUX on Workers AI) or `image/webp`. */
-  contentType: "image/png" | "image/jpeg" | "image/webp";
+  /** DESIGN.md "Pictures": `image/png` or `image/webp`. */
+  contentType: "image/png" | "image/webp";
   /** Pixels, as the file's header says. */
   width: number;
   height: number;
