@@ -568,6 +568,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         this.replies.stop();
         return;
       case "swipe":
+        if (this.images.get(data.messageId)) return this.images.chooseVersion(ws, data.messageId, data.index);
         await steering.swipe(ws, state.userId, data.messageId, data.index);
         // The version now shown is embedded in place of the other (room/memory.ts).
         this.ctx.waitUntil(this.store.memory.embedPending());
@@ -601,7 +602,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         await this.replies.generate(ws, state, data.characterId, data.clientId);
         return;
       case "imagine":
-        await this.images.imagine(ws, state, data.prompt, data.clientId);
+        await this.images.imagine(ws, state, data.prompt, data.clientId, data.imageId);
         return;
       case "cancel_image":
         this.images.cancel(ws, state, data.requestId);

@@ -11,7 +11,7 @@ import { expectAccessible, expectChatJoined, followChatSockets, letters, signInW
 
 test.beforeEach(({ page }) => followChatSockets(page));
 
-test("imagine the scene in a one-to-one chat, open it large and delete it", async ({ page }, testInfo) => {
+test("imagine the scene in a one-to-one chat, open it large, draw it again and delete it", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   await signIn(page, "Mira");
   const created = await page.request.post("/api/characters", {
@@ -56,6 +56,19 @@ test("imagine the scene in a one-to-one chat, open it large and delete it", asyn
   await expectAccessible(page);
   await page.keyboard.press("Escape");
   await expect(large).toBeHidden();
+
+  // Drawn again: a second version of the same prompt, shown, with ‹ 2/2 ›; the first comes back with Previous.
+  const firstSrc = await picture.getAttribute("src");
+  await log.getByRole("button", { name: "Draw again" }).click();
+  const versions = log.getByRole("group", { name: "Versions of the picture" });
+  await expect(versions).toContainText("2/2", { timeout: 20_000 });
+  await expect(picture).not.toHaveAttribute("src", firstSrc!);
+  await expect(picture).toHaveJSProperty("complete", true);
+  await page.screenshot({ path: testInfo.outputPath("draw-again-1280.png") });
+  await versions.getByRole("button", { name: "Previous version" }).click();
+  await expect(versions).toContainText("1/2");
+  await expect(picture).toHaveAttribute("src", firstSrc!);
+  await expect(versions.getByRole("button", { name: "Previous version" })).toBeDisabled();
 
   await expect(log.getByRole("link", { name: "Download" })).toHaveAttribute("download", /^a-night-sea-under-the-moon.*\.png$/);
   // Reported like a reply: the server keeps it as a message report.

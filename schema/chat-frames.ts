@@ -53,7 +53,9 @@ export const stopFrameSchema = z.object({
  * written; answered with `message_updated` to every socket, else an `error`
  * (`message_not_found`, `not_last_reply`, `no_such_version`, `busy`).
  * Choosing the version already shown changes nothing and is answered to the
- * sender alone. The reply keeps its id and its rating.
+ * sender alone. The reply keeps its id and its rating. A `messageId` naming
+ * a picture (any, not only the last) shows that version of it (`imagine`
+ * with `imageId` made them).
  */
 export const swipeFrameSchema = z.object({
   type: z.literal("swipe"),
@@ -189,7 +191,8 @@ export const typingFrameSchema = z.object({
  * Answered with `image_started` (`requestId`: the `clientId` when given)
  * to every socket, then `image_ready` with the picture as a message, or
  * `image_stopped` and, to the sender, an `error` (`image_refused`,
- * `image_failed`, `rate_limited`).
+ * `image_failed`, `rate_limited`). With `imageId`, that picture is drawn
+ * again and kept as a version (its versions are chosen with `swipe`).
  */
 export const imagineFrameSchema = z.object({
   type: z.literal("imagine"),
@@ -200,6 +203,8 @@ export const imagineFrameSchema = z.object({
     .max(MAX_IMAGINE_PROMPT_LENGTH, `A picture's prompt can be at most ${MAX_IMAGINE_PROMPT_LENGTH.toLocaleString("en-US")} characters`)
     .optional(),
   clientId: clientIdField.optional(),
+  /** Regenerate this picture: its prompt is drawn again and the new picture kept as its newest version (a `prompt` given is ignored). */
+  imageId: z.string().min(1).max(100).optional(),
 });
 
 /** Stops the picture `requestId` being made (its asker or the owner): `image_stopped` with `reason: "cancelled"`; nothing is stored. */
@@ -469,6 +474,8 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     startedAt: isoDate,
     /** The prompt when the person wrote one; absent while the chat model writes it. */
     prompt: z.string().optional(),
+    /** A regenerate: the picture that gets a new version (the placeholder shows over it). */
+    imageId: z.string().optional(),
   }),
   /** The picture `requestId` is stored: `message` (`kind: "image"`) takes its placeholder's place. */
   z.object({

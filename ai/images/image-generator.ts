@@ -34,6 +34,12 @@ export interface GenerateOptions {
   size?: number;
   /** Aborts the request (the person cancelled, the room gave up). */
   signal?: AbortSignal;
+  /**
+   * Which drawing of the prompt (a regenerate asks for the next; 0 or
+   * absent: the first). Engines that draw at random ignore it; the offline
+   * painter, deterministic by prompt, reseeds its choices with it.
+   */
+  variation?: number;
 }
 
 export interface ImageGenerator {

@@ -638,10 +638,16 @@ function finish(canvas: Canvas, time: TimeOfDay): Uint8Array {
   return data;
 }
 
-/** Paints `prompt` as a PNG of `side` × `side` pixels (see the module comment). */
-export function paintPng(prompt: string, side: number): Uint8Array {
+/**
+ * Paints `prompt` as a PNG of `side` × `side` pixels (see the module
+ * comment); `variation` (a regenerate's, 0: the first drawing) reseeds every
+ * random choice, so the same words give another picture of the same scene.
+ */
+export function paintPng(prompt: string, side: number, variation = 0): Uint8Array {
   const text = prompt.slice(0, MAX_IMAGE_PROMPT_CHARS);
-  const pixels = paintScene(sceneOf(text), side);
+  const scene = sceneOf(text);
+  if (variation) scene.seed = (scene.seed ^ Math.imul(variation, 0x9e3779b1)) >>> 0;
+  const pixels = paintScene(scene, side);
   return encode(
     { width: side, height: side, data: pixels, channels: 3, depth: 8, text: { Description: text.replace(/[^\x20-\x7e]/g, "?").slice(0, 500), Software: "Fabled offline painter" } },
     { zlib: { level: 3 } },
@@ -653,9 +659,9 @@ export class OfflineImageGenerator implements ImageGenerator {
   readonly name = "offline" as const;
   readonly id = "offline-painter-v1";
 
-  async generate(prompt: string, { size, signal }: GenerateOptions = {}): Promise<GeneratedImage> {
+  async generate(prompt: string, { size, signal, variation }: GenerateOptions = {}): Promise<GeneratedImage> {
     signal?.throwIfAborted();
     const side = imageSide(size);
-    return { bytes: paintPng(prompt, side), contentType: "image/png", width: side, height: side };
+    return { bytes: paintPng(prompt, side, variation), contentType: "image/png", width: side, height: side };
   }
 }

@@ -203,6 +203,44 @@ describe("imagine", () => {
     socket.close();
   });
 
+  it("regenerate keeps versions like swipes: the same prompt drawn again, each version chosen by swipe, every file deleted with the picture", async () => {
+    const mira = await signIn();
+    await clearUsage(mira);
+    const conversation = await startChat(mira, characterId);
+    const { socket } = await join(mira, conversation.id);
+    socket.send({ type: "imagine", conversationId: conversation.id, prompt: "A night sea under the moon", clientId: "v-1" });
+    const first = (await socket.next("image_ready", (f) => f.requestId === "v-1")).message;
+    expect(first.alternatives).toEqual([]);
+
+    // Drawn again: the same prompt (a prompt sent along is ignored), the same message, the new picture shown.
+    socket.send({ type: "imagine", conversationId: conversation.id, imageId: first.id, prompt: "something else", clientId: "v-2" });
+    expect(await socket.next("image_started", (f) => f.requestId === "v-2")).toMatchObject({ imageId: first.id });
+    const second = (await socket.next("image_ready", (f) => f.requestId === "v-2")).message;
+    expect(second).toMatchObject({ id: first.id, prompt: "A night sea under the moon", alternatives: [first.imageUrl] });
+    expect(second.imageUrl).not.toBe(first.imageUrl);
+    // Another drawing of the same scene, not the same file twice.
+    const bytesOf = async (url: string) => new Uint8Array(await (await fetchObject(url)).arrayBuffer());
+    expect(await bytesOf(second.imageUrl!)).not.toEqual(await bytesOf(first.imageUrl!));
+    expect(second.swipeIndex).toBeUndefined();
+    expect(await picturesIn(conversation.id)).toHaveLength(2);
+
+    // A swipe shows the first again for every socket and every read.
+    socket.send({ type: "swipe", conversationId: conversation.id, messageId: first.id, index: 0 });
+    const shown = (await socket.next("message_updated", (f) => f.messageId === first.id)).message;
+    expect(shown).toMatchObject({ imageUrl: first.imageUrl, alternatives: [second.imageUrl], swipeIndex: 0 });
+    expect((await storedMessages(mira, conversation.id)).find((m) => m.id === first.id)).toMatchObject({ imageUrl: first.imageUrl, swipeIndex: 0 });
+    socket.send({ type: "swipe", conversationId: conversation.id, messageId: first.id, index: 2 });
+    expect(await socket.next("error")).toMatchObject({ code: "no_such_version", message: "This picture has 2 versions; there is no version 3." });
+    // A picture gone cannot be drawn again.
+    socket.send({ type: "imagine", conversationId: conversation.id, imageId: "no-such-picture", clientId: "v-3" });
+    expect(await socket.next("error")).toMatchObject({ code: "message_not_found", requestId: "v-3" });
+
+    // Deleting the picture deletes both files.
+    socket.send({ type: "delete_message", conversationId: conversation.id, messageId: first.id });
+    expect(await socket.next("messages_deleted")).toMatchObject({ messageIds: [first.id] });
+    expect(await eventually(async () => (await picturesIn(conversation.id)).length === 0)).toBe(true);
+  });
+
   it("at most IMAGES_PER_MINUTE a minute and IMAGES_PER_DAY a day: a rate_limited frame saying when", async () => {
     const mira = await signIn();
     const conversation = await startChat(mira, characterId);

@@ -26,6 +26,10 @@
  * failure): no placeholder stays behind, nothing is stored, and the place
  * in the allowance is given back.
  *
+ * `imagine` with `imageId` draws that picture's prompt again (it is not
+ * screened twice) and keeps the new picture as its newest version, shown
+ * (image-rows.ts); a `swipe` naming a picture shows another version.
+ *
  * Pictures are kept out of `messages`, so no prompt, summary or recall
  * reads them (image-rows.ts). Deleting one (`delete_message` with its id:
  * its asker or the owner), rewinding past it, or deleting the chat deletes
@@ -42,6 +46,7 @@ import type { ServerFrame } from "../../schema/chat-frames.ts";
 import { logScreening, type D1Sync, type ReplyCharacter } from "./d1-sync.ts";
 import { releaseImage, reserveImage, type ImageReservation } from "./image-quota.ts";
 import type { ImageRow } from "./migrations.ts";
+import { imageObjectKeys, imageVersions } from "./image-rows.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
 import type { RoomScreening } from "./screening.ts";
 import type { RoomSeams } from "./seams.ts";
@@ -148,17 +153,24 @@ export class RoomImages {
    * once the picture is under way (or refused); the picture itself is made
    * off the socket's event, kept alive by `waitUntil`.
    */
-  async imagine(ws: WebSocket, state: SocketState, prompt: string | undefined, clientId: string | undefined): Promise<void> {
+  async imagine(ws: WebSocket, state: SocketState, prompt: string | undefined, clientId: string | undefined, imageId?: string): Promise<void> {
     const requestId = clientId ?? crypto.randomUUID();
     // A resend of a request still being made changes nothing.
     if (this.pending.has(requestId)) return;
+    // A regenerate draws the picture's shown prompt again (screened when it was first drawn).
+    const again = imageId === undefined ? null : this.store.images.get(imageId);
+    if (imageId !== undefined && !again) {
+      send(ws, { type: "error", code: "message_not_found", message: "That picture is not in the chat any more.", requestId });
+      return;
+    }
+    if (again) prompt = again.prompt;
     const admission = await reserveImage(this.env.DB, this.env, state.userId, this.seams.now());
     if (!admission.ok) {
       send(ws, { type: "error", code: "rate_limited", message: admission.message, retryAfterMs: admission.retryAfterMs, requestId });
       return;
     }
     const written = prompt?.trim() || undefined;
-    if (written && (await this.refused(written, state.userId, ws, requestId))) {
+    if (written && !again && (await this.refused(written, state.userId, ws, requestId))) {
       await releaseImage(this.env.DB, admission.reservation);
       return;
     }
@@ -170,8 +182,9 @@ export class RoomImages {
       userId: state.userId,
       startedAt: new Date(this.seams.now()).toISOString(),
       ...(written ? { prompt: written } : {}),
+      ...(again ? { imageId: again.id } : {}),
     });
-    this.ctx.waitUntil(this.make(ws, state, requestId, written, pending, admission.reservation));
+    this.ctx.waitUntil(this.make(ws, state, requestId, written, pending, admission.reservation, again?.id));
   }
 
   /** `cancel_image`: its asker or the owner stops picture `requestId`; anyone else, or an unknown id, gets an error frame. */
@@ -189,6 +202,22 @@ export class RoomImages {
     pending.controller.abort();
     this.pending.delete(requestId);
     this.sockets.broadcast({ type: "image_stopped", requestId, reason: "cancelled" });
+  }
+
+  /**
+   * `swipe` naming a picture: any member shows version `index` (written
+   * order) of it; every socket gets `message_updated`. An index it does not
+   * have is refused with `no_such_version`.
+   */
+  chooseVersion(ws: WebSocket, id: string, index: number): void {
+    const before = this.store.images.get(id);
+    const count = before ? imageVersions(before).length : 0;
+    const row = this.store.images.chooseVersion(id, index);
+    if (!row) {
+      send(ws, { type: "error", code: "no_such_version", message: count <= 1 ? "This picture has only one version." : `This picture has ${count} versions; there is no version ${index + 1}.` });
+      return;
+    }
+    this.sockets.broadcast({ type: "message_updated", messageId: id, message: this.store.images.toWire(row, this.store.room!.conversation_id) });
   }
 
   /** The picture `id`, if the chat has one (a `delete_message` may name it). */
@@ -209,7 +238,7 @@ export class RoomImages {
       return;
     }
     this.store.images.delete(id);
-    await this.forgetObjects([row.object_key]);
+    await this.forgetObjects(imageObjectKeys(row));
     this.sockets.broadcast({ type: "messages_deleted", messageIds: [id], ...(clientId ? { clientId } : {}) });
   }
 
@@ -223,7 +252,7 @@ export class RoomImages {
     if (this.store.deleted || !this.store.room) return [];
     const rows = this.store.images.deleteMany(messageIds);
     if (rows.length === 0) return [];
-    await this.forgetObjects(rows.map((row) => row.object_key));
+    await this.forgetObjects(rows.flatMap(imageObjectKeys));
     const ids = rows.map((row) => row.id);
     this.sockets.broadcast({ type: "messages_deleted", messageIds: ids });
     return ids;
@@ -358,7 +387,15 @@ export class RoomImages {
   }
 
   /** Steps 4–6 of the module comment, for request `requestId`. Never throws. */
-  private async make(ws: WebSocket, state: SocketState, requestId: string, written: string | undefined, pending: Pending, reservation: ImageReservation): Promise<void> {
+  private async make(
+    ws: WebSocket,
+    state: SocketState,
+    requestId: string,
+    written: string | undefined,
+    pending: Pending,
+    reservation: ImageReservation,
+    againId?: string,
+  ): Promise<void> {
     const signal = pending.controller.signal;
     const stop = async (reason: "refused" | "failed", error?: ServerFrame) => {
       await releaseImage(this.env.DB, reservation);
@@ -374,7 +411,10 @@ export class RoomImages {
         if (await this.refused(prompt, state.userId, ws, requestId)) return await stop("refused");
       }
       const generator = await this.generator();
-      const picture = await generator.generate(prompt, { size: DEFAULT_IMAGE_SIDE, signal });
+      // A regenerate asks for the next drawing of the prompt (the offline painter's are otherwise the same).
+      const before = againId === undefined ? null : this.store.images.get(againId);
+      const variation = before ? imageVersions(before).length : 0;
+      const picture = await generator.generate(prompt, { size: DEFAULT_IMAGE_SIDE, signal, variation });
       if (picture.width < IMAGE_SIDE.min / 2 || picture.height < IMAGE_SIDE.min / 2 || picture.width > 4096 || picture.height > 4096) {
         throw new ImageError(`${generator.id} answered a picture of ${picture.width} × ${picture.height}`);
       }
@@ -390,6 +430,24 @@ export class RoomImages {
       if (pending.cancelled || this.store.deleted || !this.store.room) {
         await this.forgetObjects([objectKey]);
         return await stop("failed");
+      }
+      if (againId !== undefined) {
+        const now = this.seams.now();
+        const updated = this.store.images.addVersion(againId, {
+          object_key: objectKey,
+          content_type: picture.contentType,
+          width: picture.width,
+          height: picture.height,
+          prompt,
+          created_at: now,
+        });
+        // Deleted while the new version was drawn: its file goes too.
+        if (!updated) {
+          await this.forgetObjects([objectKey]);
+          return await stop("failed");
+        }
+        this.sockets.broadcast({ type: "image_ready", requestId, message: this.store.images.toWire(updated, room.conversation_id) });
+        return;
       }
       const row: ImageRow = {
         id,

@@ -30,7 +30,8 @@
  *   shown, replaced or completed since, for the vectors memory.ts keeps.
  * - pictures (version 9, DESIGN.md "Pictures", image-rows.ts): `images`,
  *   each imagined picture with its prompt, who asked, its R2 object and the
- *   `seq` of the last message before it (its place in the chat).
+ *   `seq` of the last message before it (its place in the chat); since
+ *   version 13 its versions (`versions`, `version_index`: regenerate).
  * - lorebooks (version 11, DESIGN.md turn 4 "Lorebooks"): `lorebook_state`,
  *   one row: the timers (sticky, cooldown) and first matches of the chat's
  *   lorebook entries after the last reply (schema/lorebook/activation.ts
@@ -85,6 +86,14 @@ export interface ImageRow {
   content_type: string;
   width: number;
   height: number;
+  /**
+   * Every version of the picture (version 13: "regenerate" keeps them, as a
+   * reply's swipes): JSON list of ImageVersion in written order; null while
+   * it has only one. The columns above are always the shown version's.
+   */
+  versions?: string | null;
+  /** The shown version's place among `versions`; null: the newest. */
+  version_index?: number | null;
 }
 
 /** One row of `people`: someone who connected to the room, as the Worker last said. */
@@ -344,6 +353,8 @@ const MIGRATIONS: string[][] = [
   ["CREATE TABLE lorebook_state (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"],
   // 12 (issue 37): the expression of each version of a reply, so a swipe shows its own face.
   ["ALTER TABLE messages ADD COLUMN version_expressions TEXT"],
+  // 13 (issue 38): a picture's versions (regenerate), the shown one in the row's own columns.
+  ["ALTER TABLE images ADD COLUMN versions TEXT", "ALTER TABLE images ADD COLUMN version_index INTEGER"],
 ];
 
 /** Newest schema version. */

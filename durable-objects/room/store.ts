@@ -36,7 +36,7 @@ import { OfflineEmbedder } from "../../ai/embeddings/offline.ts";
 import { MessageEdits } from "./message-edits.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
-import { ImageRows, withPictures } from "./image-rows.ts";
+import { imageObjectKeys, ImageRows, withPictures } from "./image-rows.ts";
 import { type ConversationSearchMatch, searchSnippet } from "../../schema/chat-search.ts";
 
 export type { CastRow, MessageRow, PersonRow, RoomRow } from "./migrations.ts";
@@ -617,7 +617,7 @@ export class RoomStore extends StoragePart {
       }
       this.onWordsChanged(deleted.map((d) => d.id));
       const pictures = scope === "from_here" ? this.images.deleteAfter(row.seq) : [];
-      if (pictures.length > 0) this.onPicturesGone(pictures.map((picture) => picture.object_key));
+      if (pictures.length > 0) this.onPicturesGone(pictures.flatMap(imageObjectKeys));
       return [...deleted.filter((d) => d.status === "complete").map((d) => d.id), ...pictures.map((picture) => picture.id)];
     });
     return visible;

@@ -268,6 +268,13 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const onCancelImage = (requestId: string) => {
     if (!socket.send({ type: "cancel_image", conversationId, requestId })) notConnected();
   };
+  const onRedrawImage = (item: ChatItem) => {
+    if (!socket.send({ type: "imagine", conversationId, clientId: newClientId(), imageId: item.id })) notConnected();
+  };
+  // No optimistic change: the picture shown comes with `message_updated`.
+  const onChooseImageVersion = (item: ChatItem, index: number) => {
+    if (!socket.send({ type: "swipe", conversationId, messageId: item.id, index })) notConnected();
+  };
 
   const onSend = (content: string): boolean => {
     const clientId = newClientId();
@@ -572,6 +579,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           pinnedIds={pinnedIds}
           onDeleteImage={onDeleteImage}
           onCancelImage={onCancelImage}
+          onRedrawImage={onRedrawImage}
+          onChooseImageVersion={onChooseImageVersion}
         />
         {visualNovel && hasExpressions && <VisualNovelStage figures={stageFigures(state.messages, speakerFor)} />}
         <div ref={composerArea} className="border-t border-border bg-card px-3 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-4">

@@ -75,6 +75,10 @@ interface MessageListProps {
   onDeleteImage: (item: ChatItem) => void;
   /** Stops a picture being made. */
   onCancelImage: (requestId: string) => void;
+  /** Draws a picture again (`imagine` with its `imageId`): a new version of it. */
+  onRedrawImage: (item: ChatItem) => void;
+  /** Shows version `index` (written order) of a picture (`swipe`). */
+  onChooseImageVersion: (item: ChatItem, index: number) => void;
 }
 
 export function MessageList({
@@ -102,6 +106,8 @@ export function MessageList({
   pinnedIds,
   onDeleteImage,
   onCancelImage,
+  onRedrawImage,
+  onChooseImageVersion,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const messages = visibleMessages(state);
@@ -173,6 +179,12 @@ export function MessageList({
                     enabled={state.synced}
                     onDelete={onDeleteImage}
                     onReport={actions.onReport}
+                    redrawing={state.imagining.find((pending) => pending.imageId === item.id) ?? null}
+                    mayRedraw={!readOnly}
+                    mayCancel={(pending) => !readOnly && (isOwner || pending.userId === viewerId)}
+                    onRedraw={onRedrawImage}
+                    onChooseVersion={onChooseImageVersion}
+                    onCancel={onCancelImage}
                   />
                 ) : item.isUser ? (
                   <UserMessage
@@ -200,7 +212,7 @@ export function MessageList({
                   />
                 ),
               )}
-              {state.imagining.map((pending) => (
+              {state.imagining.filter((pending) => !pending.imageId).map((pending) => (
                 <ImagePlaceholder
                   key={pending.requestId}
                   pending={pending}

@@ -92,6 +92,8 @@ export interface PendingImage {
   startedAt: string;
   /** The person's words; absent while the chat model writes them. */
   prompt?: string;
+  /** A regenerate: the picture getting a new version (shown over it, not as a placeholder of its own). */
+  imageId?: string;
 }
 
 /** A person with the room open (`presence`). */

@@ -246,7 +246,13 @@ function reduceFrame(state: ChatState, frame: ServerFrame, at: number): ChatStat
         ...state,
         imagining: [
           ...state.imagining.filter((p) => p.requestId !== frame.requestId),
-          { requestId: frame.requestId, userId: frame.userId, startedAt: frame.startedAt, ...(frame.prompt ? { prompt: frame.prompt } : {}) },
+          {
+            requestId: frame.requestId,
+            userId: frame.userId,
+            startedAt: frame.startedAt,
+            ...(frame.prompt ? { prompt: frame.prompt } : {}),
+            ...(frame.imageId ? { imageId: frame.imageId } : {}),
+          },
         ],
       };
     case "image_ready":
