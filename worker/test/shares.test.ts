@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation } from "../../schema/chat.ts";
-import type { CreatedShare, SharedChat, ShareLink } from "../../schema/shares.ts";
+import { MAX_SHARES_PER_CHAT, type CreatedShare, type SharedChat, type ShareLink } from "../../schema/shares.ts";
 import app from "../app.ts";
 import { upholdReport } from "../lib/moderation-actions.ts";
 import { join } from "./chat-client.ts";
@@ -166,6 +166,36 @@ describe("sharing a chat", () => {
     expect(await countRows("share_messages", "share_token = ?", created.token)).toBe(0);
     expect((await json<{ shares: ShareLink[] }>(await call(list, { user: mira }), 200)).shares).toEqual([]);
     for (const token of ["nope", "x".repeat(22), "%00"]) expect((await read(token)).status).toBe(404);
+  });
+
+  it(`keeps at most ${MAX_SHARES_PER_CHAT} links a chat even when they are asked for all at once; the rest get a clear 409`, async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, "Tell me a short one.");
+    socket.close();
+    const extra = 12;
+    const answers = await Promise.all(Array.from({ length: MAX_SHARES_PER_CHAT + extra }, () => share(mira, chat.id)));
+    const created = answers.filter((res) => res.status === 201);
+    const refused = answers.filter((res) => res.status !== 201);
+    expect(created.length).toBe(MAX_SHARES_PER_CHAT);
+    expect(refused.map((res) => res.status)).toEqual(Array(extra).fill(409));
+    for (const res of refused) {
+      expect(await res.json()).toEqual({ code: "conflict", error: `A chat keeps at most ${MAX_SHARES_PER_CHAT} share links. Revoke one to share again.` });
+    }
+    expect(await countRows("shares", "conversation_id = ?", chat.id)).toBe(MAX_SHARES_PER_CHAT);
+    // A refused share left no messages behind: every stored message belongs to a listed link.
+    const { shares } = await json<{ shares: ShareLink[] }>(await call(`/api/conversations/${chat.id}/shares`, { user: mira }), 200);
+    const tokens = shares.map((s) => s.token);
+    expect(new Set(tokens).size).toBe(MAX_SHARES_PER_CHAT);
+    const messageCount = shares[0]!.messageCount;
+    expect(await countRows("share_messages", "share_token IN (SELECT token FROM shares WHERE conversation_id = ?)", chat.id)).toBe(MAX_SHARES_PER_CHAT * messageCount);
+    expect(await countRows("share_messages", "share_token NOT IN (SELECT token FROM shares)")).toBe(0);
+
+    // Revoking one makes room for exactly one more.
+    expect((await call(`/api/conversations/${chat.id}/shares/${tokens[0]}`, { method: "DELETE", user: mira })).status).toBe(204);
+    const [again, over] = await Promise.all([share(mira, chat.id), share(mira, chat.id)]);
+    expect([again.status, over.status].sort()).toEqual([201, 409]);
   });
 
   it("an NSFW share is withheld until the reader says they are 18 or older (showNsfw=true, as the catalog)", async () => {
