@@ -262,6 +262,12 @@ export async function listShares(db: D1Database, conversationId: string): Promis
   }));
 }
 
+/** The tokens of conversation `conversationId`'s share links (to purge their cached copies when they go with it). */
+export async function chatShareTokens(db: D1Database, conversationId: string): Promise<string[]> {
+  const { results } = await db.prepare("SELECT token FROM shares WHERE conversation_id = ?").bind(conversationId).all<{ token: string }>();
+  return results.map((row) => row.token);
+}
+
 /** Deletes share `token` of conversation `conversationId` (its messages go with it). Throws 404 when it is not one of its links. */
 export async function revokeShare(db: D1Database, conversationId: string, token: string): Promise<void> {
   if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound(SHARE_NOT_FOUND);
