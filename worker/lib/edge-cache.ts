@@ -150,13 +150,15 @@ export function shareCacheTag(token: string): string {
 
 /**
  * The keys of share `token`'s stored copies: `GET /api/shares/{token}` for
- * both values of `showNsfw` and the reading page `GET /s/{token}` (its HTML
- * with the link preview, worker/routes/share.ts).
+ * both values of `showNsfw`, the reading page `GET /s/{token}` (its HTML
+ * with the link preview) and its picture `GET /s/{token}/preview.png`
+ * (worker/routes/share.ts).
  */
 export function shareCacheKeys(origin: string, token: string): string[] {
   return [
     ...["false", "true"].map((showNsfw) => edgeCacheKey(origin, `/api/shares/${token}`, { showNsfw })),
     edgeCacheKey(origin, `/s/${token}`),
+    edgeCacheKey(origin, `/s/${token}/preview.png`),
   ];
 }
 

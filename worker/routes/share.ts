@@ -11,6 +11,9 @@
  *   from the edge cache within its staleness bound, as `/api/shares/{token}`
  *   is (worker/middleware/edge-cache.ts; purged when the share is revoked,
  *   removed or deleted with its chat or account);
+ * - `GET /s/{token}/preview.png`: the story's `og:image`, 1200×630 PNG
+ *   (worker/lib/share-image/picture.ts), edge-cached and purged with the page;
+ *   404 for an NSFW share (its preview is neutral, without a picture);
  * - `GET /robots.txt`, `GET /sitemap.xml` (an index), `GET /sitemaps/pages.xml`
  *   and `GET /sitemaps/characters-{n}.xml` (worker/lib/sitemap.ts).
  * The security headers of worker/app.ts apply to all of them. HEAD works as
@@ -20,7 +23,8 @@ import { Hono, type Context } from "hono";
 import { SHARE_TOKEN_PATTERN, shareUrl } from "../../schema/shares.ts";
 import type { AppEnv } from "../env.ts";
 import { shareCacheTag } from "../lib/edge-cache.ts";
-import { characterPreview, creatorPreview, renderPreview, storyPreview, type SharePreview } from "../lib/share-meta.ts";
+import { renderShareImage } from "../lib/share-image/picture.ts";
+import { characterPreview, creatorPreview, renderPreview, shareImagePath, storyImageSource, storyPreview, type SharePreview } from "../lib/share-meta.ts";
 import {
   CRAWLER_FILES_CACHE_CONTROL,
   charactersSitemap,
@@ -98,9 +102,23 @@ const cachedStory = edgeCache({
   },
 });
 
+/** A visitor's share picture is kept by the edge cache under its share's tag, like the page. */
+const cachedStoryImage = edgeCache({
+  target: (c) => {
+    const token = c.req.param("token") ?? "";
+    return SHARE_TOKEN_PATTERN.test(token) ? { path: shareImagePath(token), tag: shareCacheTag(token) } : null;
+  },
+});
+
 export const shareRoutes = new Hono<AppEnv>()
   .get("/character/*", shareRoute("/character/", characterPreview))
   .get("/u/*", shareRoute("/u/", creatorPreview))
+  // Before "/s/*": the share's og:image (worker/lib/share-image/).
+  .get("/s/:token/preview.png", cachedStoryImage, async (c) => {
+    const source = await storyImageSource(c.env, c.req.param("token"));
+    if (!source) throw notFound("This share link does not exist or was removed");
+    return c.body(renderShareImage(source), 200, { "Content-Type": "image/png" });
+  })
   .get("/s/*", cachedStory, shareRoute("/s/", storyPreview))
   .get("/robots.txt", (c) => {
     c.header("Cache-Control", CRAWLER_FILES_CACHE_CONTROL);

@@ -7,6 +7,7 @@
  * parser, and their values entity-decoded as a browser would.
  */
 import { env, exports } from "cloudflare:workers";
+import { decode as decodePng, encode as encodePng } from "fast-png";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
 import { join } from "./chat-client.ts";
@@ -383,9 +384,44 @@ describe("GET /s/{token}", () => {
     expect(one(head, "og:description")).toMatch(/^Mira: We sail at dawn, <captain> & crew\. Wren Hale: /);
     expect(one(head, "og:type")).toBe("article");
     expect(one(head, "og:url")).toBe(`${ORIGIN}/s/${token}`);
-    expect(one(head, "og:image")).toBe(`${ORIGIN}/objects/avatars/someone/wren`);
+    expect(one(head, "og:image")).toBe(`${ORIGIN}/s/${token}/preview.png`);
+    expect(one(head, "og:image:alt")).toBe("Chat with Wren Hale: a story with Wren Hale on Fabled");
+    expect(one(head, "twitter:card")).toBe("summary_large_image");
     expect(one(head, "robots")).toBe("noindex");
     expect(head.html).not.toContain("<captain>");
+  });
+
+  it("draws the story's picture: 1200×630 PNG, the character's avatar in its circle and the first lines beside it", async () => {
+    const id = await insertCharacter({ name: "Wren Hale" });
+    const key = `avatars/someone/${crypto.randomUUID()}`;
+    // A solid teal avatar, so the circle's middle must be teal.
+    const teal = new Uint8Array(64 * 64 * 3).map((_, i) => [20, 160, 150][i % 3]!);
+    await env.AVATARS.put(key, encodePng({ width: 64, height: 64, data: teal, channels: 3, depth: 8 }));
+    await setCharacter(id, { avatar_url: `/objects/${key}` });
+    const token = await sharedStory(id, "We sail at dawn, captain.");
+    const res = await get(`/s/${token}/preview.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("image/png");
+    const png = decodePng(new Uint8Array(await res.arrayBuffer()));
+    expect({ width: png.width, height: png.height }).toEqual({ width: 1200, height: 630 });
+    const pixel = (x: number, y: number) => Array.from(png.data.slice((y * png.width + x) * png.channels, (y * png.width + x) * png.channels + 3));
+    expect(pixel(230, 315)).toEqual([20, 160, 150]);
+    // Text is drawn in light colours on the dark right-hand side; the left edge is plain background.
+    const light = (x0: number, x1: number, y0: number, y1: number) => {
+      let n = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (pixel(x, y).every((v) => v > 200)) n++;
+      return n;
+    };
+    expect(light(440, 1140, 110, 200)).toBeGreaterThan(1000);
+    expect(light(440, 1140, 260, 600)).toBeGreaterThan(1000);
+    expect(light(0, 60, 20, 600)).toBe(0);
+
+    // Without a PNG avatar: a monogram, still a picture.
+    const plain = await insertCharacter({ name: "Quill" });
+    const plainToken = await sharedStory(plain, "Ink and paper.");
+    const monogram = await get(`/s/${plainToken}/preview.png`);
+    expect(monogram.status).toBe(200);
+    expect(decodePng(new Uint8Array(await monogram.arrayBuffer())).width).toBe(1200);
   });
 
   it("keeps an NSFW story neutral, and answers 404 (noindex) for an unknown or malformed token", async () => {
@@ -396,6 +432,8 @@ describe("GET /s/{token}", () => {
     expect(head.html).not.toContain("Velvet Noir");
     expect(head.html).not.toContain("adults only");
     expect(head.meta.has("og:image")).toBe(false);
+    expect((await get(`/s/${token}/preview.png`)).status).toBe(404);
+    for (const path of [`/s/${"A".repeat(22)}/preview.png`, "/s/nope/preview.png"]) expect((await get(path)).status).toBe(404);
     for (const path of [`/s/${"A".repeat(22)}`, "/s/nope"]) {
       const res = await get(path);
       expect(res.status).toBe(404);

@@ -299,7 +299,7 @@ describe("the share page from the edge cache", () => {
 
   /** Reads the page and the API read twice as a visitor: both are kept (the second a HIT). */
   async function cached(token: string) {
-    for (const path of [`/s/${token}`, `/api/shares/${token}`]) {
+    for (const path of [`/s/${token}`, `/api/shares/${token}`, `/s/${token}/preview.png`]) {
       expect(status(await edge(path)), path).toBe("MISS");
       expect(status(await edge(path)), path).toBe("HIT");
     }
@@ -312,6 +312,7 @@ describe("the share page from the edge cache", () => {
     expect(status(page)).toBe("BYPASS");
     expect(await page.text()).not.toContain("a story with Wren");
     expect((await edge(`/api/shares/${token}`)).status).toBe(404);
+    expect((await edge(`/s/${token}/preview.png`)).status).toBe(404);
     expect(await caches.default.match(edgeCacheKey("http://localhost", `/s/${token}`))).toBeUndefined();
   }
 
