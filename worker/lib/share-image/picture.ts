@@ -252,7 +252,7 @@ function drawAvatar(canvas: Canvas, file: Uint8Array | null, name: string): void
  * for any input: an avatar it cannot read becomes a monogram, text it
  * cannot draw a "?".
  */
-export function renderShareImage(input: ShareImageInput): Uint8Array {
+export function renderShareImage(input: ShareImageInput): Uint8Array<ArrayBuffer> {
   const canvas = new Canvas();
   // The background, top to bottom, a row at a time (the one pass over every pixel: no blending).
   // One 32-bit word per pixel, bytes R, G, B, A in memory: little-endian, as every Workers host is.
@@ -294,5 +294,6 @@ export function renderShareImage(input: ShareImageInput): Uint8Array {
     rgb[j + 1] = canvas.data[i + 1]!;
     rgb[j + 2] = canvas.data[i + 2]!;
   }
-  return encode({ width: SHARE_IMAGE_WIDTH, height: SHARE_IMAGE_HEIGHT, data: rgb, channels: 3, depth: 8 }, { zlib: { level: 3 } });
+  // A copy on a plain ArrayBuffer, as a Response body takes it.
+  return encode({ width: SHARE_IMAGE_WIDTH, height: SHARE_IMAGE_HEIGHT, data: rgb, channels: 3, depth: 8 }, { zlib: { level: 3 } }).slice();
 }
