@@ -9,6 +9,7 @@
 import { env, exports } from "cloudflare:workers";
 import { decode as decodePng, encode as encodePng } from "fast-png";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fontText, wrapRuns } from "../lib/share-image/picture.ts";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
 import { join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
@@ -441,6 +442,24 @@ describe("GET /s/{token}", () => {
       expect(one(missing, "robots")).toBe("noindex");
       expect(missing.hasRoot).toBe(true);
     }
+  });
+});
+
+describe("the share picture's text", () => {
+  it("folds what the 8×8 font lacks to ASCII: accents dropped, typographic marks plain, asterisks gone, other scripts \"?\"", () => {
+    expect(fontText("  *Café*  \u201cnaïve\u201d \u2014 it\u2019s\u2026 \n ok ")).toBe('Cafe "naive" - it\'s... ok');
+    expect(fontText("雪 Yuki")).toBe("? Yuki");
+  });
+
+  it("wraps at spaces into at most the lines given, ending with \"...\" when text is left over", () => {
+    const white = [255, 255, 255] as const;
+    const text = (lines: { text: string }[][]) => lines.map((line) => line.map((run) => run.text).join(""));
+    expect(text(wrapRuns([{ text: "the lamp is lit tonight", color: white }], 10, 3))).toEqual(["the lamp", "is lit", "tonight"]);
+    const cut = text(wrapRuns([{ text: "the lamp is lit tonight again", color: white }], 10, 2));
+    expect(cut).toEqual(["the lamp", "is lit..."]);
+    expect(cut.every((line) => line.length <= 10)).toBe(true);
+    expect(text(wrapRuns([{ text: "Supercalifragilistic", color: white }], 8, 1))).toEqual(["Super..."]);
+    expect(text(wrapRuns([{ text: "Supercalifragilistic", color: white }], 8, 3))).toEqual(["Supercal", "ifragili", "stic"]);
   });
 });
 

@@ -106,17 +106,24 @@ interface Run {
 
 /**
  * Wraps `runs` (already in the font's alphabet) into at most `maxLines` lines
- * of `perLine` characters, breaking at spaces (a word longer than a line is
- * cut); the last line ends with "..." when text is left over.
+ * of `perLine` characters, breaking at spaces (a word longer than a line
+ * continues on the next); the last line ends with "..." when text is left over.
  */
 export function wrapRuns(runs: readonly Run[], perLine: number, maxLines: number): Run[][] {
-  const words: Run[] = runs.flatMap((run) => run.text.split(" ").filter(Boolean).map((text) => ({ text, color: run.color })));
+  // A word longer than a line goes on over the next ones.
+  const words: Run[] = runs.flatMap((run) =>
+    run.text
+      .split(" ")
+      .filter(Boolean)
+      .flatMap((word) => Array.from({ length: Math.ceil(word.length / perLine) }, (_, i) => word.slice(i * perLine, (i + 1) * perLine)))
+      .map((text) => ({ text, color: run.color })),
+  );
   const lines: Run[][] = [];
   let line: Run[] = [];
   let length = 0;
   let truncated = false;
   for (let index = 0; index < words.length; index++) {
-    let word = words[index]!;
+    const word = words[index]!;
     const need = (length > 0 ? 1 : 0) + word.text.length;
     if (length + need > perLine) {
       if (length > 0) {
@@ -127,9 +134,6 @@ export function wrapRuns(runs: readonly Run[], perLine: number, maxLines: number
       if (lines.length === maxLines) {
         truncated = true;
         break;
-      }
-      if (word.text.length > perLine) {
-        word = { ...word, text: word.text.slice(0, perLine) };
       }
     }
     line.push(length > 0 ? { ...word, text: ` ${word.text}` } : word);
