@@ -8,7 +8,8 @@
  * story and continues it as a chat of their own holding the snapshot. A
  * revoked link says the story is not shared any more. Screenshots at 1280
  * and 375 px. A visitor's first visit to a share loads no more JavaScript
- * than Home's budget. The offline model answers.
+ * than Home's budget. "Share up to here" in a message's menu makes a link
+ * that ends at that message. The offline model answers.
  */
 import { gzipSync } from "node:zlib";
 import { expect, type Page, test } from "@playwright/test";
@@ -144,6 +145,77 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
   await expect(gone.getByRole("heading", { name: "This story is not shared any more" })).toBeVisible();
   await visitor.close();
   await readerContext.close();
+});
+
+test("share a chat up to a message from that message's menu: the link ends there", async ({ page, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  await signInWithApi(page, capitalized());
+  const name = capitalized();
+  const character = await createCharacter(page, name);
+  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  expect(start.status()).toBe(201);
+  const conversation = (await start.json()) as Conversation;
+
+  followChatSockets(page);
+  await page.goto(`/chat/${conversation.id}`);
+  await chatReady(page);
+  const log = page.getByRole("log");
+  const replies = log.getByRole("article", { name, exact: true });
+  const kept = `Kept line ${unique()}.`;
+  const later = `Later line ${unique()}.`;
+  for (const [index, text] of [kept, later].entries()) {
+    await page.getByRole("textbox", { name: /^Message / }).fill(text);
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(replies).toHaveCount(index + 2);
+    await expect(replies.nth(index + 1)).toHaveAttribute("aria-busy", "false");
+  }
+  const firstReply = replies.nth(1);
+  const firstReplyText = ((await firstReply.locator("[data-message-text]").textContent()) ?? "").replace(/\s+/g, " ").trim();
+
+  // The first reply's menu: "Share up to here" opens Share quoting where the story ends.
+  await firstReply.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Share up to here", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Share this story" });
+  const end = dialog.getByRole("figure", { name: "The story ends at" });
+  await expect(end).toContainText(`Ends at ${name}`);
+  await expect(end.getByRole("blockquote")).toContainText(firstReplyText.slice(0, 40));
+  await expectAccessible(page);
+  await page.screenshot({ path: `${SHOTS}/share-up-to-1280.png` });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/share-up-to-375.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  const linkBox = dialog.getByRole("textbox", { name: "Share link" });
+  await expect(linkBox).toHaveValue(new RegExp(`^${baseURL}/s/[A-Za-z0-9_-]{22}$`));
+  const link = await linkBox.inputValue();
+  // Greeting, the kept line and its reply: the later exchange is not in it.
+  await expect(dialog.getByRole("listitem")).toHaveCount(1);
+  await expect(dialog.getByRole("listitem")).toContainText("3 messages");
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+  // The focus is back on the message's menu button.
+  await expect(firstReply.getByRole("button", { name: "More actions" })).toBeFocused();
+
+  // "Share the whole chat instead" goes back to a link of everything.
+  await firstReply.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Share up to here", exact: true }).click();
+  await dialog.getByRole("button", { name: "Share the whole chat instead" }).click();
+  await expect(dialog.getByRole("figure", { name: "The story ends at" })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  await expect(dialog.getByRole("listitem")).toHaveCount(2);
+  await expect(dialog.getByRole("listitem").first()).toContainText("5 messages");
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  // A visitor reads the first link: it ends at the chosen reply.
+  const visitorContext = await browser.newContext({ baseURL });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(link);
+  const messages = visitor.getByRole("list", { name: "Messages" });
+  await expect(messages.getByRole("listitem")).toHaveCount(3);
+  await expect(messages).toContainText(kept);
+  await expect(messages.getByRole("listitem").last()).toContainText(firstReplyText.slice(0, 40));
+  await expect(messages).not.toContainText(later);
+  await visitorContext.close();
 });
 
 /** Home's first-visit budget, gzipped bytes (docs/decisions/0004-first-visit-budget.md, e2e/first-hour-chats.spec.ts). */

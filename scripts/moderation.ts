@@ -35,7 +35,7 @@ import {
   reportedPicturePath,
   upholdReport,
 } from "../worker/lib/moderation-actions.ts";
-import { cachedCharacterOf, purgeAfterOperatorAction } from "./lib/edge-purge.ts";
+import { cachedCopiesOf, purgeAfterOperatorAction } from "./lib/edge-purge.ts";
 import { localOperatorDb } from "./lib/local-operator-db.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/tools.ts";
 import { wranglerOperatorDb } from "./lib/wrangler-d1.ts";
@@ -199,7 +199,7 @@ try {
       console.log(await upholdReport(db, id, who));
       if (report.targetType === "message" && report.conversationId) console.log(await applyRemoval(report.conversationId));
       // Visitors' cached copies of the page (docs/decisions/0010-edge-cache-and-latency.md).
-      const purged = await purgeAfterOperatorAction(cachedCharacterOf(report), { remote: values.remote, env: process.env });
+      const purged = await purgeAfterOperatorAction(cachedCopiesOf(report), { remote: values.remote, env: process.env });
       if (purged) console.log(purged);
       break;
     }

@@ -143,6 +143,25 @@ export function characterCacheTag(id: number): string {
   return `fabled-character-${id}`;
 }
 
+/** The `Cache-Tag` of share `token`'s stored copies (its API read in both NSFW variants and its page), for one purge-by-tag call. */
+export function shareCacheTag(token: string): string {
+  return `fabled-share-${token}`;
+}
+
+/**
+ * The keys of share `token`'s stored copies: `GET /api/shares/{token}` for
+ * both values of `showNsfw`, the reading page `GET /s/{token}` (its HTML
+ * with the link preview) and its picture `GET /s/{token}/preview.png`
+ * (worker/routes/share.ts).
+ */
+export function shareCacheKeys(origin: string, token: string): string[] {
+  return [
+    ...["false", "true"].map((showNsfw) => edgeCacheKey(origin, `/api/shares/${token}`, { showNsfw })),
+    edgeCacheKey(origin, `/s/${token}`),
+    edgeCacheKey(origin, `/s/${token}/preview.png`),
+  ];
+}
+
 /** Where and how to purge every data center; see `globalPurgeConfig`. */
 export interface GlobalPurgeConfig {
   zoneId: string;

@@ -31,6 +31,7 @@
  * scrapers that do not parse attributes properly.
  */
 import { replaceMacros } from "../../schema/macros.ts";
+import type { ShareImageInput } from "./share-image/picture.ts";
 import { listedSql } from "./listable.ts";
 
 /** The site's name in titles and `og:site_name`. */
@@ -316,6 +317,48 @@ export const NSFW_STORY_DESCRIPTION = "A story for adults (18+) shared on Fabled
  * member's picture. An NSFW share is neutral, as an NSFW character's page;
  * an unknown or revoked token the "not found" preview (404).
  */
+/** The path of share `token`'s picture (its `og:image`). */
+export function shareImagePath(token: string): string {
+  return `/s/${token}/preview.png`;
+}
+
+/** Largest avatar file read for a share picture, bytes (a larger one gets the monogram). */
+const MAX_SHARE_AVATAR_BYTES = 5 * 1024 * 1024;
+
+/**
+ * What share `token`'s picture shows (worker/lib/share-image/picture.ts):
+ * title, cast, the first lines (after the greeting when there are more) and
+ * the first member's avatar file when it is one of ours (`/objects/…` in
+ * R2; a URL elsewhere is never fetched). Null for an unknown or malformed
+ * token and for an NSFW share (its preview has no picture).
+ */
+export async function storyImageSource(env: { DB: D1Database; AVATARS: R2Bucket }, token: string): Promise<ShareImageInput | null> {
+  if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
+  const share = await env.DB.prepare(
+    `SELECT s.title, s.characters, s.is_nsfw AS isNsfw,
+       (SELECT json_group_array(json_array(m.author_name, m.content)) FROM
+          (SELECT author_name, content FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 4) m) AS lines
+     FROM shares s WHERE s.token = ?`,
+  )
+    .bind(token)
+    .first<{ title: string; characters: string; isNsfw: number; lines: string }>();
+  if (!share || share.isNsfw) return null;
+  const cast = JSON.parse(share.characters) as { name: string; avatarUrl: string | null }[];
+  const lines = JSON.parse(share.lines) as [string, string][];
+  const shown = lines.length > 1 ? lines.slice(1) : lines;
+  let avatar: Uint8Array | null = null;
+  const url = cast[0]?.avatarUrl;
+  if (url?.startsWith("/objects/")) {
+    try {
+      const object = await env.AVATARS.get(decodeURIComponent(url.slice("/objects/".length)));
+      if (object && object.size <= MAX_SHARE_AVATAR_BYTES) avatar = new Uint8Array(await object.arrayBuffer());
+    } catch (error) {
+      console.warn("share picture: avatar unreadable", String(error));
+    }
+  }
+  return { title: share.title, cast: cast.map((member) => member.name), lines: shown.map(([name, text]) => ({ name, text })), avatar };
+}
+
 export async function storyPreview(db: D1Database, token: string, origin: string): Promise<SharePreview> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return { ...notFoundPreview("Story"), noindex: true };
   const share = await db
@@ -338,7 +381,6 @@ export async function storyPreview(db: D1Database, token: string, origin: string
   const shown = lines.length > 1 ? lines.slice(1) : lines;
   const description = previewText(shown.map(([name, text]) => `${name}: ${text}`).join(" "));
   const names = cast.map((member) => member.name);
-  const image = previewImageUrl(cast[0]?.avatarUrl, origin);
   return {
     status: 200,
     title: `${share.title} — ${SITE_NAME}`,
@@ -346,7 +388,8 @@ export async function storyPreview(db: D1Database, token: string, origin: string
     description: description || `A story with ${names.join(", ")} shared by ${share.sharedBy} on ${SITE_NAME}.`,
     type: "article",
     url,
-    image: image && cast[0] ? { url: image, alt: `${cast[0].name}, a character on ${SITE_NAME}` } : null,
+    // The story's own picture: the character and the first lines, 1200×630 (storyImageSource).
+    image: { url: `${origin}${shareImagePath(token)}`, alt: `${share.title}: a story with ${names.join(", ")} on ${SITE_NAME}` },
     noindex: true,
   };
 }

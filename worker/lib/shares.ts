@@ -131,7 +131,14 @@ export async function personNamer(
  * Stores a snapshot as a new share of `source` and returns its link.
  * Everything in one D1 batch (one transaction): the header and the messages,
  * inserted from JSON in chunks of at most INSERT_CHUNK_BYTES. Throws 409
- * when the chat already has MAX_SHARES_PER_CHAT links.
+ * `conflict` when the chat already has MAX_SHARES_PER_CHAT links.
+ *
+ * The cap is held by the insert itself, not by a count read before it:
+ * `INSERT … SELECT … WHERE (SELECT count(*) …) < cap` counts and inserts in
+ * one statement, and D1 runs statements one at a time, so concurrent shares
+ * of one chat can never pass the cap together. The message inserts only
+ * take effect when the header went in (`WHERE EXISTS`), so a refused share
+ * leaves nothing behind.
  */
 export async function createShare(
   db: D1Database,
@@ -139,10 +146,6 @@ export async function createShare(
   snapshot: { messages: readonly (SharedMessage & { authorId: string | null })[]; lastMessageId: string },
   now = Date.now(),
 ): Promise<CreatedShare> {
-  const count = await db.prepare("SELECT count(*) AS n FROM shares WHERE conversation_id = ?").bind(source.conversationId).first<number>("n");
-  if ((count ?? 0) >= MAX_SHARES_PER_CHAT) {
-    throw new ApiError("conflict", `A chat keeps at most ${MAX_SHARES_PER_CHAT} share links. Revoke one to share again.`);
-  }
   const token = newShareToken();
   const rows = snapshot.messages.map((message, position) => ({ ...message, position, createdAt: Date.parse(message.createdAt) || now }));
   const chunks: string[] = [];
@@ -159,24 +162,40 @@ export async function createShare(
     bytes += size;
   }
   if (chunk.length > 0) chunks.push(JSON.stringify(chunk));
-  await db.batch([
+  const [header] = await db.batch([
     db
       .prepare(
         `INSERT INTO shares (token, conversation_id, user_id, title, characters, shared_by, is_nsfw, message_count, last_message_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+         WHERE (SELECT count(*) FROM shares WHERE conversation_id = ?2) < ?11`,
       )
-      .bind(token, source.conversationId, source.ownerId, source.title, JSON.stringify(source.characters), source.sharedBy, source.isNsfw ? 1 : 0, rows.length, snapshot.lastMessageId, now),
+      .bind(
+        token,
+        source.conversationId,
+        source.ownerId,
+        source.title,
+        JSON.stringify(source.characters),
+        source.sharedBy,
+        source.isNsfw ? 1 : 0,
+        rows.length,
+        snapshot.lastMessageId,
+        now,
+        MAX_SHARES_PER_CHAT,
+      ),
     ...chunks.map((json) =>
       db
         .prepare(
           `INSERT INTO share_messages (share_token, position, role, content, character_id, author_id, author_name, created_at)
            SELECT ?1, value ->> '$.position', value ->> '$.role', value ->> '$.content', value ->> '$.characterId',
                   value ->> '$.authorId', value ->> '$.authorName', value ->> '$.createdAt'
-           FROM json_each(?2)`,
+           FROM json_each(?2) WHERE EXISTS (SELECT 1 FROM shares WHERE token = ?1)`,
         )
         .bind(token, json),
     ),
   ]);
+  if (!header?.meta.changes) {
+    throw new ApiError("conflict", `A chat keeps at most ${MAX_SHARES_PER_CHAT} share links. Revoke one to share again.`);
+  }
   return { token, url: shareUrl(token) };
 }
 
@@ -241,6 +260,12 @@ export async function listShares(db: D1Database, conversationId: string): Promis
     messageCount: row.messageCount,
     createdAt: new Date(row.createdAt).toISOString(),
   }));
+}
+
+/** The tokens of conversation `conversationId`'s share links (to purge their cached copies when they go with it). */
+export async function chatShareTokens(db: D1Database, conversationId: string): Promise<string[]> {
+  const { results } = await db.prepare("SELECT token FROM shares WHERE conversation_id = ?").bind(conversationId).all<{ token: string }>();
+  return results.map((row) => row.token);
 }
 
 /** Deletes share `token` of conversation `conversationId` (its messages go with it). Throws 404 when it is not one of its links. */

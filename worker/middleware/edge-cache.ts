@@ -19,6 +19,8 @@ import {
   PRIVATE_CACHE_CONTROL,
   purgeEverywhere,
   type QueryValue,
+  shareCacheKeys,
+  shareCacheTag,
 } from "../lib/edge-cache.ts";
 import { parseCharacterId } from "../lib/ids.ts";
 import { readSessionCookie } from "../lib/sessions.ts";
@@ -98,6 +100,29 @@ export async function purgeCharacterCache(
   }
 }
 
+/**
+ * After shares `tokens` are gone (revoked, their chat or its owner's account
+ * deleted): their cached reads and pages are deleted from this data
+ * center's cache before the answer, and with `CACHE_PURGE_ZONE_ID`/`CACHE_PURGE_API_TOKEN`
+ * from every data center by tag after it (a failure is logged; the copies
+ * then expire within the bound).
+ */
+export async function purgeShareCache(
+  c: { readonly req: { url: string }; readonly env: Env; readonly executionCtx: Pick<ExecutionContext, "waitUntil"> },
+  tokens: readonly string[],
+): Promise<void> {
+  if (tokens.length === 0) return;
+  const origin = new URL(c.req.url).origin;
+  await purgeHere(tokens.flatMap((token) => shareCacheKeys(origin, token)));
+  const global = globalPurgeConfig(c.env);
+  if (global) {
+    await afterResponse(
+      c,
+      purgeEverywhere(global, tokens.map(shareCacheTag)).catch((error: unknown) => console.error("edge cache: share purge failed", String(error))),
+    );
+  }
+}
+
 export interface EdgeCacheOptions {
   target: (c: Context<AppEnv>) => EdgeCacheTarget | null;
   /**
@@ -120,7 +145,7 @@ export interface EdgeCacheOptions {
 /**
  * Route middleware: a visitor's GET is answered from `caches.default` under
  * the normalised key when a copy is there (`X-Edge-Cache: HIT`, `Age`),
- * otherwise by the route, whose 200 answer without `Set-Cookie` is stored
+ * otherwise by the route, whose 200 answer without `Set-Cookie` or `no-store` is stored
  * for the staleness bound (`MISS`). Personal requests (`isPersonalRequest`),
  * and every request while the bound is 0 s, pass straight to the route and
  * get `private, no-store` (`BYPASS`).
@@ -155,7 +180,8 @@ export function edgeCache(options: EdgeCacheOptions) {
 
     await next();
     const res = c.res;
-    if (res.status !== 200 || res.headers.has("Set-Cookie") || c.get("user")) {
+    // A route marks an answer it must not have kept (e.g. a page without its preview while D1 fails) `no-store`.
+    if (res.status !== 200 || res.headers.has("Set-Cookie") || c.get("user") || /(^|[\s,])no-store([\s,]|$)/i.test(res.headers.get("Cache-Control") ?? "")) {
       res.headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
       res.headers.set(EDGE_CACHE_STATUS_HEADER, "BYPASS");
       return;

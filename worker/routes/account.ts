@@ -28,6 +28,7 @@ import { ApiError, notFound } from "../lib/errors.ts";
 import { clearSessionCookie } from "../lib/sessions.ts";
 import { canonicalUsername } from "../lib/users.ts";
 import { validate } from "../lib/validate.ts";
+import { purgeShareCache } from "../middleware/edge-cache.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 
@@ -58,7 +59,8 @@ export const accountRoutes = new Hono<AppEnv>()
     if (canonicalUsername(confirm.trim()).toLowerCase() !== user.username.toLowerCase()) {
       throw new ApiError("validation_failed", CONFIRM_MISMATCH, { issues: [{ path: "confirm", message: CONFIRM_MISMATCH }] });
     }
-    await deleteAccount(c.env, user.id);
+    const { staleShares } = await deleteAccount(c.env, user.id);
+    await purgeShareCache(c, staleShares);
     clearSessionCookie(c);
     return c.body(null, 204);
   })

@@ -72,9 +72,11 @@ import {
 } from "../lib/sillytavern-chat.ts";
 import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemberPersona } from "../lib/shared-rooms.ts";
+import { chatShareTokens } from "../lib/shares.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
 import { attachToConversation, conversationLorebookIds } from "../lib/lorebooks.ts";
+import { purgeShareCache } from "../middleware/edge-cache.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 import type { SessionUser } from "../lib/sessions.ts";
@@ -250,9 +252,12 @@ export const conversationsRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     // 404 outside the chat, 403 for a member of the shared room (members lose it with the owner's delete).
     const conversation = await ownConversation(c.env, c.req.param("id"), user.id, "delete this chat");
+    // Its share links go with it (foreign key): their cached pages and reads are purged after.
+    const shareTokens = await chatShareTokens(c.env.DB, conversation.id);
     if (!(await deleteOwnConversation(c.env.DB, conversation.id, user.id))) throw notFound(CONVERSATION_NOT_FOUND);
     // D1 first: once the row is gone nobody reaches the room, whose sockets close and storage is wiped.
     await deleteConversationStorage(c.env, [conversation.id]);
+    await purgeShareCache(c, shareTokens);
     return c.body(null, 204);
   })
   .post("/:id/characters", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", castAddInputSchema), async (c) => {

@@ -7,15 +7,24 @@
  *   (worker/lib/share-meta.ts); 404 with the same shell when there is nothing
  *   to show, so the SPA still boots and renders its own 404;
  * - `GET /s/{token}` (a shared chat, worker/routes/shares.ts): the same, and
- *   always `noindex` (share links are unlisted);
+ *   always `noindex` (share links are unlisted); a visitor's page answered
+ *   from the edge cache within its staleness bound, as `/api/shares/{token}`
+ *   is (worker/middleware/edge-cache.ts; purged when the share is revoked,
+ *   removed or deleted with its chat or account);
+ * - `GET /s/{token}/preview.png`: the story's `og:image`, 1200×630 PNG
+ *   (worker/lib/share-image/picture.ts), edge-cached and purged with the page;
+ *   404 for an NSFW share (its preview is neutral, without a picture);
  * - `GET /robots.txt`, `GET /sitemap.xml` (an index), `GET /sitemaps/pages.xml`
  *   and `GET /sitemaps/characters-{n}.xml` (worker/lib/sitemap.ts).
  * The security headers of worker/app.ts apply to all of them. HEAD works as
  * GET without a body (Hono).
  */
 import { Hono, type Context } from "hono";
+import { SHARE_TOKEN_PATTERN, shareUrl } from "../../schema/shares.ts";
 import type { AppEnv } from "../env.ts";
-import { characterPreview, creatorPreview, renderPreview, storyPreview, type SharePreview } from "../lib/share-meta.ts";
+import { shareCacheTag } from "../lib/edge-cache.ts";
+import { renderShareImage } from "../lib/share-image/picture.ts";
+import { characterPreview, creatorPreview, renderPreview, shareImagePath, storyImageSource, storyPreview, type SharePreview } from "../lib/share-meta.ts";
 import {
   CRAWLER_FILES_CACHE_CONTROL,
   charactersSitemap,
@@ -24,6 +33,7 @@ import {
   sitemapIndex,
 } from "../lib/sitemap.ts";
 import { notFound } from "../lib/errors.ts";
+import { edgeCache } from "../middleware/edge-cache.ts";
 
 /** The SPA shell, as the static assets serve it for any path of the app (headers made writable). */
 async function plainShell(c: Context<AppEnv>): Promise<Response> {
@@ -47,6 +57,8 @@ async function sharePage(c: Context<AppEnv>, lookUp: (origin: string) => Promise
     preview = await lookUp(origin);
   } catch (err) {
     console.error("share preview failed", c.req.path, err);
+    // Served, never kept by the edge cache: the next visitor gets the preview once D1 answers.
+    shell.headers.set("Cache-Control", "no-store");
     return shell;
   }
   return renderPreview(shell, preview);
@@ -82,10 +94,32 @@ function shareRoute(prefix: string, preview: (db: D1Database, segment: string, o
   };
 }
 
+/** A visitor's `/s/{token}` page (a well-formed token, no deeper path) is kept by the edge cache under its share's tag. */
+const cachedStory = edgeCache({
+  target: (c) => {
+    const token = pageSegment(c, "/s/");
+    return token !== null && SHARE_TOKEN_PATTERN.test(token) ? { path: shareUrl(token), tag: shareCacheTag(token) } : null;
+  },
+});
+
+/** A visitor's share picture is kept by the edge cache under its share's tag, like the page. */
+const cachedStoryImage = edgeCache({
+  target: (c) => {
+    const token = c.req.param("token") ?? "";
+    return SHARE_TOKEN_PATTERN.test(token) ? { path: shareImagePath(token), tag: shareCacheTag(token) } : null;
+  },
+});
+
 export const shareRoutes = new Hono<AppEnv>()
   .get("/character/*", shareRoute("/character/", characterPreview))
   .get("/u/*", shareRoute("/u/", creatorPreview))
-  .get("/s/*", shareRoute("/s/", storyPreview))
+  // Before "/s/*": the share's og:image (worker/lib/share-image/).
+  .get("/s/:token/preview.png", cachedStoryImage, async (c) => {
+    const source = await storyImageSource(c.env, c.req.param("token"));
+    if (!source) throw notFound("This share link does not exist or was removed");
+    return c.body(renderShareImage(source), 200, { "Content-Type": "image/png" });
+  })
+  .get("/s/*", cachedStory, shareRoute("/s/", storyPreview))
   .get("/robots.txt", (c) => {
     c.header("Cache-Control", CRAWLER_FILES_CACHE_CONTROL);
     return c.text(robotsTxt(new URL(c.req.url).origin), 200);

@@ -18,8 +18,7 @@ import { chatModelName } from "../../ai/chat-models.ts";
 import { conversationTitle } from "../../schema/chat.ts";
 import { SHARE_TOKEN_PATTERN, shareInputSchema, shareQuerySchema, type ContinuedShare } from "../../schema/shares.ts";
 import type { AppEnv } from "../env.ts";
-import { afterResponse } from "../lib/after-response.ts";
-import { edgeCacheKey, globalPurgeConfig, purgeEverywhere } from "../lib/edge-cache.ts";
+import { shareCacheTag } from "../lib/edge-cache.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import {
   chatCharacters,
@@ -43,19 +42,9 @@ import {
   snapshotMessages,
 } from "../lib/shares.ts";
 import { validate } from "../lib/validate.ts";
-import { edgeCache, purgeHere } from "../middleware/edge-cache.ts";
+import { edgeCache, purgeShareCache } from "../middleware/edge-cache.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
-
-/** The `Cache-Tag` of share `token`'s stored copies (one purge call removes both NSFW variants everywhere). */
-export function shareCacheTag(token: string): string {
-  return `fabled-share-${token}`;
-}
-
-/** The edge cache keys of share `token` (worker/lib/edge-cache.ts edgeCacheKey, both values of `showNsfw`). */
-export function shareCacheKeys(origin: string, token: string): string[] {
-  return ["false", "true"].map((showNsfw) => edgeCacheKey(origin, `/api/shares/${token}`, { showNsfw }));
-}
 
 /** The owner's conversation `id`: 404 outside it, 403 for a member of the shared room. */
 async function ownConversation(env: Env, id: string, userId: string, what: string) {
@@ -72,18 +61,6 @@ async function charactersOf(db: D1Database, ids: readonly number[]): Promise<Map
     .bind(JSON.stringify([...new Set(ids)]))
     .all<{ id: number; name: string; isNsfw: number }>();
   return new Map(results.map((row) => [Number(row.id), { name: row.name, isNsfw: Boolean(row.isNsfw) }]));
-}
-
-/** After a share is removed: its copies leave this data center's edge cache now, every other one's when purging is configured. */
-async function purgeShare(c: { req: { url: string }; env: Env; executionCtx: Pick<ExecutionContext, "waitUntil"> }, token: string) {
-  await purgeHere(shareCacheKeys(new URL(c.req.url).origin, token));
-  const global = globalPurgeConfig(c.env);
-  if (global) {
-    await afterResponse(
-      c,
-      purgeEverywhere(global, [shareCacheTag(token)]).catch((error: unknown) => console.error("edge cache: share purge failed", String(error))),
-    );
-  }
 }
 
 const cachedShare = edgeCache({
@@ -137,7 +114,7 @@ export const conversationSharesRoutes = new Hono<AppEnv>()
     const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user").id, "revoke share links");
     const token = c.req.param("token");
     await revokeShare(c.env.DB, conversation.id, token);
-    await purgeShare(c, token);
+    await purgeShareCache(c, [token]);
     return c.body(null, 204);
   });
 

@@ -7,7 +7,9 @@
  * parser, and their values entity-decoded as a browser would.
  */
 import { env, exports } from "cloudflare:workers";
+import { decode as decodePng, encode as encodePng } from "fast-png";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fontText, wrapRuns } from "../lib/share-image/picture.ts";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
 import { join } from "./chat-client.ts";
 import { call, json } from "./creator-api.ts";
@@ -374,7 +376,8 @@ describe("GET /s/{token}", () => {
     const token = await sharedStory(id, "We sail at dawn, <captain> & crew.");
     const res = await get(`/s/${token}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("Cache-Control")).toBe("public, max-age=60");
+    // The page is kept by the edge cache, which this test project runs switched off (shares.test.ts turns it on).
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
     const head = await readPage(res);
     expect(head.hasRoot).toBe(true);
     expect(head.titles).toEqual(["Chat with Wren Hale — Fabled"]);
@@ -382,9 +385,44 @@ describe("GET /s/{token}", () => {
     expect(one(head, "og:description")).toMatch(/^Mira: We sail at dawn, <captain> & crew\. Wren Hale: /);
     expect(one(head, "og:type")).toBe("article");
     expect(one(head, "og:url")).toBe(`${ORIGIN}/s/${token}`);
-    expect(one(head, "og:image")).toBe(`${ORIGIN}/objects/avatars/someone/wren`);
+    expect(one(head, "og:image")).toBe(`${ORIGIN}/s/${token}/preview.png`);
+    expect(one(head, "og:image:alt")).toBe("Chat with Wren Hale: a story with Wren Hale on Fabled");
+    expect(one(head, "twitter:card")).toBe("summary_large_image");
     expect(one(head, "robots")).toBe("noindex");
     expect(head.html).not.toContain("<captain>");
+  });
+
+  it("draws the story's picture: 1200×630 PNG, the character's avatar in its circle and the first lines beside it", async () => {
+    const id = await insertCharacter({ name: "Wren Hale" });
+    const key = `avatars/someone/${crypto.randomUUID()}`;
+    // A solid teal avatar, so the circle's middle must be teal.
+    const teal = new Uint8Array(64 * 64 * 3).map((_, i) => [20, 160, 150][i % 3]!);
+    await env.AVATARS.put(key, encodePng({ width: 64, height: 64, data: teal, channels: 3, depth: 8 }));
+    await setCharacter(id, { avatar_url: `/objects/${key}` });
+    const token = await sharedStory(id, "We sail at dawn, captain.");
+    const res = await get(`/s/${token}/preview.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("image/png");
+    const png = decodePng(new Uint8Array(await res.arrayBuffer()));
+    expect({ width: png.width, height: png.height }).toEqual({ width: 1200, height: 630 });
+    const pixel = (x: number, y: number) => Array.from(png.data.slice((y * png.width + x) * png.channels, (y * png.width + x) * png.channels + 3));
+    expect(pixel(230, 315)).toEqual([20, 160, 150]);
+    // Text is drawn in light colours on the dark right-hand side; the left edge is plain background.
+    const light = (x0: number, x1: number, y0: number, y1: number) => {
+      let n = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (pixel(x, y).every((v) => v > 200)) n++;
+      return n;
+    };
+    expect(light(440, 1140, 110, 200)).toBeGreaterThan(1000);
+    expect(light(440, 1140, 260, 600)).toBeGreaterThan(1000);
+    expect(light(0, 60, 20, 600)).toBe(0);
+
+    // Without a PNG avatar: a monogram, still a picture.
+    const plain = await insertCharacter({ name: "Quill" });
+    const plainToken = await sharedStory(plain, "Ink and paper.");
+    const monogram = await get(`/s/${plainToken}/preview.png`);
+    expect(monogram.status).toBe(200);
+    expect(decodePng(new Uint8Array(await monogram.arrayBuffer())).width).toBe(1200);
   });
 
   it("keeps an NSFW story neutral, and answers 404 (noindex) for an unknown or malformed token", async () => {
@@ -395,6 +433,8 @@ describe("GET /s/{token}", () => {
     expect(head.html).not.toContain("Velvet Noir");
     expect(head.html).not.toContain("adults only");
     expect(head.meta.has("og:image")).toBe(false);
+    expect((await get(`/s/${token}/preview.png`)).status).toBe(404);
+    for (const path of [`/s/${"A".repeat(22)}/preview.png`, "/s/nope/preview.png"]) expect((await get(path)).status).toBe(404);
     for (const path of [`/s/${"A".repeat(22)}`, "/s/nope"]) {
       const res = await get(path);
       expect(res.status).toBe(404);
@@ -402,6 +442,24 @@ describe("GET /s/{token}", () => {
       expect(one(missing, "robots")).toBe("noindex");
       expect(missing.hasRoot).toBe(true);
     }
+  });
+});
+
+describe("the share picture's text", () => {
+  it("folds what the 8×8 font lacks to ASCII: accents dropped, typographic marks plain, asterisks gone, other scripts \"?\"", () => {
+    expect(fontText("  *Café*  \u201cnaïve\u201d \u2014 it\u2019s\u2026 \n ok ")).toBe('Cafe "naive" - it\'s... ok');
+    expect(fontText("雪 Yuki")).toBe("? Yuki");
+  });
+
+  it("wraps at spaces into at most the lines given, ending with \"...\" when text is left over", () => {
+    const white = [255, 255, 255] as const;
+    const text = (lines: { text: string }[][]) => lines.map((line) => line.map((run) => run.text).join(""));
+    expect(text(wrapRuns([{ text: "the lamp is lit tonight", color: white }], 10, 3))).toEqual(["the lamp", "is lit", "tonight"]);
+    const cut = text(wrapRuns([{ text: "the lamp is lit tonight again", color: white }], 10, 2));
+    expect(cut).toEqual(["the lamp", "is lit..."]);
+    expect(cut.every((line) => line.length <= 10)).toBe(true);
+    expect(text(wrapRuns([{ text: "Supercalifragilistic", color: white }], 8, 1))).toEqual(["Super..."]);
+    expect(text(wrapRuns([{ text: "Supercalifragilistic", color: white }], 8, 3))).toEqual(["Supercal", "ifragili", "stic"]);
   });
 });
 

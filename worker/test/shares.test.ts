@@ -10,8 +10,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation } from "../../schema/chat.ts";
-import type { CreatedShare, SharedChat, ShareLink } from "../../schema/shares.ts";
+import { MAX_SHARES_PER_CHAT, type CreatedShare, type SharedChat, type ShareLink } from "../../schema/shares.ts";
 import app from "../app.ts";
+import { cacheControlFor, edgeCacheKey } from "../lib/edge-cache.ts";
 import { upholdReport } from "../lib/moderation-actions.ts";
 import { join } from "./chat-client.ts";
 import { call, countRows, json } from "./creator-api.ts";
@@ -168,6 +169,36 @@ describe("sharing a chat", () => {
     for (const token of ["nope", "x".repeat(22), "%00"]) expect((await read(token)).status).toBe(404);
   });
 
+  it(`keeps at most ${MAX_SHARES_PER_CHAT} links a chat even when they are asked for all at once; the rest get a clear 409`, async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, "Tell me a short one.");
+    socket.close();
+    const extra = 12;
+    const answers = await Promise.all(Array.from({ length: MAX_SHARES_PER_CHAT + extra }, () => share(mira, chat.id)));
+    const created = answers.filter((res) => res.status === 201);
+    const refused = answers.filter((res) => res.status !== 201);
+    expect(created.length).toBe(MAX_SHARES_PER_CHAT);
+    expect(refused.map((res) => res.status)).toEqual(Array(extra).fill(409));
+    for (const res of refused) {
+      expect(await res.json()).toEqual({ code: "conflict", error: `A chat keeps at most ${MAX_SHARES_PER_CHAT} share links. Revoke one to share again.` });
+    }
+    expect(await countRows("shares", "conversation_id = ?", chat.id)).toBe(MAX_SHARES_PER_CHAT);
+    // A refused share left no messages behind: every stored message belongs to a listed link.
+    const { shares } = await json<{ shares: ShareLink[] }>(await call(`/api/conversations/${chat.id}/shares`, { user: mira }), 200);
+    const tokens = shares.map((s) => s.token);
+    expect(new Set(tokens).size).toBe(MAX_SHARES_PER_CHAT);
+    const messageCount = shares[0]!.messageCount;
+    expect(await countRows("share_messages", "share_token IN (SELECT token FROM shares WHERE conversation_id = ?)", chat.id)).toBe(MAX_SHARES_PER_CHAT * messageCount);
+    expect(await countRows("share_messages", "share_token NOT IN (SELECT token FROM shares)")).toBe(0);
+
+    // Revoking one makes room for exactly one more.
+    expect((await call(`/api/conversations/${chat.id}/shares/${tokens[0]}`, { method: "DELETE", user: mira })).status).toBe(204);
+    const [again, over] = await Promise.all([share(mira, chat.id), share(mira, chat.id)]);
+    expect([again.status, over.status].sort()).toEqual([201, 409]);
+  });
+
   it("an NSFW share is withheld until the reader says they are 18 or older (showNsfw=true, as the catalog)", async () => {
     const mira = await signIn({ firstName: "Mira" });
     const chat = await startChat(mira, nsfwCharacterId);
@@ -243,5 +274,111 @@ describe("shares are public content", () => {
     expect((await call(`/api/conversations/${chat.id}`, { method: "DELETE", user: mira })).status).toBe(204);
     expect((await read(created.token, "", mira)).status).toBe(404);
     expect(await countRows("share_messages", "share_token = ?", created.token)).toBe(0);
+  });
+});
+
+describe("the share page from the edge cache", () => {
+  /** A visitor's (or `user`'s) request through the app with the edge cache on for 30 s, and `extra` env values. */
+  const edge = (path: string, { method = "GET", user, body, extra = {} }: { method?: string; user?: TestUser; body?: unknown; extra?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = {};
+    if (user) headers.cookie = user.cookie;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const request = new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return app.fetch(request, { ...env, EDGE_CACHE_TTL_SECONDS: "30", ...extra });
+  };
+  const status = (res: Response) => res.headers.get("X-Edge-Cache");
+
+  /** A chat of `owner` with one exchange, shared; its id and token. */
+  async function sharedChat(owner: TestUser, line: string) {
+    const chat = await startChat(owner, characterId);
+    const { socket } = await join(owner, chat.id);
+    await socket.chat(chat.id, line);
+    socket.close();
+    return { chatId: chat.id, token: (await json<CreatedShare>(await share(owner, chat.id), 201)).token };
+  }
+
+  /** Reads the page and the API read twice as a visitor: both are kept (the second a HIT). */
+  async function cached(token: string) {
+    for (const path of [`/s/${token}`, `/api/shares/${token}`, `/s/${token}/preview.png`]) {
+      expect(status(await edge(path)), path).toBe("MISS");
+      expect(status(await edge(path)), path).toBe("HIT");
+    }
+  }
+
+  /** After a share is gone, neither its page nor its read comes from the cache any more. */
+  async function gone(token: string) {
+    const page = await edge(`/s/${token}`);
+    expect(page.status).toBe(404);
+    expect(status(page)).toBe("BYPASS");
+    expect(await page.text()).not.toContain("a story with Wren");
+    expect((await edge(`/api/shares/${token}`)).status).toBe(404);
+    expect((await edge(`/s/${token}/preview.png`)).status).toBe(404);
+    expect(await caches.default.match(edgeCacheKey("http://localhost", `/s/${token}`))).toBeUndefined();
+  }
+
+  it("answers a visitor's second visit from the edge cache, preview and all, within the staleness bound; a signed-in reader bypasses it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const line = `The tide turns at ${crypto.randomUUID().slice(0, 8)}.`;
+    const { token } = await sharedChat(mira, line);
+    const first = await edge(`/s/${token}`);
+    expect(first.status).toBe(200);
+    expect(status(first)).toBe("MISS");
+    expect(first.headers.get("Cache-Control")).toBe(cacheControlFor(30));
+    const html = await first.text();
+    expect(html).toContain('property="og:title" content="Chat with Wren · a story with Wren"');
+    expect(html).toContain(line);
+
+    const second = await edge(`/s/${token}`);
+    expect(status(second)).toBe("HIT");
+    expect(second.headers.get("Cache-Control")).toBe(cacheControlFor(30));
+    expect(Number(second.headers.get("Age"))).toBeLessThanOrEqual(30);
+    expect(second.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(await second.text()).toBe(html);
+    // The stored copy carries the share's tag, which the operator's and the owner's global purges name.
+    const stored = await caches.default.match(edgeCacheKey("http://localhost", `/s/${token}`));
+    expect(stored?.headers.get("Cache-Tag")).toBe(`fabled-share-${token}`);
+
+    const personal = await edge(`/s/${token}`, { user: mira });
+    expect(status(personal)).toBe("BYPASS");
+    expect(personal.headers.get("Cache-Control")).toBe("private, no-store");
+    // A deeper path or a malformed token is never kept.
+    expect(status(await edge(`/s/${token}/more`))).toBe("BYPASS");
+    expect(status(await edge("/s/nope"))).toBe("BYPASS");
+  });
+
+  it("revoking a link purges its page and reads here, and with a zone and token everywhere by its tag", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chatId, token } = await sharedChat(mira, "A line to revoke.");
+    await cached(token);
+    const zone = `zone-share-${Date.now().toString(36)}`;
+    const revoked = await edge(`/api/conversations/${chatId}/shares/${token}`, {
+      method: "DELETE",
+      user: mira,
+      extra: { CACHE_PURGE_ZONE_ID: zone, CACHE_PURGE_API_TOKEN: "purge-token" },
+    });
+    expect(revoked.status).toBe(204);
+    await gone(token);
+    const stub = new URL(env.CLOUDFLARE_API_BASE_URL!).origin;
+    const purges = (await (await fetch(`${stub}/__test/purges/${zone}`)).json()) as { authorization: string; body: unknown }[];
+    expect(purges).toEqual([{ authorization: "Bearer purge-token", body: { tags: [`fabled-share-${token}`] } }]);
+  });
+
+  it("deleting the chat purges every link of it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chatId, token } = await sharedChat(mira, "A chat to delete.");
+    const second = (await json<CreatedShare>(await share(mira, chatId), 201)).token;
+    await cached(token);
+    await cached(second);
+    expect((await edge(`/api/conversations/${chatId}`, { method: "DELETE", user: mira })).status).toBe(204);
+    await gone(token);
+    await gone(second);
+  });
+
+  it("deleting the owner's account purges their links", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { token } = await sharedChat(mira, "An account to delete.");
+    await cached(token);
+    expect((await edge("/api/profile", { method: "DELETE", user: mira, body: { confirm: mira.username } })).status).toBe(204);
+    await gone(token);
   });
 });

@@ -90,6 +90,12 @@ export interface DeletedAccount {
   leftRooms: number;
   /** Objects removed from R2 (their uploads). */
   removedUploads: number;
+  /**
+   * Tokens of the share links whose cached copies are stale now: those
+   * deleted (theirs, and those of others' chats deleted with their
+   * characters) and others' shares their words in are renamed.
+   */
+  staleShares: string[];
 }
 
 /**
@@ -111,6 +117,14 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     .bind(userId)
     .all<{ key: string }>();
   const results = await db.batch<{ id: string }>([
+    // First, in the same transaction: the shares of chats deleted with their characters go by foreign key, unreturned.
+    db
+      .prepare(
+        `SELECT token AS id FROM shares WHERE user_id = ?1
+           OR conversation_id IN (SELECT id FROM conversations WHERE character_id IN (${theirs}))
+           OR token IN (SELECT share_token FROM share_messages WHERE author_id = ?1)`,
+      )
+      .bind(userId),
     db.prepare("INSERT OR IGNORE INTO users (id, username) VALUES (?, ?)").bind(DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME),
     db
       .prepare(
@@ -158,9 +172,10 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     db.prepare("DELETE FROM users WHERE id = ?").bind(userId),
   ]);
   const ids = (index: number) => (results[index]?.results ?? []).map((row) => row.id);
-  const othersChats = ids(7);
-  const owned = ids(9);
-  const joined = ids(10);
+  const staleShares = ids(0);
+  const othersChats = ids(8);
+  const owned = ids(10);
+  const joined = ids(11);
 
   const namespace = env.PERSON_SOCKETS as unknown as DurableObjectNamespace<PersonSockets>;
   const logged = (what: string) => (error: unknown) => console.warn(`account deletion: could not ${what}`, String(error));
@@ -171,7 +186,7 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     deleteConversationStorage(env, othersChats),
     deleteUnusedAssetObjects(env, assetRows.map((row) => row.key)),
   ]);
-  return { wipedConversations: owned.length + othersChats.length, leftRooms: joined.length, removedUploads: await deleteUploads(env.AVATARS, userId) };
+  return { wipedConversations: owned.length + othersChats.length, leftRooms: joined.length, removedUploads: await deleteUploads(env.AVATARS, userId), staleShares };
 }
 
 /** Deletes every object under `avatars/<userId>/` (their uploads), a page of listing at a time. Returns how many; failures are logged. */

@@ -72,7 +72,7 @@ import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
 import { InviteDialog } from "./invite-dialog.tsx";
-import { ShareDialog } from "./share-dialog.tsx";
+import { type ShareEnd, ShareDialog } from "./share-dialog.tsx";
 import { PeoplePanel } from "./people-panel.tsx";
 import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dialog.tsx";
 import type { MessageActionHandlers } from "./message-actions.tsx";
@@ -144,7 +144,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const authorNoteClientId = useRef<string | null>(null);
   const queryClient = useQueryClient();
   const [inviteOpen, setInviteOpen] = useState(false);
-  const [shareOpen, setShareOpen] = useState(false);
+  /** "Share" is open: for the whole chat (from the chat menu) or up to a message (its "Share up to here"). */
+  const [share, setShare] = useState<{ upTo: ShareEnd | null; opener: HTMLElement | null } | null>(null);
   const [peopleOpen, setPeopleOpen] = useState(false);
   const [pinnedOpen, setPinnedOpen] = useState(false);
   /** The reply whose "Why this reply?" is open, and the button to give the focus back to. */
@@ -425,6 +426,15 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
               },
             ),
           onWhy: (item: ChatItem, opener: HTMLElement | null) => setWhy({ messageId: item.id, opener }),
+          onShareUpTo: (item: ChatItem, opener: HTMLElement | null) =>
+            setShare({
+              upTo: {
+                messageId: item.id,
+                speaker: item.isUser ? (item.authorName ?? "You") : speakerFor(item.characterId).name,
+                content: item.kind === "image" ? "A picture" : item.content,
+              },
+              opener,
+            }),
         }
       : {}),
   };
@@ -548,7 +558,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           }
           present={socket.status === "gone" ? [] : state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }))}
           onOpenInvite={() => setInviteOpen(true)}
-          onOpenShare={() => setShareOpen(true)}
+          onOpenShare={() => setShare({ upTo: null, opener: null })}
           onOpenPeople={() => setPeopleOpen(true)}
         />
         <MessageList
@@ -657,7 +667,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       {lorebooksOpen && <LorebooksDialog conversationId={conversationId} onClose={() => setLorebooksOpen(false)} />}
       {personaOpen && <PersonaPickerDialog conversation={conversation} characterName={character.name} onClose={() => setPersonaOpen(false)} />}
       {inviteOpen && <InviteDialog conversationId={conversationId} onClose={() => setInviteOpen(false)} />}
-      {shareOpen && <ShareDialog conversationId={conversationId} onClose={() => setShareOpen(false)} />}
+      {share && <ShareDialog conversationId={conversationId} upTo={share.upTo} opener={share.opener} onClose={() => setShare(null)} />}
       {peopleOpen && viewerId && (
         <PeoplePanel
           conversation={conversation}

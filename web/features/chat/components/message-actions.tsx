@@ -2,13 +2,14 @@
  * What a person can do with a stored message (docs/decisions/0007-steering-a-chat.md):
  * Edit, Copy, Branch from here, Rewind to here (when messages follow it),
  * Hide from context / Unhide (DESIGN.md "Group chats": kept and shown, left
- * out of every prompt), Report (the character's replies; issue "Trust and
+ * out of every prompt), Share up to here (the owner: a share link of the
+ * chat ending at this message, DESIGN.md "Sharing and forks"), Report (the character's replies; issue "Trust and
  * safety") and Delete. A
  * "More actions" menu beside the bubble holds them all; wide screens
  * also get Edit and Copy as buttons. The toolbar shows while the message is
  * hovered or focused, and always on touch screens and phones, where nothing hovers.
  */
-import { Copy, Ellipsis, Eye, EyeOff, Flag, GitBranch, History, Lightbulb, Pencil, Pin, Trash2 } from "lucide-react";
+import { Copy, Ellipsis, Eye, EyeOff, Flag, GitBranch, History, Lightbulb, Pencil, Pin, Share2, Trash2 } from "lucide-react";
 import { type ReactNode, useRef } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import {
@@ -41,6 +42,12 @@ export interface MessageActionHandlers {
   onPin?: (item: ChatItem) => void;
   /** Opens "Why this reply?" on a character reply; `opener` gets the focus back. Absent: not offered (the prompt is the owner's). */
   onWhy?: (item: ChatItem, opener: HTMLElement | null) => void;
+  /**
+   * Opens "Share" for the story up to this message (included); offered on
+   * messages not hidden (a share leaves hidden ones out). Absent: not offered
+   * (only the owner shares). `opener` gets the focus back.
+   */
+  onShareUpTo?: (item: ChatItem, opener: HTMLElement | null) => void;
 }
 
 interface MessageActionsProps {
@@ -148,6 +155,16 @@ export function MessageActions({ item, side, disabled, after, handlers, mayChang
               }}
             >
               <Lightbulb aria-hidden="true" /> Why this reply?
+            </DropdownMenuItem>
+          )}
+          {handlers.onShareUpTo && !item.hidden && (
+            <DropdownMenuItem
+              onSelect={() => {
+                focusMoves.current = true;
+                handlers.onShareUpTo?.(item, menuButton.current);
+              }}
+            >
+              <Share2 aria-hidden="true" /> Share up to here
             </DropdownMenuItem>
           )}
           <DropdownMenuSeparator />

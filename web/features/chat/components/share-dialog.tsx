@@ -2,9 +2,11 @@
  * "Share" (DESIGN.md "Sharing and forks"; the owner's chat menu): "Create
  * link" takes a snapshot of the chat as it is shown now (hidden messages
  * left out; later messages and edits never reach it) and shows it as a full
- * URL with Copy. Below, every link of this chat, newest first, each with
- * Copy and Revoke (after which it leads nowhere). Share again for a newer
- * snapshot.
+ * URL with Copy. Opened from a message's "Share up to here", the snapshot
+ * ends at that message (`upToMessageId`), named above the button with a way
+ * back to the whole chat. Below, every link of this chat, newest first, each
+ * with Copy and Revoke (after which it leads nowhere). Share again for a
+ * newer snapshot.
  */
 import { Check, Copy, ExternalLink, LoaderCircle, Share2, Trash2 } from "lucide-react";
 import { useState } from "react";
@@ -17,13 +19,40 @@ import { serverErrorText } from "../../../lib/api-client.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { useCreateShare, useRevokeShare, useShares } from "../api/shares.ts";
 
+/** The first END_EXCERPT_CHARS characters of `content`, on one line, without the emphasis marks of Markdown (`*actions*`). */
+function excerpt(content: string): string {
+  const line = content.replace(/[*_~`]+/g, "").replace(/\s+/g, " ").trim();
+  return line.length > END_EXCERPT_CHARS ? `${line.slice(0, END_EXCERPT_CHARS - 1).trimEnd()}…` : line;
+}
+
 /** The link as a person pastes it: the page's origin and the share's `url`. */
 export function shareLink(share: Pick<ShareLink, "url">, origin: string): string {
   return new URL(share.url, origin).toString();
 }
 
+/** The message a share ends at ("Share up to here"): its id and what the dialog quotes of it. */
+export interface ShareEnd {
+  messageId: string;
+  /** Who wrote it, as the chat shows them. */
+  speaker: string;
+  content: string;
+}
+
+/** Most characters of the end message quoted in the dialog. */
+const END_EXCERPT_CHARS = 140;
+
+interface ShareDialogProps {
+  conversationId: string;
+  onClose: () => void;
+  /** Share up to this message (included) instead of the whole chat. */
+  upTo?: ShareEnd | null;
+  /** Gets the focus back on close (the message's "More actions" button); else the dialog's own trigger does. */
+  opener?: HTMLElement | null;
+}
+
 /** Open while mounted. */
-export function ShareDialog({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
+export function ShareDialog({ conversationId, onClose, upTo: initialEnd = null, opener }: ShareDialogProps) {
+  const [upTo, setUpTo] = useState(initialEnd);
   const shares = useShares(conversationId);
   const create = useCreateShare(conversationId);
   const revoke = useRevokeShare(conversationId);
@@ -36,7 +65,7 @@ export function ShareDialog({ conversationId, onClose }: { conversationId: strin
       if (!ok) toast({ title: "Error", description: "Failed to copy the link.", variant: "destructive" });
     });
   const onCreate = () =>
-    create.mutate(undefined, {
+    create.mutate(upTo?.messageId, {
       onSuccess: (share) => {
         setNewest(share.token);
         onCopy(share.token, shareLink(share, window.location.origin));
@@ -56,14 +85,34 @@ export function ShareDialog({ conversationId, onClose }: { conversationId: strin
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-lg">
+      <DialogContent
+        className="max-w-lg"
+        onCloseAutoFocus={(event) => {
+          if (!opener) return;
+          event.preventDefault();
+          opener.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Share this story</DialogTitle>
           <DialogDescription>
-            Anyone with a link can read the chat as it is now and continue it as their own. Hidden messages are left out, and
-            later messages and edits do not change it.
+            Anyone with a link can read the chat {upTo ? "up to the message below" : "as it is now"} and continue it as their own.
+            Hidden messages are left out, and later messages and edits do not change it.
           </DialogDescription>
         </DialogHeader>
+        {upTo && !created && (
+          <figure aria-label="The story ends at" className="space-y-1 rounded-lg border border-border bg-surface px-3 py-2">
+            <figcaption className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
+              <span className="min-w-0 truncate">
+                Ends at <span className="font-medium text-foreground">{upTo.speaker}</span>
+              </span>
+              <Button variant="link" size="sm" className="h-auto shrink-0 p-0 text-xs" onClick={() => setUpTo(null)}>
+                Share the whole chat instead
+              </Button>
+            </figcaption>
+            <blockquote className="line-clamp-3 text-sm">{excerpt(upTo.content)}</blockquote>
+          </figure>
+        )}
         {created ? (
           <div className="space-y-2">
             <label htmlFor="share-link" className="text-sm font-medium">
