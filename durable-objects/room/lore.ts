@@ -25,6 +25,7 @@ import { StoragePart } from "./storage-part.ts";
 /** One book as the room reads it from D1. */
 interface BookRow {
   id: string;
+  name: string;
   settings: string;
   entries: string;
   /** 0 the chat's, 1 the speaker's, 2 another member's. */
@@ -51,7 +52,7 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
   const members = [speaker, ...others.filter((member) => member.characterId !== speaker.characterId)];
   const { results } = await db
     .prepare(
-      `SELECT l.id, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
+      `SELECT l.id, l.name, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
          SELECT lorebook_id AS id, 0 AS rank, position AS pos FROM conversation_lorebooks WHERE conversation_id = ?1
          UNION ALL
          SELECT id, CASE WHEN character_id = ?2 THEN 1 ELSE 2 END, -1 FROM lorebooks
@@ -72,7 +73,7 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
   const read: { book: Lorebook; rank: number }[] = [];
   for (const row of results) {
     try {
-      read.push({ book: { id: row.id, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] }, rank: row.rank });
+      read.push({ book: { id: row.id, name: row.name, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] }, rank: row.rank });
     } catch {
       // A row that is not JSON has no entries to give (D1 rows are written whole by worker/lib/lorebooks.ts).
     }

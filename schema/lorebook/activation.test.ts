@@ -34,6 +34,25 @@ const one = (fields: Partial<LoreEntry>, settings?: LorebookSettings) => [book([
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 const cases: Case[] = [
+  // What the prompt inspector tells (DESIGN.md turn 4: "names each activated entry and why")
+  {
+    rule: "an entry fired by a key is named by its comment and book, with the key that matched",
+    books: [{ id: "w", name: "Saltmere", entries: [entry("e", { comment: "The harbor", keys: ["dock", "harbor"] })] }],
+    turns: [{ say: ["At the HARBOR."], expect: ["e:key"], detail: [{ lorebookName: "Saltmere", title: "The harbor", key: "harbor", secondaryKey: null, decorator: null }] }],
+  },
+  { rule: "an entry without a comment is titled by its first key", books: one({ keys: ["", "dragon", "wyrm"] }), turns: [{ say: ["a wyrm"], expect: ["e:key"], detail: [{ title: "dragon", key: "wyrm", lorebookName: "" }] }] },
+  { rule: "a regex key is the key that matched", books: one({ keys: ["/drag(on|oon)s?/i"] }), turns: [{ say: ["Dragoons!"], expect: ["e:regex"], detail: [{ key: "/drag(on|oon)s?/i" }] }] },
+  {
+    rule: "a secondary AND_ANY match names both keys; NOT_ANY names only the primary",
+    books: [book([entry("a", { keys: ["storm"], secondaryKeys: ["rain", "sea"], order: 1 }), entry("b", { keys: ["storm"], secondaryKeys: ["snow"], selectiveLogic: "NOT_ANY", order: 2 })])],
+    turns: [{ say: ["storm at sea"], expect: ["a:secondary", "b:secondary"], detail: [{ key: "storm", secondaryKey: "sea" }, { key: "storm", secondaryKey: null }] }],
+  },
+  { rule: "a constant entry names no key", books: one({ constant: true, keys: ["x"] }), turns: [{ say: ["x"], expect: ["e:constant"], detail: [{ key: null, decorator: null }] }] },
+  {
+    rule: "recursion names the key found in another entry's content",
+    books: [book([entry("a", { keys: ["tower"], content: "The tower holds the LAMP.", order: 2 }), entry("b", { keys: ["lamp"], order: 1 })], { recursive: true })],
+    turns: [{ say: ["the tower"], expect: ["b:recursion", "a:key"], detail: [{ key: "lamp" }, { key: "tower" }] }],
+  },
   // Keys and matching
   { rule: "a primary key anywhere in the scanned messages fires the entry, case-insensitive by default", books: one({ keys: ["dragon"] }), turns: [{ say: ["A DRAGON lands."], expect: ["e:key"] }] },
   { rule: "no key matched: nothing fires", books: one({ keys: ["dragon"] }), turns: [{ say: ["A wyvern lands."], expect: [] }] },
@@ -226,7 +245,7 @@ const cases: Case[] = [
   },
 
   // Card V3 decorators
-  { rule: "@@activate: fires in any case", books: one({ content: "@@activate\nAlways here" }), turns: [{ say: ["x"], expect: ["e:constant"], detail: [{ content: "Always here" }] }] },
+  { rule: "@@activate: fires in any case", books: one({ content: "@@activate\nAlways here" }), turns: [{ say: ["x"], expect: ["e:constant"], detail: [{ content: "Always here", decorator: "@@activate", key: null }] }] },
   { rule: "@@dont_activate: never fires on keys", books: one({ keys: ["x"], content: "@@dont_activate\nhidden" }), turns: [{ say: ["x"], expect: [] }] },
   { rule: "@@activate wins over @@dont_activate", books: one({ content: "@@dont_activate\n@@activate\nhere" }), turns: [{ say: ["x"], expect: ["e:constant"] }] },
   { rule: "@@depth and @@role: inserted at that depth with that role", books: one({ keys: ["x"], content: "@@depth 2\n@@role assistant\nlore" }), turns: [{ say: ["x"], expect: ["e:key"], detail: [{ position: "at_depth", depth: 2, role: "assistant", content: "lore" }] }] },

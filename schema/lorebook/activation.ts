@@ -20,6 +20,8 @@ export type ActivationReason = "key" | "secondary" | "regex" | "constant" | "rec
 /** One World Info entry, in SillyTavern's meaning (DESIGN.md turn 4 "Lorebooks"). */
 export interface LoreEntry {
   id: string;
+  /** SillyTavern's `comment`: the entry's title in the editor and the prompt inspector; never in the prompt. */
+  comment?: string;
   /** Primary keys: plain text, or `/pattern/flags` for a regular expression. Any one matching is enough. */
   keys: string[];
   /** Checked with `selectiveLogic` once a primary key matched; empty: not checked. */
@@ -90,6 +92,8 @@ export interface LorebookSettings {
 
 export interface Lorebook {
   id: string;
+  /** Shown in the prompt inspector beside what fired; never in the prompt. */
+  name?: string;
   entries: LoreEntry[];
   settings?: LorebookSettings;
 }
@@ -155,6 +159,16 @@ export interface ActivatedEntry {
   role: LoreRole | null;
   order: number;
   reason: ActivationReason;
+  /** The book's `name` ("" when it has none). */
+  lorebookName: string;
+  /** The entry's `comment`, else its first key, else "" (the inspector then shows its id). */
+  title: string;
+  /** The primary key that matched (`key`, `secondary`, `regex`, `recursion`); null for `constant` and `sticky`. */
+  key: string | null;
+  /** `secondary` with AND_ANY or AND_ALL: the first secondary key that matched; null otherwise (NOT_ logics match by absence). */
+  secondaryKey: string | null;
+  /** The Card V3 decorator that made it fire (`@@activate` → constant, `@@keep_activate_after_match` → sticky), else null. */
+  decorator: string | null;
 }
 
 export interface ActivationResult {
@@ -285,6 +299,7 @@ function escapeRegExp(text: string): string {
 
 interface Resolved {
   lorebookId: string;
+  lorebookName: string;
   key: string;
   entry: LoreEntry;
   content: string;
@@ -369,6 +384,7 @@ function resolve(book: Lorebook, entry: LoreEntry, recursive: boolean): Resolved
   }
   return {
     lorebookId: book.id,
+    lorebookName: book.name ?? "",
     key: `${book.id}.${entry.id}`,
     entry,
     content,
@@ -393,6 +409,9 @@ function resolve(book: Lorebook, entry: LoreEntry, recursive: boolean): Resolved
     recursive,
   };
 }
+
+/** Why an entry fired, as ActivatedEntry tells it. */
+type Why = Pick<ActivatedEntry, "reason" | "key" | "secondaryKey" | "decorator">;
 
 /** A scan text and its lower case (for keys that ignore case). */
 interface ScanText {
@@ -539,7 +558,7 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
 
   const activated: Resolved[] = [];
   const activatedKeys = new Set<string>();
-  const reasons = new Map<string, ActivationReason>();
+  const reasons = new Map<string, Why>();
   const failedProbability = new Set<string>();
   let allActivatedText = "";
   let overflowed = false;
@@ -547,7 +566,10 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
   let steps = 0;
 
   const keyMatches = (text: ScanText, keys: string[], entry: Resolved) =>
-    keys.map((k) => substitute(k).trim()).filter(Boolean).map((k) => matchKey(text, k, entry));
+    keys
+      .map((k) => substitute(k).trim())
+      .filter(Boolean)
+      .map((k) => ({ key: k, ...matchKey(text, k, entry) }));
 
   for (;;) {
     if (maxSteps && maxSteps <= steps) break;
@@ -564,12 +586,12 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
       if (inRecursion && recursive && e.excludeRecursion && !isSticky) continue;
       // Beside a recursive book, a book without recursion is not triggered by other entries.
       if (inRecursion && recursive && !entry.recursive && !e.delayUntilRecursion && !isSticky) continue;
-      const fire = (reason: ActivationReason) => {
+      const fire = (reason: ActivationReason, why: Partial<Omit<Why, "reason">> = {}) => {
         now.push(entry);
-        reasons.set(entry.key, reason);
+        reasons.set(entry.key, { reason, key: null, secondaryKey: null, decorator: null, ...why });
       };
       if (entry.decorators.has("activate")) {
-        fire("constant");
+        fire("constant", { decorator: "@@activate" });
         continue;
       }
       if (entry.decorators.has("dont_activate")) continue;
@@ -581,8 +603,12 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
         fire("constant");
         continue;
       }
-      if (isSticky || (entry.decorators.has("keep_activate_after_match") && matchedBefore.has(entry.key))) {
+      if (isSticky) {
         fire("sticky");
+        continue;
+      }
+      if (entry.decorators.has("keep_activate_after_match") && matchedBefore.has(entry.key)) {
+        fire("sticky", { decorator: "@@keep_activate_after_match" });
         continue;
       }
       if (entry.keys.length === 0) continue;
@@ -592,16 +618,17 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
       if (entry.additionalKeys.some((keys) => !keyMatches(text, keys, entry).some((m) => m.matched))) continue;
       if (entry.excludeKeys.length > 0 && keyMatches(text, entry.excludeKeys, entry).some((m) => m.matched)) continue;
       const baseReason: ActivationReason = inRecursion ? "recursion" : primary.regex ? "regex" : "key";
-      const secondary = keyMatches(text, entry.secondaryKeys, entry).map((m) => m.matched);
+      const secondary = keyMatches(text, entry.secondaryKeys, entry);
       if (secondary.length === 0) {
-        fire(baseReason);
+        fire(baseReason, { key: primary.key });
         continue;
       }
       const logic = entry.entry.selectiveLogic ?? "AND_ANY";
-      const any = secondary.some(Boolean);
-      const all = secondary.every(Boolean);
+      const any = secondary.some((m) => m.matched);
+      const all = secondary.every((m) => m.matched);
       const passes = logic === "AND_ANY" ? any : logic === "NOT_ALL" ? !all : logic === "NOT_ANY" ? !any : all;
-      if (passes) fire(inRecursion ? "recursion" : "secondary");
+      const secondaryKey = logic === "AND_ANY" || logic === "AND_ALL" ? (secondary.find((m) => m.matched)?.key ?? null) : null;
+      if (passes) fire(inRecursion ? "recursion" : "secondary", { key: primary.key, secondaryKey });
     }
 
     // Sticky entries first, then the scan order (SillyTavern sorts `newEntries` so).
@@ -659,7 +686,9 @@ export function activate(books: Lorebook | readonly Lorebook[], input: Activatio
       depth: entry.position === "at_depth" ? entry.depth : null,
       role: entry.position === "at_depth" ? entry.role : null,
       order: entry.order,
-      reason: reasons.get(entry.key)!,
+      ...reasons.get(entry.key)!,
+      lorebookName: entry.lorebookName,
+      title: entry.entry.comment?.trim() || entry.keys.find((key) => key.trim() !== "")?.trim() || "",
     }));
   return { entries, timedState: state, budgetOverflowed: overflowed };
 }

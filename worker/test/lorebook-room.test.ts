@@ -23,6 +23,11 @@ async function record(user: TestUser, conversationId: string, messageId: string)
   return json<PromptRecord>(await call(`/api/conversations/${conversationId}/messages/${messageId}/prompt`, { user }), 200);
 }
 
+/** An inspector entry: what fired, named as it was, and why (nothing but `why` given: no key, no decorator). */
+function fired(lorebookId: string, entryId: string, reason: PromptRecord["lorebook"][number]["reason"], why: Partial<PromptRecord["lorebook"][number]> = {}) {
+  return { lorebookId, entryId, reason, lorebookName: "Book", title: "", key: null, secondaryKey: null, decorator: null, ...why };
+}
+
 async function book(user: TestUser, body: Record<string, unknown>): Promise<LorebookRecord> {
   return json<LorebookRecord>(await call("/api/lorebooks", { method: "POST", user, body: { name: "Book", ...body } }), 201);
 }
@@ -61,10 +66,10 @@ describe("lorebooks in the prompt", () => {
     const prompt = await record(mira, chat.id, response.messageId);
     expect(prompt.lorebook).toEqual(
       expect.arrayContaining([
-        { lorebookId: world.id, entryId: "0", reason: "key" },
-        { lorebookId: world.id, entryId: "2", reason: "constant" },
-        { lorebookId: attached.id, entryId: "storm", reason: "regex" },
-        { lorebookId: own.id, entryId: "5", reason: "key" },
+        fired(world.id, "0", "key", { title: "Saltmere", key: "Saltmere" }),
+        fired(world.id, "2", "constant"),
+        fired(attached.id, "storm", "regex", { title: "/storms?\\b/i", key: "/storms?\\b/i" }),
+        fired(own.id, "5", "key", { lorebookName: own.name, title: "lamp", key: "lamp" }),
       ]),
     );
     expect(prompt.lorebook).toHaveLength(4);
@@ -124,13 +129,13 @@ describe("lorebooks in the prompt", () => {
     const chat = await startChat(mira, orla.id);
     await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
     const first = await join(mira, chat.id);
-    const fired = (await record(mira, chat.id, (await first.socket.chat(chat.id, "A storm is coming.")).response.messageId)).lorebook;
+    const firstFired = (await record(mira, chat.id, (await first.socket.chat(chat.id, "A storm is coming.")).response.messageId)).lorebook;
     first.socket.close();
     await evictDurableObject(conversationRoom(env, chat.id));
     const second = await join(mira, chat.id);
     const kept = (await record(mira, chat.id, (await second.socket.chat(chat.id, "Shall we wait?")).response.messageId)).lorebook;
     second.socket.close();
-    expect([fired, kept]).toEqual([[{ lorebookId: world.id, entryId: "0", reason: "key" }], [{ lorebookId: world.id, entryId: "0", reason: "sticky" }]]);
+    expect([firstFired, kept]).toEqual([[fired(world.id, "0", "key", { title: "storm", key: "storm" })], [fired(world.id, "0", "sticky", { title: "storm" })]]);
   });
 
   it("in a group chat, another member's own book fires on the shared history", async () => {
@@ -151,7 +156,7 @@ describe("lorebooks in the prompt", () => {
     const response = await socket.next("character_response");
     socket.close();
     const prompt = await record(mira, group.id, response.messageId);
-    expect(prompt.lorebook).toEqual([{ lorebookId: bosBook.id, entryId: "1", reason: "key" }]);
+    expect(prompt.lorebook).toEqual([fired(bosBook.id, "1", "key", { lorebookName: bosBook.name, title: "ferry", key: "ferry" })]);
     expect(prompt.messages[0]!.content).toContain("BO-LORE: the ferry leaks.");
   });
 });

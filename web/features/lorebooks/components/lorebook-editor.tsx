@@ -10,6 +10,7 @@ import { Copy, Download, Plus, Trash2 } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { activate } from "../../../../schema/lorebook/activation.ts";
 import { engineBook, type LorebookEntry, type LorebookRecord, LORE_POSITIONS, SELECTIVE_LOGICS } from "../../../../schema/lorebook/book.ts";
+import { whyFired } from "../../../../schema/lorebook/why.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
@@ -156,7 +157,7 @@ function TestBox({ book }: { book: { id: string; entries: LorebookEntry[]; setti
       <ul aria-label="Entries that fire" className="space-y-1 text-sm">
         {result.map((entry) => (
           <li key={entry.entryId}>
-            {byId.get(entry.entryId) ?? entry.entryId} — <span className="text-muted-foreground">{entry.reason}</span>
+            {byId.get(entry.entryId) ?? entry.entryId} — <span className="text-muted-foreground">{whyFired(entry)}</span>
           </li>
         ))}
       </ul>
