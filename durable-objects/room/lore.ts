@@ -12,9 +12,12 @@
  *   speaker's id (every version of a reply answers the same message, so a
  *   regenerate rolls probabilities and groups as the first version did).
  * - Timers (sticky, cooldown) and first matches: the room's `lorebook_state`
- *   row (room/migrations.ts version 9), counted in messages of the chat; the
+ *   row (room/migrations.ts version 11), counted in messages of the chat; the
  *   engine undoes what began at or after the current length (regenerate,
- *   rewind), as SillyTavern does.
+ *   rewind), as SillyTavern does. The same state is kept per reply
+ *   (`lorebook_states`, version 12) so that "Branch from here" starts the
+ *   branch with the timers as they were at its branch point (SillyTavern
+ *   keeps them in the chat's metadata, which a branch copies).
  */
 import { type ActivationResult, activate, type Lorebook, type LorebookSettings, type TimedState } from "../../schema/lorebook/activation.ts";
 import { contentOfCharacterBook, engineBook, type LorebookEntry } from "../../schema/lorebook/book.ts";
@@ -113,9 +116,37 @@ export class RoomLore extends StoragePart {
     }
   }
 
-  /** Keeps `state` for the next reply. */
-  keep(state: TimedState): void {
+  /** A branch starts with `state` (its source's at the branch point) for its first reply. */
+  keepCurrent(state: TimedState): void {
     this.sql("INSERT INTO lorebook_state (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", JSON.stringify(state));
+  }
+
+  /** Keeps `state` for the next reply, and as the state after reply `replyId` (for a branch from there). */
+  keep(state: TimedState, replyId: string): void {
+    this.keepCurrent(state);
+    this.sql("INSERT INTO lorebook_states (message_id, state) VALUES (?, ?) ON CONFLICT (message_id) DO UPDATE SET state = excluded.state", replyId, JSON.stringify(state));
+  }
+
+  /**
+   * The timers a branch of `rows` (the messages it copies, oldest first)
+   * starts with: the state kept after the newest of them that has one. A
+   * room written before states were kept per reply has none: then the
+   * current state, as SillyTavern copies it (the engine undoes what began
+   * after the branch point). Null when no reply among `rows` kept a state.
+   */
+  stateThrough(rows: readonly { id: string }[]): TimedState | null {
+    const kept = this.sql<{ message_id: string; state: string }>(
+      "SELECT message_id, state FROM lorebook_states WHERE message_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(rows.map((row) => row.id)),
+    );
+    if (kept.length === 0) return this.sql<{ n: number }>("SELECT count(*) AS n FROM lorebook_states")[0]!.n === 0 ? this.state() : null;
+    const at = new Map(rows.map((row, index) => [row.id, index]));
+    const newest = kept.reduce((best, row) => (at.get(row.message_id)! > at.get(best.message_id)! ? row : best));
+    try {
+      return JSON.parse(newest.state) as TimedState;
+    } catch {
+      return null;
+    }
   }
 
   /** The entries of `books` that fire for the reply, and the timers to keep once it is stored. */

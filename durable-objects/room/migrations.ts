@@ -36,6 +36,10 @@
  *   lorebook entries after the last reply (schema/lorebook/activation.ts
  *   TimedState, counted in messages of the chat; a regenerate or rewind
  *   undoes what began after it, as SillyTavern does).
+ * - lorebook timers per reply (version 12): `lorebook_states`, the same
+ *   state as it was after each reply (keyed by the reply's message id; a
+ *   deleted message takes its own along), so "Branch from here" starts the
+ *   branch with the timers of its branch point (lore.ts stateThrough).
  *
  * Times are ms since the epoch.
  */
@@ -332,6 +336,13 @@ const MIGRATIONS: string[][] = [
   ["ALTER TABLE messages ADD COLUMN expression TEXT"],
   // 11: lorebook timers (lore.ts).
   ["CREATE TABLE lorebook_state (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"],
+  // 12: the lorebook timers after each reply, for branches (lore.ts).
+  [
+    "CREATE TABLE lorebook_states (message_id TEXT PRIMARY KEY, state TEXT NOT NULL)",
+    `CREATE TRIGGER messages_deleted_lorebook AFTER DELETE ON messages BEGIN
+       DELETE FROM lorebook_states WHERE message_id = old.id;
+     END`,
+  ],
 ];
 
 /** Newest schema version. */

@@ -425,7 +425,7 @@ export class ReplyWriting {
       row = store.row(reply.id) ?? row;
     }
     // The timers count from this reply on (a failed reply keeps the state it found).
-    if (lore) store.lore.keep(lore.timedState);
+    if (lore) store.lore.keep(lore.timedState, reply.id);
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     // A continued reply is not a new message: only the preview follows.
     if (reply.continues !== null) this.d1.notePreview(row);

@@ -74,7 +74,7 @@ import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts"
 import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemberPersona } from "../lib/shared-rooms.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
-import { attachToConversation, conversationLorebookIds } from "../lib/lorebooks.ts";
+import { attachToConversation, conversationLorebookIds, copyConversationLorebooks } from "../lib/lorebooks.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
 import type { SessionUser } from "../lib/sessions.ts";
@@ -348,7 +348,9 @@ export const conversationsRoutes = new Hono<AppEnv>()
       { user, characters, title: branchTitle(source.title ?? castTitle(characters.map((character) => character.name))), start: how, castSettings, replyOrder: source.replyOrder },
       chatModelName(c.env),
     );
-    return c.json(branch, 201);
+    // The chat's books that are the brancher's own go along; its timers came with `how` (room/lore.ts).
+    const lorebookIds = await copyConversationLorebooks(c.env.DB, source.id, branch.id, user.id);
+    return c.json({ ...branch, lorebookIds } satisfies Conversation, 201);
   })
   .put("/:id/persona", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPersonaInputSchema), async (c) => {
     const user = c.get("user")!;

@@ -5,7 +5,9 @@
  * `character_book`) fires by key and is named with its reason; a sticky
  * entry stays for its messages, then goes; a regenerate rolls the same
  * probabilities (seeded by the id of the message it answers); timers
- * survive the room's hibernation; in a group, every member's book applies.
+ * survive the room's hibernation and a branch starts with them as they were
+ * at its branch point (the chat's books go along); in a group, every
+ * member's book applies.
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
@@ -136,6 +138,54 @@ describe("lorebooks in the prompt", () => {
     const kept = (await record(mira, chat.id, (await second.socket.chat(chat.id, "Shall we wait?")).response.messageId)).lorebook;
     second.socket.close();
     expect([firstFired, kept]).toEqual([[fired(world.id, "0", "key", { title: "storm", key: "storm" })], [fired(world.id, "0", "sticky", { title: "storm" })]]);
+  });
+
+  it("a branch starts with the timers of its branch point: a sticky entry still holds there after it ended in the source", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const source = await join(mira, chat.id);
+    const replies: string[] = [];
+    const reasons: string[][] = [];
+    for (const text of ["A storm is coming.", "Shall we wait?", "And now?"]) {
+      const { response } = await source.socket.chat(chat.id, text);
+      replies.push(response.messageId);
+      reasons.push((await record(mira, chat.id, response.messageId)).lorebook.map((entry) => entry.reason));
+    }
+    source.socket.close();
+    // In the source the sticky ran out (fired at 2 messages, for 4): the third reply has no lore.
+    expect(reasons).toEqual([["key"], ["sticky"], []]);
+
+    // Branch from the first reply (3 messages): the sticky began at 2 and lasts until 6.
+    const branch = await json<{ id: string; lorebookIds: string[] }>(
+      await call(`/api/conversations/${chat.id}/branch`, { method: "POST", user: mira, body: { messageId: replies[0] } }),
+      201,
+    );
+    expect(branch.lorebookIds).toEqual([world.id]);
+    const inBranch = await join(mira, branch.id);
+    const first = (await record(mira, branch.id, (await inBranch.socket.chat(branch.id, "Shall we wait?")).response.messageId)).lorebook;
+    const second = (await record(mira, branch.id, (await inBranch.socket.chat(branch.id, "And now?")).response.messageId)).lorebook;
+    inBranch.socket.close();
+    expect([first, second]).toEqual([[fired(world.id, "0", "sticky", { title: "storm" })], []]);
+  });
+
+  it("a branch from before the timer began starts without it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const source = await join(mira, chat.id);
+    const calm = (await source.socket.chat(chat.id, "A calm night.")).response.messageId;
+    await source.socket.chat(chat.id, "A storm is coming.");
+    source.socket.close();
+    const branch = await json<{ id: string }>(await call(`/api/conversations/${chat.id}/branch`, { method: "POST", user: mira, body: { messageId: calm } }), 201);
+    const inBranch = await join(mira, branch.id);
+    const lore = (await record(mira, branch.id, (await inBranch.socket.chat(branch.id, "Shall we wait?")).response.messageId)).lorebook;
+    inBranch.socket.close();
+    expect(lore).toEqual([]);
   });
 
   it("in a group chat, another member's own book fires on the shared history", async () => {
