@@ -29,6 +29,8 @@ import { StoragePart } from "./storage-part.ts";
 interface BookRow {
   id: string;
   name: string;
+  /** ms since the epoch: the book's version (worker/lib/lorebooks.ts sets it on every write). */
+  updatedAt: number;
   settings: string;
   entries: string;
   /** 0 the chat's, 1 the speaker's, 2 another member's. */
@@ -55,7 +57,7 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
   const members = [speaker, ...others.filter((member) => member.characterId !== speaker.characterId)];
   const { results } = await db
     .prepare(
-      `SELECT l.id, l.name, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
+      `SELECT l.id, l.name, l.updated_at AS updatedAt, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
          SELECT lorebook_id AS id, 0 AS rank, position AS pos FROM conversation_lorebooks WHERE conversation_id = ?1
          UNION ALL
          SELECT id, CASE WHEN character_id = ?2 THEN 1 ELSE 2 END, -1 FROM lorebooks
@@ -75,11 +77,8 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
       : [];
   const read: { book: Lorebook; rank: number }[] = [];
   for (const row of results) {
-    try {
-      read.push({ book: { id: row.id, name: row.name, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] }, rank: row.rank });
-    } catch {
-      // A row that is not JSON has no entries to give (D1 rows are written whole by worker/lib/lorebooks.ts).
-    }
+    const book = keptBook(row);
+    if (book) read.push({ book, rank: row.rank });
   }
   // Stable: a fallback goes before the standalone books of its own rank, as an own book does.
   const ordered = [...members.flatMap(fallback), ...read].sort((a, b) => a.rank - b.rank);
@@ -89,6 +88,33 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
     seen.add(book.id);
     return [book];
   });
+}
+
+/** Books read lately, by id, with the version they were read at (the engine compiles a book object once: schema/lorebook/entries.ts). */
+const keptBooks = new Map<string, { row: BookRow; book: Lorebook }>();
+/** Books kept at most (an isolate holds many rooms; a book of 1,000 entries is ~1 MB compiled). */
+const KEPT_BOOKS = 64;
+
+/**
+ * Row `row` as the engine's book: the same object as last time while its
+ * `updated_at` and text are the same (two writes may share a millisecond),
+ * so its keys are compiled once per version; null
+ * for a row that is not JSON (D1 rows are written whole by
+ * worker/lib/lorebooks.ts, so it has no entries to give).
+ */
+function keptBook(row: BookRow): Lorebook | null {
+  const kept = keptBooks.get(row.id);
+  if (kept && kept.row.updatedAt === row.updatedAt && kept.row.name === row.name && kept.row.settings === row.settings && kept.row.entries === row.entries) return kept.book;
+  let book: Lorebook;
+  try {
+    book = { id: row.id, name: row.name, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] };
+  } catch {
+    return null;
+  }
+  keptBooks.delete(row.id);
+  if (keptBooks.size >= KEPT_BOOKS) keptBooks.delete(keptBooks.keys().next().value!);
+  keptBooks.set(row.id, { row: { ...row, rank: 0, ownOf: null }, book });
+  return book;
 }
 
 /** What one reply's activation needs besides the books. */

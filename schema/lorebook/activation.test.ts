@@ -6,6 +6,7 @@
  * series of turns on one branch, each turn's timers passed to the next.
  */
 import { describe, expect, it } from "vitest";
+import { requiredLiteral } from "./matching.ts";
 import { activate, parseDecorators, seededRandom, type ActivatedEntry, type ActivationInput, type LoreEntry, type Lorebook, type LorebookSettings, type TimedState } from "./activation.ts";
 
 /** A turn: the chat newest first ("Name: text" gives a speaker), what fires ("entryId:reason", in prompt order). */
@@ -63,6 +64,21 @@ const cases: Case[] = [
   { rule: "without matchWholeWords a key matches inside words", books: one({ keys: ["cat"] }), turns: [{ say: ["concatenate"], expect: ["e:key"] }] },
   { rule: "matchWholeWords with a key of several words is a plain substring match", books: one({ keys: ["ice cream"], matchWholeWords: true }), turns: [{ say: ["nice creamy"], expect: ["e:key"] }] },
   { rule: "matchWholeWords in a script without spaces: every non-ASCII letter is a boundary, so the key matches inside words", books: one({ keys: ["猫"], matchWholeWords: true }), turns: [{ say: ["我的猫咪"], expect: ["e:key"] }] },
+  // The compiled matchers (matching.ts: one automaton per book, a literal each regex needs) find what a plain search finds
+  {
+    rule: "a key inside another key and keys sharing a start are all found",
+    books: [book([entry("a", { keys: ["undersea"], order: 3 }), entry("b", { keys: ["sea"], order: 2 }), entry("c", { keys: ["seal"], order: 1 }), entry("d", { keys: ["sear"], order: 0 })])],
+    turns: [{ say: ["An undersea seal."], expect: ["c:key", "b:key", "a:key"] }],
+  },
+  { rule: "whole words: a later occurrence between boundaries counts", books: one({ keys: ["art"], matchWholeWords: true }), turns: [{ say: ["A party of art lovers."], expect: ["e:key"] }] },
+  { rule: "whole words: only inside other words, no match", books: one({ keys: ["art"], matchWholeWords: true }), turns: [{ say: ["A party, a start, a cart."], expect: [] }] },
+  { rule: "a case-sensitive key and a case-insensitive one in the same book", books: [book([entry("a", { keys: ["Rose"], caseSensitive: true, order: 2 }), entry("b", { keys: ["ROSE"], order: 1 })])], turns: [{ say: ["a rose"], expect: ["b:key"] }, { say: ["Rose said"], expect: ["b:key", "a:key"] }] },
+  { rule: "a regex with an optional letter matches without it", books: one({ keys: ["/colou?rs?/"] }), turns: [{ say: ["the colors"], expect: ["e:regex"] }] },
+  { rule: "a regex with an alternation matches either side", books: one({ keys: ["/cat|dog/"] }), turns: [{ say: ["a dog"], expect: ["e:regex"] }] },
+  { rule: "a case-sensitive regex needs its literal in that case", books: one({ keys: ["/Storm(s)?/"] }), turns: [{ say: ["a storm"], expect: [] }, { say: ["a Storm"], expect: ["e:regex"] }] },
+  { rule: "an i regex finds its literal in any case", books: one({ keys: ["/\\bstorm\\b/i"] }), turns: [{ say: ["STORM!"], expect: ["e:regex"] }] },
+  { rule: "a regex key is matched across messages as one text", books: one({ keys: ["/calm[\\s\\S]*storm/"], scanDepth: 2 }), turns: [{ say: ["a storm", "so calm"], expect: [] }, { say: ["so calm", "a storm"], expect: ["e:regex"] }] },
+  { rule: "a key with a macro is expanded before it is matched", books: one({ keys: ["{{user}}'s sword"] }), turns: [{ say: ["Mira's sword"], substitute: (t: string) => t.replace("{{user}}", "Mira"), expect: ["e:key"] }] },
   { rule: "a /regex/flags key is a regular expression", books: one({ keys: ["/drag(on|oness)\\b/i"] }), turns: [{ say: ["the DRAGONESS"], expect: ["e:regex"] }] },
   { rule: "a regex key ignores case sensitivity: only its own flags count", books: one({ keys: ["/dragon/"], caseSensitive: false }), turns: [{ say: ["DRAGON"], expect: [] }] },
   { rule: "a regex key ignores whole words", books: one({ keys: ["/cat/"], matchWholeWords: true }), turns: [{ say: ["concatenate"], expect: ["e:regex"] }] },
@@ -341,5 +357,27 @@ describe("parseDecorators", () => {
 
   it("content without decorators is unchanged", () => {
     expect(parseDecorators("Plain @@ text")).toEqual({ decorators: [], content: "Plain @@ text" });
+  });
+});
+
+describe("requiredLiteral (the text a regex key cannot match without)", () => {
+  it("is the longest run of plain characters no quantifier makes optional", () => {
+    const of = (source: string, flags = "") => requiredLiteral(new RegExp(source, flags));
+    expect(of("\\bdragons?\\b", "i")).toBe("dragon");
+    expect(of("colou?r")).toBe("colo");
+    expect(of("storm(y)?s")).toBe("storm");
+    expect(of("Sea\\.Wolf+")).toBe("Sea.Wolf");
+    expect(of("[abc]xyz{2}")).toBe(null);
+    expect(of("STORM", "i")).toBe("storm");
+  });
+
+  it("is none when it cannot be told safely: alternation, unicode, escapes with a payload, too short", () => {
+    const of = (source: string, flags = "") => requiredLiteral(new RegExp(source, flags));
+    expect(of("cat|dog")).toBe(null);
+    expect(of("dragon", "u")).toBe(null);
+    expect(of("\\x41bcdef")).toBe(null);
+    expect(of("(a)\\1bcd")).toBe(null);
+    expect(of("ab")).toBe(null);
+    expect(of("σκύλος", "i")).toBe(null);
   });
 });

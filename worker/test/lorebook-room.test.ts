@@ -102,6 +102,25 @@ describe("lorebooks in the prompt", () => {
     expect(reasons).toEqual([["key"], ["sticky"], [], []]);
   });
 
+  it("a book edited between replies: the next reply reads its new version", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["harbor"], content: "OLD-LORE: the harbor is empty." }] });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { socket } = await join(mira, chat.id);
+    const before = await record(mira, chat.id, (await socket.chat(chat.id, "To the harbor.")).response.messageId);
+    await json(
+      await call(`/api/lorebooks/${world.id}`, { method: "PUT", user: mira, body: { name: "Book", entries: [{ keys: ["harbor"], content: "NEW-LORE: the harbor is full of ships.", comment: "Harbor" }] } }),
+      200,
+    );
+    const after = await record(mira, chat.id, (await socket.chat(chat.id, "Back to the harbor.")).response.messageId);
+    socket.close();
+    const sent = (prompt: PromptRecord) => prompt.messages.map((m) => m.content).join("\n");
+    expect([sent(before).includes("OLD-LORE"), sent(after).includes("OLD-LORE"), sent(after).includes("NEW-LORE")]).toEqual([true, false, true]);
+    expect(after.lorebook).toEqual([fired(world.id, "0", "key", { title: "Harbor", key: "harbor" })]);
+  });
+
   it("a regenerated reply rolls each entry's probability as the first version did", async () => {
     const mira = await signIn({ firstName: "Mira" });
     const orla = await character(mira);

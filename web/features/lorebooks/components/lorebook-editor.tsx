@@ -140,9 +140,11 @@ function EntryEditor({ entry, index, onChange, onDuplicate, onDelete }: { entry:
 /** The "Test" box: the engine on one typed message, with the book as it is on screen. */
 function TestBox({ book }: { book: { id: string; entries: LorebookEntry[]; settings: LorebookRecord["settings"] } }) {
   const [message, setMessage] = useState("");
+  // One engine book per version of the book: the engine compiles its keys once per object.
+  const engine = useMemo(() => engineBook(book), [book]);
   const result = useMemo(
-    () => (message.trim() ? activate(engineBook(book), { messages: [{ text: message, name: "You", isUser: true }], countTokens: tokens, seed: "test" }).entries : []),
-    [book, message],
+    () => (message.trim() ? activate(engine, { messages: [{ text: message, name: "You", isUser: true }], countTokens: tokens, seed: "test" }).entries : []),
+    [engine, message],
   );
   const byId = new Map(book.entries.map((entry, index) => [entry.id, titleOf(entry, index)]));
   return (
