@@ -381,3 +381,12 @@ describe("requiredLiteral (the text a regex key cannot match without)", () => {
     expect(of("σκύλος", "i")).toBe(null);
   });
 });
+
+describe("the state kept between replies", () => {
+  it("notes as matched only the entries whose decorators read it, and times the sticky ones", () => {
+    const books = [book([entry("plain", { keys: ["storm"] }), entry("once", { keys: ["storm"], content: "@@dont_activate_after_match\nlore" }), entry("stays", { keys: ["storm"], sticky: 2 })])];
+    const result = activate(books, { messages: [{ text: "a storm" }], countTokens: words, seed: "m1", chatLength: 3 });
+    expect(result.entries.map((e) => e.entryId).sort()).toEqual(["once", "plain", "stays"]);
+    expect(result.timedState).toEqual({ sticky: { "b.stays": { start: 3, end: 5 } }, cooldown: {}, matched: ["b.once"] });
+  });
+});

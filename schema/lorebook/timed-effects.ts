@@ -66,19 +66,24 @@ export function isDelayed(entry: LoreEntry, chatLength: number): boolean {
   return !!entry.delay && chatLength < entry.delay;
 }
 
+/** The decorators that read whether an entry fired before on the branch (TimedState.matched). */
+const READS_MATCHED = ["keep_activate_after_match", "dont_activate_after_match"];
+
 /**
  * After a scan: every activated entry's timers start now (a running one is
- * kept as it is, as SillyTavern does), and each is noted as matched on this
- * branch (for `@@keep_/dont_activate_after_match`). Changes `state`.
+ * kept as it is, as SillyTavern does), and an entry with
+ * `@@keep_/dont_activate_after_match` is noted as matched on this branch
+ * (only those read it: the state, kept after every reply for branches,
+ * stays small). Changes `state`.
  */
-export function setTimedEffects(state: TimedState, activated: readonly { key: string; entry: LoreEntry }[], chatLength: number): void {
+export function setTimedEffects(state: TimedState, activated: readonly { key: string; entry: LoreEntry; decorators: ReadonlySet<string> }[], chatLength: number): void {
   const matched = new Set(state.matched);
-  for (const { key, entry } of activated) {
+  for (const { key, entry, decorators } of activated) {
     for (const type of ["sticky", "cooldown"] as const) {
       const length = entry[type];
       if (length && !state[type][key]) state[type][key] = { start: chatLength, end: chatLength + length };
     }
-    if (!matched.has(key)) {
+    if (!matched.has(key) && READS_MATCHED.some((name) => decorators.has(name))) {
       matched.add(key);
       state.matched.push(key);
     }

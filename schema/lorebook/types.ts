@@ -112,7 +112,7 @@ export interface TimedEffect {
 export interface TimedState {
   sticky: Record<string, TimedEffect>;
   cooldown: Record<string, TimedEffect>;
-  /** Entries that have fired before on this branch (for `@@keep_/dont_activate_after_match`). */
+  /** Entries with `@@keep_/dont_activate_after_match` that have fired before on this branch (only they read it). */
   matched: string[];
 }
 
