@@ -62,6 +62,7 @@ import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
 import { readRoomMessages } from "./room/away-notices.ts";
+import type { TimedState } from "../schema/lorebook/activation.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage, type SeedPicture } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 import { type ConversationSearchMatch, searchPattern } from "../schema/chat-search.ts";
@@ -273,8 +274,12 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     return this.store.memory.record(row);
   }
 
-  /** "Branch from here" (Steering.branchSource): the messages up to `messageId` and the memory note; "busy"; or null. */
-  async branchSource(userId: string, messageId: string, asMember = false): Promise<{ messages: SeedMessage[]; memory: string; pictures: SeedPicture[] } | "busy" | null> {
+  /** "Branch from here" (Steering.branchSource): the messages up to `messageId`, the memory note, pictures and lorebook timers; "busy"; or null. */
+  async branchSource(
+    userId: string,
+    messageId: string,
+    asMember = false,
+  ): Promise<{ messages: SeedMessage[]; memory: string; pictures: SeedPicture[]; lorebookState: TimedState | null } | "busy" | null> {
     if (!this.reads(userId, asMember)) return null;
     return this.steering.branchSource(this.store.room!.user_id, messageId);
   }

@@ -15,6 +15,7 @@
  */
 import { CLOSE_CODES, MAX_FRAME_BYTES, type ReplyUsage } from "../schema/chat.ts";
 import { type ClientFrame, clientFrameSchema, type ServerFrame } from "../schema/chat-frames.ts";
+import type { TimedState } from "../schema/lorebook/activation.ts";
 import { replaceMacros } from "../schema/macros.ts";
 
 /**
@@ -172,6 +173,8 @@ export interface RoomFacts {
   memory?: string;
   /** A branch: the pictures among its messages (their objects are copied into this chat's own). */
   pictures?: SeedPicture[];
+  /** A branch: the lorebook timers as they were at its branch point (schema/lorebook/activation.ts TimedState). */
+  lorebookState?: TimedState;
 }
 
 /** The greeting as stored: line ends normalised, trimmed, macros replaced; null when there is none (DESIGN.md "Conversation title"). */

@@ -2,7 +2,8 @@
  * Attaching lorebooks in Chromium (DESIGN.md turn 4 "Lorebooks"): from the
  * chat menu's "Lorebooks" a person ticks their book for the chat (the focus
  * goes back to the menu's button), mentions the lantern its entry is keyed
- * on, and "Why this reply?" and the reply's prompt show the entry fired;
+ * on, and "Why this reply?" names the entry, its book and the key that
+ * fired it, and the reply's prompt shows it;
  * in the studio they attach two books to their character, put the second
  * first, and find both in that order after a reload. At 1280 and 375 px
  * wide, axe clean. The offline model answers.
@@ -96,14 +97,20 @@ for (const width of [1280, 375]) {
     await reply.getByRole("button", { name: "More actions" }).click();
     await page.getByRole("menuitem", { name: "Why this reply?", exact: true }).click();
     const why = page.getByRole("dialog", { name: "Why this reply?" });
-    await expect(why.getByRole("heading", { name: "Lorebook entries" })).toBeVisible();
+    const fired = why.getByRole("list", { name: "Lorebook entries" });
+    await expect(fired.getByRole("listitem")).toHaveText(["The lantern · Old QuarterKey “lantern” matched"]);
+    await atRest(page);
+    await expectAccessible(page);
+    await page.screenshot({ path: test.info().outputPath(`why-this-reply-${width}.png`) });
     await why.getByText("Raw prompt").click();
     await expect(why.locator("pre").filter({ hasText: LANTERN })).toHaveCount(1);
     await page.keyboard.press("Escape");
     const messages = (await (await page.request.get(`/api/conversations/${conversationId}/messages`)).json()) as ChatMessage[];
     const messageId = messages.filter((message) => !message.isUser).at(-1)!.id;
     const prompt = await (await page.request.get(`/api/conversations/${conversationId}/messages/${messageId}/prompt`)).json();
-    expect(prompt.lorebook).toEqual([{ lorebookId: lantern.id, entryId: lantern.entries[0]!.id, reason: "key" }]);
+    expect(prompt.lorebook).toEqual([
+      { lorebookId: lantern.id, entryId: lantern.entries[0]!.id, reason: "key", lorebookName: "Old Quarter", title: "The lantern", key: "lantern", secondaryKey: null, decorator: null },
+    ]);
 
     // The studio: attach both books to the character, the second one first.
     await page.goto(`/edit-character/${character.id}`);

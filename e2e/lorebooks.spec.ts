@@ -38,9 +38,9 @@ for (const width of [1280, 375]) {
     await expect(page.getByRole("heading", { name: "Drowned Coast", level: 1 })).toBeVisible();
     const fired = page.getByRole("list", { name: "Entries that fire" });
     await page.getByLabel("Type a message to see which entries fire and why.").fill("We sail to saltmere at dawn.");
-    await expect(fired.getByRole("listitem")).toHaveText(["The sea — constant", "Saltmere — key"]);
+    await expect(fired.getByRole("listitem")).toHaveText(["The sea — Constant: always on", "Saltmere — Key “Saltmere” matched"]);
     await page.getByLabel("Type a message to see which entries fire and why.").fill("Nothing here.");
-    await expect(fired.getByRole("listitem")).toHaveText(["The sea — constant"]);
+    await expect(fired.getByRole("listitem")).toHaveText(["The sea — Constant: always on"]);
 
     const saltmere = page.getByRole("listitem", { name: "Saltmere" });
     await saltmere.getByLabel("Content").fill("Saltmere stands on stilts over the bay.");

@@ -308,11 +308,26 @@ export const PROMPT_SECTION_KINDS = [
 ] as const;
 export type PromptSectionKind = (typeof PROMPT_SECTION_KINDS)[number];
 
-/** Why a lorebook entry fired (the lorebook issue fills `PromptRecord.lorebook`). */
+/**
+ * A lorebook entry that fired and why (DESIGN.md turn 4 "Lorebooks",
+ * schema/lorebook/activation.ts ActivatedEntry): named as it was when the
+ * reply was written, so the inspector shows it even after the book changed
+ * or when the book is someone else's (a character's creator's).
+ */
 export interface PromptLorebookEntry {
   lorebookId: string;
   entryId: string;
   reason: "key" | "secondary" | "regex" | "constant" | "recursion" | "sticky";
+  /** The book's name then ("" when unknown: a record written before names were kept). */
+  lorebookName: string;
+  /** The entry's comment, else its first key; "" when it has neither (show its id). */
+  title: string;
+  /** The primary key that matched (`key`, `secondary`, `regex`, `recursion`), else null. */
+  key: string | null;
+  /** `secondary` with AND_ANY/AND_ALL: the secondary key that matched, else null. */
+  secondaryKey: string | null;
+  /** The Card V3 decorator that made it fire (`@@activate`, `@@keep_activate_after_match`), else null. */
+  decorator: string | null;
 }
 
 /**

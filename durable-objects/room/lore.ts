@@ -12,9 +12,12 @@
  *   speaker's id (every version of a reply answers the same message, so a
  *   regenerate rolls probabilities and groups as the first version did).
  * - Timers (sticky, cooldown) and first matches: the room's `lorebook_state`
- *   row (room/migrations.ts version 9), counted in messages of the chat; the
+ *   row (room/migrations.ts version 11), counted in messages of the chat; the
  *   engine undoes what began at or after the current length (regenerate,
- *   rewind), as SillyTavern does.
+ *   rewind), as SillyTavern does. The same state is kept per reply
+ *   (`lorebook_states`, version 14) so that "Branch from here" starts the
+ *   branch with the timers as they were at its branch point (SillyTavern
+ *   keeps them in the chat's metadata, which a branch copies).
  */
 import { type ActivationResult, activate, type Lorebook, type LorebookSettings, type TimedState } from "../../schema/lorebook/activation.ts";
 import { contentOfCharacterBook, engineBook, type LorebookEntry } from "../../schema/lorebook/book.ts";
@@ -25,6 +28,9 @@ import { StoragePart } from "./storage-part.ts";
 /** One book as the room reads it from D1. */
 interface BookRow {
   id: string;
+  name: string;
+  /** ms since the epoch: the book's version (worker/lib/lorebooks.ts sets it on every write). */
+  updatedAt: number;
   settings: string;
   entries: string;
   /** 0 the chat's, 1 the speaker's, 2 another member's. */
@@ -51,7 +57,7 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
   const members = [speaker, ...others.filter((member) => member.characterId !== speaker.characterId)];
   const { results } = await db
     .prepare(
-      `SELECT l.id, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
+      `SELECT l.id, l.name, l.updated_at AS updatedAt, l.settings, l.entries, src.rank, l.character_id AS ownOf FROM (
          SELECT lorebook_id AS id, 0 AS rank, position AS pos FROM conversation_lorebooks WHERE conversation_id = ?1
          UNION ALL
          SELECT id, CASE WHEN character_id = ?2 THEN 1 ELSE 2 END, -1 FROM lorebooks
@@ -71,11 +77,8 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
       : [];
   const read: { book: Lorebook; rank: number }[] = [];
   for (const row of results) {
-    try {
-      read.push({ book: { id: row.id, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] }, rank: row.rank });
-    } catch {
-      // A row that is not JSON has no entries to give (D1 rows are written whole by worker/lib/lorebooks.ts).
-    }
+    const book = keptBook(row);
+    if (book) read.push({ book, rank: row.rank });
   }
   // Stable: a fallback goes before the standalone books of its own rank, as an own book does.
   const ordered = [...members.flatMap(fallback), ...read].sort((a, b) => a.rank - b.rank);
@@ -85,6 +88,33 @@ export async function readReplyLorebooks(db: D1Database, conversationId: string,
     seen.add(book.id);
     return [book];
   });
+}
+
+/** Books read lately, by id, with the version they were read at (the engine compiles a book object once: schema/lorebook/entries.ts). */
+const keptBooks = new Map<string, { row: BookRow; book: Lorebook }>();
+/** Books kept at most (an isolate holds many rooms; a book of 1,000 entries is ~1 MB compiled). */
+const KEPT_BOOKS = 64;
+
+/**
+ * Row `row` as the engine's book: the same object as last time while its
+ * `updated_at` and text are the same (two writes may share a millisecond),
+ * so its keys are compiled once per version; null
+ * for a row that is not JSON (D1 rows are written whole by
+ * worker/lib/lorebooks.ts, so it has no entries to give).
+ */
+function keptBook(row: BookRow): Lorebook | null {
+  const kept = keptBooks.get(row.id);
+  if (kept && kept.row.updatedAt === row.updatedAt && kept.row.name === row.name && kept.row.settings === row.settings && kept.row.entries === row.entries) return kept.book;
+  let book: Lorebook;
+  try {
+    book = { id: row.id, name: row.name, settings: JSON.parse(row.settings) as LorebookSettings, entries: JSON.parse(row.entries) as LorebookEntry[] };
+  } catch {
+    return null;
+  }
+  keptBooks.delete(row.id);
+  if (keptBooks.size >= KEPT_BOOKS) keptBooks.delete(keptBooks.keys().next().value!);
+  keptBooks.set(row.id, { row: { ...row, rank: 0, ownOf: null }, book });
+  return book;
 }
 
 /** What one reply's activation needs besides the books. */
@@ -112,9 +142,37 @@ export class RoomLore extends StoragePart {
     }
   }
 
-  /** Keeps `state` for the next reply. */
-  keep(state: TimedState): void {
+  /** A branch starts with `state` (its source's at the branch point) for its first reply. */
+  keepCurrent(state: TimedState): void {
     this.sql("INSERT INTO lorebook_state (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", JSON.stringify(state));
+  }
+
+  /** Keeps `state` for the next reply, and as the state after reply `replyId` (for a branch from there). */
+  keep(state: TimedState, replyId: string): void {
+    this.keepCurrent(state);
+    this.sql("INSERT INTO lorebook_states (message_id, state) VALUES (?, ?) ON CONFLICT (message_id) DO UPDATE SET state = excluded.state", replyId, JSON.stringify(state));
+  }
+
+  /**
+   * The timers a branch of `rows` (the messages it copies, oldest first)
+   * starts with: the state kept after the newest of them that has one. A
+   * room written before states were kept per reply has none: then the
+   * current state, as SillyTavern copies it (the engine undoes what began
+   * after the branch point). Null when no reply among `rows` kept a state.
+   */
+  stateThrough(rows: readonly { id: string }[]): TimedState | null {
+    const kept = this.sql<{ message_id: string; state: string }>(
+      "SELECT message_id, state FROM lorebook_states WHERE message_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(rows.map((row) => row.id)),
+    );
+    if (kept.length === 0) return this.sql<{ n: number }>("SELECT count(*) AS n FROM lorebook_states")[0]!.n === 0 ? this.state() : null;
+    const at = new Map(rows.map((row, index) => [row.id, index]));
+    const newest = kept.reduce((best, row) => (at.get(row.message_id)! > at.get(best.message_id)! ? row : best));
+    try {
+      return JSON.parse(newest.state) as TimedState;
+    } catch {
+      return null;
+    }
   }
 
   /** The entries of `books` that fire for the reply, and the timers to keep once it is stored. */

@@ -39,7 +39,7 @@
  * nothing.
  */
 import { type Embedder, normalised } from "../../ai/embeddings/embedder.ts";
-import type { PromptRecord } from "../../schema/chat.ts";
+import type { PromptLorebookEntry, PromptRecord } from "../../schema/chat.ts";
 import { replyVersions } from "../../schema/chat-frames.ts";
 import { type RecalledLine, recalledLineTokens } from "../prompt.ts";
 import { versionFields } from "./message-rows.ts";
@@ -348,7 +348,10 @@ export class RoomMemory extends StoragePart {
   record(row: MessageRow): PromptRecord | null {
     const version = replyVersions(versionFields(row)).current;
     const stored = this.sql<{ record: string }>("SELECT record FROM prompt_records WHERE message_id = ? AND version = ?", row.id, version)[0];
-    return stored ? (JSON.parse(stored.record) as PromptRecord) : null;
+    if (!stored) return null;
+    const record = JSON.parse(stored.record) as Omit<PromptRecord, "lorebook"> & { lorebook?: (Pick<PromptLorebookEntry, "lorebookId" | "entryId" | "reason"> & Partial<PromptLorebookEntry>)[] };
+    // A record written before entries were named reads with empty names (the inspector shows ids).
+    return { ...record, lorebook: (record.lorebook ?? []).map((entry) => ({ lorebookName: "", title: "", key: null, secondaryKey: null, decorator: null, ...entry })) };
   }
 
   /** How many messages have a vector of this embedder (tests, the bench). */

@@ -40,6 +40,10 @@
  * - `messages.expression` (version 10) and `messages.version_expressions`
  *   (version 12, issue 37): the face the shown version of a reply shows, and
  *   each version's, so a swipe brings its own back (message-rows.ts).
+ * - lorebook timers per reply (version 14): `lorebook_states`, the same
+ *   state as it was after each reply (keyed by the reply's message id; a
+ *   deleted message takes its own along), so "Branch from here" starts the
+ *   branch with the timers of its branch point (lore.ts stateThrough).
  *
  * Times are ms since the epoch.
  */
@@ -355,6 +359,13 @@ const MIGRATIONS: string[][] = [
   ["ALTER TABLE messages ADD COLUMN version_expressions TEXT"],
   // 13 (issue 38): a picture's versions (regenerate), the shown one in the row's own columns.
   ["ALTER TABLE images ADD COLUMN versions TEXT", "ALTER TABLE images ADD COLUMN version_index INTEGER"],
+  // 14: the lorebook timers after each reply, for branches (lore.ts).
+  [
+    "CREATE TABLE lorebook_states (message_id TEXT PRIMARY KEY, state TEXT NOT NULL)",
+    `CREATE TRIGGER messages_deleted_lorebook AFTER DELETE ON messages BEGIN
+       DELETE FROM lorebook_states WHERE message_id = old.id;
+     END`,
+  ],
 ];
 
 /** Newest schema version. */

@@ -407,7 +407,16 @@ export class ReplyWriting {
           messages: prompt.messages,
           sections: prompt.sections,
           recalled: prompt.recalled,
-          lorebook: prompt.lorebook.map(({ lorebookId, entryId, reason }) => ({ lorebookId, entryId, reason })),
+          lorebook: prompt.lorebook.map(({ lorebookId, entryId, reason, lorebookName, title, key, secondaryKey, decorator }) => ({
+            lorebookId,
+            entryId,
+            reason,
+            lorebookName,
+            title,
+            key,
+            secondaryKey,
+            decorator,
+          })),
           model: modelName,
           tokens: prompt.estimatedTokens,
         },
@@ -416,7 +425,7 @@ export class ReplyWriting {
       row = store.row(reply.id) ?? row;
     }
     // The timers count from this reply on (a failed reply keeps the state it found).
-    if (lore) store.lore.keep(lore.timedState);
+    if (lore) store.lore.keep(lore.timedState, reply.id);
     // D1 first, so a client that reloads its chat list on this frame sees the new preview.
     // A continued reply is not a new message: only the preview follows.
     if (reply.continues !== null) this.d1.notePreview(row);

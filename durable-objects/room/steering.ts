@@ -17,6 +17,7 @@
  */
 import { EDIT_REFUSED_TEXT, MAX_CHAT_MESSAGE_LENGTH, MEMORY_REFUSED_TEXT, AUTHOR_NOTE_REFUSED_TEXT, SUMMARY_REFUSED_TEXT } from "../../schema/chat.ts";
 import { type ChatErrorCode, chooseVersion, type ClientFrame, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
+import type { TimedState } from "../../schema/lorebook/activation.ts";
 import type { SeedMessage, SeedPicture } from "../room-protocol.ts";
 import type { D1Sync } from "./d1-sync.ts";
 import type { ReplyRounds } from "./replies.ts";
@@ -329,12 +330,13 @@ export class Steering {
 
   /**
    * "Branch from here": the visible messages up to and including
-   * `messageId`, oldest first, and the memory note, for a new conversation
+   * `messageId`, oldest first, the memory note, the pictures among them and
+   * the lorebook timers as they were there, for a new conversation
    * to start with (ratings stay behind). Null when the room is not the
    * owner's or has no such message; "busy" while a reply is being written
    * (the branch would copy half a reply).
    */
-  branchSource(userId: string, messageId: string): { messages: SeedMessage[]; memory: string; pictures: SeedPicture[] } | "busy" | null {
+  branchSource(userId: string, messageId: string): { messages: SeedMessage[]; memory: string; pictures: SeedPicture[]; lorebookState: TimedState | null } | "busy" | null {
     if (!this.owns(userId)) return null;
     if (this.replies.active) return "busy";
     const rows = this.store.rowsThrough(messageId);
@@ -356,6 +358,7 @@ export class Steering {
         characterId: picture.character_id,
         createdAt: picture.created_at,
       }));
-    return { messages: rows.map((row) => seedOf(row)), memory: this.store.room!.memory, pictures };
+    // The lorebook timers as they were there (lore.ts stateThrough): a sticky entry still holds in the branch.
+    return { messages: rows.map((row) => seedOf(row)), memory: this.store.room!.memory, pictures, lorebookState: this.store.lore.stateThrough(rows) };
   }
 }

@@ -63,9 +63,10 @@ describe("storage", () => {
     // What a room written before swipes existed holds: schema 1, no swipe_index column, no kept card
     // (nor anything later: edits, memory, summary, persona, frame receipts, lorebook timers).
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
-      for (const trigger of ["messages_deleted_memory", "messages_edited_memory", "messages_shown_memory"]) state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
+      for (const trigger of ["messages_deleted_memory", "messages_edited_memory", "messages_shown_memory", "messages_deleted_lorebook"]) state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
       state.storage.sql.exec("DROP TABLE images");
       state.storage.sql.exec("DROP TABLE lorebook_state");
+      state.storage.sql.exec("DROP TABLE lorebook_states");
       state.storage.sql.exec("DROP TABLE message_vectors");
       state.storage.sql.exec("DROP TABLE memory_changes");
       state.storage.sql.exec("DROP TABLE prompt_records");

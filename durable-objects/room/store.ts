@@ -148,6 +148,8 @@ export class RoomStore extends StoragePart {
             message.isUser ? null : (expressions[swipeIndex ?? alternatives.length] ?? null),
           );
         }
+        // A branch's lorebook timers, counted in messages as the copies are (room/lore.ts).
+        if (facts.lorebookState) this.lore.keepCurrent(facts.lorebookState);
         // A branch's pictures, each after the message it followed (its new `seq`).
         const seqs = this.sql<{ seq: number }>("SELECT seq FROM messages ORDER BY seq").map((row) => row.seq);
         for (const picture of facts.pictures ?? []) {

@@ -6,6 +6,7 @@
  * series of turns on one branch, each turn's timers passed to the next.
  */
 import { describe, expect, it } from "vitest";
+import { requiredLiteral } from "./matching.ts";
 import { activate, parseDecorators, seededRandom, type ActivatedEntry, type ActivationInput, type LoreEntry, type Lorebook, type LorebookSettings, type TimedState } from "./activation.ts";
 
 /** A turn: the chat newest first ("Name: text" gives a speaker), what fires ("entryId:reason", in prompt order). */
@@ -34,6 +35,25 @@ const one = (fields: Partial<LoreEntry>, settings?: LorebookSettings) => [book([
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 const cases: Case[] = [
+  // What the prompt inspector tells (DESIGN.md turn 4: "names each activated entry and why")
+  {
+    rule: "an entry fired by a key is named by its comment and book, with the key that matched",
+    books: [{ id: "w", name: "Saltmere", entries: [entry("e", { comment: "The harbor", keys: ["dock", "harbor"] })] }],
+    turns: [{ say: ["At the HARBOR."], expect: ["e:key"], detail: [{ lorebookName: "Saltmere", title: "The harbor", key: "harbor", secondaryKey: null, decorator: null }] }],
+  },
+  { rule: "an entry without a comment is titled by its first key", books: one({ keys: ["", "dragon", "wyrm"] }), turns: [{ say: ["a wyrm"], expect: ["e:key"], detail: [{ title: "dragon", key: "wyrm", lorebookName: "" }] }] },
+  { rule: "a regex key is the key that matched", books: one({ keys: ["/drag(on|oon)s?/i"] }), turns: [{ say: ["Dragoons!"], expect: ["e:regex"], detail: [{ key: "/drag(on|oon)s?/i" }] }] },
+  {
+    rule: "a secondary AND_ANY match names both keys; NOT_ANY names only the primary",
+    books: [book([entry("a", { keys: ["storm"], secondaryKeys: ["rain", "sea"], order: 1 }), entry("b", { keys: ["storm"], secondaryKeys: ["snow"], selectiveLogic: "NOT_ANY", order: 2 })])],
+    turns: [{ say: ["storm at sea"], expect: ["a:secondary", "b:secondary"], detail: [{ key: "storm", secondaryKey: "sea" }, { key: "storm", secondaryKey: null }] }],
+  },
+  { rule: "a constant entry names no key", books: one({ constant: true, keys: ["x"] }), turns: [{ say: ["x"], expect: ["e:constant"], detail: [{ key: null, decorator: null }] }] },
+  {
+    rule: "recursion names the key found in another entry's content",
+    books: [book([entry("a", { keys: ["tower"], content: "The tower holds the LAMP.", order: 2 }), entry("b", { keys: ["lamp"], order: 1 })], { recursive: true })],
+    turns: [{ say: ["the tower"], expect: ["b:recursion", "a:key"], detail: [{ key: "lamp" }, { key: "tower" }] }],
+  },
   // Keys and matching
   { rule: "a primary key anywhere in the scanned messages fires the entry, case-insensitive by default", books: one({ keys: ["dragon"] }), turns: [{ say: ["A DRAGON lands."], expect: ["e:key"] }] },
   { rule: "no key matched: nothing fires", books: one({ keys: ["dragon"] }), turns: [{ say: ["A wyvern lands."], expect: [] }] },
@@ -44,6 +64,21 @@ const cases: Case[] = [
   { rule: "without matchWholeWords a key matches inside words", books: one({ keys: ["cat"] }), turns: [{ say: ["concatenate"], expect: ["e:key"] }] },
   { rule: "matchWholeWords with a key of several words is a plain substring match", books: one({ keys: ["ice cream"], matchWholeWords: true }), turns: [{ say: ["nice creamy"], expect: ["e:key"] }] },
   { rule: "matchWholeWords in a script without spaces: every non-ASCII letter is a boundary, so the key matches inside words", books: one({ keys: ["猫"], matchWholeWords: true }), turns: [{ say: ["我的猫咪"], expect: ["e:key"] }] },
+  // The compiled matchers (matching.ts: one automaton per book, a literal each regex needs) find what a plain search finds
+  {
+    rule: "a key inside another key and keys sharing a start are all found",
+    books: [book([entry("a", { keys: ["undersea"], order: 3 }), entry("b", { keys: ["sea"], order: 2 }), entry("c", { keys: ["seal"], order: 1 }), entry("d", { keys: ["sear"], order: 0 })])],
+    turns: [{ say: ["An undersea seal."], expect: ["c:key", "b:key", "a:key"] }],
+  },
+  { rule: "whole words: a later occurrence between boundaries counts", books: one({ keys: ["art"], matchWholeWords: true }), turns: [{ say: ["A party of art lovers."], expect: ["e:key"] }] },
+  { rule: "whole words: only inside other words, no match", books: one({ keys: ["art"], matchWholeWords: true }), turns: [{ say: ["A party, a start, a cart."], expect: [] }] },
+  { rule: "a case-sensitive key and a case-insensitive one in the same book", books: [book([entry("a", { keys: ["Rose"], caseSensitive: true, order: 2 }), entry("b", { keys: ["ROSE"], order: 1 })])], turns: [{ say: ["a rose"], expect: ["b:key"] }, { say: ["Rose said"], expect: ["b:key", "a:key"] }] },
+  { rule: "a regex with an optional letter matches without it", books: one({ keys: ["/colou?rs?/"] }), turns: [{ say: ["the colors"], expect: ["e:regex"] }] },
+  { rule: "a regex with an alternation matches either side", books: one({ keys: ["/cat|dog/"] }), turns: [{ say: ["a dog"], expect: ["e:regex"] }] },
+  { rule: "a case-sensitive regex needs its literal in that case", books: one({ keys: ["/Storm(s)?/"] }), turns: [{ say: ["a storm"], expect: [] }, { say: ["a Storm"], expect: ["e:regex"] }] },
+  { rule: "an i regex finds its literal in any case", books: one({ keys: ["/\\bstorm\\b/i"] }), turns: [{ say: ["STORM!"], expect: ["e:regex"] }] },
+  { rule: "a regex key is matched across messages as one text", books: one({ keys: ["/calm[\\s\\S]*storm/"], scanDepth: 2 }), turns: [{ say: ["a storm", "so calm"], expect: [] }, { say: ["so calm", "a storm"], expect: ["e:regex"] }] },
+  { rule: "a key with a macro is expanded before it is matched", books: one({ keys: ["{{user}}'s sword"] }), turns: [{ say: ["Mira's sword"], substitute: (t: string) => t.replace("{{user}}", "Mira"), expect: ["e:key"] }] },
   { rule: "a /regex/flags key is a regular expression", books: one({ keys: ["/drag(on|oness)\\b/i"] }), turns: [{ say: ["the DRAGONESS"], expect: ["e:regex"] }] },
   { rule: "a regex key ignores case sensitivity: only its own flags count", books: one({ keys: ["/dragon/"], caseSensitive: false }), turns: [{ say: ["DRAGON"], expect: [] }] },
   { rule: "a regex key ignores whole words", books: one({ keys: ["/cat/"], matchWholeWords: true }), turns: [{ say: ["concatenate"], expect: ["e:regex"] }] },
@@ -226,7 +261,7 @@ const cases: Case[] = [
   },
 
   // Card V3 decorators
-  { rule: "@@activate: fires in any case", books: one({ content: "@@activate\nAlways here" }), turns: [{ say: ["x"], expect: ["e:constant"], detail: [{ content: "Always here" }] }] },
+  { rule: "@@activate: fires in any case", books: one({ content: "@@activate\nAlways here" }), turns: [{ say: ["x"], expect: ["e:constant"], detail: [{ content: "Always here", decorator: "@@activate", key: null }] }] },
   { rule: "@@dont_activate: never fires on keys", books: one({ keys: ["x"], content: "@@dont_activate\nhidden" }), turns: [{ say: ["x"], expect: [] }] },
   { rule: "@@activate wins over @@dont_activate", books: one({ content: "@@dont_activate\n@@activate\nhere" }), turns: [{ say: ["x"], expect: ["e:constant"] }] },
   { rule: "@@depth and @@role: inserted at that depth with that role", books: one({ keys: ["x"], content: "@@depth 2\n@@role assistant\nlore" }), turns: [{ say: ["x"], expect: ["e:key"], detail: [{ position: "at_depth", depth: 2, role: "assistant", content: "lore" }] }] },
@@ -322,5 +357,36 @@ describe("parseDecorators", () => {
 
   it("content without decorators is unchanged", () => {
     expect(parseDecorators("Plain @@ text")).toEqual({ decorators: [], content: "Plain @@ text" });
+  });
+});
+
+describe("requiredLiteral (the text a regex key cannot match without)", () => {
+  it("is the longest run of plain characters no quantifier makes optional", () => {
+    const of = (source: string, flags = "") => requiredLiteral(new RegExp(source, flags));
+    expect(of("\\bdragons?\\b", "i")).toBe("dragon");
+    expect(of("colou?r")).toBe("colo");
+    expect(of("storm(y)?s")).toBe("storm");
+    expect(of("Sea\\.Wolf+")).toBe("Sea.Wolf");
+    expect(of("[abc]xyz{2}")).toBe(null);
+    expect(of("STORM", "i")).toBe("storm");
+  });
+
+  it("is none when it cannot be told safely: alternation, unicode, escapes with a payload, too short", () => {
+    const of = (source: string, flags = "") => requiredLiteral(new RegExp(source, flags));
+    expect(of("cat|dog")).toBe(null);
+    expect(of("dragon", "u")).toBe(null);
+    expect(of("\\x41bcdef")).toBe(null);
+    expect(of("(a)\\1bcd")).toBe(null);
+    expect(of("ab")).toBe(null);
+    expect(of("σκύλος", "i")).toBe(null);
+  });
+});
+
+describe("the state kept between replies", () => {
+  it("notes as matched only the entries whose decorators read it, and times the sticky ones", () => {
+    const books = [book([entry("plain", { keys: ["storm"] }), entry("once", { keys: ["storm"], content: "@@dont_activate_after_match\nlore" }), entry("stays", { keys: ["storm"], sticky: 2 })])];
+    const result = activate(books, { messages: [{ text: "a storm" }], countTokens: words, seed: "m1", chatLength: 3 });
+    expect(result.entries.map((e) => e.entryId).sort()).toEqual(["once", "plain", "stays"]);
+    expect(result.timedState).toEqual({ sticky: { "b.stays": { start: 3, end: 5 } }, cooldown: {}, matched: ["b.once"] });
   });
 });

@@ -91,8 +91,8 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 const without = (value: Json, known: ReadonlySet<string>): Json => Object.fromEntries(Object.entries(value).filter(([key]) => !known.has(key)));
 
 /** The engine's view of a stored book (its entries already are `LoreEntry`s). */
-export function engineBook(book: { id: string; entries: readonly LorebookEntry[]; settings: LorebookSettings }): Lorebook {
-  return { id: book.id, entries: [...book.entries], settings: book.settings };
+export function engineBook(book: { id: string; name?: string; entries: readonly LorebookEntry[]; settings: LorebookSettings }): Lorebook {
+  return { id: book.id, ...(book.name !== undefined ? { name: book.name } : {}), entries: [...book.entries], settings: book.settings };
 }
 
 // ---------------------------------------------------------------------------

@@ -18,7 +18,7 @@ describe("reading books for activation", () => {
     });
     expect(book.entries[0]).toMatchObject({ id: "3", keys: ["storm"], secondaryKeys: ["sea"], selectiveLogic: "NOT_ANY", position: "at_depth", depth: 1, role: "assistant", order: 50, sticky: 2 });
     const first = activate(book, { messages: [{ text: "a storm" }], countTokens: words, seed: "m1" });
-    expect(first.entries).toEqual([{ lorebookId: "wi", entryId: "3", content: "Storm lore", position: "at_depth", depth: 1, role: "assistant", order: 50, reason: "secondary" }]);
+    expect(first.entries).toEqual([{ lorebookId: "wi", entryId: "3", content: "Storm lore", position: "at_depth", depth: 1, role: "assistant", order: 50, reason: "secondary", lorebookName: "", title: "storm", key: "storm", secondaryKey: null, decorator: null }]);
     const next = activate(book, { messages: [{ text: "calm" }, { text: "a storm" }], countTokens: words, seed: "m2", timedState: first.timedState });
     expect(next.entries.map((e) => e.reason)).toEqual(["sticky"]);
   });

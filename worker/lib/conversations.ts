@@ -28,6 +28,7 @@ import {
   type ReplyOrder,
 } from "../../schema/chat.ts";
 import type { ConversationRoom } from "../../durable-objects/conversation-room.ts";
+import type { TimedState } from "../../schema/lorebook/activation.ts";
 import { greetingFor, type RoomCastMember, type RoomGreeting, type SeedMessage, type SeedPicture } from "../../durable-objects/room-protocol.ts";
 import { messagePreview } from "../../durable-objects/room/d1-sync.ts";
 import { creatorUsernameSql } from "./catalog-rows.ts";
@@ -260,7 +261,15 @@ export async function chatCharacters(
 /** How a new conversation starts: with the character's greeting, or with given messages (a branch, an import). */
 export type ConversationStart =
   | { kind: "greeting" }
-  | { kind: "messages"; messages: SeedMessage[]; memory?: string; pictures?: SeedPicture[]; branchedFrom?: { id: string; title: string | null } };
+  | {
+      kind: "messages";
+      messages: SeedMessage[];
+      memory?: string;
+      pictures?: SeedPicture[];
+      /** A branch: the lorebook timers at its branch point (ConversationRoom.branchSource). */
+      lorebookState?: TimedState | null;
+      branchedFrom?: { id: string; title: string | null };
+    };
 
 /**
  * Starts a conversation with a character the person may see: the D1 row
@@ -351,7 +360,14 @@ export async function createConversation(
       userName,
       createdAt: now,
       greetings,
-      ...(start.kind === "messages" ? { messages: start.messages, memory: start.memory ?? "", ...(start.pictures?.length ? { pictures: start.pictures } : {}) } : {}),
+      ...(start.kind === "messages"
+        ? {
+            messages: start.messages,
+            memory: start.memory ?? "",
+            ...(start.pictures?.length ? { pictures: start.pictures } : {}),
+            ...(start.lorebookState ? { lorebookState: start.lorebookState } : {}),
+          }
+        : {}),
     });
   } catch (error) {
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(id).run();

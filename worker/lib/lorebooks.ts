@@ -232,6 +232,26 @@ export async function attachToConversation(db: D1Database, conversationId: strin
   ]);
 }
 
+/**
+ * "Branch from here": the books attached to chat `fromId` that are
+ * `userId`'s own go with the branch `toId`, in their order (SillyTavern's
+ * chat lorebook lives in the chat's metadata, which a branch copies); a
+ * member of a shared room branching takes none of the owner's. The ids
+ * attached, in order.
+ */
+export async function copyConversationLorebooks(db: D1Database, fromId: string, toId: string, userId: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `INSERT INTO conversation_lorebooks (conversation_id, lorebook_id, position)
+       SELECT ?1, cl.lorebook_id, cl.position FROM conversation_lorebooks cl JOIN lorebooks l ON l.id = cl.lorebook_id
+       WHERE cl.conversation_id = ?2 AND l.owner_id = ?3
+       RETURNING lorebook_id AS id, position`,
+    )
+    .bind(toId, fromId, userId)
+    .all<{ id: string; position: number }>();
+  return results.sort((a, b) => a.position - b.position).map((row) => row.id);
+}
+
 /** The standalone books attached to character `characterId`, in order. */
 export async function characterLorebookIds(db: D1Database, characterId: number): Promise<string[]> {
   const { results } = await db

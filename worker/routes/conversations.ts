@@ -75,7 +75,7 @@ import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemb
 import { chatShareTokens } from "../lib/shares.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
-import { attachToConversation, conversationLorebookIds } from "../lib/lorebooks.ts";
+import { attachToConversation, conversationLorebookIds, copyConversationLorebooks } from "../lib/lorebooks.ts";
 import { purgeShareCache } from "../middleware/edge-cache.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -353,7 +353,9 @@ export const conversationsRoutes = new Hono<AppEnv>()
       { user, characters, title: branchTitle(source.title ?? castTitle(characters.map((character) => character.name))), start: how, castSettings, replyOrder: source.replyOrder },
       chatModelName(c.env),
     );
-    return c.json(branch, 201);
+    // The chat's books that are the brancher's own go along; its timers came with `how` (room/lore.ts).
+    const lorebookIds = await copyConversationLorebooks(c.env.DB, source.id, branch.id, user.id);
+    return c.json({ ...branch, lorebookIds } satisfies Conversation, 201);
   })
   .put("/:id/persona", requireUser, limitWrites("WRITE_RATE_LIMITER"), validate("json", conversationPersonaInputSchema), async (c) => {
     const user = c.get("user")!;

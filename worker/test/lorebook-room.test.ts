@@ -5,7 +5,9 @@
  * `character_book`) fires by key and is named with its reason; a sticky
  * entry stays for its messages, then goes; a regenerate rolls the same
  * probabilities (seeded by the id of the message it answers); timers
- * survive the room's hibernation; in a group, every member's book applies.
+ * survive the room's hibernation and a branch starts with them as they were
+ * at its branch point (the chat's books go along); in a group, every
+ * member's book applies.
  */
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
@@ -21,6 +23,11 @@ import { conversationRoom } from "../lib/conversations.ts";
 
 async function record(user: TestUser, conversationId: string, messageId: string): Promise<PromptRecord> {
   return json<PromptRecord>(await call(`/api/conversations/${conversationId}/messages/${messageId}/prompt`, { user }), 200);
+}
+
+/** An inspector entry: what fired, named as it was, and why (nothing but `why` given: no key, no decorator). */
+function fired(lorebookId: string, entryId: string, reason: PromptRecord["lorebook"][number]["reason"], why: Partial<PromptRecord["lorebook"][number]> = {}) {
+  return { lorebookId, entryId, reason, lorebookName: "Book", title: "", key: null, secondaryKey: null, decorator: null, ...why };
 }
 
 async function book(user: TestUser, body: Record<string, unknown>): Promise<LorebookRecord> {
@@ -61,10 +68,10 @@ describe("lorebooks in the prompt", () => {
     const prompt = await record(mira, chat.id, response.messageId);
     expect(prompt.lorebook).toEqual(
       expect.arrayContaining([
-        { lorebookId: world.id, entryId: "0", reason: "key" },
-        { lorebookId: world.id, entryId: "2", reason: "constant" },
-        { lorebookId: attached.id, entryId: "storm", reason: "regex" },
-        { lorebookId: own.id, entryId: "5", reason: "key" },
+        fired(world.id, "0", "key", { title: "Saltmere", key: "Saltmere" }),
+        fired(world.id, "2", "constant"),
+        fired(attached.id, "storm", "regex", { title: "/storms?\\b/i", key: "/storms?\\b/i" }),
+        fired(own.id, "5", "key", { lorebookName: own.name, title: "lamp", key: "lamp" }),
       ]),
     );
     expect(prompt.lorebook).toHaveLength(4);
@@ -93,6 +100,25 @@ describe("lorebooks in the prompt", () => {
     socket.close();
     // Fired with 2 messages in the chat; sticky for 4 messages: the next reply (4 messages) keeps it, the one after (6) does not.
     expect(reasons).toEqual([["key"], ["sticky"], [], []]);
+  });
+
+  it("a book edited between replies: the next reply reads its new version", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["harbor"], content: "OLD-LORE: the harbor is empty." }] });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { socket } = await join(mira, chat.id);
+    const before = await record(mira, chat.id, (await socket.chat(chat.id, "To the harbor.")).response.messageId);
+    await json(
+      await call(`/api/lorebooks/${world.id}`, { method: "PUT", user: mira, body: { name: "Book", entries: [{ keys: ["harbor"], content: "NEW-LORE: the harbor is full of ships.", comment: "Harbor" }] } }),
+      200,
+    );
+    const after = await record(mira, chat.id, (await socket.chat(chat.id, "Back to the harbor.")).response.messageId);
+    socket.close();
+    const sent = (prompt: PromptRecord) => prompt.messages.map((m) => m.content).join("\n");
+    expect([sent(before).includes("OLD-LORE"), sent(after).includes("OLD-LORE"), sent(after).includes("NEW-LORE")]).toEqual([true, false, true]);
+    expect(after.lorebook).toEqual([fired(world.id, "0", "key", { title: "Harbor", key: "harbor" })]);
   });
 
   it("a regenerated reply rolls each entry's probability as the first version did", async () => {
@@ -124,13 +150,61 @@ describe("lorebooks in the prompt", () => {
     const chat = await startChat(mira, orla.id);
     await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
     const first = await join(mira, chat.id);
-    const fired = (await record(mira, chat.id, (await first.socket.chat(chat.id, "A storm is coming.")).response.messageId)).lorebook;
+    const firstFired = (await record(mira, chat.id, (await first.socket.chat(chat.id, "A storm is coming.")).response.messageId)).lorebook;
     first.socket.close();
     await evictDurableObject(conversationRoom(env, chat.id));
     const second = await join(mira, chat.id);
     const kept = (await record(mira, chat.id, (await second.socket.chat(chat.id, "Shall we wait?")).response.messageId)).lorebook;
     second.socket.close();
-    expect([fired, kept]).toEqual([[{ lorebookId: world.id, entryId: "0", reason: "key" }], [{ lorebookId: world.id, entryId: "0", reason: "sticky" }]]);
+    expect([firstFired, kept]).toEqual([[fired(world.id, "0", "key", { title: "storm", key: "storm" })], [fired(world.id, "0", "sticky", { title: "storm" })]]);
+  });
+
+  it("a branch starts with the timers of its branch point: a sticky entry still holds there after it ended in the source", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const source = await join(mira, chat.id);
+    const replies: string[] = [];
+    const reasons: string[][] = [];
+    for (const text of ["A storm is coming.", "Shall we wait?", "And now?"]) {
+      const { response } = await source.socket.chat(chat.id, text);
+      replies.push(response.messageId);
+      reasons.push((await record(mira, chat.id, response.messageId)).lorebook.map((entry) => entry.reason));
+    }
+    source.socket.close();
+    // In the source the sticky ran out (fired at 2 messages, for 4): the third reply has no lore.
+    expect(reasons).toEqual([["key"], ["sticky"], []]);
+
+    // Branch from the first reply (3 messages): the sticky began at 2 and lasts until 6.
+    const branch = await json<{ id: string; lorebookIds: string[] }>(
+      await call(`/api/conversations/${chat.id}/branch`, { method: "POST", user: mira, body: { messageId: replies[0] } }),
+      201,
+    );
+    expect(branch.lorebookIds).toEqual([world.id]);
+    const inBranch = await join(mira, branch.id);
+    const first = (await record(mira, branch.id, (await inBranch.socket.chat(branch.id, "Shall we wait?")).response.messageId)).lorebook;
+    const second = (await record(mira, branch.id, (await inBranch.socket.chat(branch.id, "And now?")).response.messageId)).lorebook;
+    inBranch.socket.close();
+    expect([first, second]).toEqual([[fired(world.id, "0", "sticky", { title: "storm" })], []]);
+  });
+
+  it("a branch from before the timer began starts without it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const orla = await character(mira);
+    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
+    const chat = await startChat(mira, orla.id);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const source = await join(mira, chat.id);
+    const calm = (await source.socket.chat(chat.id, "A calm night.")).response.messageId;
+    await source.socket.chat(chat.id, "A storm is coming.");
+    source.socket.close();
+    const branch = await json<{ id: string }>(await call(`/api/conversations/${chat.id}/branch`, { method: "POST", user: mira, body: { messageId: calm } }), 201);
+    const inBranch = await join(mira, branch.id);
+    const lore = (await record(mira, branch.id, (await inBranch.socket.chat(branch.id, "Shall we wait?")).response.messageId)).lorebook;
+    inBranch.socket.close();
+    expect(lore).toEqual([]);
   });
 
   it("in a group chat, another member's own book fires on the shared history", async () => {
@@ -151,7 +225,7 @@ describe("lorebooks in the prompt", () => {
     const response = await socket.next("character_response");
     socket.close();
     const prompt = await record(mira, group.id, response.messageId);
-    expect(prompt.lorebook).toEqual([{ lorebookId: bosBook.id, entryId: "1", reason: "key" }]);
+    expect(prompt.lorebook).toEqual([fired(bosBook.id, "1", "key", { lorebookName: bosBook.name, title: "ferry", key: "ferry" })]);
     expect(prompt.messages[0]!.content).toContain("BO-LORE: the ferry leaks.");
   });
 });

@@ -296,4 +296,27 @@ describe("attaching books", () => {
     expect(await json(await call(path, { method: "PATCH", user: mira, body: { lorebookIds: [] } }), 200)).toMatchObject({ lorebookIds: [] });
     expect(await countRows("conversation_lorebooks", "conversation_id = ?", chat.id)).toBe(0);
   });
+
+  it("a branch takes the chat's books that are the brancher's own: the owner's branch has them, a shared room member's none", async () => {
+    const mira = await signIn();
+    const tom = await signIn();
+    const characterId = await insertCharacter({ name: "Brook" });
+    const chat = await startChat(mira, characterId);
+    const first = await json<LorebookRecord>(await create(mira), 201);
+    const second = await json<LorebookRecord>(await create(mira), 201);
+    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [second.id, first.id] } }), 200);
+    const [greeting] = await json<{ id: string }[]>(await call(`/api/conversations/${chat.id}/messages`, { user: mira }), 200);
+    const branch = async (user: TestUser) =>
+      json<Conversation & { lorebookIds: string[] }>(await call(`/api/conversations/${chat.id}/branch`, { method: "POST", user, body: { messageId: greeting!.id } }), 201);
+
+    const own = await branch(mira);
+    expect(own.lorebookIds).toEqual([second.id, first.id]);
+    expect(await json(await call(`/api/conversations/${own.id}`, { user: mira }), 200)).toMatchObject({ lorebookIds: [second.id, first.id] });
+
+    const invite = await json<{ token: string }>(await call(`/api/conversations/${chat.id}/invites`, { method: "POST", user: mira }), 201);
+    await json(await call(`/api/invites/${invite.token}`, { method: "POST", user: tom }), 200);
+    const toms = await branch(tom);
+    expect(toms.lorebookIds).toEqual([]);
+    expect(await countRows("conversation_lorebooks", "conversation_id = ?", toms.id)).toBe(0);
+  });
 });

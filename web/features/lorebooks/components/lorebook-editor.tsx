@@ -10,6 +10,7 @@ import { Copy, Download, Plus, Trash2 } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { activate } from "../../../../schema/lorebook/activation.ts";
 import { engineBook, type LorebookEntry, type LorebookRecord, LORE_POSITIONS, SELECTIVE_LOGICS } from "../../../../schema/lorebook/book.ts";
+import { whyFired } from "../../../../schema/lorebook/why.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
@@ -139,9 +140,11 @@ function EntryEditor({ entry, index, onChange, onDuplicate, onDelete }: { entry:
 /** The "Test" box: the engine on one typed message, with the book as it is on screen. */
 function TestBox({ book }: { book: { id: string; entries: LorebookEntry[]; settings: LorebookRecord["settings"] } }) {
   const [message, setMessage] = useState("");
+  // One engine book per version of the book: the engine compiles its keys once per object.
+  const engine = useMemo(() => engineBook(book), [book]);
   const result = useMemo(
-    () => (message.trim() ? activate(engineBook(book), { messages: [{ text: message, name: "You", isUser: true }], countTokens: tokens, seed: "test" }).entries : []),
-    [book, message],
+    () => (message.trim() ? activate(engine, { messages: [{ text: message, name: "You", isUser: true }], countTokens: tokens, seed: "test" }).entries : []),
+    [engine, message],
   );
   const byId = new Map(book.entries.map((entry, index) => [entry.id, titleOf(entry, index)]));
   return (
@@ -156,7 +159,7 @@ function TestBox({ book }: { book: { id: string; entries: LorebookEntry[]; setti
       <ul aria-label="Entries that fire" className="space-y-1 text-sm">
         {result.map((entry) => (
           <li key={entry.entryId}>
-            {byId.get(entry.entryId) ?? entry.entryId} — <span className="text-muted-foreground">{entry.reason}</span>
+            {byId.get(entry.entryId) ?? entry.entryId} — <span className="text-muted-foreground">{whyFired(entry)}</span>
           </li>
         ))}
       </ul>

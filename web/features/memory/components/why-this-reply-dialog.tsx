@@ -3,12 +3,14 @@
  * sent for the version shown of a character reply, read from `GET
  * …/messages/{messageId}/prompt` (the owner): each section of the prompt
  * with its estimated tokens, the earlier messages recalled into it (choosing
- * one closes the dialog and jumps to it), the lorebook entries that fired,
- * and the raw prompt, folded. The focus goes back to the opener on close.
+ * one closes the dialog and jumps to it), each lorebook entry that fired
+ * (its title, its book, and why: the key that matched, constant, sticky,
+ * recursion, a decorator), and the raw prompt, folded. The focus goes back to the opener on close.
  */
-import { ChevronRight, History } from "lucide-react";
+import { BookOpen, ChevronRight, History } from "lucide-react";
 import { useRef } from "react";
 import type { PromptSectionKind } from "../../../../schema/chat.ts";
+import { whyFired } from "../../../../schema/lorebook/why.ts";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../../components/ui/dialog.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { serverErrorText } from "../../../lib/api-client.ts";
@@ -137,11 +139,22 @@ export function WhyThisReplyDialog({ conversationId, messageId, messageOf, onJum
               )}
             </section>
             {record.data.lorebook.length > 0 && (
-              <section aria-labelledby="why-lorebook" className="space-y-1">
+              <section aria-labelledby="why-lorebook" className="space-y-2">
                 <h3 id="why-lorebook" className="text-sm font-semibold">
                   Lorebook entries
                 </h3>
-                <p className="text-sm text-muted-foreground">{record.data.lorebook.length} entries fired.</p>
+                <ul aria-labelledby="why-lorebook" className="space-y-1.5">
+                  {record.data.lorebook.map((entry) => (
+                    <li key={`${entry.lorebookId}.${entry.entryId}`} className="flex items-start gap-2 rounded-lg border border-border bg-surface/60 px-3 py-2 text-sm">
+                      <BookOpen aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-violet-300" />
+                      <span className="min-w-0 flex-1">
+                        <span className="font-semibold break-words">{entry.title || `Entry ${entry.entryId}`}</span>
+                        {entry.lorebookName ? <span className="break-words text-muted-foreground"> · {entry.lorebookName}</span> : null}
+                        <span className="block text-xs break-words text-muted-foreground">{whyFired(entry)}</span>
+                      </span>
+                    </li>
+                  ))}
+                </ul>
               </section>
             )}
             <details className="group rounded-lg border border-border">
