@@ -84,17 +84,17 @@
  */
 import { spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { MAX_ROOM_PEOPLE } from "../schema/chat.ts";
-import { freePort, innerEntryPort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
+import { freePort, freshState, innerEntryPort, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { exchange, open, type Person, type Room, type Sample, sleep } from "./lib/chat-socket.ts";
 import { seedDemo } from "./lib/seed.ts";
-import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { ROOT, toolEnv } from "./lib/tools.ts";
 
 /**
  * How many conversation rooms under `stateDir` (miniflare's layout: one
@@ -170,14 +170,7 @@ const stateDir = values["state-dir"] ?? (existsSync("/dev/shm") ? "/dev/shm/fabl
 
 /** Fresh state: migrations, the demo catalog, and `count` × `roomSize` people with sessions (room i's are i × roomSize onwards, its owner first). */
 async function prepare(): Promise<{ people: Person[]; characterIds: number[] }> {
-  // Wiped first: only an empty folder or an earlier run's state (wrangler's `v3/`), never anything else.
-  if (existsSync(stateDir) && readdirSync(stateDir).some((name) => name !== "v3")) {
-    throw new Error(`--state-dir ${stateDir} holds other files; give an empty or new folder`);
-  }
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
-  await migrateLocal(stateDir);
-  const dbFile = localD1File(stateDir)!;
+  const dbFile = await freshState(stateDir);
   seedDemo(dbFile);
   const db = new DatabaseSync(dbFile);
   const people: Person[] = [];

@@ -28,6 +28,7 @@ import { LexiconExpressionClassifier } from "../ai/expressions/classifier.ts";
 import { type EmotionLabel, SILLYTAVERN_LABELS } from "../ai/expressions/lexicon.ts";
 import { BLIND_REPLIES } from "./data/expressions-blind.ts";
 import { LABELLED_REPLIES, type LabelledReply } from "./data/expressions-labelled.ts";
+import { percentile } from "./lib/bench-tools.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, misses: { type: "boolean", default: false } } });
 const RUNS = Math.max(1, Number(values.runs) || 200);
@@ -48,7 +49,6 @@ const ekmanOf = (label: EmotionLabel): string => EKMAN_LABELS.find((group) => EK
 const classifier = new LexiconExpressionClassifier();
 
 const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /** Prints `set`'s figures (module docstring); `showMisses` lists the replies labelled wrongly (never for the blind set). */
 function measure(name: string, set: readonly LabelledReply[], showMisses: boolean): void {
@@ -87,7 +87,7 @@ function measure(name: string, set: readonly LabelledReply[], showMisses: boolea
   console.log(`  top-1 over 28 labels:            ${percent(top1, set.length)} (${top1}/${set.length})`);
   console.log(`  Ekman 6 + neutral speaker:       ${percent(ekman, set.length)} (${ekman}/${set.length})`);
   console.log(`  worst 5 labels (recall):         ${worst.map(({ label, hit, of }) => `${label} ${hit}/${of}`).join(", ")}`);
-  console.log(`  time per reply:                  p50 ${quantile(times, 0.5).toFixed(1)} µs, p95 ${quantile(times, 0.95).toFixed(1)} µs`);
+  console.log(`  time per reply:                  p50 ${percentile(times, 50).toFixed(1)} µs, p95 ${percentile(times, 95).toFixed(1)} µs`);
   if (showMisses && misses.length > 0) console.log(misses.join("\n"));
 }
 

@@ -19,15 +19,14 @@
  * where /dev/shm exists, else .bench/images-state; wiped first).
  */
 import { spawn } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { paintPng } from "../ai/images/offline-painter.ts";
-import { freePort, percentile, waitForServer } from "./lib/bench-tools.ts";
+import { freePort, freshStateWithPerson, jsonApi, percentile, timed, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
-import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { ROOT, toolEnv } from "./lib/tools.ts";
 
 const { values } = parseArgs({
   options: {
@@ -56,13 +55,6 @@ const SCENES = [
 ];
 const SIDE = 768;
 
-/** Milliseconds of `fn`. */
-function timed(fn: () => unknown): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
 function painterFigures(): void {
   for (let i = 0; i < 3; i++) paintPng(`warm-up ${i} ${SCENES[i]}`, SIDE);
   const times: number[] = [];
@@ -83,37 +75,6 @@ function painterFigures(): void {
 const port = values.port ?? (await freePort());
 const base = `http://127.0.0.1:${port}`;
 const stateDir = values["state-dir"] ?? (existsSync("/dev/shm") ? "/dev/shm/fabled-bench-images" : join(ROOT, ".bench", "images-state"));
-
-/** Fresh state: migrations and one person with a session; the cookie. */
-async function prepare(): Promise<string> {
-  if (existsSync(stateDir) && readdirSync(stateDir).some((name) => name !== "v3")) {
-    throw new Error(`--state-dir ${stateDir} holds other files; give an empty or new folder`);
-  }
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
-  await migrateLocal(stateDir);
-  const db = new DatabaseSync(localD1File(stateDir)!);
-  const id = randomUUID();
-  const token = randomBytes(32).toString("base64url");
-  db.prepare("INSERT INTO users (id, email, first_name, name, username) VALUES (?, ?, ?, ?, ?)").run(id, "bench-images@bench.fabled.local", "Bench", "Bench", "@bench_images");
-  db.prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)").run(
-    createHash("sha256").update(token).digest("hex"),
-    JSON.stringify({ userId: id }),
-    Date.now() + 24 * 60 * 60 * 1000,
-  );
-  db.close();
-  return `fabled_session=${token}`;
-}
-
-async function api<T>(cookie: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { cookie, origin: base, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** Frames of one socket, awaited by type and request. */
 function frames(ws: WebSocket) {
@@ -140,7 +101,8 @@ function frames(ws: WebSocket) {
 }
 
 async function roomFigures(): Promise<void> {
-  const cookie = await prepare();
+  const cookie = await freshStateWithPerson(stateDir, "images");
+  const api = jsonApi(base, cookie);
   const server = spawn("wrangler", devArgs(port, stateDir), { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "ignore", "pipe"] });
   let serverErrors = "";
   server.stderr?.on("data", (chunk: Buffer) => {
@@ -148,13 +110,13 @@ async function roomFigures(): Promise<void> {
   });
   try {
     await waitForServer(`${base}/api/voices`, server);
-    const character = await api<{ id: number }>(cookie, "/api/characters", {
+    const character = await api<{ id: number }>("/api/characters", {
       name: "Keeper",
       description: "A lighthouse keeper for the pictures benchmark.",
       personality: "Quiet and kind.",
       greeting: "The lamp is lit.",
     });
-    const conversation = await api<{ id: string }>(cookie, "/api/conversations/new", { characterId: character.id });
+    const conversation = await api<{ id: string }>("/api/conversations/new", { characterId: character.id });
     // Node's WebSocket (undici) takes headers, though the DOM typings know only protocols.
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?conversationId=${conversation.id}`, { headers: { cookie, origin: base } } as unknown as string[]);
     const next = frames(ws);

@@ -25,6 +25,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { activate, type LoreEntry, type Lorebook, type ScannedMessage, type TimedState } from "../schema/lorebook/activation.ts";
+import { percentile, seededRandom } from "./lib/bench-tools.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "500" } } });
 const RUNS = Math.max(10, Number(values.runs) || 500);
@@ -32,18 +33,8 @@ const ENTRIES = 1_000;
 const MESSAGES = 20;
 const TARGET_P95_MS = 2;
 
-/** Mulberry32: every run builds the same book and chat. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(36);
+/** Every run builds the same book and chat. */
+const random = seededRandom(36);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 const SYLLABLES = ["sal", "mer", "tor", "vin", "eld", "or", "ia", "mar", "ket", "dun", "gal", "rho", "ash", "wen", "bri", "lo", "ka", "sen", "tha", "rin"];
@@ -107,8 +98,7 @@ function run(book: Lorebook): { p50: number; p95: number; cpuP95: number; fired:
   }
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
-  const at = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))]!;
-  return { p50: at(times, 0.5), p95: at(times, 0.95), cpuP95: at(cpu, 0.95), fired: fired / RUNS };
+  return { p50: percentile(times, 50), p95: percentile(times, 95), cpuP95: percentile(cpu, 95), fired: fired / RUNS };
 }
 
 /** The first activation of each of `count` new versions of the book (each compiles it), p50 and max. */
@@ -121,7 +111,7 @@ function cold(count: number): { p50: number; max: number } {
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)]!, max: times.at(-1)! };
+  return { p50: percentile(times, 50), max: times.at(-1)! };
 }
 
 const flat = run({ id: "bench", entries, settings: { scanDepth: MESSAGES } });

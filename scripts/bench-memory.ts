@@ -26,23 +26,14 @@ import { parseArgs } from "node:util";
 import { OfflineEmbedder } from "../ai/embeddings/offline.ts";
 import { RoomMemory } from "../durable-objects/room/memory.ts";
 import { BLIND_FACTS, type PlantedFact } from "./data/memory-blind-set.ts";
+import { percentile, seededRandom } from "./lib/bench-tools.ts";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "7" } } });
 const WINDOW = 40;
 const RECALL_AT = 4;
 
-/** Mulberry32: a small seeded PRNG, so every run builds the same chat. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(Number(values.seed));
+/** Every run with the same --seed builds the same chat. */
+const random = seededRandom(Number(values.seed));
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 // --- the generated chat ---------------------------------------------------
@@ -156,10 +147,8 @@ function insertMessages(db: DatabaseSync, lines: string[]): string[] {
   return ids;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
+/** The `p`th percentile of `values` (any order; bench-tools.ts `percentile`). */
+const percentileOf = (values: number[], p: number) => percentile([...values].sort((a, b) => a - b), p);
 
 async function embedAll(memory: RoomMemory): Promise<void> {
   while ((await memory.embedPending(100_000)) > 0);
@@ -261,15 +250,15 @@ console.log(`recall@${RECALL_AT}, tuned set (100 facts in 5,000 messages): ${pct
 for (const miss of tuned.misses) console.log(miss);
 console.log(`recall@${RECALL_AT}, blind set (${BLIND_FACTS.length} facts in 5,000 messages): ${pct(blind.rate)}`);
 for (const miss of blind.misses) console.log(miss);
-console.log(`retrieval at 10,000 messages: p50 ${ms(percentile(at10k.recallMs, 50))}, p95 ${ms(percentile(at10k.recallMs, 95))}`);
-console.log(`before the first delta at 5,000 messages (query embedded + recall): p50 ${ms(percentile(at5k.beforeDeltaMs, 50))}, p95 ${ms(percentile(at5k.beforeDeltaMs, 95))}`);
+console.log(`retrieval at 10,000 messages: p50 ${ms(percentileOf(at10k.recallMs, 50))}, p95 ${ms(percentileOf(at10k.recallMs, 95))}`);
+console.log(`before the first delta at 5,000 messages (query embedded + recall): p50 ${ms(percentileOf(at5k.beforeDeltaMs, 50))}, p95 ${ms(percentileOf(at5k.beforeDeltaMs, 95))}`);
 console.log(`bytes added per message: ${bytesPerMessage.toFixed(0)}`);
 
 const failed = [
   tuned.rate < 0.9 && "tuned recall@4 under 90 %",
   blind.rate < 0.9 && "blind recall@4 under 90 %",
-  percentile(at10k.recallMs, 95) > 5 && "retrieval p95 over 5 ms",
-  percentile(at5k.beforeDeltaMs, 95) > 2 && "time before the first delta p95 over 2 ms",
+  percentileOf(at10k.recallMs, 95) > 5 && "retrieval p95 over 5 ms",
+  percentileOf(at5k.beforeDeltaMs, 95) > 2 && "time before the first delta p95 over 2 ms",
 ].filter(Boolean);
 if (failed.length > 0) {
   console.log(`missed: ${failed.join("; ")}`);

@@ -25,15 +25,13 @@
  * exists, else .bench/voice-state; wiped first).
  */
 import { spawn } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { readWav, wavDurationMs } from "../ai/speech/wav.ts";
-import { freePort, waitForServer } from "./lib/bench-tools.ts";
+import { freePort, freshStateWithPerson, jsonApi, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
-import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { ROOT, toolEnv } from "./lib/tools.ts";
 
 const { values } = parseArgs({
   options: {
@@ -55,47 +53,16 @@ const REPLIES = [
   "Morning comes slowly in the mountains, so we will wait for the light before we cross the ridge. Eat something warm and check your boots twice. The path is narrow past the old shrine, and the wind there can push a grown man off his feet. If you hear bells, do not turn around. Just keep walking.",
 ];
 
-/** Fresh state: migrations and one person with a session; the cookie. */
-async function prepare(): Promise<string> {
-  if (existsSync(stateDir) && readdirSync(stateDir).some((name) => name !== "v3")) {
-    throw new Error(`--state-dir ${stateDir} holds other files; give an empty or new folder`);
-  }
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
-  await migrateLocal(stateDir);
-  const db = new DatabaseSync(localD1File(stateDir)!);
-  const id = randomUUID();
-  const token = randomBytes(32).toString("base64url");
-  db.prepare("INSERT INTO users (id, email, first_name, name, username) VALUES (?, ?, ?, ?, ?)").run(id, "bench-voice@bench.fabled.local", "Bench", "Bench", "@bench_voice");
-  db.prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)").run(
-    createHash("sha256").update(token).digest("hex"),
-    JSON.stringify({ userId: id }),
-    Date.now() + 24 * 60 * 60 * 1000,
-  );
-  db.close();
-  return `fabled_session=${token}`;
-}
-
-async function api<T>(cookie: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { cookie, origin: base, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** A reply's greeting message: character, conversation, the message id. */
-async function replyOf(cookie: string, greeting: string): Promise<string> {
-  const character = await api<{ id: number }>(cookie, "/api/characters", {
+async function replyOf(greeting: string): Promise<string> {
+  const character = await api<{ id: number }>("/api/characters", {
     name: "Lamplighter",
     description: "A lamplighter for the voice benchmark.",
     personality: "Calm and careful.",
     greeting,
   });
-  const conversation = await api<{ id: string }>(cookie, "/api/conversations/new", { characterId: character.id });
-  const [message] = await api<{ id: string }[]>(cookie, `/api/conversations/${conversation.id}/messages`);
+  const conversation = await api<{ id: string }>("/api/conversations/new", { characterId: character.id });
+  const [message] = await api<{ id: string }[]>(`/api/conversations/${conversation.id}/messages`);
   return `/api/conversations/${conversation.id}/messages/${message!.id}/speech`;
 }
 
@@ -129,7 +96,8 @@ const row = (label: string, r: { firstByteMs: number; totalMs: number; audioS: n
     `${label.padEnd(22)} first byte ${r.firstByteMs.toFixed(0).padStart(6)} ms   whole ${r.totalMs.toFixed(0).padStart(6)} ms   audio ${r.audioS.toFixed(1)} s   real-time factor ${(r.totalMs / 1000 / r.audioS).toFixed(3)}`,
   );
 
-const cookie = await prepare();
+const cookie = await freshStateWithPerson(stateDir, "voice");
+const api = jsonApi(base, cookie);
 const server = spawn("wrangler", devArgs(port, stateDir), { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "ignore", "pipe"] });
 let serverErrors = "";
 server.stderr?.on("data", (chunk: Buffer) => {
@@ -137,7 +105,7 @@ server.stderr?.on("data", (chunk: Buffer) => {
 });
 try {
   await waitForServer(`${base}/api/voices`, server);
-  const [first, second] = [await replyOf(cookie, REPLIES[0]!), await replyOf(cookie, REPLIES[1]!)];
+  const [first, second] = [await replyOf(REPLIES[0]!), await replyOf(REPLIES[1]!)];
   console.log(`offline synthesizer (eSpeak NG in the Worker), 60-word replies, wrangler dev on ${base}`);
   row("cold (first request)", await timeSpeech(cookie, first));
   row("warm, not cached", await timeSpeech(cookie, second));
@@ -148,7 +116,7 @@ try {
     totalMs: median(cached.map((r) => r.totalMs)),
     audioS: cached[0]!.audioS,
   });
-  const long = await replyOf(cookie, `${REPLIES[0]} ${REPLIES[1]} `.repeat(8).trim());
+  const long = await replyOf(`${REPLIES[0]} ${REPLIES[1]} `.repeat(8).trim());
   row("long, streamed", await timeSpeech(cookie, long));
 } catch (error) {
   console.error(serverErrors);

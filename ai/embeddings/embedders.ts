@@ -17,19 +17,17 @@
  * `offline`: a deployment always remembers.
  */
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "../endpoints.ts";
+import { chosenProvider, type ProviderEnv } from "../provider-choice.ts";
 import { type Embedder, EmbeddingError, type EmbeddingProviderName, type EmbedOptions, normalised } from "./embedder.ts";
 import { OfflineEmbedder } from "./offline.ts";
 
 /** The bindings and variables the providers read (a subset of the Worker's `Env`). */
-export interface EmbeddingEnv {
+export interface EmbeddingEnv extends ProviderEnv {
   /** `workers-ai` | `openai` | `offline`; empty: follow AI_PROVIDER. */
   EMBEDDING_PROVIDER?: string;
   /** Model of the chosen provider; empty: its default. */
   EMBEDDING_MODEL?: string;
   AI_PROVIDER?: string;
-  OPENAI_BASE_URL?: string;
-  OPENAI_API_KEY?: string;
-  AI?: unknown;
 }
 
 export const WORKERS_AI_EMBEDDING_MODEL = "@cf/baai/bge-m3";
@@ -116,10 +114,7 @@ export class OpenAIEmbedder implements Embedder {
 
 /** Which provider embeds in this deployment (see the module comment for the fallbacks). */
 export function embeddingProviderName(env: EmbeddingEnv): EmbeddingProviderName {
-  const provider = (env.EMBEDDING_PROVIDER || env.AI_PROVIDER || "").trim().toLowerCase();
-  if (provider === "workers-ai" && env.AI) return "workers-ai";
-  if (provider === "openai" && env.OPENAI_BASE_URL) return "openai";
-  return "offline";
+  return chosenProvider(env.EMBEDDING_PROVIDER || env.AI_PROVIDER, env);
 }
 
 /** The embedder of this deployment. */

@@ -14,7 +14,8 @@ import { describe, expect, it } from "vitest";
 import type { AiRunner } from "../endpoints.ts";
 import { createImageGenerator, imageHeader, imageProviderName, OpenAIImageGenerator, personImageGenerator, WorkersAIImageGenerator } from "./generators.ts";
 import { imageSide } from "./image-generator.ts";
-import { OfflineImageGenerator, paintPng, sceneOf } from "./offline-painter.ts";
+import { OfflineImageGenerator, paintPng } from "./offline-painter.ts";
+import { sceneOf } from "./painter/scene.ts";
 
 /** Mean RGB of the rows [from, to) of a decoded 3-channel picture. */
 function meanOf(png: Uint8Array, from: number, to: number): [number, number, number] {

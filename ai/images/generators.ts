@@ -32,6 +32,7 @@
 import { withoutSecret } from "../model-connection.ts";
 import { EndpointRefused, type EndpointPolicy, guardedFetch } from "../endpoint-guard.ts";
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "../endpoints.ts";
+import { chosenProvider, type ProviderEnv } from "../provider-choice.ts";
 import {
   type AnsweredImageType,
   type GeneratedImage,
@@ -46,15 +47,12 @@ import { jpegToPng } from "./jpeg-to-png.ts";
 import { OfflineImageGenerator } from "./offline-painter.ts";
 
 /** The bindings and variables the providers read (a subset of the Worker's `Env`). */
-export interface ImageEnv {
+export interface ImageEnv extends ProviderEnv {
   /** `workers-ai` | `openai` | `offline`; empty: follow AI_PROVIDER. */
   IMAGE_PROVIDER?: string;
   /** Model of the chosen provider; empty: its default. */
   IMAGE_MODEL?: string;
   AI_PROVIDER?: string;
-  OPENAI_BASE_URL?: string;
-  OPENAI_API_KEY?: string;
-  AI?: unknown;
 }
 
 export const WORKERS_AI_IMAGE_MODEL = "@cf/black-forest-labs/flux-1-schnell";
@@ -246,10 +244,7 @@ export class OpenAIImageGenerator implements ImageGenerator {
 
 /** Which provider paints in this deployment (see the module comment for the fallbacks). */
 export function imageProviderName(env: ImageEnv): ImageProviderName {
-  const provider = (env.IMAGE_PROVIDER || env.AI_PROVIDER || "").trim().toLowerCase();
-  if (provider === "workers-ai" && env.AI) return "workers-ai";
-  if (provider === "openai" && env.OPENAI_BASE_URL) return "openai";
-  return "offline";
+  return chosenProvider(env.IMAGE_PROVIDER || env.AI_PROVIDER, env);
 }
 
 /** The image generator of this deployment. */

@@ -18,7 +18,8 @@ import { type ModerationInput } from "./moderator.ts";
 import { textViews } from "./normalise.ts";
 import { OfflineModerator } from "./offline-screen.ts";
 import { OfflineModerator as Offline } from "./offline-screen.ts";
-import { ageEvidence, minorMarker, numberValue, preScreen, PreScreenedModerator } from "./pre-screen.ts";
+import { ageEvidence, minorMarker, preScreen, PreScreenedModerator } from "./pre-screen.ts";
+import { numberValue } from "./pre-screen-numbers.ts";
 import { blindAdults, blindMinors, CATGIRL_MAID_CARD } from "./pre-screen-blind.ts";
 import { preScreenCases } from "./pre-screen-cases.ts";
 

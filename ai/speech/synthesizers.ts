@@ -14,6 +14,7 @@
  * names fall back to `offline`: a deployment always speaks.
  */
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postJson, runWorkersAI } from "../endpoints.ts";
+import { chosenProvider, type ProviderEnv } from "../provider-choice.ts";
 import { offlineVoiceList } from "./offline-voices.ts";
 import { speechChunks } from "./spoken-text.ts";
 import { type AudioCaps, CappedAudio, wavSizesPatched } from "./capped-audio.ts";
@@ -28,14 +29,11 @@ import {
 } from "./speech.ts";
 
 /** The bindings and variables the providers read (a subset of the Worker's `Env`). */
-export interface SpeechEnv {
+export interface SpeechEnv extends ProviderEnv {
   /** `workers-ai` | `openai` | `offline`. */
   SPEECH_PROVIDER?: string;
   /** Model of the chosen provider; empty: its default. */
   SPEECH_MODEL?: string;
-  OPENAI_BASE_URL?: string;
-  OPENAI_API_KEY?: string;
-  AI?: unknown;
 }
 
 export const WORKERS_AI_SPEECH_MODEL = "@cf/deepgram/aura-2-en";
@@ -152,10 +150,7 @@ export class OpenAISpeechSynthesizer implements SpeechSynthesizer {
 
 /** Which provider speaks in this deployment (see the module comment for the fallbacks). */
 export function speechProviderName(env: SpeechEnv): SpeechProviderName {
-  const provider = (env.SPEECH_PROVIDER ?? "").trim().toLowerCase();
-  if (provider === "workers-ai" && env.AI) return "workers-ai";
-  if (provider === "openai" && env.OPENAI_BASE_URL) return "openai";
-  return "offline";
+  return chosenProvider(env.SPEECH_PROVIDER, env);
 }
 
 /** The voices this deployment offers (GET /api/voices), the default first, without loading any engine. */

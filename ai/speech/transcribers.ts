@@ -10,16 +10,14 @@
  *   (`createTranscriber` answers null, the route 503 `unavailable`).
  */
 import { type AiRunner, endpointUrl, type OpenAIEndpoint, postBody, runWorkersAI } from "../endpoints.ts";
+import { chosenProvider, type ProviderEnv } from "../provider-choice.ts";
 import { SpeechError, type SynthesizeOptions, type Transcriber } from "./speech.ts";
 
-export interface TranscriptionEnv {
+export interface TranscriptionEnv extends ProviderEnv {
   /** `workers-ai` | `openai` | empty for none. */
   TRANSCRIPTION_PROVIDER?: string;
   /** Model of the chosen provider; empty: its default. */
   TRANSCRIPTION_MODEL?: string;
-  OPENAI_BASE_URL?: string;
-  OPENAI_API_KEY?: string;
-  AI?: unknown;
 }
 
 export const WORKERS_AI_TRANSCRIPTION_MODEL = "@cf/openai/whisper-large-v3-turbo";
@@ -89,12 +87,13 @@ export class OpenAITranscriber implements Transcriber {
 
 /** The transcriber of this deployment, or null where none is configured. */
 export function createTranscriber(env: TranscriptionEnv): Transcriber | null {
-  const provider = (env.TRANSCRIPTION_PROVIDER ?? "").trim().toLowerCase();
-  if (provider === "workers-ai" && env.AI) {
-    return new WorkersAITranscriber(env.AI as AiRunner, env.TRANSCRIPTION_MODEL || WORKERS_AI_TRANSCRIPTION_MODEL);
+  switch (chosenProvider(env.TRANSCRIPTION_PROVIDER, env)) {
+    case "workers-ai":
+      return new WorkersAITranscriber(env.AI as AiRunner, env.TRANSCRIPTION_MODEL || WORKERS_AI_TRANSCRIPTION_MODEL);
+    case "openai":
+      return new OpenAITranscriber({ baseUrl: env.OPENAI_BASE_URL!, apiKey: env.OPENAI_API_KEY }, env.TRANSCRIPTION_MODEL || OPENAI_TRANSCRIPTION_MODEL);
+    case "offline":
+      // No speech to text runs inside the Worker: none configured.
+      return null;
   }
-  if (provider === "openai" && env.OPENAI_BASE_URL) {
-    return new OpenAITranscriber({ baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY }, env.TRANSCRIPTION_MODEL || OPENAI_TRANSCRIPTION_MODEL);
-  }
-  return null;
 }

@@ -1,11 +1,18 @@
 /**
- * What the benchmarks (`npm run bench:chat`, `bench:catalog`, `bench:voice`)
+ * What the benchmarks (`npm run bench:chat`, `bench:catalog`, `bench:voice`,
+ * `bench:images`, `bench:lorebook`, `bench:memory`, `bench:expressions`)
  * share: a free port for their own `wrangler dev`, waiting until it answers,
- * a bounded pool of concurrent tasks and a percentile.
+ * fresh local state with a signed-in person and JSON calls as them, a
+ * bounded pool of concurrent tasks, timing, a percentile and a seeded
+ * random generator.
  */
 import type { ChildProcess } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { DatabaseSync } from "node:sqlite";
+import { localD1File, migrateLocal } from "./tools.ts";
 
 /** A port nobody listens on now (other local servers, e.g. browser-test runs, must not answer for the bench). */
 export async function freePort(): Promise<string> {
@@ -54,6 +61,78 @@ export async function pool<T, R>(items: T[], limit: number, task: (item: T, inde
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Milliseconds `fn` took (performance.now()). */
+export function timed(fn: () => unknown): number {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+/** mulberry32: a small seeded generator of [0, 1), so every run draws the same data. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Fresh local state in `stateDir` for a bench's own `wrangler dev`: wiped
+ * (only an empty folder or an earlier run's state, wrangler's `v3/`, never
+ * anything else), then the D1 migrations applied. The local D1 file's path.
+ *
+ * @throws when `stateDir` holds other files.
+ */
+export async function freshState(stateDir: string): Promise<string> {
+  if (existsSync(stateDir) && readdirSync(stateDir).some((name) => name !== "v3")) {
+    throw new Error(`--state-dir ${stateDir} holds other files; give an empty or new folder`);
+  }
+  rmSync(stateDir, { recursive: true, force: true });
+  mkdirSync(stateDir, { recursive: true });
+  await migrateLocal(stateDir);
+  return localD1File(stateDir)!;
+}
+
+/**
+ * Fresh state (freshState) with one person, `bench-{handle}@bench.fabled.local`
+ * (username `@bench_{handle}`), signed in for a day; their session cookie.
+ */
+export async function freshStateWithPerson(stateDir: string, handle: string): Promise<string> {
+  const db = new DatabaseSync(await freshState(stateDir));
+  const id = randomUUID();
+  const token = randomBytes(32).toString("base64url");
+  db.prepare("INSERT INTO users (id, email, first_name, name, username) VALUES (?, ?, ?, ?, ?)").run(id, `bench-${handle}@bench.fabled.local`, "Bench", "Bench", `@bench_${handle}`);
+  db.prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)").run(
+    createHash("sha256").update(token).digest("hex"),
+    JSON.stringify({ userId: id }),
+    Date.now() + 24 * 60 * 60 * 1000,
+  );
+  db.close();
+  return `fabled_session=${token}`;
+}
+
+/**
+ * JSON calls to the bench's server at `base` as the person of `cookie`: a GET
+ * without `body`, else a POST of it as JSON; the parsed answer.
+ *
+ * @throws when the answer is not 2xx (its status and text in the message).
+ */
+export function jsonApi(base: string, cookie: string): <T>(path: string, body?: unknown) => Promise<T> {
+  return async <T>(path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { cookie, origin: base, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
 }
 
 /**

@@ -10,6 +10,7 @@
  * a tab; one in five loads a second page), tag page 0.20, search 0.10,
  * character page 0.30 (the character and its comments).
  */
+import { seededRandom } from "./bench-tools.ts";
 
 /** A Zipf(s) sampler over ranks 0..n−1 (rank 0 the most popular). */
 export function zipfSampler(n: number, s: number, random: () => number): () => number {
@@ -30,18 +31,6 @@ export function zipfSampler(n: number, s: number, random: () => number): () => n
       else hi = mid;
     }
     return lo;
-  };
-}
-
-/** A small seeded PRNG (mulberry32), so two runs draw the same page views. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

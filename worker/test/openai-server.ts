@@ -103,7 +103,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
-import { paintPng } from "../../ai/images/offline-painter.ts";
+import { handleChat } from "./openai-server/chat.ts";
+import { handleEmbeddings, handleImages, handleSpeech, handleTranscription, pictures } from "./openai-server/media.ts";
+import { handleModeration } from "./openai-server/moderations.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -122,6 +124,7 @@ export interface RecordedRequest {
   body: string;
 }
 
+/** The only key the server accepts (`Authorization: Bearer test-key`). */
 export const OPENAI_TEST_KEY = "test-key";
 
 /** What `GET /v1/models` lists. */
@@ -143,270 +146,6 @@ export const OPENAI_TEST_MODELS = [
   "no-stream-options",
 ];
 
-interface ChatRequest {
-  model?: string;
-  stream?: boolean;
-  max_tokens?: number;
-  temperature?: number;
-  top_p?: number;
-  frequency_penalty?: number;
-  stop?: string[];
-  stream_options?: { include_usage?: boolean };
-  messages?: { role: string; content: string }[];
-}
-
-/** How many tokens the stub counts: the words (runs of non-space) of `text`. */
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
-
-/**
- * The `usage` the stub reports for `request` and a completion of
- * `completionTokens` pieces: prompt tokens are the words of every message's
- * content; `total_tokens` their sum.
- */
-export function chatUsage(request: ChatRequest, completionTokens: number) {
-  const promptTokens = (request.messages ?? []).reduce((sum, m) => sum + wordCount(String(m.content)), 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-/** A `chat.completion.chunk`; `usage` present (null, as OpenAI sends before the last chunk) when the request asked for it. */
-function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null, usage?: null): string {
-  return JSON.stringify({
-    id,
-    object: "chat.completion.chunk",
-    created: Math.floor(Date.now() / 1000),
-    model: "test",
-    choices: [{ index: 0, delta, finish_reason: finish }],
-    ...(usage === null ? { usage } : {}),
-  });
-}
-
-async function readJson<T = ChatRequest>(req: IncomingMessage): Promise<T | null> {
-  const parts: Buffer[] = [];
-  for await (const part of req) parts.push(part as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(parts).toString("utf8")) as T;
-  } catch {
-    return null;
-  }
-}
-
-/** The categories of OpenAI's `omni-moderation` models, in the order its responses list them. */
-const MODERATION_CATEGORIES = [
-  "harassment",
-  "harassment/threatening",
-  "hate",
-  "hate/threatening",
-  "illicit",
-  "illicit/violent",
-  "self-harm",
-  "self-harm/intent",
-  "self-harm/instructions",
-  "sexual",
-  "sexual/minors",
-  "violence",
-  "violence/graphic",
-];
-
-/** Input markers of `POST /v1/moderations` (see the file's docstring). */
-const OPENAI_MODERATION_MARKERS = {
-  minors: "MOD-MINORS",
-  hate: "MOD-HATE",
-  flag: "MOD-FLAG:",
-  newCategory: "MOD-NEW",
-  serverError: "MOD-500",
-  malformed: "MOD-MALFORMED",
-} as const;
-
-/** One moderation result for `text`, in OpenAI's shape. */
-function moderationResult(text: string) {
-  const flagged = new Set<string>();
-  if (text.includes(OPENAI_MODERATION_MARKERS.minors)) flagged.add("sexual").add("sexual/minors");
-  if (text.includes(OPENAI_MODERATION_MARKERS.hate)) flagged.add("hate");
-  for (const match of text.matchAll(/MOD-FLAG:([a-z/-]+)/g)) flagged.add(match[1]!);
-  const categories: Record<string, boolean> = {};
-  const scores: Record<string, number> = {};
-  const inputTypes: Record<string, string[]> = {};
-  for (const name of MODERATION_CATEGORIES) {
-    categories[name] = flagged.has(name);
-    scores[name] = flagged.has(name) ? 0.97 : 0.0001;
-    inputTypes[name] = ["text"];
-  }
-  if (text.includes(OPENAI_MODERATION_MARKERS.newCategory)) {
-    categories.weapons = true;
-    scores.weapons = 0.95;
-    inputTypes.weapons = ["text"];
-    flagged.add("weapons");
-  }
-  return { flagged: flagged.size > 0, categories, category_scores: scores, category_applied_input_types: inputTypes };
-}
-
-async function handleModeration(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson<{ model?: string; input?: unknown }>(req);
-  const input = body?.input;
-  const texts = typeof input === "string" ? [input] : Array.isArray(input) && input.every((t) => typeof t === "string") ? (input as string[]) : null;
-  if (!texts) {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
-    return;
-  }
-  if (texts.some((t) => t.includes(OPENAI_MODERATION_MARKERS.serverError))) {
-    res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: "The server had an error", type: "server_error" } }));
-    return;
-  }
-  const model = !body?.model || body.model === "omni-moderation-latest" ? "omni-moderation-2024-09-26" : body.model;
-  const malformed = texts.some((t) => t.includes(OPENAI_MODERATION_MARKERS.malformed));
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end(
-    JSON.stringify({
-      id: `modr-${Math.random().toString(36).slice(2)}`,
-      model,
-      results: malformed ? [] : texts.map(moderationResult),
-    }),
-  );
-}
-
-/**
- * Streams `words` as chunks, then the finish chunk and `[DONE]`; with
- * `usageOf` (the request asked for usage), `usage: null` on every chunk and a
- * last `choices: []` chunk with the usage of the words sent.
- */
-async function streamWords(
-  res: ServerResponse,
-  words: string[],
-  options: { eol?: string; delayMs?: number; split?: boolean; usageOf?: ChatRequest } = {},
-) {
-  const eol = options.eol ?? "\n";
-  const nullUsage = options.usageOf ? null : undefined;
-  const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const event = async (data: string) => {
-    const text = `data: ${data}${eol}${eol}`;
-    if (options.split) {
-      // One event over two TCP writes, cut inside the JSON (and inside the blank line).
-      const cut = Math.max(1, text.length - eol.length - 3);
-      res.write(text.slice(0, cut));
-      await sleep(1);
-      res.write(text.slice(cut));
-    } else {
-      res.write(text);
-    }
-  };
-  await event(chunk(id, { role: "assistant", content: "" }, null, nullUsage));
-  res.write(`: keep-alive comment${eol}${eol}`);
-  for (const [i, word] of words.entries()) {
-    if (res.destroyed) return;
-    await event(chunk(id, { content: i === 0 ? word : ` ${word}` }, null, nullUsage));
-    if (options.delayMs) await sleep(options.delayMs);
-  }
-  await event(chunk(id, {}, "stop", nullUsage));
-  if (options.usageOf) {
-    const created = Math.floor(Date.now() / 1000);
-    await event(JSON.stringify({ id, object: "chat.completion.chunk", created, model: "test", choices: [], usage: chatUsage(options.usageOf, words.length) }));
-  }
-  await event("[DONE]");
-  res.end();
-}
-
-/**
- * `POST /v1/audio/speech` (`{model, input, voice, response_format}`): an
- * "MP3" whose bytes are `ID3` and then the request as JSON text, so tests see
- * what was asked; model `error-500` answers 500.
- */
-async function handleSpeech(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson<{ model?: string; input?: string; voice?: string; response_format?: string }>(req);
-  if (!body || typeof body.input !== "string" || typeof body.voice !== "string") {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
-    return;
-  }
-  if (body.model === "error-500") {
-    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "speech failed" } }));
-    return;
-  }
-  res.writeHead(200, { "content-type": "audio/mpeg" }).end(Buffer.concat([Buffer.from("ID3"), Buffer.from(JSON.stringify(body))]));
-}
-
-/**
- * `POST /v1/audio/transcriptions` (multipart: `file`, `model`,
- * `response_format`): `{text}` saying what arrived — " Heard {bytes} bytes
- * of {filename} ({content type}) with {model}. " (spaces as Whisper leaves
- * them); model `error-500` answers 500.
- */
-async function handleTranscription(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const parts: Buffer[] = [];
-  for await (const part of req) parts.push(part as Buffer);
-  const form = await new Response(Buffer.concat(parts), { headers: { "content-type": req.headers["content-type"] ?? "" } })
-    .formData()
-    .catch(() => null);
-  const file = form?.get("file");
-  const model = form?.get("model");
-  if (!form || !(file instanceof File) || typeof model !== "string") {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad form" } }));
-    return;
-  }
-  if (model === "error-500") {
-    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "transcription failed" } }));
-    return;
-  }
-  const text = ` Heard ${file.size} bytes of ${file.name} (${file.type}) with ${model}. `;
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text }));
-}
-
-/** `POST /v1/embeddings`: see the file's docstring. */
-async function handleEmbeddings(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson<{ model?: string; input?: unknown }>(req);
-  const inputs = typeof body?.input === "string" ? [body.input] : Array.isArray(body?.input) ? (body.input as unknown[]) : null;
-  if (!body || !inputs || !inputs.every((input) => typeof input === "string")) {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
-    return;
-  }
-  if (body.model === "error-500") {
-    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "embedding failed" } }));
-    return;
-  }
-  const rows = (inputs as string[]).map((input, index) => ({
-    object: "embedding",
-    index,
-    embedding: [..."abcdefgh"].map((letter) => [...input.toLowerCase()].filter((char) => char === letter).length),
-  }));
-  if (body.model === "short") rows.pop();
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: rows.reverse(), model: body.model }));
-}
-
-/** Pictures answered by `url`, by file name (served once asked). */
-const pictures = new Map<string, Uint8Array>();
-
-/** `POST /v1/images/generations`: see the file's docstring. */
-async function handleImages(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson<{ model?: string; prompt?: unknown; size?: unknown }>(req);
-  const json = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
-  if (!body || typeof body.prompt !== "string") return void json(400, { error: { message: "bad body" } });
-  const side = Number(/^(\d+)x\d+$/.exec(String(body.size ?? ""))?.[1] ?? 256);
-  switch (body.model) {
-    case "refused":
-      return void json(400, {
-        error: { code: "content_policy_violation", message: "Your request was rejected as a result of our safety system.", param: null, type: "invalid_request_error" },
-      });
-    case "error-500":
-      return void json(500, { error: { message: "image generation failed", type: "server_error" } });
-    case "empty":
-      return void json(200, { created: 1, data: [] });
-    case "hang":
-      res.writeHead(200, { "content-type": "application/json" });
-      res.flushHeaders();
-      return;
-    case "url": {
-      const name = `${pictures.size + 1}.png`;
-      pictures.set(name, paintPng(body.prompt, side));
-      const host = req.headers.host ?? "127.0.0.1";
-      return void json(200, { created: 1, data: [{ url: `http://${host}/v1/files/${name}`, revised_prompt: body.prompt }] });
-    }
-    default:
-      return void json(200, { created: 1, data: [{ b64_json: Buffer.from(paintPng(body.prompt, side)).toString("base64") }] });
-  }
-}
-
 /** The second origin: records each request under its token (RecordedRequest) and answers like an endpoint. */
 async function handleOtherOrigin(req: IncomingMessage, res: ServerResponse, received: Map<string, RecordedRequest[]>): Promise<void> {
   const path = req.url ?? "/";
@@ -424,6 +163,7 @@ async function handleOtherOrigin(req: IncomingMessage, res: ServerResponse, rece
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
+/** Redirects, pictures, the key check and `/v1/models` here; each endpoint's body is its handler's (./openai-server/). */
 async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: string): Promise<void> {
   if (req.url?.startsWith("/redirect-private/")) {
     res.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/" }).end();
@@ -482,105 +222,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, otherOrigin: st
     await handleTranscription(req, res);
     return;
   }
-  const body = await readJson(req);
-  if (!body || !Array.isArray(body.messages)) {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad body" } }));
-    return;
-  }
-  const lastUser = body.messages.findLast((m) => m.role === "user")?.content ?? "";
-  const echo = `Echo: ${lastUser} (${body.messages.length} messages, max_tokens ${body.max_tokens})`.split(" ");
-  // Asked for usage (OpenAI's `stream_options.include_usage`): reported at the end.
-  const usageOf = body.stream_options?.include_usage === true ? body : undefined;
-  const model = body.model?.startsWith("no-stream-options-") ? "no-stream-options" : body.model;
-  switch (model) {
-    case "echo":
-      await streamWords(res, echo, { split: true, usageOf });
-      return;
-    case "echo-crlf":
-      await streamWords(res, echo, { eol: "\r\n", split: true, usageOf });
-      return;
-    case "recall": {
-      const lastReply = body.messages.findLast((m) => m.role === "assistant")?.content ?? "";
-      await streamWords(res, `Recall: ${lastReply}`.split(" "), { usageOf });
-      return;
-    }
-    case "prompt":
-      await streamWords(res, [JSON.stringify(body.messages)], { usageOf });
-      return;
-    case "slow":
-      await streamWords(res, Array.from({ length: 40 }, (_, i) => `word${i + 1}`), { delayMs: 100, usageOf });
-      return;
-    case "no-usage":
-      await streamWords(res, echo);
-      return;
-    case "no-stream-options":
-      if (body.stream_options !== undefined) {
-        res.writeHead(400, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            error: { message: "Unrecognized request argument supplied: stream_options", type: "invalid_request_error", param: null, code: null },
-          }),
-        );
-        return;
-      }
-      await streamWords(res, echo);
-      return;
-    case "broken": {
-      const id = "chatcmpl-broken";
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${chunk(id, { content: "Half" })}\n\n`);
-      res.write(`data: ${chunk(id, { content: " a" })}\n\n`);
-      await sleep(20);
-      res.socket?.destroy();
-      return;
-    }
-    case "error-500":
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: "The server had an error", type: "server_error" } }));
-      return;
-    case "error-400":
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: "Invalid value for 'temperature'", type: "invalid_request_error", param: "temperature" } }));
-      return;
-    case "error-chunk":
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${chunk("x", { content: "Hi" })}\n\n`);
-      res.write(`data: ${JSON.stringify({ error: { message: "overloaded", type: "server_error" } })}\n\n`);
-      res.end();
-      return;
-    case "hang":
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.flushHeaders();
-      await new Promise<void>((resolve) => {
-        req.socket.once("close", () => resolve());
-        setTimeout(resolve, 30_000).unref();
-      });
-      res.end();
-      return;
-    case "params": {
-      const { max_tokens, temperature, top_p, frequency_penalty, stop } = body;
-      await streamWords(res, [JSON.stringify({ max_tokens, temperature, top_p, frequency_penalty, stop })], { usageOf });
-      return;
-    }
-    case "garbage":
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end("data: this is not json\n\n");
-      return;
-    case "json":
-      res.writeHead(200, { "content-type": "application/json" });
-      // A whole completion reports its usage always (OpenAI does, whatever stream_options says).
-      res.end(
-        JSON.stringify({
-          choices: [{ index: 0, message: { role: "assistant", content: echo.join(" ") }, finish_reason: "stop" }],
-          usage: chatUsage(body, echo.length),
-        }),
-      );
-      return;
-    default:
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no model ${body.model}` } }));
-  }
+  await handleChat(req, res);
 }
 
+/** Starts the server and the second origin on free loopback ports and provides their addresses; resolves to the teardown that closes both. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const received = new Map<string, RecordedRequest[]>();
   const otherServer = createServer((req, res) => {
