@@ -33,6 +33,8 @@ export const conversations = sqliteTable(
     lastMessageAt: integer("last_message_at", { mode: "number" }),
     /** The chat's background: the `name` of a `background` asset of its first character (DESIGN.md "Character assets"); null: none. */
     background: text("background"),
+    /** The character checks in after a quiet spell (DESIGN.md turn 4 "Notifications"; durable-objects/room/check-ins.ts). */
+    checkIns: integer("check_ins", { mode: "boolean" }).notNull().default(false),
     lastMessagePreview: text("last_message_preview"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),

@@ -23,10 +23,10 @@
  *   (account deletion).
  */
 import { DurableObject } from "cloudflare:workers";
-import type { NotificationFrame, NotificationKind, NotificationSettings } from "../../schema/notifications.ts";
+import type { NotificationFrame, NotificationSettings } from "../../schema/notifications.ts";
 import { CLOSE_CODES } from "../../schema/chat.ts";
 import { PING_FRAME, PONG_FRAME } from "../../schema/chat-frames.ts";
-import { type InboxEvent, InboxStore, type StoredNotification } from "./store.ts";
+import { type InboxEvent, InboxStore, type NotificationSettingsChange, type StoredNotification } from "./store.ts";
 
 /** Open notification sockets one person keeps (tabs and devices); the oldest beyond it is closed. */
 export const MAX_INBOX_SOCKETS = 10;
@@ -115,7 +115,7 @@ export class Inbox extends DurableObject<Env> {
     return this.store.settings();
   }
 
-  async updateSettings(change: { kinds?: Partial<Record<NotificationKind, boolean>>; push?: boolean }): Promise<NotificationSettings> {
+  async updateSettings(change: NotificationSettingsChange): Promise<NotificationSettings> {
     return this.store.updateSettings(change);
   }
 

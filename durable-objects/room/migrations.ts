@@ -36,6 +36,10 @@
  *   lorebook entries after the last reply (schema/lorebook/activation.ts
  *   TimedState, counted in messages of the chat; a regenerate or rewind
  *   undoes what began after it, as SillyTavern does).
+ * - check-ins (version 12, DESIGN.md turn 4 "Notifications", check-ins.ts):
+ *   `check_in_settings`, one row: the owner opted in; `check_ins`, the
+ *   messages that were check-ins (a deleted one drops out of the count of
+ *   unanswered ones by itself: the count joins `messages`).
  *
  * Times are ms since the epoch.
  */
@@ -332,6 +336,11 @@ const MIGRATIONS: string[][] = [
   ["ALTER TABLE messages ADD COLUMN expression TEXT"],
   // 11: lorebook timers (lore.ts).
   ["CREATE TABLE lorebook_state (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"],
+  // 12: check-ins (check-ins.ts): whether the owner opted in, and the messages that were check-ins.
+  [
+    "CREATE TABLE check_in_settings (id INTEGER PRIMARY KEY CHECK (id = 1), enabled INTEGER NOT NULL)",
+    "CREATE TABLE check_ins (message_id TEXT PRIMARY KEY, at INTEGER NOT NULL)",
+  ],
 ];
 
 /** Newest schema version. */

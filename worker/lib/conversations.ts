@@ -118,6 +118,7 @@ interface JoinedRow {
   personaId: string | null;
   modelConnectionId: string | null;
   background: string | null;
+  checkIns: number;
   branchedFromId: string | null;
   branchedFromTitle: string | null;
   characterName: string;
@@ -191,7 +192,7 @@ const firstCharacter = shownCharacterSql("c");
 const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, ${SHOWN_TITLE_SQL} AS title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt,
   CASE WHEN ${HAS_REMOVED_CHARACTER_SQL} THEN NULL ELSE v.last_message_preview END AS lastMessagePreview,
-  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.background AS background, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
+  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.background AS background, v.check_ins AS checkIns, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   ${firstCharacter.name} AS characterName, ${firstCharacter.avatarUrl} AS characterAvatarUrl, ${firstCharacter.creator} AS characterCreator,
   ${firstCharacter.creatorUsername} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
   ${MEMBERS_SQL} AS membersJson`;
@@ -251,6 +252,7 @@ function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversation {
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
     modelConnectionId: row.modelConnectionId ?? null,
     background: row.background ?? null,
+    checkIns: row.checkIns === 1,
   };
 }
 
@@ -566,9 +568,11 @@ async function reread(env: Env, conversation: Conversation): Promise<Conversatio
 }
 
 /**
- * `PATCH /api/conversations/:id`: a new title and/or reply order. The
- * caller checked the owner and screened the title. Returns the conversation
- * as it now is; the room learns a new reply order.
+ * `PATCH /api/conversations/:id`: a new title, reply order, background or
+ * check-ins. The caller checked the owner and screened the title. Returns
+ * the conversation as it now is; the room learns a new reply order and
+ * check-ins. Throws 400 for a background the character lacks and for
+ * check-ins in a chat that is not one-to-one.
  */
 export async function updateConversation(env: Env, conversation: Conversation, patch: ConversationPatch): Promise<Conversation> {
   // A background is one of the first character's (DESIGN.md "Character assets"); null takes it away.
@@ -579,14 +583,28 @@ export async function updateConversation(env: Env, conversation: Conversation, p
       throw new ApiError("validation_failed", message, { issues: [{ path: "background", message }] });
     }
   }
+  // Check-ins (DESIGN.md turn 4 "Notifications"): one character, one person.
+  if (patch.checkIns === true && (conversation.characters.length > 1 || conversation.members.length > 1)) {
+    const message = "Check-ins are for one-to-one chats: this chat has more than one character or person.";
+    throw new ApiError("validation_failed", message, { issues: [{ path: "checkIns", message }] });
+  }
   await env.DB.prepare(
     `UPDATE conversations SET title = coalesce(?1, title), reply_order = coalesce(?2, reply_order),
-       background = CASE WHEN ?3 THEN ?4 ELSE background END WHERE id = ?5`,
+       background = CASE WHEN ?3 THEN ?4 ELSE background END, check_ins = coalesce(?6, check_ins) WHERE id = ?5`,
   )
-    .bind(patch.title ?? null, patch.replyOrder ?? null, patch.background !== undefined ? 1 : 0, patch.background ?? null, conversation.id)
+    .bind(
+      patch.title ?? null,
+      patch.replyOrder ?? null,
+      patch.background !== undefined ? 1 : 0,
+      patch.background ?? null,
+      conversation.id,
+      patch.checkIns === undefined ? null : patch.checkIns ? 1 : 0,
+    )
     .run();
   const fresh = await reread(env, conversation);
   if (patch.replyOrder && patch.replyOrder !== conversation.replyOrder) await tellRoom(env, fresh);
+  // The room keeps the opt-in beside the messages its clock reads, and arms its alarm (room/check-ins.ts).
+  if (patch.checkIns !== undefined) await conversationRoom(env, conversation.id).setCheckIns(conversation.userId, patch.checkIns);
   return fresh;
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `conversations` ADD `check_ins` integer DEFAULT false NOT NULL;
