@@ -225,3 +225,33 @@ export function notificationText(n: Pick<Notification, "kind" | "actor" | "actor
       return `${title} checked in on you`;
   }
 }
+
+// ---------------------------------------------------------------------------
+// Web Push (DESIGN.md turn 4 "Notifications"; worker/routes/push.ts).
+
+/** A base64url string of `bytes` bytes when decoded (no padding). */
+function base64UrlOf(bytes: number, what: string) {
+  const length = Math.ceil((bytes * 4) / 3);
+  return z
+    .string({ message: `${what} must be a base64url string` })
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be a base64url string`)
+    .refine((value) => value.replace(/=+$/, "").length === length, `${what} must be ${bytes} bytes, base64url`);
+}
+
+/** Longest push service address accepted, characters (FCM's are ~200; Mozilla's and Apple's shorter). */
+export const MAX_PUSH_ENDPOINT_LENGTH = 1_000;
+
+/**
+ * `POST /api/push/subscriptions`: the browser's `PushSubscription.toJSON()`
+ * (W3C Push API): its push service `endpoint` (an https address, checked
+ * like a model connection's base URL) and RFC 8291's keys: `p256dh`, the
+ * device's uncompressed P-256 public key (65 bytes), and `auth` (16 bytes).
+ */
+export const pushSubscriptionInputSchema = z.object({
+  endpoint: z.string({ message: "endpoint must be the push service's address" }).min(1, "endpoint must be the push service's address").max(MAX_PUSH_ENDPOINT_LENGTH, `endpoint may be at most ${MAX_PUSH_ENDPOINT_LENGTH} characters`),
+  keys: z.object({ p256dh: base64UrlOf(65, "keys.p256dh"), auth: base64UrlOf(16, "keys.auth") }, { message: "keys must hold p256dh and auth" }),
+  expirationTime: z.number().nullable().optional(),
+});
+
+/** `DELETE /api/push/subscriptions` `{endpoint}`: this device stops receiving pushes. */
+export const pushUnsubscribeInputSchema = z.object({ endpoint: z.string({ message: "endpoint must be the push service's address" }).min(1).max(MAX_PUSH_ENDPOINT_LENGTH) });

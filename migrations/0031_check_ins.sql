@@ -1,1 +1,0 @@
-ALTER TABLE `conversations` ADD `check_ins` integer DEFAULT false NOT NULL;
