@@ -213,7 +213,7 @@ export class RoomCheckIns {
         target: { type: "conversation", id: conversationId, title: character?.name ?? "Your character", url: `/chat/${conversationId}` },
         foldKey: `character_check_in:${conversationId}`,
         scope: { type: "conversation", id: conversationId },
-      });
+      }, userId);
     } catch (error) {
       console.warn("could not tell of a check-in", conversationId, String(error));
     }

@@ -2,14 +2,20 @@
  * Web Push subscriptions (issue 39, DESIGN.md turn 4 "Notifications";
  * worker/routes/push.ts): the site's VAPID key, a device subscribing and
  * unsubscribing, the address rules of model connections applied to the
- * push endpoint, nobody reaching another person's subscriptions, and the
- * rows leaving with the account.
+ * push endpoint, nobody reaching another person's subscriptions, the rows
+ * leaving with the account; and pushes (durable-objects/inbox/push.ts)
+ * reaching the loopback push service of push-service.ts, which checks the
+ * VAPID signature and decrypts the aes128gcm body as a browser would.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import type { Inbox } from "../../durable-objects/inbox/inbox.ts";
+import type { NotificationSettings } from "../../schema/notifications.ts";
 import app from "../app.ts";
-import { ORIGIN } from "./chat-client.ts";
+import { inbox, notify, targets } from "../lib/notifications/notify.ts";
+import { eventually, ORIGIN } from "./chat-client.ts";
+import { openNotifications } from "./notifications-client.ts";
 import { call, json } from "./creator-api.ts";
 import { signIn, type TestUser } from "./fixtures.ts";
 
@@ -31,13 +37,78 @@ async function endpointsOf(user: TestUser): Promise<string[]> {
 
 describe("the VAPID key", () => {
   it("is the configured public key, and 503 with a clear message when the site has none", async () => {
-    const missing = await call("/api/push/key");
+    expect(await json(await call("/api/push/key"), 200)).toEqual({ publicKey: (env as unknown as { VAPID_PUBLIC_KEY: string }).VAPID_PUBLIC_KEY });
+    const ctx = createExecutionContext();
+    const missing = await app.fetch(new Request("http://localhost/api/push/key"), { ...env, VAPID_PUBLIC_KEY: "" }, ctx);
+    await waitOnExecutionContext(ctx);
     expect(missing.status).toBe(503);
     expect(await missing.json()).toMatchObject({ code: "unavailable", error: "Push notifications are not set up on this site." });
-    const ctx = createExecutionContext();
-    const res = await app.fetch(new Request("http://localhost/api/push/key"), { ...env, VAPID_PUBLIC_KEY: "BPublicKey_-" }, ctx);
-    await waitOnExecutionContext(ctx);
-    expect(await json(res, 200)).toEqual({ publicKey: "BPublicKey_-" });
+  });
+});
+
+describe("pushes", () => {
+  const base = inject("pushServiceBase");
+  const port = new URL(base).port;
+
+  /** A device of the loopback push service, subscribed for `user`. */
+  async function device(user: TestUser): Promise<{ id: string; endpoint: string }> {
+    const made = (await (await fetch(`${base}/devices`, { method: "POST" })).json()) as { id: string; path: string; p256dh: string; auth: string };
+    const endpoint = `https://localhost:${port}${made.path}`;
+    expect((await subscribe(user, { endpoint, keys: { p256dh: made.p256dh, auth: made.auth } })).status).toBe(201);
+    return { id: made.id, endpoint };
+  }
+
+  const received = async (id: string) => (await (await fetch(`${base}/devices/${id}/received`)).json()) as { payload: { title: string; body: string; url: string; tag: string }; ttl: string }[];
+
+  /** The person's Inbox reaches the loopback service over http (it answers the https address the site signed for). */
+  async function pushOverLoopback(user: TestUser): Promise<void> {
+    await runInDurableObject(inbox(env, user.id), (box: Inbox) => {
+      box.pushFetch = (input, init) => fetch(String(input).replace(`https://localhost:${port}`, base), init);
+    });
+  }
+
+  it("a notification reaches the person's device encrypted and signed, only with push on and no tab open", async () => {
+    const me = await signIn();
+    const ana = await signIn({ firstName: "Ana" });
+    const bo = await signIn({ firstName: "Bo" });
+    const phone = await device(me);
+    await pushOverLoopback(me);
+
+    // Push is off until the person turns it on.
+    const first = await notify(env, me.id, ana.id, { kind: "room_joined", target: targets.conversation(crypto.randomUUID(), "Harbour"), foldKey: `a:${crypto.randomUUID()}`, scope: null });
+    expect(first).toBe(true);
+    expect((await json<NotificationSettings>(await call("/api/profile/notifications", { method: "PUT", user: me, body: { push: true }, headers: { origin: ORIGIN } }), 200)).push).toBe(true);
+
+    // With a tab open, the bell says it; no push.
+    const tab = await openNotifications(me);
+    await notify(env, me.id, bo.id, { kind: "room_joined", target: targets.conversation(crypto.randomUUID(), "Open tab"), foldKey: `b:${crypto.randomUUID()}`, scope: null });
+    await tab.unreadIs(2);
+    tab.close();
+    await eventually(async () => (await inbox(env, me.id).socketCount()) === 0);
+
+    const conversationId = crypto.randomUUID();
+    await notify(env, me.id, bo.id, { kind: "room_joined", target: targets.conversation(conversationId, "Lighthouse"), foldKey: `c:${crypto.randomUUID()}`, scope: null });
+    const pushes = await eventually(async () => {
+      const list = await received(phone.id);
+      return list.length > 0 ? list : null;
+    }, 10_000);
+    expect(pushes).toEqual([{ payload: { title: "Fabled", body: "Bo joined Lighthouse", url: `/chat/${conversationId}`, icon: null, tag: expect.any(String) }, ttl: "86400", topic: expect.stringMatching(/^[0-9a-f]{32}$/), urgency: "normal" }]);
+  });
+
+  it("a device whose push service answers 410 is dropped", async () => {
+    const me = await signIn();
+    const ana = await signIn({ firstName: "Ana" });
+    const old = await device(me);
+    const kept = await device(me);
+    await fetch(`${base}/devices/${old.id}/gone`, { method: "POST" });
+    await call("/api/profile/notifications", { method: "PUT", user: me, body: { push: true }, headers: { origin: ORIGIN } });
+    await pushOverLoopback(me);
+    await notify(env, me.id, ana.id, { kind: "room_joined", target: targets.conversation(crypto.randomUUID(), "Gone"), foldKey: `g:${crypto.randomUUID()}`, scope: null });
+    await eventually(async () => {
+      const endpoints = await endpointsOf(me);
+      return endpoints.length === 1 && endpoints[0] === kept.endpoint;
+    }, 10_000);
+    expect(await eventually(async () => (await received(kept.id)).length === 1 && (await received(kept.id)))).toHaveLength(1);
   });
 });
 
