@@ -4,11 +4,17 @@
  * project's own migrations; `web` runs the React app's unit tests in Node.
  * Browser tests are separate (npm run test:e2e).
  */
+import { generateKeyPairSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, defineProject } from "vitest/config";
 
 const migrationsDir = fileURLToPath(new URL("./migrations", import.meta.url));
+
+// A VAPID key pair for the tests' pushes (RFC 8292), made afresh each run: the public key as
+// browsers take it (uncompressed P-256 point) and the private scalar, both base64url.
+const vapid = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ format: "jwk" });
+const vapidPublicKey = Buffer.concat([Buffer.from([4]), Buffer.from(vapid.x!, "base64url"), Buffer.from(vapid.y!, "base64url")]).toString("base64url");
 
 export default defineConfig({
   test: {
@@ -53,6 +59,10 @@ export default defineConfig({
                 EDGE_CACHE_TTL_SECONDS: "0",
                 // The loopback Cloudflare API of worker/test/cloudflare-api-server.ts (cache purge).
                 CLOUDFLARE_API_BASE_URL: inject("cloudflareApiBase"),
+                // Web Push (durable-objects/inbox/push.ts) to the loopback push service of worker/test/push-service.ts.
+                VAPID_PUBLIC_KEY: vapidPublicKey,
+                VAPID_PRIVATE_KEY: vapid.d!,
+                VAPID_SUBJECT: "mailto:tests@fabled.example",
               },
               // The views queue runs locally as wrangler.toml declares it, but
               // delivers a partial batch after 1 s instead of 10 and retries
@@ -77,7 +87,7 @@ export default defineConfig({
           // browser tests beside them. The timeout is there to catch a hang, not to time them.
           testTimeout: 30_000,
           setupFiles: ["./worker/test/apply-migrations.ts"],
-          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts"],
+          globalSetup: ["./worker/test/oidc-server.ts", "./worker/test/openai-server.ts", "./worker/test/cloudflare-api-server.ts", "./worker/test/push-service.ts"],
         },
       }),
       defineProject({

@@ -23,6 +23,7 @@
  * | pictures imagined in the chat: imagine, cancel, delete, their R2 objects | room/images.ts (rows: image-rows.ts; allowance: image-quota.ts) |
  * | screening messages and replies, operator removals | room/screening.ts |
  * | refusing a suspended person's frames, closing their sockets | room/suspension.ts |
+ * | check-ins: the character writes first after a quiet spell (the alarm's other job) | room/check-ins.ts |
  * | what D1 learns from the room (counters, last message, log) and reads | room/d1-sync.ts |
  * | what a test may replace | room/seams.ts |
  *
@@ -63,6 +64,7 @@ import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
 import { readRoomMessages } from "./room/away-notices.ts";
 import type { TimedState } from "../schema/lorebook/activation.ts";
+import { CheckInRows, RoomCheckIns } from "./room/check-ins.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage, type SeedPicture } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 import { type ConversationSearchMatch, searchPattern } from "../schema/chat-search.ts";
@@ -111,6 +113,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   private readonly steering: Steering;
   private readonly suspension: RoomSuspension;
   private readonly images: RoomImages;
+  private readonly checkIns: RoomCheckIns;
 
   /**
    * The model for a reply. A seam for tests that need a failing or silent
@@ -157,6 +160,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     this.steering = new Steering(this.store, this.sockets, this.d1, this.replies, this.screening);
     this.images = new RoomImages(ctx, env, { store: this.store, sockets: this.sockets, screening: this.screening, inputs: this.inputs, d1: this.d1, seams: this });
     this.store.onPicturesGone = (objectKeys) => this.images.forgetLater(objectKeys);
+    this.checkIns = new RoomCheckIns(ctx, env, { store: this.store, rows: new CheckInRows(ctx.storage), replies: this.replies, sockets: this.sockets, now: () => this.now() });
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
@@ -457,10 +461,22 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  /** The idle check (RoomSockets.closeIdle). */
+  /**
+   * RPC (`PATCH /api/conversations/{id}` `{checkIns}`, the Worker checked the
+   * chat is one-to-one): the owner turns check-ins on or off. False when the
+   * room is not `userId`'s.
+   */
+  async setCheckIns(userId: string, enabled: boolean): Promise<boolean> {
+    if (!this.owns(userId)) return false;
+    await this.checkIns.set(enabled);
+    return true;
+  }
+
+  /** The alarm, shared: the idle check (RoomSockets.closeIdle) and check-ins (room/check-ins.ts), each arming its next time. */
   override async alarm(): Promise<void> {
     if (this.store.deleted) return;
     await this.sockets.closeIdle();
+    await this.checkIns.run();
   }
 
   /**
@@ -563,6 +579,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
         return;
       case "chat_message":
         await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, early);
+        // A message answers the check-ins before it: the clock starts again (a paused chat's too).
+        this.ctx.waitUntil(this.checkIns.arm().catch((error: unknown) => console.warn("could not arm a check-in", String(error))));
         // Embedded after message_saved went out; a reply's recall waits for it (room/memory.ts).
         this.ctx.waitUntil(this.store.memory.embedPending());
         return;

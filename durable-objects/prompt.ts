@@ -138,6 +138,11 @@ export interface PromptOptions {
    * Absent: the cards' own books activated here (cardLore).
    */
   lore?: ActivatedEntry[];
+  /**
+   * A check-in (room/check-ins.ts): the person has been away this long, ms;
+   * the check-in nudge goes last and the character writes first. Absent: a reply.
+   */
+  checkInAfterMs?: number;
 }
 
 /** A message recalled from before the history window, as the prompt shows it. */
@@ -206,6 +211,18 @@ export const GROUP_NUDGE = "Write the next reply only as {{char}}.";
 
 /** The last instruction when the character continues its last reply (SillyTavern's default continue nudge). */
 export const CONTINUE_NUDGE = "[Continue your last message without repeating its original content.]";
+
+/**
+ * The nudge of a check-in (DESIGN.md turn 4 "Notifications"): the character
+ * writes first after `awayMs` of quiet, in character, from what the chat
+ * holds (its memory, summary and recalled messages are in the prompt as for
+ * any reply). `{{user}}`/`{{char}}` are replaced like the card's fields.
+ */
+export function checkInNudge(awayMs: number): string {
+  const hours = Math.round(awayMs / 3_600_000);
+  const away = hours >= 48 ? `${Math.round(hours / 24)} days` : hours >= 2 ? `${hours} hours` : "a while";
+  return `[{{user}} has not written for ${away}. Write one short message as {{char}}, reaching out to {{user}} first: check in on them in character, picking up from what you last shared. Do not write {{user}}'s part.]`;
+}
 
 /** The system prompt when the card has none; a card's own may embed it as `{{original}}`. */
 export const DEFAULT_SYSTEM_PROMPT =
@@ -345,7 +362,7 @@ export function buildPrompt(character: PromptCharacter, history: HistoryMessage[
       .join("\n\n");
   const post = macros(normalise(character.postHistoryInstructions));
   const groupNudge = named ? macros(GROUP_NUDGE) : "";
-  const nudge = options.continueLast ? CONTINUE_NUDGE : "";
+  const nudge = options.continueLast ? CONTINUE_NUDGE : options.checkInAfterMs !== undefined ? macros(checkInNudge(options.checkInAfterMs)) : "";
   const note = macros(normalise(options.authorNote?.text));
   // At-depth entries are system (or their role's) messages in the history, counted with what never drops.
   const depthLore = (entries: ActivatedEntry[]) => entries.filter((e) => e.position === "at_depth" && normalise(e.content) !== "");

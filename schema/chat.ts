@@ -195,6 +195,11 @@ export interface Conversation {
   /** The chat's background (`PATCH`): the name of a `background` asset of its first character; null for none. */
   background: string | null;
   /**
+   * The character checks in after a quiet spell (DESIGN.md turn 4
+   * "Notifications", `PATCH` `{checkIns}`; one-to-one chats only).
+   */
+  checkIns: boolean;
+  /**
    * The ids of the owner's lorebooks attached to the chat, in order (DESIGN.md turn 4 "Lorebooks"): only in the answers of
    * `GET` and `PATCH /api/conversations/{id}` to the owner; left out for a member of a shared room and in lists.
    */
@@ -301,6 +306,8 @@ export const conversationPatchSchema = z
     background: z.string({ error: "background must be a background's name or null" }).trim().min(1).max(64).nullable().optional(),
     /** The owner's standalone lorebooks that apply to every speaker, in order (DESIGN.md turn 4 "Lorebooks"); [] detaches them all. */
     lorebookIds: lorebookIdsSchema.optional(),
+    /** The character writes first after a quiet spell (DESIGN.md turn 4 "Notifications"); one-to-one chats only. */
+    checkIns: z.boolean({ error: "checkIns must be true or false" }).optional(),
   })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), "Nothing to change");
 export type ConversationPatch = z.output<typeof conversationPatchSchema>;

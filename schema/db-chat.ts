@@ -33,6 +33,8 @@ export const conversations = sqliteTable(
     lastMessageAt: integer("last_message_at", { mode: "number" }),
     /** The chat's background: the `name` of a `background` asset of its first character (DESIGN.md "Character assets"); null: none. */
     background: text("background"),
+    /** The character checks in after a quiet spell (DESIGN.md turn 4 "Notifications"; durable-objects/room/check-ins.ts). */
+    checkIns: integer("check_ins", { mode: "boolean" }).notNull().default(false),
     lastMessagePreview: text("last_message_preview"),
     createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(nowMs),
@@ -397,4 +399,29 @@ export const conversationLorebooks = sqliteTable(
     position: integer("position").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.lorebookId] }), index("conversation_lorebooks_lorebook_idx").on(t.lorebookId)],
+);
+
+/**
+ * Web Push subscriptions (DESIGN.md turn 4 "Notifications", `POST
+ * /api/push/subscriptions`): one row per device (browser profile) that
+ * turned push on, its push service `endpoint` (unique: a browser signed
+ * into another account moves to it) and the keys a message is encrypted to
+ * (RFC 8291: `p256dh`, the device's P-256 public key, and the `auth`
+ * secret, both base64url). Deleted with the account, and when the push
+ * service answers 404 or 410.
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    userAgent: text("user_agent"),
+    createdAt: integer("created_at", { mode: "number" }).notNull().default(nowMs),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
 );

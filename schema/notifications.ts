@@ -73,16 +73,57 @@ export interface NotificationList {
   unread: number;
 }
 
-/** `GET/PUT /api/profile/notifications`. `kinds` holds every kind (true: delivered). */
+/**
+ * Quiet hours: a daily span, in the person's own time zone, when no
+ * character checks in (and no push is shown). `start` and `end` are "HH:MM"
+ * (24-hour); `end` before `start` spans midnight ("22:00"–"08:00"); equal
+ * means none. `timeZone` is an IANA name ("Europe/Paris").
+ */
+export interface QuietHours {
+  start: string;
+  end: string;
+  timeZone: string;
+}
+
+/** `GET/PUT /api/profile/notifications`. `kinds` holds every kind (true: delivered); `quietHours` null: none. */
 export interface NotificationSettings {
   kinds: Record<NotificationKind, boolean>;
   push: boolean;
+  quietHours: QuietHours | null;
 }
 
 export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   kinds: Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, true])) as Record<NotificationKind, boolean>,
   push: false,
+  quietHours: null,
 };
+
+/** Minutes since local midnight of "HH:MM". */
+function minutesOf(time: string): number {
+  const [h, m] = time.split(":").map(Number);
+  return h! * 60 + m!;
+}
+
+/**
+ * When the quiet hours that hold at `now` (ms since the epoch) end, ms since
+ * the epoch; null when `now` is outside them (or there are none). The
+ * local time is read with `Intl.DateTimeFormat` in `quiet.timeZone`; the end
+ * is counted in whole minutes from there (a daylight-saving change inside
+ * the span moves it by that hour at most).
+ */
+export function quietHoursEndAt(now: number, quiet: QuietHours | null): number | null {
+  if (!quiet) return null;
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  if (start === end) return null;
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: quiet.timeZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(new Date(now));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const local = part("hour") * 60 + part("minute");
+  const inside = start < end ? local >= start && local < end : local >= start || local < end;
+  if (!inside) return null;
+  const minutesLeft = (end - local + 1440) % 1440;
+  return now - part("second") * 1000 - (now % 1000) + minutesLeft * 60_000;
+}
 
 /** Frames of `/ws/notifications`, server → client. */
 export type NotificationFrame =
@@ -115,11 +156,31 @@ export const notificationsReadInputSchema = z.union(
   { message: "Send {ids: [...]} or {all: true}" },
 );
 
-/** `PUT /api/profile/notifications`: kinds not named keep their setting. */
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `PUT /api/profile/notifications`: kinds not named keep their setting; `quietHours: null` removes them. */
 export const notificationSettingsInputSchema = z
   .object({
     kinds: z.partialRecord(z.enum(NOTIFICATION_KINDS, { message: "Unknown notification kind" }), z.boolean({ message: "Each kind is on (true) or off (false)" })).optional(),
     push: z.boolean({ message: "push must be true or false" }).optional(),
+    quietHours: z
+      .object({
+        start: z.string().regex(CLOCK_TIME, "start must be a time as HH:MM (24-hour)"),
+        end: z.string().regex(CLOCK_TIME, "end must be a time as HH:MM (24-hour)"),
+        timeZone: z.string().max(64).refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Paris"),
+      })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict();
 
@@ -164,3 +225,33 @@ export function notificationText(n: Pick<Notification, "kind" | "actor" | "actor
       return `${title} checked in on you`;
   }
 }
+
+// ---------------------------------------------------------------------------
+// Web Push (DESIGN.md turn 4 "Notifications"; worker/routes/push.ts).
+
+/** A base64url string of `bytes` bytes when decoded (no padding). */
+function base64UrlOf(bytes: number, what: string) {
+  const length = Math.ceil((bytes * 4) / 3);
+  return z
+    .string({ message: `${what} must be a base64url string` })
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be a base64url string`)
+    .refine((value) => value.replace(/=+$/, "").length === length, `${what} must be ${bytes} bytes, base64url`);
+}
+
+/** Longest push service address accepted, characters (FCM's are ~200; Mozilla's and Apple's shorter). */
+export const MAX_PUSH_ENDPOINT_LENGTH = 1_000;
+
+/**
+ * `POST /api/push/subscriptions`: the browser's `PushSubscription.toJSON()`
+ * (W3C Push API): its push service `endpoint` (an https address, checked
+ * like a model connection's base URL) and RFC 8291's keys: `p256dh`, the
+ * device's uncompressed P-256 public key (65 bytes), and `auth` (16 bytes).
+ */
+export const pushSubscriptionInputSchema = z.object({
+  endpoint: z.string({ message: "endpoint must be the push service's address" }).min(1, "endpoint must be the push service's address").max(MAX_PUSH_ENDPOINT_LENGTH, `endpoint may be at most ${MAX_PUSH_ENDPOINT_LENGTH} characters`),
+  keys: z.object({ p256dh: base64UrlOf(65, "keys.p256dh"), auth: base64UrlOf(16, "keys.auth") }, { message: "keys must hold p256dh and auth" }),
+  expirationTime: z.number().nullable().optional(),
+});
+
+/** `DELETE /api/push/subscriptions` `{endpoint}`: this device stops receiving pushes. */
+export const pushUnsubscribeInputSchema = z.object({ endpoint: z.string({ message: "endpoint must be the push service's address" }).min(1).max(MAX_PUSH_ENDPOINT_LENGTH) });

@@ -30,6 +30,7 @@ import { enforcementRoutes } from "./routes/enforcement.ts";
 import { favoritesListRoutes, favoritesRoutes } from "./routes/favorites.ts";
 import { modelConnectionsRoutes } from "./routes/model-connections.ts";
 import { notificationSettingsRoutes, notificationsRoutes, notificationsSocketRoutes } from "./routes/notifications.ts";
+import { pushRoutes } from "./routes/push.ts";
 import { myCharactersRoutes } from "./routes/my-characters.ts";
 import { personasRoutes } from "./routes/personas.ts";
 import { profileRoutes } from "./routes/profile.ts";
@@ -81,6 +82,7 @@ const routes = app.basePath("/api").route("/tags", tagsRoutes).route("/character
   .route("/profile", accountRoutes)
   .route("/profile", notificationSettingsRoutes)
   .route("/notifications", notificationsRoutes)
+  .route("/push", pushRoutes)
   .route("/personas", personasRoutes)
   .route("/model-connections", modelConnectionsRoutes)
   .route("/reports", reportsRoutes)

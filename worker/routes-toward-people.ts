@@ -83,6 +83,8 @@ export const TOWARD_NO_ONE: Record<string, string> = {
   "DELETE /api/users/:username/block": "unblocking",
   "POST /api/notifications/read": "marking one's own notifications read",
   "PUT /api/profile/notifications": "one's own notification settings",
+  "POST /api/push/subscriptions": "one's own device subscribing to pushes",
+  "DELETE /api/push/subscriptions": "one's own device unsubscribing (another's endpoint is left alone)",
   "POST /api/enforcement/suspensions/:userId": "the operator's enforcement of what D1 already says",
   "POST /api/enforcement/removals/:conversationId": "the operator's enforcement of what D1 already says",
 };

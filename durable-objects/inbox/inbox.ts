@@ -23,10 +23,11 @@
  *   (account deletion).
  */
 import { DurableObject } from "cloudflare:workers";
-import type { NotificationFrame, NotificationKind, NotificationSettings } from "../../schema/notifications.ts";
+import { type NotificationFrame, type NotificationSettings, quietHoursEndAt } from "../../schema/notifications.ts";
 import { CLOSE_CODES } from "../../schema/chat.ts";
 import { PING_FRAME, PONG_FRAME } from "../../schema/chat-frames.ts";
-import { type InboxEvent, InboxStore, type StoredNotification } from "./store.ts";
+import { sendPushes } from "./push.ts";
+import { type InboxEvent, InboxStore, type NotificationSettingsChange, type StoredNotification } from "./store.ts";
 
 /** Open notification sockets one person keeps (tabs and devices); the oldest beyond it is closed. */
 export const MAX_INBOX_SOCKETS = 10;
@@ -45,6 +46,8 @@ interface SocketInfo {
 
 export class Inbox extends DurableObject<Env> {
   private store: InboxStore;
+  /** How pushes reach push services (`fetch`); a seam for tests, which reach their local stub over http. */
+  pushFetch: typeof fetch = (input, init) => fetch(input, init);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,12 +84,24 @@ export class Inbox extends DurableObject<Env> {
     safeClose(ws, CLOSE_CODES.serverError, "WebSocket error");
   }
 
-  /** Stores `event` (folded when it may be) and tells every tab. Returns the notification, or null when its kind is off. */
-  async deliver(event: InboxEvent): Promise<StoredNotification | null> {
+  /**
+   * Stores `event` (folded when it may be) and tells every tab. With no tab
+   * open, push on and outside the quiet hours, it is pushed to the devices
+   * of `recipientId` (this inbox's person, which the object cannot read from
+   * its own id; push.ts), after the answer. Returns the notification, or
+   * null when its kind is off.
+   */
+  async deliver(event: InboxEvent, recipientId?: string): Promise<StoredNotification | null> {
     const notification = this.store.deliver(event);
     if (notification) {
       const { scope: _scope, ...shown } = notification;
       this.broadcast({ type: "notification", notification: shown, unread: this.store.unread() });
+      if (recipientId && this.ctx.getWebSockets().length === 0) {
+        const settings = this.store.settings();
+        if (settings.push && quietHoursEndAt(Date.now(), settings.quietHours) === null) {
+          this.ctx.waitUntil(sendPushes(this.env, recipientId, shown, this.pushFetch));
+        }
+      }
     }
     return notification;
   }
@@ -115,7 +130,7 @@ export class Inbox extends DurableObject<Env> {
     return this.store.settings();
   }
 
-  async updateSettings(change: { kinds?: Partial<Record<NotificationKind, boolean>>; push?: boolean }): Promise<NotificationSettings> {
+  async updateSettings(change: NotificationSettingsChange): Promise<NotificationSettings> {
     return this.store.updateSettings(change);
   }
 

@@ -30,9 +30,17 @@ import {
   type NotificationKind,
   type NotificationSettings,
   type NotificationTarget,
+  type QuietHours,
   NOTIFICATION_KINDS,
   notificationText,
 } from "../../schema/notifications.ts";
+
+/** A change of settings (`PUT /api/profile/notifications`): what is absent stays. */
+export interface NotificationSettingsChange {
+  kinds?: Partial<Record<NotificationKind, boolean>>;
+  push?: boolean;
+  quietHours?: QuietHours | null;
+}
 
 /** Notifications kept per person: beyond it the oldest read ones go, then the oldest. */
 export const MAX_NOTIFICATIONS_KEPT = 1_000;
@@ -120,13 +128,17 @@ export class InboxStore {
     const saved = row ? (JSON.parse(row.value) as Partial<NotificationSettings>) : {};
     const kinds = { ...DEFAULT_NOTIFICATION_SETTINGS.kinds };
     for (const kind of NOTIFICATION_KINDS) if (typeof saved.kinds?.[kind] === "boolean") kinds[kind] = saved.kinds[kind];
-    return { kinds, push: saved.push ?? DEFAULT_NOTIFICATION_SETTINGS.push };
+    return { kinds, push: saved.push ?? DEFAULT_NOTIFICATION_SETTINGS.push, quietHours: saved.quietHours ?? null };
   }
 
-  /** Merges `change` into the settings; returns them whole. */
-  updateSettings(change: { kinds?: Partial<Record<NotificationKind, boolean>>; push?: boolean }): NotificationSettings {
+  /** Merges `change` into the settings (`quietHours: null` removes them); returns them whole. */
+  updateSettings(change: NotificationSettingsChange): NotificationSettings {
     const current = this.settings();
-    const next: NotificationSettings = { kinds: { ...current.kinds, ...change.kinds }, push: change.push ?? current.push };
+    const next: NotificationSettings = {
+      kinds: { ...current.kinds, ...change.kinds },
+      push: change.push ?? current.push,
+      quietHours: change.quietHours === undefined ? current.quietHours : change.quietHours,
+    };
     this.sql.exec("INSERT INTO settings (id, value) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value", JSON.stringify(next));
     return next;
   }

@@ -50,7 +50,7 @@ export async function noticeAwayPeople(
           target: { type: "conversation", id: room.conversationId, title: row.title, url: `/chat/${room.conversationId}` },
           foldKey: `room_message:${room.conversationId}`,
           scope: { type: "conversation", id: room.conversationId },
-        }),
+        }, userId),
       ),
     );
   } catch (error) {

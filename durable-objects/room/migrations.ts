@@ -44,6 +44,10 @@
  *   state as it was after each reply (keyed by the reply's message id; a
  *   deleted message takes its own along), so "Branch from here" starts the
  *   branch with the timers of its branch point (lore.ts stateThrough).
+ * - check-ins (version 15, DESIGN.md turn 4 "Notifications", check-ins.ts):
+ *   `check_in_settings`, one row: the owner opted in; `check_ins`, the
+ *   messages that were check-ins (a deleted one drops out of the count of
+ *   unanswered ones by itself: the count joins `messages`).
  *
  * Times are ms since the epoch.
  */
@@ -365,6 +369,11 @@ const MIGRATIONS: string[][] = [
     `CREATE TRIGGER messages_deleted_lorebook AFTER DELETE ON messages BEGIN
        DELETE FROM lorebook_states WHERE message_id = old.id;
      END`,
+  ],
+  // 15: check-ins (check-ins.ts): whether the owner opted in, and the messages that were check-ins.
+  [
+    "CREATE TABLE check_in_settings (id INTEGER PRIMARY KEY CHECK (id = 1), enabled INTEGER NOT NULL)",
+    "CREATE TABLE check_ins (message_id TEXT PRIMARY KEY, at INTEGER NOT NULL)",
   ],
 ];
 

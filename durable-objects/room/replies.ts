@@ -26,7 +26,7 @@ import type { ServerFrame } from "../../schema/chat-frames.ts";
 import type { D1Sync } from "./d1-sync.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
 import { type RoundKind, rateLimitedFrame, withinRateLimit } from "./rate-limits.ts";
-import { type ActiveReply, ReplyWriting, type WritingParts } from "./reply-writing.ts";
+import { type ActiveReply, type CheckInRequest, ReplyWriting, type WritingParts } from "./reply-writing.ts";
 import { Rounds } from "./rounds.ts";
 import type { RoomScreening } from "./screening.ts";
 import { refusal, type RoomSockets, send, type SocketState } from "./sockets.ts";
@@ -284,6 +284,17 @@ export class ReplyRounds {
    */
   answerPending(): Promise<void> {
     return this.rounds.answerPending();
+  }
+
+  /**
+   * A check-in (check-ins.ts): `characterId` writes first, with nobody's
+   * message to answer. False (nothing starts) while a reply is written or a
+   * message admitted.
+   */
+  checkIn(characterId: number, request: CheckInRequest): boolean {
+    if (this.busy) return false;
+    this.writing.start(null, null, characterId, request);
+    return true;
   }
 
   /** Starts a round: `speakers` reply one after another (the first now). */

@@ -79,6 +79,14 @@ export interface ActiveReply {
   controller: AbortController;
   /** The tokens this request cost, once the endpoint reported them (ChatModelOptions.onUsage); null until then, or never. */
   usage: ReplyUsage | null;
+  /** A check-in (check-ins.ts): the character writes first; told the stored row. Null: a reply. */
+  checkIn: CheckInRequest | null;
+}
+
+/** A check-in's reply: how long the person has been away (ms, for the nudge), and what follows once it is stored. */
+export interface CheckInRequest {
+  awayMs: number;
+  onStored: (row: MessageRow) => void;
 }
 
 /** A reply is cut at this many characters whatever the model does. */
@@ -179,6 +187,7 @@ export class ReplyWriting {
     replaces: MessageRow | null,
     continuing: { row: MessageRow; clientId: string | null; requestedBy?: string } | null = null,
     speakerId?: number,
+    checkIn: CheckInRequest | null = null,
   ): void {
     // Every version of the replaced reply in written order; the new one will be the newest.
     const alternatives = replaces ? replyVersions(versionFields(replaces)).versions : [];
@@ -198,6 +207,7 @@ export class ReplyWriting {
       stopped: false,
       controller: new AbortController(),
       usage: null,
+      checkIn,
     };
     this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
     this.active = reply;
@@ -314,6 +324,7 @@ export class ReplyWriting {
         ...options,
         pinned,
         continueLast: reply.continues !== null,
+        ...(reply.checkIn ? { checkInAfterMs: reply.checkIn.awayMs } : {}),
         ...(recall ? { recall } : {}),
         lore: lore.entries,
       });
@@ -448,6 +459,7 @@ export class ReplyWriting {
     if (reply.continues === null) this.sockets.broadcast(answerFor(null));
     else this.sockets.broadcastEach(answerFor);
     if (reply.clientId) store.kept.keepReceipt(reply.clientId, answerFor(reply.requestedBy));
+    if (reply.checkIn) reply.checkIn.onStored(row);
     this.ctx.waitUntil(this.screening.screenReply(row).catch((error) => console.warn("reply screening failed", room.conversation_id, String(error))));
     // The person's message and this reply get their vectors, off the reply's path.
     this.ctx.waitUntil(store.memory.embedPending());

@@ -234,14 +234,20 @@ export class RoomSockets {
    * test that dates sockets back does not make it fire at once).
    */
   private async scheduleIdleCheck(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + IDLE_TIMEOUT_MS);
+    // The alarm is shared with check-ins (check-ins.ts): one set for later than this is brought forward.
+    const at = Date.now() + IDLE_TIMEOUT_MS;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   /** The idle check (the alarm): closes sockets silent for IDLE_TIMEOUT_MS, then sets the alarm for the next one due. */
   async closeIdle(): Promise<void> {
     const { idle, nextCheckAt } = idleSockets(this.openSockets(), this.now(), IDLE_TIMEOUT_MS);
     for (const { ws } of idle) this.closeForPolicy(ws, CLOSE_REASONS.idle);
-    if (nextCheckAt !== null) await this.ctx.storage.setAlarm(nextCheckAt);
+    if (nextCheckAt === null) return;
+    // The alarm is shared with check-ins (check-ins.ts): one set sooner stays (the room's alarm runs both checks).
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > nextCheckAt || current <= Date.now()) await this.ctx.storage.setAlarm(nextCheckAt);
   }
 
   /**

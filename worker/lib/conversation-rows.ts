@@ -29,6 +29,7 @@ export interface JoinedRow {
   personaId: string | null;
   modelConnectionId: string | null;
   background: string | null;
+  checkIns: number;
   branchedFromId: string | null;
   branchedFromTitle: string | null;
   characterName: string;
@@ -102,7 +103,7 @@ const firstCharacter = shownCharacterSql("c");
 export const COLUMNS = `v.id, v.character_id AS characterId, v.user_id AS userId, ${SHOWN_TITLE_SQL} AS title, v.created_at AS createdAt,
   v.updated_at AS updatedAt, v.last_message_at AS lastMessageAt,
   CASE WHEN ${HAS_REMOVED_CHARACTER_SQL} THEN NULL ELSE v.last_message_preview END AS lastMessagePreview,
-  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.background AS background, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
+  v.persona_id AS personaId, v.model_connection_id AS modelConnectionId, v.background AS background, v.check_ins AS checkIns, v.branched_from_id AS branchedFromId, b.title AS branchedFromTitle,
   ${firstCharacter.name} AS characterName, ${firstCharacter.avatarUrl} AS characterAvatarUrl, ${firstCharacter.creator} AS characterCreator,
   ${firstCharacter.creatorUsername} AS characterCreatorUsername, v.reply_order AS replyOrder, ${CAST_SQL} AS castJson,
   ${MEMBERS_SQL} AS membersJson`;
@@ -162,5 +163,6 @@ export function fromJoined(row: JoinedRow, chatModel: ChatModelName): Conversati
     branchedFrom: row.branchedFromId === null ? null : { id: row.branchedFromId, title: row.branchedFromTitle },
     modelConnectionId: row.modelConnectionId ?? null,
     background: row.background ?? null,
+    checkIns: row.checkIns === 1,
   };
 }

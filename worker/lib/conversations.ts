@@ -396,9 +396,11 @@ async function reread(env: Env, conversation: Conversation): Promise<Conversatio
 }
 
 /**
- * `PATCH /api/conversations/:id`: a new title and/or reply order. The
- * caller checked the owner and screened the title. Returns the conversation
- * as it now is; the room learns a new reply order.
+ * `PATCH /api/conversations/:id`: a new title, reply order, background or
+ * check-ins. The caller checked the owner and screened the title. Returns
+ * the conversation as it now is; the room learns a new reply order and
+ * check-ins. Throws 400 for a background the character lacks and for
+ * check-ins in a chat that is not one-to-one.
  */
 export async function updateConversation(env: Env, conversation: Conversation, patch: ConversationPatch): Promise<Conversation> {
   // A background is one of the first character's (DESIGN.md "Character assets"); null takes it away.
@@ -409,14 +411,28 @@ export async function updateConversation(env: Env, conversation: Conversation, p
       throw new ApiError("validation_failed", message, { issues: [{ path: "background", message }] });
     }
   }
+  // Check-ins (DESIGN.md turn 4 "Notifications"): one character, one person.
+  if (patch.checkIns === true && (conversation.characters.length > 1 || conversation.members.length > 1)) {
+    const message = "Check-ins are for one-to-one chats: this chat has more than one character or person.";
+    throw new ApiError("validation_failed", message, { issues: [{ path: "checkIns", message }] });
+  }
   await env.DB.prepare(
     `UPDATE conversations SET title = coalesce(?1, title), reply_order = coalesce(?2, reply_order),
-       background = CASE WHEN ?3 THEN ?4 ELSE background END WHERE id = ?5`,
+       background = CASE WHEN ?3 THEN ?4 ELSE background END, check_ins = coalesce(?6, check_ins) WHERE id = ?5`,
   )
-    .bind(patch.title ?? null, patch.replyOrder ?? null, patch.background !== undefined ? 1 : 0, patch.background ?? null, conversation.id)
+    .bind(
+      patch.title ?? null,
+      patch.replyOrder ?? null,
+      patch.background !== undefined ? 1 : 0,
+      patch.background ?? null,
+      conversation.id,
+      patch.checkIns === undefined ? null : patch.checkIns ? 1 : 0,
+    )
     .run();
   const fresh = await reread(env, conversation);
   if (patch.replyOrder && patch.replyOrder !== conversation.replyOrder) await tellRoom(env, fresh);
+  // The room keeps the opt-in beside the messages its clock reads, and arms its alarm (room/check-ins.ts).
+  if (patch.checkIns !== undefined) await conversationRoom(env, conversation.id).setCheckIns(conversation.userId, patch.checkIns);
   return fresh;
 }
 

@@ -6,8 +6,8 @@
  * | --- | --- |
  * | `GET /api/notifications?limit&before` | 200 `{notifications, unread}` newest first (`before`: a notification id of the previous page); 401 visitors; 400 a bad limit or before |
  * | `POST /api/notifications/read` `{ids} \| {all: true}` | 204; ids that are not one's own are ignored (another person's inbox is never reached) |
- * | `GET /api/profile/notifications` | 200 `{kinds, push}` |
- * | `PUT /api/profile/notifications` `{kinds?, push?}` | 200 the settings whole; kinds not named keep theirs |
+ * | `GET /api/profile/notifications` | 200 `{kinds, push, quietHours}` |
+ * | `PUT /api/profile/notifications` `{kinds?, push?, quietHours?}` | 200 the settings whole; what is not named keeps its setting (`quietHours: null` removes them) |
  * | `/ws/notifications` | the live socket: `{type:"unread", count}` on open, `{type:"notification", notification, unread}` as they come, `{type:"unread", count}` when it changes elsewhere; 403 another Origin, 401 signed out, 426 not an upgrade |
  *
  * Every route reads and writes only the signed-in person's own Inbox

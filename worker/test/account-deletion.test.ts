@@ -164,6 +164,9 @@ describe("deleting an account with something in every table", () => {
     await call(`/api/conversations/${mirasRoom.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [lorebook.id] } });
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(mira.id, theo.id).run();
     await env.DB.prepare("INSERT INTO speech_usage (user_id, window_start, audio_ms) VALUES (?, ?, 12000)").bind(mira.id, Date.now()).run();
+    await env.DB.prepare("INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES (?, ?, ?, 'k', 'a')")
+      .bind(crypto.randomUUID(), mira.id, `https://push.example/${crypto.randomUUID()}`)
+      .run();
     // Share links: one of her room, and one of Theo's room holding her message.
     await post(mira, `/api/conversations/${mirasRoom.id}/shares`, {});
     const theosShare = await post<{ token: string }>(theo, `/api/conversations/${theosRoom.id}/shares`, {});

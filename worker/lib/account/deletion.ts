@@ -51,6 +51,7 @@ import { inbox } from "../notifications/notify.ts";
 export const PERSON_DATA: Record<string, { columns: string[]; fate: "deleted" | "anonymised" | "kept"; why: string }> = {
   users: { columns: ["id"], fate: "deleted", why: "the account itself; the username is held 30 days in username_holds" },
   sessions: { columns: ["user_id", "sess"], fate: "deleted", why: "signed out everywhere" },
+  push_subscriptions: { columns: ["user_id"], fate: "deleted", why: "their devices' Web Push subscriptions: no push reaches them after deletion" },
   characters: { columns: ["creator_id", "creator"], fate: "deleted", why: "their characters (creator is the pen name shown on them)" },
   favorites: { columns: ["user_id"], fate: "deleted", why: "withdrawn: favorite_count follows by trigger" },
   follows: { columns: ["follower_id", "followee_id"], fate: "deleted", why: "who they follow and who follows them" },

@@ -103,7 +103,7 @@ async function deliverAll(env: Env, recipients: string[], event: InboxEvent): Pr
   await Promise.all(
     recipients.map((id) =>
       inbox(env, id)
-        .deliver(event)
+        .deliver(event, id)
         .catch((error: unknown) => failed.push(error)),
     ),
   );

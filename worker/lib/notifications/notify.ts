@@ -70,7 +70,7 @@ export async function notify(env: Env, recipientId: string, actorId: string | nu
   }
   const target = typeof notice.target === "function" ? (actor ? notice.target(actor) : null) : notice.target;
   if (!target) return false;
-  const stored = await inbox(env, recipientId).deliver({ ...notice, target, actorId, actor });
+  const stored = await inbox(env, recipientId).deliver({ ...notice, target, actorId, actor }, recipientId);
   return stored !== null;
 }
 

@@ -35,6 +35,7 @@ import {
   Share2,
   Check,
   Image as ImageIcon,
+  BellRing,
 } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
@@ -83,6 +84,8 @@ interface ChatHeaderProps {
   /** The first character's backgrounds (names), and choosing one; none: no background items. */
   backgrounds?: string[];
   onSetBackground?: (name: string | null) => void;
+  /** Turns check-ins on or off (the owner's, one-to-one chats; DESIGN.md turn 4 "Notifications"). */
+  onSetCheckIns?: (on: boolean) => void;
   /** The viewer owns the conversation (false: a member of a shared room). */
   isOwner: boolean;
   /** People with the chat open now, in the order they came; shown when the room has more than one member. */
@@ -109,6 +112,7 @@ export function ChatHeader({
   onOpenLorebooks,
   backgrounds = [],
   onSetBackground,
+  onSetCheckIns,
   isOwner,
   present,
   onOpenInvite,
@@ -257,6 +261,12 @@ export function ChatHeader({
                 </span>
               )}
             </DropdownMenuItem>
+            {!group && !shared && onSetCheckIns && (
+              <DropdownMenuItem role="menuitemcheckbox" aria-checked={conversation.checkIns} onSelect={() => onSetCheckIns(!conversation.checkIns)}>
+                <BellRing aria-hidden="true" /> Check-ins from {character.name}
+                {conversation.checkIns && <Check aria-hidden="true" className="ml-auto" />}
+              </DropdownMenuItem>
+            )}
             {backgrounds.length > 0 && onSetBackground && (
               <>
                 <DropdownMenuSeparator />

@@ -38,6 +38,7 @@ import { useCreateGroupConversation } from "../api/create-group-conversation.ts"
 import { conversationQueryOptions } from "../api/get-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
 import { useStartNewConversation } from "../api/start-new-conversation.ts";
+import { useSetConversationCheckIns } from "../api/set-conversation-check-ins.ts";
 import { useSetConversationBackground } from "../api/set-conversation-background.ts";
 import { backgroundPicture, stageFigures } from "../lib/expressions.ts";
 import { useStoredFlag } from "../../../lib/use-stored-flag.ts";
@@ -510,6 +511,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   // The chat's background (DESIGN.md "Character assets"), one of its first character's.
   const background = backgroundPicture(cast[0]?.assets, conversation.background);
   const setBackground = useSetConversationBackground(conversation.id);
+  const setCheckIns = useSetConversationCheckIns(conversation.id);
   const chatModel = state.chatModel ?? conversation.chatModel;
   // Removed, the chat deleted, suspended: the page stays to read, with nothing left to send (issue 41).
   const readOnly = socket.status === "gone";
@@ -554,6 +556,13 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           onSetBackground={(name) =>
             setBackground.mutate(name, {
               onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Could not change the background", variant: "destructive" }),
+            })
+          }
+          onSetCheckIns={(on) =>
+            setCheckIns.mutate(on, {
+              onSuccess: () =>
+                toast({ title: on ? `${character.name} will check in` : "Check-ins off", description: on ? "After a day of quiet, one message, never in your quiet hours." : undefined }),
+              onError: (error) => toast({ title: "Error", description: serverErrorText(error) ?? "Could not change check-ins", variant: "destructive" }),
             })
           }
           present={socket.status === "gone" ? [] : state.people.map((p) => ({ ...p, avatarUrl: avatarOf.get(p.userId) ?? null }))}

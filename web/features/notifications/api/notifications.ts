@@ -6,7 +6,7 @@
  * UNREAD_KEY, so the bell and the page show the same number at once).
  */
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { NotificationKind, NotificationList, NotificationSettings } from "../../../../schema/notifications.ts";
+import type { NotificationKind, NotificationList, NotificationSettings, QuietHours } from "../../../../schema/notifications.ts";
 import { apiGet, apiSend, apiSendUnread } from "../../../lib/api-client.ts";
 
 /** Notifications shown on the page: the newest 100 (the inbox keeps at most 1,000). */
@@ -71,6 +71,23 @@ export function useSetNotificationKind() {
     onMutate: ({ kind, on }) => {
       const before = client.getQueryData<NotificationSettings>(SETTINGS_KEY);
       if (before) client.setQueryData<NotificationSettings>(SETTINGS_KEY, { ...before, kinds: { ...before.kinds, [kind]: on } });
+      return { before };
+    },
+    onError: (_error, _change, context) => {
+      if (context?.before) client.setQueryData(SETTINGS_KEY, context.before);
+    },
+    onSuccess: (settings) => client.setQueryData(SETTINGS_KEY, settings),
+  });
+}
+
+/** Sets the quiet hours (null: none), in the browser's time zone; the form shows them at once and goes back if the save fails. */
+export function useSetQuietHours() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (quietHours: QuietHours | null) => apiSend("put", "/api/profile/notifications", { body: { quietHours } }) as Promise<NotificationSettings>,
+    onMutate: (quietHours) => {
+      const before = client.getQueryData<NotificationSettings>(SETTINGS_KEY);
+      if (before) client.setQueryData<NotificationSettings>(SETTINGS_KEY, { ...before, quietHours });
       return { before };
     },
     onError: (_error, _change, context) => {

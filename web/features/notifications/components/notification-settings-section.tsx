@@ -1,7 +1,8 @@
 /**
  * The "Notifications" card on /profile (issue 39): one switch per kind
  * (`PUT /api/profile/notifications`), saved as it is flipped; a kind turned
- * off is not kept at all.
+ * off is not kept at all. Quiet hours (no check-ins then) are kept in the
+ * browser's own time zone.
  */
 import { ListLoadFailed } from "../../../components/list-states.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
@@ -9,11 +10,38 @@ import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
-import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS } from "../../../../schema/notifications.ts";
-import { useNotificationSettings, useSetNotificationKind } from "../api/notifications.ts";
+import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type QuietHours } from "../../../../schema/notifications.ts";
+import { useNotificationSettings, useSetNotificationKind, useSetQuietHours } from "../api/notifications.ts";
 
-/** Kinds a person can receive today (check-ins arrive with the chats that opt in). */
-const SHOWN_KINDS = NOTIFICATION_KINDS.filter((kind) => kind !== "character_check_in");
+const SHOWN_KINDS = NOTIFICATION_KINDS;
+/** Quiet hours when first turned on: the night. */
+const DEFAULT_QUIET = { start: "22:00", end: "08:00" };
+
+function QuietHoursField({ value }: { value: QuietHours | null }) {
+  const setQuiet = useSetQuietHours();
+  const save = (next: QuietHours | null) =>
+    setQuiet.mutate(next, { onError: (error) => toast({ title: "Couldn't save", description: serverErrorText(error) ?? "Please try again.", variant: "destructive" }) });
+  const timeZone = value?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return (
+    <div className="space-y-2 border-t pt-3">
+      <div className="flex items-center justify-between gap-4">
+        <label htmlFor="notify-quiet-hours" className="text-sm">
+          Quiet hours <span className="text-muted-foreground">(no check-ins)</span>
+        </label>
+        <Switch id="notify-quiet-hours" checked={value !== null} onCheckedChange={(on) => save(on ? { ...DEFAULT_QUIET, timeZone } : null)} />
+      </div>
+      {value && (
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <label htmlFor="quiet-start">From</label>
+          <input id="quiet-start" type="time" required className="rounded-md border bg-background px-2 py-1" value={value.start} onChange={(e) => e.target.value && save({ ...value, start: e.target.value })} />
+          <label htmlFor="quiet-end">to</label>
+          <input id="quiet-end" type="time" required className="rounded-md border bg-background px-2 py-1" value={value.end} onChange={(e) => e.target.value && save({ ...value, end: e.target.value })} />
+          <span className="text-muted-foreground">{value.timeZone}</span>
+        </div>
+      )}
+    </div>
+  );
+}
 
 export function NotificationSettingsSection() {
   const query = useNotificationSettings();
@@ -49,6 +77,9 @@ export function NotificationSettingsSection() {
             />
           </li>
         ))}
+        <li>
+          <QuietHoursField value={query.data.quietHours ?? null} />
+        </li>
       </ul>
     );
   }
