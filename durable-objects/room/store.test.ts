@@ -61,12 +61,14 @@ describe("storage", () => {
     socket.close();
     const stub = conversationRoom(env, conversation.id);
     // What a room written before swipes existed holds: schema 1, no swipe_index column, no kept card
-    // (nor anything later: edits, memory, summary, persona, frame receipts, lorebook timers).
+    // (nor anything later: edits, memory, summary, persona, frame receipts, lorebook timers, check-ins).
     await runInDurableObject(stub, (_room: ConversationRoom, state) => {
       for (const trigger of ["messages_deleted_memory", "messages_edited_memory", "messages_shown_memory", "messages_deleted_lorebook"]) state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
       state.storage.sql.exec("DROP TABLE images");
       state.storage.sql.exec("DROP TABLE lorebook_state");
       state.storage.sql.exec("DROP TABLE lorebook_states");
+      state.storage.sql.exec("DROP TABLE check_in_settings");
+      state.storage.sql.exec("DROP TABLE check_ins");
       state.storage.sql.exec("DROP TABLE message_vectors");
       state.storage.sql.exec("DROP TABLE memory_changes");
       state.storage.sql.exec("DROP TABLE prompt_records");
