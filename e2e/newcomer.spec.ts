@@ -30,30 +30,33 @@ async function expectClean(page: Page, path: string): Promise<void> {
   });
 }
 
-for (const size of WIDTHS) {
-  test(`every page at ${size.width} px: no serious accessibility finding for a visitor or a newcomer`, async ({ page, browser }) => {
-    // Twenty pages, each loaded and checked whole by axe: 2–3 minutes while vitest shares the two cores.
-    // A budget for a hang, not a timing.
-    test.setTimeout(480_000);
-    await page.setViewportSize(size);
-    followChatSockets(page);
-    const me = await signIn(page, "Nadia");
-    const made = await page.request.post("/api/characters", {
-      data: {
-        name: `Iris ${letters()}`,
-        description: "A cartographer for the newcomer's walk.",
-        personality: "Curious and kind. She draws maps of places nobody has seen.",
-        greeting: '*She unrolls a map.* "Where to, {{user}}?"',
-        tags: [],
-        isNsfw: false,
-      },
-    });
-    expect(made.status()).toBe(201);
-    const character = (await made.json()) as Character;
-    const chat = await page.request.post("/api/conversations", { data: { characterId: character.id } });
-    expect(chat.status()).toBe(201);
-    const { id: conversationId } = (await chat.json()) as { id: string };
+/** A character of the newcomer's own (`page` is signed in), with a chat begun; its id and the chat's. */
+async function characterWithChat(page: Page): Promise<{ character: Character; conversationId: string }> {
+  const made = await page.request.post("/api/characters", {
+    data: {
+      name: `Iris ${letters()}`,
+      description: "A cartographer for the newcomer's walk.",
+      personality: "Curious and kind. She draws maps of places nobody has seen.",
+      greeting: '*She unrolls a map.* "Where to, {{user}}?"',
+      tags: [],
+      isNsfw: false,
+    },
+  });
+  expect(made.status()).toBe(201);
+  const character = (await made.json()) as Character;
+  const chat = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  expect(chat.status()).toBe(201);
+  const { id: conversationId } = (await chat.json()) as { id: string };
+  return { character, conversationId };
+}
 
+// Each walk loads every page whole and checks it with axe: minutes while vitest shares the two cores.
+// The budgets are for a hang, not a timing.
+for (const size of WIDTHS) {
+  test(`every page a visitor can open at ${size.width} px: no serious accessibility finding`, async ({ page, browser }) => {
+    test.setTimeout(360_000);
+    const me = await signIn(page, "Nadia");
+    const { character } = await characterWithChat(page);
     // A visitor: a fresh context without the session.
     const visitorContext = await browser.newContext({ viewport: size });
     const visitor = await visitorContext.newPage();
@@ -70,8 +73,14 @@ for (const size of WIDTHS) {
     } finally {
       await visitorContext.close();
     }
+  });
 
-    // The newcomer, signed in.
+  test(`every page a newcomer can open at ${size.width} px: no serious accessibility finding`, async ({ page }) => {
+    test.setTimeout(360_000);
+    await page.setViewportSize(size);
+    followChatSockets(page);
+    const me = await signIn(page, "Nadia");
+    const { character, conversationId } = await characterWithChat(page);
     for (const path of [
       "/",
       `/character/${character.id}`,
