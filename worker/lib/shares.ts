@@ -58,7 +58,7 @@ export interface ShareSource {
 /**
  * The messages of a snapshot from the room's reading of the chat `messages`
  * (oldest first): up to `upToMessageId` included when given, hidden ones
- * left out, and the id of the last one. `names` gives each speaker's name; `personName(authorId, name)`
+ * and pictures left out, and the id of the last one. `names` gives each speaker's name; `personName(authorId, name)`
  * the shown name of a person's message. Throws 404 when `upToMessageId` is
  * not a visible message of the chat, 400 when nothing is left to share or
  * more than MAX_SHARE_MESSAGES would be.
@@ -75,7 +75,8 @@ export function snapshotMessages(
     if (index < 0 || messages[index]!.hidden) throw notFound("Message not found");
     upTo = index + 1;
   }
-  const shown = messages.slice(0, upTo).filter((message) => !message.hidden && message.status !== "streaming");
+  // Pictures stay out: their files belong to the chat's room and go with it (docs/decisions/0036, 2026-11-28).
+  const shown = messages.slice(0, upTo).filter((message) => !message.hidden && message.status !== "streaming" && message.kind !== "image");
   if (shown.length === 0) throw new ApiError("validation_failed", "There is nothing to share yet: write a message first.");
   if (shown.length > MAX_SHARE_MESSAGES) {
     throw new ApiError(

@@ -98,6 +98,23 @@ describe("sharing a chat", () => {
     expect(shares[1]).toMatchObject({ url: created.url, title: "Chat with Wren", messageCount: shared.messages.length });
   });
 
+  it("a picture of the chat stays out of the share and of a continued story: no empty message in its place", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, "Show me the harbour.");
+    socket.send({ type: "imagine", conversationId: chat.id, prompt: "A harbour at dusk", clientId: "pic-1" });
+    await socket.next("image_ready", (f) => f.requestId === "pic-1");
+    await socket.chat(chat.id, "And after that?");
+    socket.close();
+    const seen = await storedMessages(mira, chat.id);
+    expect(seen.filter((m) => m.kind === "image")).toHaveLength(1);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const shared = await json<SharedChat>(await read(created.token), 200);
+    expect(shared.messages.map((m) => m.content)).toEqual(seen.filter((m) => m.kind !== "image").map((m) => m.content));
+    expect(shared.messages.every((m) => m.content !== "")).toBe(true);
+  });
+
   it("never names a person by their username: a first name that is one reads \"User\", unless a persona of theirs is called so", async () => {
     const handle = `wren${crypto.randomUUID().slice(0, 6)}`;
     const wren = await signIn({ username: `@${handle}`, firstName: handle });
