@@ -3,7 +3,8 @@
  * to /lorebooks, import a SillyTavern World Info file, open it, see an
  * entry fire in the "Test" box by its key and a constant one fire always,
  * edit an entry's content (its token count follows), add and duplicate an
- * entry, save, and export the book as World Info with the edit in it; at
+ * entry, reorder entries (Move up, and dragging one's handle), set the
+ * book's own settings, save (both kept after a reload), and export the book as World Info with the edit in it; at
  * 1280 and 375 px wide, axe clean.
  */
 import { expect, test } from "@playwright/test";
@@ -53,21 +54,42 @@ for (const width of [1280, 375]) {
     await expect(page.getByRole("listitem", { name: "The sea" })).toBeVisible();
     await expect(page.getByRole("listitem", { name: "Saltmere" })).toHaveCount(0);
     await page.getByLabel("Search entries").fill("");
+    // Reordered with the keyboard's buttons, then by dragging the new entry's handle onto the first place.
+    const entryList = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) });
+    await page.getByRole("button", { name: "Move The sea up" }).click();
+    await page.getByRole("button", { name: "Move The sea up" }).click();
+    await expect(page.getByRole("button", { name: "Move The sea up" })).toBeDisabled();
+    await expect(entryList.getByRole("heading", { level: 3 })).toHaveText(["The sea", "Saltmere", "Saltmere", "Entry 4"]);
+    await page.locator('[data-entry-index="3"] [data-drag-handle]').dragTo(page.getByRole("listitem", { name: "The sea" }));
+    await expect(entryList.getByRole("heading", { level: 3 })).toHaveText(["Entry 1", "The sea", "Saltmere", "Saltmere"]);
     await expectAccessible(page);
     await page.screenshot({ path: test.info().outputPath(`lorebook-${width}.png`), fullPage: true });
+    // The book's own settings.
+    await page.getByText("Book settings").click();
+    await page.getByLabel("Scan depth (messages; default 2)").fill("4");
+    await page.getByRole("switch", { name: "Recursive scan" }).click();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(toast(page, "Lorebook saved")).toBeVisible();
+    // Kept: the order and the settings after a reload.
+    await page.reload();
+    await expect(entryList.getByRole("heading", { level: 3 })).toHaveText(["Entry 1", "The sea", "Saltmere", "Saltmere"]);
+    await page.getByText("Book settings").click();
+    await expect(page.getByLabel("Scan depth (messages; default 2)")).toHaveValue("4");
+    await expect(page.getByRole("switch", { name: "Recursive scan" })).toBeChecked();
 
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Export" }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe("Drowned_Coast.json");
     const exported = JSON.parse(await (await import("node:fs/promises")).readFile((await file.path())!, "utf8"));
-    expect(Object.values(exported.entries).map((entry: any) => entry.content)).toEqual([
-      "Saltmere stands on stilts over the bay.",
+    // In the list's order, as SillyTavern's displayIndex says it.
+    const byDisplay = (Object.values(exported.entries) as any[]).sort((a, b) => a.displayIndex - b.displayIndex);
+    expect(byDisplay.map((entry) => entry.displayIndex)).toEqual([0, 1, 2, 3]);
+    expect(byDisplay.map((entry) => entry.content)).toEqual([
+      "",
       "The sea is always cold.",
       "Saltmere stands on stilts over the bay.",
-      "",
+      "Saltmere stands on stilts over the bay.",
     ]);
     // What SillyTavern wrote and this site does not read comes back.
     expect(exported.entries["0"].vectorized).toBe(false);

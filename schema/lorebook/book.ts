@@ -157,7 +157,12 @@ function entryOf(id: string, raw: Json, fields: Json, extra: Json): LorebookEntr
 export function contentOfWorldInfo(file: unknown, fallbackName = "Imported lorebook"): LorebookContent {
   const f = obj(file);
   const list = Array.isArray(f.entries) ? f.entries : Object.values(obj(f.entries));
-  const entries = list.map(obj).map((raw, index) => entryOf(String(raw.uid ?? index), raw, raw, without(raw, WI_KNOWN)));
+  // Shown in SillyTavern's display order (`displayIndex`), the file's order where it says none.
+  const place = (raw: Json, index: number) => (typeof raw.displayIndex === "number" && Number.isFinite(raw.displayIndex) ? raw.displayIndex : index);
+  const entries = list
+    .map((raw, index) => ({ raw: obj(raw), index }))
+    .sort((a, b) => place(a.raw, a.index) - place(b.raw, b.index) || a.index - b.index)
+    .map(({ raw, index }) => entryOf(String(raw.uid ?? index), raw, raw, without(raw, WI_KNOWN)));
   const original = obj(f.originalData);
   const name = text(f.name) || text(original.name) || fallbackName;
   return {
@@ -179,6 +184,10 @@ export function worldInfoOf(book: { name: string; description: string; entries: 
     used.add(uid);
     return uid;
   };
+  // The list's order is the display order (entries are reordered on their page): the imported displayIndex
+  // values are given back as they were only while they still follow it.
+  const imported = book.entries.map((entry) => entry.extensions.displayIndex);
+  const keptDisplayIndex = imported.every((n, i) => typeof n === "number" && (i === 0 || n > (imported[i - 1] as number)));
   book.entries.forEach((entry, index) => {
     const uid = uidOf(entry.id, index);
     entries[String(uid)] = {
@@ -211,7 +220,7 @@ export function worldInfoOf(book: { name: string; description: string; entries: 
       excludeRecursion: entry.excludeRecursion === true,
       preventRecursion: entry.preventRecursion === true,
       delayUntilRecursion: entry.delayUntilRecursion ?? false,
-      displayIndex: typeof entry.extensions.displayIndex === "number" ? entry.extensions.displayIndex : index,
+      displayIndex: keptDisplayIndex ? (entry.extensions.displayIndex as number) : index,
     };
   });
   return { ...book.extensions, name: book.name, description: book.description, entries };

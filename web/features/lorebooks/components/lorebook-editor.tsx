@@ -2,11 +2,15 @@
  * One lorebook on /lorebooks/:id: its name and description, its entries in
  * a searchable list (keys, content with a live token count, title, enabled
  * and constant first; SillyTavern's other fields behind "Advanced"), Add,
- * Duplicate and Delete entry, Save, Export, and a "Test" box: a message
+ * Duplicate and Delete entry, reordered by dragging an entry's handle onto
+ * another's place or with Move up / Move down (the keyboard's way; the
+ * list's order is exported as SillyTavern's displayIndex), the book's own
+ * settings (scan depth, token budget, recursion, case, whole words, group
+ * scoring) behind "Book settings", Save, Export, and a "Test" box: a message
  * typed there runs the same activation the room runs
  * (schema/lorebook/activation.ts) and lists which entries fire and why.
  */
-import { Copy, Download, Plus, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, Copy, Download, GripVertical, Plus, Trash2 } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { activate } from "../../../../schema/lorebook/activation.ts";
 import { engineBook, type LorebookEntry, type LorebookRecord, LORE_POSITIONS, SELECTIVE_LOGICS } from "../../../../schema/lorebook/book.ts";
@@ -18,6 +22,7 @@ import { Textarea } from "../../../components/ui/textarea.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorIssues, serverErrorText } from "../../../lib/api-client.ts";
 import { exportUrl, useSaveLorebook } from "../api/lorebooks.ts";
+import { moveItem } from "../lib/reorder.ts";
 
 /** The prompt's estimate (durable-objects/prompt.ts estimateTokens): ceil(characters / 4). */
 const tokens = (text: string) => Math.ceil(text.length / 4);
@@ -42,14 +47,69 @@ function NumberField({ label, value, onChange, min = 0, max }: { label: string; 
   );
 }
 
-function EntryEditor({ entry, index, onChange, onDuplicate, onDelete }: { entry: LorebookEntry; index: number; onChange: (e: LorebookEntry) => void; onDuplicate: () => void; onDelete: () => void }) {
+interface EntryEditorProps {
+  entry: LorebookEntry;
+  index: number;
+  /** How many entries the book has (Move down stops at the last). */
+  count: number;
+  onChange: (e: LorebookEntry) => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+  /** Moves this entry to place `to` (0-based) in the book's list. */
+  onMove: (to: number) => void;
+  /** Moves the entry at place `from` (dragged here) to this entry's place. */
+  onMoveHere: (from: number) => void;
+}
+
+/** The drag's payload type: the dragged entry's place in the list. */
+const DRAG_TYPE = "application/x-fabled-lore-entry";
+
+function EntryEditor({ entry, index, count, onChange, onDuplicate, onDelete, onMove, onMoveHere }: EntryEditorProps) {
   const id = useId();
   const set = (patch: Partial<LorebookEntry>) => onChange({ ...entry, ...patch });
   const title = titleOf(entry, index);
+  const [dropping, setDropping] = useState(false);
   return (
-    <li className="space-y-3 rounded-lg border border-border p-3" aria-label={title}>
+    <li
+      className={`space-y-3 rounded-lg border p-3 ${dropping ? "border-primary" : "border-border"}`}
+      aria-label={title}
+      data-entry-index={index}
+      // Dropping an entry dragged by its handle here puts it in this one's place.
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes(DRAG_TYPE)) return;
+        event.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(event) => {
+        setDropping(false);
+        const from = Number(event.dataTransfer.getData(DRAG_TYPE));
+        if (!event.dataTransfer.types.includes(DRAG_TYPE) || !Number.isInteger(from)) return;
+        event.preventDefault();
+        onMoveHere(from);
+      }}
+    >
       <div className="flex flex-wrap items-center gap-2">
+        <span
+          draggable
+          onDragStart={(event) => {
+            event.dataTransfer.setData(DRAG_TYPE, String(index));
+            event.dataTransfer.effectAllowed = "move";
+          }}
+          title="Drag to reorder"
+          aria-hidden
+          className="cursor-grab text-muted-foreground active:cursor-grabbing"
+          data-drag-handle
+        >
+          <GripVertical className="size-4" />
+        </span>
         <h3 className="min-w-0 basis-full truncate font-medium sm:flex-1 sm:basis-auto">{title}</h3>
+        <Button variant="ghost" size="sm" onClick={() => onMove(index - 1)} disabled={index === 0} aria-label={`Move ${title} up`}>
+          <ArrowUp aria-hidden />
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => onMove(index + 1)} disabled={index === count - 1} aria-label={`Move ${title} down`}>
+          <ArrowDown aria-hidden />
+        </Button>
         <label className="flex items-center gap-2 text-sm">
           <Switch checked={entry.disable !== true} onCheckedChange={(on) => set({ disable: !on })} aria-label={`${title}: enabled`} /> Enabled
         </label>
@@ -137,6 +197,40 @@ function EntryEditor({ entry, index, onChange, onDuplicate, onDelete }: { entry:
   );
 }
 
+/** A yes/no book setting as a labelled switch. */
+function SettingSwitch({ label, checked, onChange }: { label: string; checked: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <Switch checked={checked} onCheckedChange={onChange} aria-label={label} /> {label}
+    </label>
+  );
+}
+
+/**
+ * The book's own settings, under SillyTavern's World Info names and
+ * defaults (an empty field: the default; schema/lorebook/types.ts
+ * LorebookSettings): what the engine reads for every entry of this book.
+ */
+function BookSettings({ settings, onChange }: { settings: LorebookRecord["settings"]; onChange: (next: LorebookRecord["settings"]) => void }) {
+  const set = (patch: Partial<LorebookRecord["settings"]>) => onChange({ ...settings, ...patch });
+  return (
+    <details className="rounded-lg border border-border p-3">
+      <summary className="cursor-pointer font-medium">Book settings</summary>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2">
+        <NumberField label="Scan depth (messages; default 2)" value={settings.scanDepth} onChange={(scanDepth) => set({ scanDepth })} max={1000} />
+        <NumberField label="Token budget (tokens)" value={settings.tokenBudget} onChange={(tokenBudget) => set({ tokenBudget })} min={1} max={1_000_000} />
+        <NumberField label="Max recursion steps (0: no limit)" value={settings.maxRecursionSteps} onChange={(maxRecursionSteps) => set({ maxRecursionSteps })} max={100} />
+        <div className="flex flex-col justify-end gap-2">
+          <SettingSwitch label="Recursive scan" checked={settings.recursive === true} onChange={(recursive) => set({ recursive })} />
+          <SettingSwitch label="Case-sensitive keys" checked={settings.caseSensitive === true} onChange={(caseSensitive) => set({ caseSensitive })} />
+          <SettingSwitch label="Match whole words" checked={settings.matchWholeWords === true} onChange={(matchWholeWords) => set({ matchWholeWords })} />
+          <SettingSwitch label="Use group scoring" checked={settings.useGroupScoring === true} onChange={(useGroupScoring) => set({ useGroupScoring })} />
+        </div>
+      </div>
+    </details>
+  );
+}
+
 /** The "Test" box: the engine on one typed message, with the book as it is on screen. */
 function TestBox({ book }: { book: { id: string; entries: LorebookEntry[]; settings: LorebookRecord["settings"] } }) {
   const [message, setMessage] = useState("");
@@ -172,6 +266,7 @@ export function LorebookEditor({ book }: { book: LorebookRecord }) {
   const [name, setName] = useState(book.name);
   const [description, setDescription] = useState(book.description);
   const [entries, setEntries] = useState<LorebookEntry[]>(book.entries);
+  const [settings, setSettings] = useState<LorebookRecord["settings"]>(book.settings);
   const [search, setSearch] = useState("");
   const save = useSaveLorebook(book.id);
   const shown = entries
@@ -179,7 +274,7 @@ export function LorebookEditor({ book }: { book: LorebookRecord }) {
     .filter(({ entry }) => !search.trim() || [entry.comment, entry.content, ...entry.keys].some((text) => text.toLowerCase().includes(search.trim().toLowerCase())));
   const onSave = () =>
     save.mutate(
-      { name, description, entries, settings: book.settings },
+      { name, description, entries, settings },
       {
         onSuccess: () => toast({ title: "Lorebook saved" }),
         onError: (error) => {
@@ -188,7 +283,7 @@ export function LorebookEditor({ book }: { book: LorebookRecord }) {
         },
       },
     );
-  const testBook = useMemo(() => ({ id: book.id, entries, settings: book.settings }), [book.id, book.settings, entries]);
+  const testBook = useMemo(() => ({ id: book.id, entries, settings }), [book.id, settings, entries]);
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
@@ -213,6 +308,7 @@ export function LorebookEditor({ book }: { book: LorebookRecord }) {
         </label>
         <Textarea id="lorebook-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
       </div>
+      <BookSettings settings={settings} onChange={setSettings} />
       <TestBox book={testBook} />
       <div className="flex flex-wrap items-center gap-3">
         <h2 className="flex-1 text-lg font-semibold">Entries ({entries.length})</h2>
@@ -230,6 +326,9 @@ export function LorebookEditor({ book }: { book: LorebookRecord }) {
             onChange={(next) => setEntries(entries.map((e, i) => (i === index ? next : e)))}
             onDuplicate={() => setEntries([...entries.slice(0, index + 1), { ...entry, id: newEntry(entries).id }, ...entries.slice(index + 1)])}
             onDelete={() => setEntries(entries.filter((_, i) => i !== index))}
+            count={entries.length}
+            onMove={(to) => setEntries(moveItem(entries, index, to))}
+            onMoveHere={(from) => setEntries(moveItem(entries, from, index))}
           />
         ))}
       </ul>
