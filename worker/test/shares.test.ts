@@ -263,6 +263,27 @@ describe("continuing a shared story", () => {
   });
 });
 
+describe("a reader the sharer blocked", () => {
+  it("still reads and continues a public share (as any visitor could), and nothing of it reaches the sharer", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const eve = await signIn({ firstName: "Eve" });
+    const chat = await startChat(mira, characterId);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    expect((await call(`/api/users/${encodeURIComponent(eve.username)}/block`, { method: "PUT", user: mira })).status).toBe(204);
+    const before = await json<{ notifications: unknown[]; unread: number }>(await call("/api/notifications", { user: mira }), 200);
+
+    expect((await read(created.token, "", eve)).status).toBe(200);
+    const { conversationId } = await json<{ conversationId: string }>(await call(`/api/shares/${created.token}/continue`, { method: "POST", user: eve }), 201);
+    // Eve's own chat: Mira cannot open it, it joins nothing of Mira's, and Mira is told nothing.
+    expect((await call(`/api/conversations/${conversationId}`, { user: mira })).status).toBe(404);
+    expect((await json<Conversation>(await call(`/api/conversations/${conversationId}`, { user: eve }), 200)).members.map((m) => m.userId)).toEqual([eve.id]);
+    expect(await json(await call("/api/notifications", { user: mira }), 200)).toEqual(before);
+    // Mira's own list of her links is unchanged.
+    const { shares } = await json<{ shares: ShareLink[] }>(await call(`/api/conversations/${chat.id}/shares`, { user: mira }), 200);
+    expect(shares.map((s) => s.token)).toEqual([created.token]);
+  });
+});
+
 describe("shares are public content", () => {
   it("anyone but its owner reports it; upholding the report removes it", async () => {
     const mira = await signIn({ firstName: "Mira" });

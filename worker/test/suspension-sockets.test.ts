@@ -79,7 +79,7 @@ describe("a person suspended while their sockets are open", () => {
     await theos.chat(theirs, "Still here");
   }, 15_000);
 
-  it("a socket whose close was lost still has every frame refused: message, regenerate, edit, memory", async () => {
+  it("a socket whose close was lost still has every frame refused: message, regenerate, edit, memory, picture", async () => {
     const mira = await signIn();
     const id = await startConversation(mira);
     const { socket } = await join(mira, id);
@@ -98,6 +98,7 @@ describe("a person suspended while their sockets are open", () => {
       { type: "regenerate", conversationId: id },
       { type: "edit_message", conversationId: id, messageId: saved.messageId, content: "Rewritten", clientId: crypto.randomUUID() },
       { type: "set_memory", conversationId: id, memory: "Remember me", clientId: crypto.randomUUID() },
+      { type: "imagine", conversationId: id, prompt: "A ship in a storm", clientId: crypto.randomUUID() },
     ];
     for (const frame of frames) {
       socket.send(frame);
