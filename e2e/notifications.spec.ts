@@ -139,3 +139,19 @@ test("mark all as read, and a kind switched off in the profile is not delivered"
   await expect(page.getByText("1 unread")).toBeVisible();
   await others.close();
 });
+
+test("push on this device is off until asked for; a site without VAPID keys says so and nothing is subscribed", async ({ page }) => {
+  await signInAs(page.request, `pia-${unique()}@example.com`, "Pia");
+  await page.goto("/profile");
+  const settings = page.getByRole("region", { name: "Notifications" });
+  const push = settings.getByRole("switch", { name: /Push notifications on this device/ });
+  await expect(push).not.toBeChecked();
+  // No permission prompt before the person asks: the browser still reads "default".
+  expect(await page.evaluate(() => Notification.permission)).toBe("default");
+  await push.click();
+  await expect(settings.getByRole("status").filter({ hasText: "Push notifications are not set up on this site yet" })).toBeVisible();
+  await expect(push).not.toBeChecked();
+  expect(await page.evaluate(() => Notification.permission)).toBe("default");
+  expect(((await (await page.request.get("/api/profile/notifications")).json()) as { push: boolean }).push).toBe(false);
+  await expectAccessible(page);
+});

@@ -2,7 +2,8 @@
  * The "Notifications" card on /profile (issue 39): one switch per kind
  * (`PUT /api/profile/notifications`), saved as it is flipped; a kind turned
  * off is not kept at all. Quiet hours (no check-ins then) are kept in the
- * browser's own time zone.
+ * browser's own time zone. Push on this device is its own switch
+ * (push-switch.tsx).
  */
 import { ListLoadFailed } from "../../../components/list-states.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
@@ -12,6 +13,7 @@ import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
 import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type QuietHours } from "../../../../schema/notifications.ts";
 import { useNotificationSettings, useSetNotificationKind, useSetQuietHours } from "../api/notifications.ts";
+import { PushSwitch } from "./push-switch.tsx";
 
 const SHOWN_KINDS = NOTIFICATION_KINDS;
 /** Quiet hours when first turned on: the night. */
@@ -79,6 +81,9 @@ export function NotificationSettingsSection() {
         ))}
         <li>
           <QuietHoursField value={query.data.quietHours ?? null} />
+        </li>
+        <li>
+          <PushSwitch pushOn={query.data.push === true} />
         </li>
       </ul>
     );
