@@ -143,7 +143,7 @@ test("mark all as read, and a kind switched off in the profile is not delivered"
 test("push on this device is off until asked for; a site without VAPID keys says so and nothing is subscribed", async ({ page }) => {
   await signInAs(page.request, `pia-${unique()}@example.com`, "Pia");
   await page.goto("/profile");
-  const settings = page.getByRole("region", { name: "Notifications" });
+  const settings = page.getByRole("region", { name: "Notifications", exact: true });
   const push = settings.getByRole("switch", { name: /Push notifications on this device/ });
   await expect(push).not.toBeChecked();
   // No permission prompt before the person asks: the browser still reads "default".
