@@ -59,6 +59,8 @@ describe("starting a conversation", () => {
       branchedFrom: null,
       modelConnectionId: null,
       background: null,
+      // Check-ins are off until the owner opts in (issue 39).
+      checkIns: false,
     });
     const messages = await json<ChatMessage[]>(await call(`/api/conversations/${conversation.id}/messages`, { user: mira }), 200);
     expect(messages).toEqual([
