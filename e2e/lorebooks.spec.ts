@@ -60,7 +60,12 @@ for (const width of [1280, 375]) {
     await page.getByRole("button", { name: "Move The sea up" }).click();
     await expect(page.getByRole("button", { name: "Move The sea up" })).toBeDisabled();
     await expect(entryList.getByRole("heading", { level: 3 })).toHaveText(["The sea", "Saltmere", "Saltmere", "Entry 4"]);
-    await page.locator('[data-entry-index="3"] [data-drag-handle]').dragTo(page.getByRole("listitem", { name: "The sea" }));
+    // The drag as the browser sends it (dragstart on the handle, dragover and drop on the place), one DataTransfer throughout.
+    const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+    await page.locator('[data-entry-index="3"] [data-drag-handle]').dispatchEvent("dragstart", { dataTransfer });
+    const place = page.getByRole("listitem", { name: "The sea" });
+    await place.dispatchEvent("dragover", { dataTransfer });
+    await place.dispatchEvent("drop", { dataTransfer });
     await expect(entryList.getByRole("heading", { level: 3 })).toHaveText(["Entry 1", "The sea", "Saltmere", "Saltmere"]);
     await expectAccessible(page);
     await page.screenshot({ path: test.info().outputPath(`lorebook-${width}.png`), fullPage: true });
