@@ -202,7 +202,7 @@ function inboxObjects(): number | null {
   if (!existsSync(doDir)) return null;
   const folder = readdirSync(doDir).find((name) => name.endsWith("-Inbox"));
   if (!folder) return null;
-  return readdirSync(join(doDir, folder)).filter((name) => name.endsWith(".sqlite")).length;
+  return readdirSync(join(doDir, folder)).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite").length;
 }
 
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 100 ? 1 : 0)} ms`);
@@ -303,7 +303,7 @@ try {
   console.log(`2. publish → notification in the follower's inbox (a frame on their own /ws/notifications), ${sampleSize} sampled followers × ${published.length} publications:`);
   console.log(`   per follower      ${spread(delivery)}`);
   console.log(`   every follower    ${spread(everyone)}   (the queue's last delivery message acknowledged)`);
-  console.log(`   read back through GET /api/notifications, every follower: ${complete.toLocaleString("en")} of ${followers.toLocaleString("en")} hold all ${published.length} characters' notifications; ${rows.toLocaleString("en")} notifications for ${delivered.toLocaleString("en")} deliveries (events folded in: ${folded.toLocaleString("en")})`);
+  console.log(`   read back through GET /api/notifications, every follower: ${complete.toLocaleString("en")} of ${followers.toLocaleString("en")} hold all ${published.length} characters' notifications; ${rows.toLocaleString("en")} notifications for ${delivered.toLocaleString("en")} deliveries (events in them: ${folded.toLocaleString("en")}, so ${folded === rows ? "none was delivered twice" : `${folded - rows} repeats folded in`})`);
   console.log("");
   const pages = Math.floor(followers / FOLLOWER_PAGE) + 1;
   const d1PerPublication = 2 + pages;
@@ -313,7 +313,8 @@ try {
   console.log(`   the publication message: D1 1 (character still listed) + 1 (creator as actor) + ${pages} follower page${pages === 1 ? "" : "s"} of ≤ ${FOLLOWER_PAGE.toLocaleString("en")} (keyset; the last one short or empty) = ${d1PerPublication} D1 queries; ${deliveryMessages} delivery messages in ${Math.max(1, Math.ceil(deliveryMessages / 100))}+ sendBatch call(s)`);
   console.log(`   each delivery message: ≤ ${DELIVERY_SIZE} recipients, 1 Inbox RPC (deliver) each, 0 D1 (settings live in the Inbox's own SQLite; push is off by default)`);
   console.log(`   per delivered notification: D1 ${d1PerPublication} / ${followers.toLocaleString("en")} = ${(d1PerPublication / followers).toFixed(5)}; Durable Object calls ${followers.toLocaleString("en")} / ${followers.toLocaleString("en")} = 1 (+ ${DELIVERY_SIZE} repeated per retried delivery message)`);
-  const expectedMessages = (repeat + 1) * messagesFor(0) + repeat * (messagesFor(followers) - 1);
+  // The warm-up and every publication of both creators, then the followed creator's delivery messages.
+  const expectedMessages = 2 * repeat + 1 + repeat * deliveryMessages;
   const objects = inboxObjects();
   console.log(
     `   observed: queue messages consumed ${log.state.total} (expected ${expectedMessages}: ${repeat + 1 + repeat} publications + ${repeat} × ${deliveryMessages} deliveries) in ${log.state.batches} batches, retried ${log.state.total - log.state.acked}; ` +
