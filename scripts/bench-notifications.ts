@@ -308,9 +308,11 @@ try {
   const pages = Math.floor(followers / FOLLOWER_PAGE) + 1;
   const d1PerPublication = 2 + pages;
   const deliveryMessages = Math.ceil(followers / DELIVERY_SIZE);
+  const batchesFor = (rows: number) => Math.ceil(Math.ceil(rows / DELIVERY_SIZE) / 100);
+  const sendBatches = Math.floor(followers / FOLLOWER_PAGE) * batchesFor(FOLLOWER_PAGE) + batchesFor(followers % FOLLOWER_PAGE);
   console.log(`3. calls per delivered notification, from the code (worker/lib/notifications/fan-out.ts, durable-objects/inbox/):`);
   console.log(`   the publishing request: 1 queue send after its answer, whatever the followers (0 D1, 0 DO for the fan-out)`);
-  console.log(`   the publication message: D1 1 (character still listed) + 1 (creator as actor) + ${pages} follower page${pages === 1 ? "" : "s"} of ≤ ${FOLLOWER_PAGE.toLocaleString("en")} (keyset; the last one short or empty) = ${d1PerPublication} D1 queries; ${deliveryMessages} delivery messages in ${Math.max(1, Math.ceil(deliveryMessages / 100))}+ sendBatch call(s)`);
+  console.log(`   the publication message: D1 1 (character still listed) + 1 (creator as actor) + ${pages} follower page${pages === 1 ? "" : "s"} of ≤ ${FOLLOWER_PAGE.toLocaleString("en")} (keyset; the last one short or empty) = ${d1PerPublication} D1 queries; ${deliveryMessages} delivery messages in ${sendBatches} sendBatch call${sendBatches === 1 ? "" : "s"} (≤ 100 messages each, per page)`);
   console.log(`   each delivery message: ≤ ${DELIVERY_SIZE} recipients, 1 Inbox RPC (deliver) each, 0 D1 (settings live in the Inbox's own SQLite; push is off by default)`);
   console.log(`   per delivered notification: D1 ${d1PerPublication} / ${followers.toLocaleString("en")} = ${(d1PerPublication / followers).toFixed(5)}; Durable Object calls ${followers.toLocaleString("en")} / ${followers.toLocaleString("en")} = 1 (+ ${DELIVERY_SIZE} repeated per retried delivery message)`);
   // The warm-up and every publication of both creators, then the followed creator's delivery messages.
