@@ -45,6 +45,8 @@ export interface NotificationTarget {
   id: string;
   title: string;
   url: string;
+  /** A picture of what it is about when no person acted (a check-in: the character's avatar); a push shows it. */
+  imageUrl?: string;
 }
 
 /** One notification as `GET /api/notifications` and the socket carry it. */

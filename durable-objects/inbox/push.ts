@@ -29,7 +29,8 @@ export function pushMessageOf(notification: Notification): { title: string; body
     title: "Fabled",
     body: notification.text,
     url: notification.target.url,
-    icon: notification.actor?.avatarUrl ?? null,
+    // The person who acted, else the picture of what it is about (a check-in's character).
+    icon: notification.actor?.avatarUrl ?? notification.target.imageUrl ?? null,
     tag: notification.id,
   };
 }

@@ -17,6 +17,7 @@ import type { NotificationSettings } from "../../schema/notifications.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { eventually, join, ORIGIN } from "../../worker/test/chat-client.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
+import { pushMessageOf } from "../inbox/push.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { listNotifications } from "../../worker/test/notifications-client.ts";
 import { startChat, storedMessages } from "../../worker/test/room-chat.ts";
@@ -53,9 +54,13 @@ async function characterMessages(user: TestUser, conversationId: string, count: 
   }, 5_000);
 }
 
+/** The avatar every opted-in test character has (a check-in's push shows it). */
+const WREN_AVATAR = "/objects/avatars/wren.png";
+
 async function optedInChat(name: string): Promise<{ owner: TestUser; chat: Conversation }> {
   const owner = await signIn({ firstName: "Ines" });
   const characterId = await insertCharacter({ name });
+  await env.DB.prepare("UPDATE characters SET avatar_url = ? WHERE id = ?").bind(WREN_AVATAR, characterId).run();
   const chat = await startChat(owner, characterId);
   const res = await patch(owner, chat.id, { checkIns: true });
   expect(await json<Conversation>(res, 200)).toMatchObject({ id: chat.id, checkIns: true });
@@ -104,8 +109,10 @@ describe("after a quiet spell", () => {
     expect(list.notifications[0]).toMatchObject({
       kind: "character_check_in",
       text: "Wren checked in on you",
-      target: { type: "conversation", id: chat.id, url: `/chat/${chat.id}` },
+      target: { type: "conversation", id: chat.id, url: `/chat/${chat.id}`, imageUrl: WREN_AVATAR },
     });
+    // Its push shows the character's face and opens the chat.
+    expect(pushMessageOf(list.notifications[0]!)).toMatchObject({ body: "Wren checked in on you", url: `/chat/${chat.id}`, icon: WREN_AVATAR });
     // The next is a whole period after this one.
     const next = await eventually(async () => ((await alarmAt(chat.id)) ?? 0) > Date.now() + CHECK_IN_QUIET_MS && (await alarmAt(chat.id)));
     expect(next).toBeGreaterThanOrEqual(Date.now() + CHECK_IN_QUIET_MS);

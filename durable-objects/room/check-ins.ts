@@ -201,16 +201,25 @@ export class RoomCheckIns {
     this.ctx.waitUntil(this.arm().catch((error: unknown) => console.warn("could not arm the next check-in", String(error))));
   }
 
-  /** `character_check_in` to the owner's Inbox, named by the character (its current name from D1). Never throws. */
+  /** `character_check_in` to the owner's Inbox, named and pictured by the character (its current name and avatar from D1). Never throws. */
   private async notify(userId: string, conversationId: string, characterId: number): Promise<void> {
     try {
-      const character = await this.env.DB.prepare("SELECT name FROM characters WHERE id = ?").bind(characterId).first<{ name: string }>();
+      const character = await this.env.DB.prepare("SELECT name, avatar_url AS avatarUrl FROM characters WHERE id = ?")
+        .bind(characterId)
+        .first<{ name: string; avatarUrl: string | null }>();
       const namespace = this.env.INBOX as unknown as DurableObjectNamespace<Inbox>;
       await namespace.get(namespace.idFromName(userId)).deliver({
         kind: "character_check_in",
         actorId: null,
         actor: null,
-        target: { type: "conversation", id: conversationId, title: character?.name ?? "Your character", url: `/chat/${conversationId}` },
+        target: {
+          type: "conversation",
+          id: conversationId,
+          title: character?.name ?? "Your character",
+          url: `/chat/${conversationId}`,
+          // The push shows the character who checked in (no person acted).
+          ...(character?.avatarUrl ? { imageUrl: character.avatarUrl } : {}),
+        },
         foldKey: `character_check_in:${conversationId}`,
         scope: { type: "conversation", id: conversationId },
       }, userId);
