@@ -18,16 +18,15 @@
  * /dev/shm exists, else .bench/charx-state; wiped first). Linux only (/proc).
  */
 import { spawn } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { encode as encodePng } from "fast-png";
 import { strToU8, type Zippable, zipSync } from "fflate";
-import { freePort, waitForServer } from "./lib/bench-tools.ts";
+import { freePort, freshStateWithPerson, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
-import { localD1File, migrateLocal, ROOT, toolEnv } from "./lib/tools.ts";
+import { ROOT, toolEnv } from "./lib/tools.ts";
 
 const { values } = parseArgs({
   options: {
@@ -94,27 +93,6 @@ const port = values.port ?? (await freePort());
 const base = `http://127.0.0.1:${port}`;
 const stateDir = values["state-dir"] ?? (existsSync("/dev/shm") ? "/dev/shm/fabled-bench-charx" : join(ROOT, ".bench", "charx-state"));
 
-/** Fresh state: migrations and one person with a session; the cookie. */
-async function prepare(): Promise<string> {
-  if (existsSync(stateDir) && readdirSync(stateDir).some((name) => name !== "v3")) {
-    throw new Error(`--state-dir ${stateDir} holds other files; give an empty or new folder`);
-  }
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
-  await migrateLocal(stateDir);
-  const db = new DatabaseSync(localD1File(stateDir)!);
-  const id = randomUUID();
-  const token = randomBytes(32).toString("base64url");
-  db.prepare("INSERT INTO users (id, email, first_name, name, username) VALUES (?, ?, ?, ?, ?)").run(id, "bench-charx@bench.fabled.local", "Bench", "Bench", "@bench_charx");
-  db.prepare("INSERT INTO sessions (sid, sess, expire) VALUES (?, ?, ?)").run(
-    createHash("sha256").update(token).digest("hex"),
-    JSON.stringify({ userId: id }),
-    Date.now() + 24 * 60 * 60 * 1000,
-  );
-  db.close();
-  return `fabled_session=${token}`;
-}
-
 /** The workerd processes started under `wranglerPid` (the dev proxy and the app's), by /proc. */
 function workerdPids(wranglerPid: number): string[] {
   const parentOf = (pid: string): string | null => {
@@ -156,7 +134,7 @@ const started = performance.now();
 const charx = writeCharx();
 console.log(`CharX of ${mb(charx.length)} MB written in ${(performance.now() - started).toFixed(0)} ms (${SIDE}² noise PNGs, stored without compression)`);
 
-const cookie = await prepare();
+const cookie = await freshStateWithPerson(stateDir, "charx");
 const server = spawn("wrangler", devArgs(port, stateDir), { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "ignore", "pipe"] });
 let serverErrors = "";
 server.stderr?.on("data", (chunk: Buffer) => {
