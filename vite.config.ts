@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { staticSecurityHeaders } from "./worker/lib/security-headers.ts";
 
 function securityHeadersFile(): Plugin {
@@ -66,10 +67,44 @@ function firstVisitBudget(): Plugin {
   };
 }
 
+/**
+ * The service worker (web/sw/sw.ts) built by vite-plugin-pwa with Workbox:
+ * `injectManifest` writes the precache list (`self.__WB_MANIFEST`, URL +
+ * revision) into dist/web/sw.js, served at /sw.js, scope /. The manifest
+ * stays the hand-kept web/public/manifest.webmanifest (`manifest: false`),
+ * linked from index.html; registration is web/main.tsx's own, after load
+ * (`injectRegister: false`), so no registration code or workbox-window
+ * joins the first visit's JavaScript. docs/decisions/0037-notifications.md.
+ *
+ * Precached: the built JS and CSS, the offline page, icons and the manifest.
+ * Not: index.html (every page comes from the network: the Worker writes
+ * share pages' previews into it, and a kept shell would outlive a deploy or
+ * a sign-out), the demo avatars (1.2 MB of pictures most visits never
+ * show), `_headers`. Anything above 1 MB is left out rather than precached
+ * (the largest chunk is ~270 KB).
+ */
+function serviceWorker() {
+  return VitePWA({
+    strategies: "injectManifest",
+    srcDir: "sw",
+    filename: "sw.ts",
+    injectRegister: false,
+    manifest: false,
+    injectManifest: {
+      globPatterns: ["assets/*.{js,css}", "offline.html", "favicon.svg", "icons/*.png", "manifest.webmanifest"],
+      maximumFileSizeToCacheInBytes: 1024 * 1024,
+      // One file without imports: registered as a classic worker (every browser).
+      rollupFormat: "iife",
+      // Hashed assets/ names are their own revision.
+      dontCacheBustURLsMatching: /^assets\//,
+    },
+  });
+}
+
 export default defineConfig({
   root: "web",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), securityHeadersFile(), firstVisitBudget()],
+  plugins: [react(), tailwindcss(), securityHeadersFile(), firstVisitBudget(), serviceWorker()],
   build: {
     outDir: "../dist/web",
     emptyOutDir: true,
