@@ -92,6 +92,62 @@ describe("turning check-ins on", () => {
   });
 });
 
+/** The room's check-in attempts so far (written when the alarm starts one, before the alarm returns). */
+async function checkInAttempts(conversationId: string): Promise<number> {
+  return runInDurableObject(conversationRoom(env, conversationId), (_room: ConversationRoom, state) =>
+    state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM check_ins").one().n,
+  );
+}
+
+/** A quiet spell passes and the room's alarm (armed when check-ins were turned on) rings. */
+async function quietSpellPasses(conversationId: string): Promise<void> {
+  expect(await alarmAt(conversationId)).not.toBeNull();
+  await clockAhead(conversationId, CHECK_IN_QUIET_MS + HOUR);
+  await ring(conversationId);
+}
+
+const send = (user: TestUser, path: string, method: string, body?: unknown) => call(path, { method, user, body, headers: { origin: ORIGIN } });
+
+describe("a chat that stops being one-to-one", () => {
+  it("gaining a second character ends its check-ins: off in the chat, refused to its owner, and its alarm writes none", async () => {
+    const { owner, chat } = await optedInChat("Wren");
+    const second = await insertCharacter({ name: "Moth" });
+    expect((await send(owner, `/api/conversations/${chat.id}/characters`, "POST", { characterId: second })).status).toBe(201);
+    expect(await json<Conversation>(await call(`/api/conversations/${chat.id}`, { user: owner }), 200)).toMatchObject({ checkIns: false });
+    // The group's owner cannot turn them back on.
+    const res = await patch(owner, chat.id, { checkIns: true });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "validation_failed", issues: [{ path: "checkIns", message: expect.stringContaining("one-to-one") }] });
+    expect(await json<Conversation>(await call(`/api/conversations/${chat.id}`, { user: owner }), 200)).toMatchObject({ checkIns: false });
+    // One-to-one again, the opt-in stays off until the owner turns it on: the quiet spell brings nothing.
+    expect((await send(owner, `/api/conversations/${chat.id}/characters/${second}`, "DELETE")).status).toBe(204);
+    await quietSpellPasses(chat.id);
+    expect(await checkInAttempts(chat.id)).toBe(0);
+    expect(await storedMessages(owner, chat.id)).toHaveLength(1);
+    expect((await listNotifications(owner)).unread).toBe(0);
+    // Turned on again, it checks in as before.
+    expect(await json<Conversation>(await patch(owner, chat.id, { checkIns: true }), 200)).toMatchObject({ checkIns: true });
+    await ring(chat.id);
+    await characterMessages(owner, chat.id, 2);
+  });
+
+  it("someone joining by an invitation ends them too; neither the member nor the owner can turn them on", async () => {
+    const { owner, chat } = await optedInChat("Sable");
+    const friend = await signIn({ firstName: "Pia" });
+    const link = await json<{ token: string }>(await send(owner, `/api/conversations/${chat.id}/invites`, "POST"), 201);
+    expect((await send(friend, `/api/invites/${link.token}`, "POST", {})).status).toBe(200);
+    expect(await json<Conversation>(await call(`/api/conversations/${chat.id}`, { user: owner }), 200)).toMatchObject({ checkIns: false });
+    expect((await patch(owner, chat.id, { checkIns: true })).status).toBe(400);
+    expect((await patch(friend, chat.id, { checkIns: true })).status).toBe(403);
+    expect(await json<Conversation>(await call(`/api/conversations/${chat.id}`, { user: friend }), 200)).toMatchObject({ checkIns: false });
+    // The friend leaves: one-to-one again, and still no check-in until the owner asks for one.
+    expect((await send(friend, `/api/conversations/${chat.id}/members/${friend.id}`, "DELETE")).status).toBe(204);
+    await quietSpellPasses(chat.id);
+    expect(await checkInAttempts(chat.id)).toBe(0);
+    expect(await storedMessages(owner, chat.id)).toHaveLength(1);
+  });
+});
+
 describe("after a quiet spell", () => {
   it("the character writes one message and the owner's bell says so; not again within the period", async () => {
     const { owner, chat } = await optedInChat("Wren");

@@ -19,8 +19,10 @@
  *   person after them; their next message starts the clock again.
  * - Never in the owner's quiet hours (their notification settings, read
  *   from their Inbox when one is due): it waits for the hours to end.
- * - One-to-one only: a chat that gained a second character or a member
- *   since stops checking in (the Worker refuses turning it on there).
+ * - One-to-one only: a chat that gains a second character or a member
+ *   has its opt-in turned off by the Worker (worker/lib/conversations.ts
+ *   `endCheckIns`, in D1 and here), which refuses turning it on while it is
+ *   a group; the plan also stays off for a group, whatever the flag.
  * - A reply being written when one is due: tried again CHECK_IN_RETRY_MS later.
  *
  * The room has one alarm (the runtime's), shared with the idle-socket

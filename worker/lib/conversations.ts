@@ -459,9 +459,28 @@ export async function addCastMember(env: Env, conversation: Conversation, charac
     .bind(conversation.id, characterId, MAX_CAST_SIZE)
     .run();
   if (added.meta.changes === 0) throw new ApiError("conflict", "That character is already in this chat, or the chat is full.");
+  // Now a group: check-ins are for one-to-one chats (DESIGN.md turn 4 "Notifications").
+  await endCheckIns(env, conversation.id);
   const fresh = await reread(env, conversation);
   await tellRoom(env, fresh);
   return fresh;
+}
+
+/**
+ * Conversation `conversationId` stopped being one-to-one (a second
+ * character, or a second person joined by an invitation): its check-ins
+ * end (DESIGN.md turn 4 "Notifications": one-to-one chats only), in D1
+ * (`checkIns: false` from then on; turning them on again is refused while
+ * it is a group) and in its room, whose opt-in goes off so its alarm
+ * writes no check-in, even if the chat is one-to-one again by then (the
+ * owner turns them back on). A chat that never opted in costs one D1
+ * statement and wakes no room.
+ */
+export async function endCheckIns(env: Env, conversationId: string): Promise<void> {
+  const owner = await env.DB.prepare("UPDATE conversations SET check_ins = 0 WHERE id = ? AND check_ins = 1 RETURNING user_id AS userId")
+    .bind(conversationId)
+    .first<{ userId: string }>();
+  if (owner) await conversationRoom(env, conversationId).setCheckIns(owner.userId, false);
 }
 
 /**

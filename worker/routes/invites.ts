@@ -7,7 +7,8 @@
  *   expired link.
  * - `POST` (signed in), optional body `{personaId?: string | null}` (the
  *   persona played there; absent: their default; null: none): joins the
- *   room → 200 `{conversationId}`; again is harmless; 404 as above or for a
+ *   room → 200 `{conversationId}` (the chat is no longer one-to-one: its
+ *   check-ins end, worker/lib/conversations.ts endCheckIns); again is harmless; 404 as above or for a
  *   persona not theirs; 403 for someone the owner removed while this link
  *   was open; 409 when the room has 10 people.
  * - Both: 404 as for an unknown link to someone the owner blocked
@@ -17,6 +18,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { joinInviteInputSchema } from "../../schema/chat.ts";
 import { afterResponse } from "../lib/after-response.ts";
+import { endCheckIns } from "../lib/conversations.ts";
 import { roomJoined } from "../lib/notifications/producers.ts";
 import { invitePreview, joinByInvite } from "../lib/shared-rooms.ts";
 import { refuseBlockedInvite } from "../middleware/blocks.ts";
@@ -33,6 +35,10 @@ export const invitesRoutes = new Hono<AppEnv>()
     const user = c.get("user")!;
     const { conversationId, joined } = await joinByInvite(c.env.DB, c.req.param("token"), user.id, { personaId: c.req.valid("json").personaId });
     // The room's people are told after the answer (worker/lib/notifications/); joining again tells nobody.
-    if (joined) await afterResponse(c, roomJoined(c.env, conversationId, user.id));
+    if (joined) {
+      // A shared room is no longer one-to-one: its check-ins end before the answer, so the chat reads them off.
+      await endCheckIns(c.env, conversationId);
+      await afterResponse(c, roomJoined(c.env, conversationId, user.id));
+    }
     return c.json({ conversationId }, 200);
   });
