@@ -22,7 +22,6 @@
  *   `{title, body, url, icon, tag}`), and a click opens the notification's
  *   page, focusing a tab already on it or bringing an open tab there.
  */
-/// <reference lib="webworker" />
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
