@@ -8,7 +8,7 @@
  * or 410 has gone (the browser unsubscribed or the subscription expired):
  * its row is deleted. Other failures are logged and the notification stays
  * in the inbox. What a push carries is what the service worker
- * (web/public/sw.js) shows: `{title, body, url, icon, tag}`.
+ * (web/sw/sw.ts, push-message.ts) shows: `{title, body, url, icon, tag}`.
  */
 import { buildPushPayload, type VapidKeys } from "@block65/webcrypto-web-push";
 import type { Notification } from "../../schema/notifications.ts";

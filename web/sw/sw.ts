@@ -6,7 +6,7 @@
  * served at /sw.js with scope /.
  *
  * - **The shell, precached by Workbox:** the built JavaScript and CSS, the
- *   offline page, the icons and the manifest (`self.__WB_MANIFEST`, the
+ *   offline page, the favicon, the 192 px icon and the manifest (`self.__WB_MANIFEST`, the
  *   list vite-plugin-pwa writes in at build time, each with its revision).
  *   They load from the cache, so an open tab keeps working offline as far
  *   as its pages' code goes, and each deploy's new list replaces the last

@@ -3,7 +3,7 @@
  * turned on only when the person asks, which is when the browser's
  * permission is asked. On: the site's VAPID key (`GET /api/push/key`), the
  * permission, a subscription from the browser's push service through the
- * app's service worker (web/public/sw.js, which shows the pushes), then
+ * app's service worker (web/sw/sw.ts at /sw.js, which shows the pushes), then
  * `POST /api/push/subscriptions` with it. Off: `DELETE` of this device's
  * subscription and the browser's own unsubscribe. Every way it can fail
  * throws a PushSetupError whose message is a sentence for the person.
