@@ -30,6 +30,8 @@ import { ApiError, forbidden, notFound, suspended, unauthorized, validationFaile
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, HELD_MESSAGE, isHeldForReview, screenCharacter } from "../lib/screening.ts";
 import { sessionUserSql } from "../lib/sessions.ts";
+import { forgetSharePictures } from "../lib/share-pictures.ts";
+import { characterShareTokens } from "../lib/shares.ts";
 import { isUsernameAvailable } from "../lib/users.ts";
 import { refuseIfBlocked } from "../lib/blocks.ts";
 import { createFork, findForkable, forkInput, listForks } from "../lib/forks.ts";
@@ -226,6 +228,8 @@ export const charactersRoutes = new Hono<AppEnv>()
     const id = parseCharacterId(c.req.param("id"));
     const user = c.get("user")!;
     const current = await findOwnCharacter(c.env.DB, id, user.id);
+    // Share links of chats that may go with it (a group chat stays, its links too): their pictures follow the rows.
+    const shareTokens = await characterShareTokens(c.env.DB, id);
     const conversationIds = await deleteCharacter(c.env.DB, id);
     await purgeCharacterCache(c, id);
     // The D1 rows are gone; the rooms' own storage and the avatar are cleaned up after the answer.
@@ -233,6 +237,7 @@ export const charactersRoutes = new Hono<AppEnv>()
       c,
       Promise.all([
         deleteConversationStorage(c.env, conversationIds),
+        forgetSharePictures(c.env, shareTokens),
         deleteUnusedAvatar(c.env, current.avatarUrl, user.id),
         // Its asset files, unless another character has the same bytes (worker/lib/cards/assets.ts).
         deleteUnusedAssetObjects(c.env, current.assets.map((asset) => assetKeyOfUrl(asset.url)).filter((key) => key !== null)),
