@@ -11,11 +11,12 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation } from "../../schema/chat.ts";
-import { MAX_SHARES_PER_CHAT, type CreatedShare, type SharedChat, type ShareLink } from "../../schema/shares.ts";
+import { MAX_SHARE_PICTURES, MAX_SHARES_PER_CHAT, type CreatedShare, type SharedChat, type ShareLink } from "../../schema/shares.ts";
 import app from "../app.ts";
 import { cacheControlFor, edgeCacheKey } from "../lib/edge-cache.ts";
 import { upholdReport } from "../lib/moderation-actions.ts";
 import { sharePicturesPrefix, sweepSharePictures } from "../lib/share-pictures.ts";
+import { snapshotMessages } from "../lib/shares.ts";
 import { join } from "./chat-client.ts";
 import { call, callSettled, countRows, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
@@ -225,9 +226,9 @@ describe("sharing a chat", () => {
     // Its preview picture is never drawn, for anyone: a visitor, a stranger who said they are 18 or older, the sharer.
     const stranger = await signIn({ firstName: "Stranger" });
     await env.DB.prepare("UPDATE users SET show_nsfw = 1, adult_confirmed_at = ? WHERE id = ?").bind(Date.now(), stranger.id).run();
-    for (const user of [undefined, stranger, mira]) {
+    for (const [who, user] of [["visitor", undefined], ["stranger", stranger], ["sharer", mira]] as const) {
       const preview = await call(`/s/${created.token}/preview.png`, { user });
-      expect(preview.status, user?.firstName ?? "visitor").toBe(404);
+      expect(preview.status, who).toBe(404);
       expect(preview.headers.get("Content-Type")).not.toBe("image/png");
     }
     // The same stranger gets a story that is not NSFW drawn.
@@ -309,6 +310,36 @@ describe("pictures in a share", () => {
     const after = await fetchObject(sharedPicture.imageUrl!);
     expect(after.status).toBe(200);
     expect(bytesOf(await after.arrayBuffer())).toEqual(bytesOf(bytes));
+  });
+
+  it(`holds at most ${MAX_SHARE_PICTURES} pictures: more is a clear 400 that says to share up to an earlier message`, () => {
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+    const text: ChatMessage = { id: "m0", conversationId: "c", content: "Hello.", isUser: true, createdAt: at(0), clientId: null, rating: null };
+    const picture = (i: number): ChatMessage => ({
+      id: `p${i}`,
+      conversationId: "c",
+      content: "",
+      isUser: false,
+      createdAt: at(i + 1),
+      clientId: null,
+      rating: null,
+      kind: "image",
+      imageUrl: `/objects/pictures/c/p${i}`,
+      prompt: `Scene ${i}`,
+      width: 768,
+      height: 768,
+      characterId,
+    });
+    const names = new Map([[characterId, "Wren"]]);
+    const pictures = Array.from({ length: MAX_SHARE_PICTURES }, (_, i) => picture(i));
+    const taken = snapshotMessages([text, ...pictures], undefined, names, () => "Mira");
+    expect(taken.messages.filter((m) => m.kind === "image")).toHaveLength(MAX_SHARE_PICTURES);
+    expect(taken.messages[1]).toMatchObject({ kind: "image", prompt: "Scene 0", sourceUrl: "/objects/pictures/c/p0", authorName: "Wren", content: "" });
+    expect(() => snapshotMessages([text, ...pictures, picture(MAX_SHARE_PICTURES)], undefined, names, () => "Mira")).toThrow(
+      `A share holds at most ${MAX_SHARE_PICTURES} pictures: share the chat up to an earlier message.`,
+    );
+    // Up to an earlier message, it fits again.
+    expect(snapshotMessages([text, ...pictures, picture(MAX_SHARE_PICTURES)], `p${MAX_SHARE_PICTURES - 1}`, names, () => "Mira").messages).toHaveLength(MAX_SHARE_PICTURES + 1);
   });
 
   it("is reached only through its share's token: another token, a text's place or a malformed key is 404", async () => {
@@ -403,6 +434,20 @@ describe("pictures in a share", () => {
     // The CLI has no R2: the daily sweep deletes the file.
     expect(await sharePictureKeys(created.token)).toHaveLength(1);
     await sweepSharePictures(env);
+    expect(await sharePictureKeys(created.token)).toEqual([]);
+  });
+
+  it("the operator's enforcement call (--site) deletes the share copies of a removed picture at once", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat, picture } = await pictureStory(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const report = await json<{ id: number }>(
+      await call("/api/reports", { method: "POST", user: mira, body: { targetType: "message", targetId: picture.id, conversationId: chat.id, reason: "illegal" } }),
+      201,
+    );
+    await upholdReport(operatorDb, report.id, OPERATOR);
+    expect(await sharePictureKeys(created.token)).toHaveLength(1);
+    expect(await json(await call(`/api/enforcement/removals/${chat.id}`, { method: "POST" }), 200)).toEqual({ removed: 1 });
     expect(await sharePictureKeys(created.token)).toEqual([]);
   });
 
