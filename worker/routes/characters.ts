@@ -40,7 +40,7 @@ import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { assetKeyOfUrl, deleteUnusedAssetObjects } from "../lib/cards/assets.ts";
-import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
+import { characterTarget, edgeCache, purgeCharacterCache, purgeShareCache } from "../middleware/edge-cache.ts";
 import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
@@ -228,10 +228,11 @@ export const charactersRoutes = new Hono<AppEnv>()
     const id = parseCharacterId(c.req.param("id"));
     const user = c.get("user")!;
     const current = await findOwnCharacter(c.env.DB, id, user.id);
-    // Share links of chats that may go with it (a group chat stays, its links too): their pictures follow the rows.
+    // Share links of chats that may go with it (a group chat stays, its links too): their cached copies are purged and their pictures follow the rows.
     const shareTokens = await characterShareTokens(c.env.DB, id);
     const conversationIds = await deleteCharacter(c.env.DB, id);
     await purgeCharacterCache(c, id);
+    await purgeShareCache(c, shareTokens);
     // The D1 rows are gone; the rooms' own storage and the avatar are cleaned up after the answer.
     await afterResponse(
       c,
