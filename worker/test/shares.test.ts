@@ -314,7 +314,7 @@ describe("pictures in a share", () => {
 
   it(`holds at most ${MAX_SHARE_PICTURES} pictures: more is a clear 400 that says to share up to an earlier message`, () => {
     const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-    const text: ChatMessage = { id: "m0", conversationId: "c", content: "Hello.", isUser: true, createdAt: at(0), clientId: null, rating: null };
+    const text: ChatMessage = { id: "m0", conversationId: "c", content: "Hello.", isUser: true, createdAt: at(0), clientId: null, rating: null, alternatives: [] };
     const picture = (i: number): ChatMessage => ({
       id: `p${i}`,
       conversationId: "c",
@@ -323,6 +323,7 @@ describe("pictures in a share", () => {
       createdAt: at(i + 1),
       clientId: null,
       rating: null,
+      alternatives: [],
       kind: "image",
       imageUrl: `/objects/pictures/c/p${i}`,
       prompt: `Scene ${i}`,
