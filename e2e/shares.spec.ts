@@ -53,6 +53,21 @@ async function createCharacter(page: Page, name: string): Promise<Character> {
   return (await created.json()) as Character;
 }
 
+/**
+ * In the open "Share this story" dialog: "Create link", then waits for the
+ * new link to be listed first among `links` with its `messages` count and
+ * shown in the link box (`{baseURL}/s/{token}`). Returns the link.
+ */
+async function createLink(page: Page, baseURL: string | undefined, { links, messages }: { links: number; messages: number }): Promise<string> {
+  const dialog = page.getByRole("dialog", { name: "Share this story" });
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  await expect(dialog.getByRole("listitem")).toHaveCount(links);
+  await expect(dialog.getByRole("listitem").first()).toContainText(`${messages} messages`);
+  const linkBox = dialog.getByRole("textbox", { name: "Share link" });
+  await expect(linkBox).toHaveValue(new RegExp(`^${baseURL}/s/[A-Za-z0-9_-]{22}$`));
+  return linkBox.inputValue();
+}
+
 async function openMenuItem(page: Page, item: string): Promise<void> {
   await page.getByRole("button", { name: "Conversation options" }).click();
   await page.getByRole("menuitem", { name: item, exact: true }).click();
@@ -86,14 +101,9 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
   await openMenuItem(page, "Share");
   const dialog = page.getByRole("dialog", { name: "Share this story" });
   await expect(dialog.getByText("No links yet.")).toBeVisible();
-  await dialog.getByRole("button", { name: "Create link" }).click();
-  const linkBox = dialog.getByRole("textbox", { name: "Share link" });
-  await expect(linkBox).toHaveValue(new RegExp(`^${baseURL}/s/[A-Za-z0-9_-]{22}$`));
-  const link = await linkBox.inputValue();
+  const link = await createLink(page, baseURL, { links: 1, messages: 3 });
   await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-  await expect(dialog.getByRole("listitem")).toHaveCount(1);
-  await expect(dialog.getByRole("listitem")).toContainText("3 messages");
   await expectAccessible(page);
   await page.screenshot({ path: `${SHOTS}/share-dialog-1280.png` });
   await dialog.getByRole("button", { name: "Done" }).click();
@@ -184,13 +194,8 @@ test("share a chat up to a message from that message's menu: the link ends there
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: `${SHOTS}/share-up-to-375.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await dialog.getByRole("button", { name: "Create link" }).click();
-  const linkBox = dialog.getByRole("textbox", { name: "Share link" });
-  await expect(linkBox).toHaveValue(new RegExp(`^${baseURL}/s/[A-Za-z0-9_-]{22}$`));
-  const link = await linkBox.inputValue();
   // Greeting, the kept line and its reply: the later exchange is not in it.
-  await expect(dialog.getByRole("listitem")).toHaveCount(1);
-  await expect(dialog.getByRole("listitem")).toContainText("3 messages");
+  const link = await createLink(page, baseURL, { links: 1, messages: 3 });
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
   // The focus is back on the message's menu button.
@@ -201,9 +206,7 @@ test("share a chat up to a message from that message's menu: the link ends there
   await page.getByRole("menuitem", { name: "Share up to here", exact: true }).click();
   await dialog.getByRole("button", { name: "Share the whole chat instead" }).click();
   await expect(dialog.getByRole("figure", { name: "The story ends at" })).toHaveCount(0);
-  await dialog.getByRole("button", { name: "Create link" }).click();
-  await expect(dialog.getByRole("listitem")).toHaveCount(2);
-  await expect(dialog.getByRole("listitem").first()).toContainText("5 messages");
+  await createLink(page, baseURL, { links: 2, messages: 5 });
   await dialog.getByRole("button", { name: "Done" }).click();
 
   // A visitor reads the first link: it ends at the chosen reply.
@@ -215,6 +218,61 @@ test("share a chat up to a message from that message's menu: the link ends there
   await expect(messages).toContainText(kept);
   await expect(messages.getByRole("listitem").last()).toContainText(firstReplyText.slice(0, 40));
   await expect(messages).not.toContainText(later);
+  await visitorContext.close();
+});
+
+test("a picture imagined in the chat is on the share page for a visitor, at its own size, with its prompt", async ({ page, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  await signInWithApi(page, capitalized());
+  const name = capitalized();
+  const character = await createCharacter(page, name);
+  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  expect(start.status()).toBe(201);
+  const conversation = (await start.json()) as Conversation;
+  followChatSockets(page);
+  await page.goto(`/chat/${conversation.id}`);
+  await chatReady(page);
+  const prompt = `A lighthouse beam over a night sea ${unique()}`;
+  await page.getByRole("button", { name: "Imagine", exact: true }).click();
+  const imagine = page.getByRole("dialog", { name: "Imagine the scene" });
+  await imagine.getByLabel("Describe the picture (optional)").fill(prompt);
+  await imagine.getByRole("button", { name: "Imagine" }).click();
+  await expect(page.getByRole("log").getByRole("img", { name: `Picture: ${prompt}` })).toBeVisible({ timeout: 30_000 });
+  const line = `After the picture ${unique()}.`;
+  await page.getByRole("textbox", { name: /^Message / }).fill(line);
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.getByRole("button", { name: "Regenerate" })).toBeVisible();
+
+  await openMenuItem(page, "Share");
+  // The greeting, the picture, the line and its reply.
+  const link = await createLink(page, baseURL, { links: 1, messages: 4 });
+
+  const visitorContext = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(link);
+  const messages = visitor.getByRole("list", { name: "Messages" });
+  await expect(messages.getByRole("listitem")).toHaveCount(4);
+  const picture = messages.getByRole("img", { name: `Picture: ${prompt}` });
+  await picture.scrollIntoViewIfNeeded();
+  await expect(picture).toBeVisible();
+  await expect(picture).toHaveAttribute("src", new RegExp(`^/objects/shares/[A-Za-z0-9_-]{22}/1$`));
+  await expect(picture).toHaveAttribute("loading", "lazy");
+  await expect(picture).toHaveAttribute("width", "768");
+  await expect(picture).toHaveAttribute("height", "768");
+  await expect(picture).toHaveJSProperty("complete", true);
+  expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(768);
+  await expect(messages.getByRole("figure", { name: `${name}: picture` })).toContainText(prompt);
+  // The picture comes after the greeting and before the line, as in the chat.
+  await expect(messages.getByRole("listitem").nth(1).getByRole("img")).toHaveCount(1);
+  await expect(messages.getByRole("listitem").nth(2)).toContainText(line);
+  await expectAccessible(visitor);
+  await visitor.screenshot({ path: `${SHOTS}/story-picture-1280.png`, fullPage: true });
+  await visitor.setViewportSize({ width: 375, height: 800 });
+  await picture.scrollIntoViewIfNeeded();
+  await visitor.screenshot({ path: `${SHOTS}/story-picture-375.png` });
+  const box = await picture.boundingBox();
+  expect(box!.width).toBeLessThanOrEqual(375);
+  expect(Math.abs(box!.width - box!.height)).toBeLessThanOrEqual(1);
   await visitorContext.close();
 });
 

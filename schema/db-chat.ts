@@ -336,6 +336,20 @@ export const shareMessages = sqliteTable(
     authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
     authorName: text("author_name").notNull(),
     createdAt: integer("created_at", { mode: "number" }).notNull(),
+    /**
+     * "image": a picture imagined in the chat (`content` empty), its shown
+     * version copied at share time to the share's own R2 object
+     * `shares/{token}/{position}` (worker/lib/share-pictures.ts), which goes
+     * with the share; "text" otherwise.
+     */
+    kind: text("kind", { enum: ["text", "image"] }).notNull().default("text"),
+    /** A picture: the room's message id it was copied from, so an operator's removal of it (`hidden_messages`) reaches the share too. */
+    messageId: text("message_id"),
+    /** A picture: the words it was drawn from (its alt text). */
+    prompt: text("prompt"),
+    /** A picture's size, px. */
+    width: integer("width", { mode: "number" }),
+    height: integer("height", { mode: "number" }),
   },
   (t) => [primaryKey({ columns: [t.shareToken, t.position] }), index("share_messages_author_idx").on(t.authorId)],
 );

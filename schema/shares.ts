@@ -8,6 +8,12 @@ import { z } from "zod";
 
 /** Most messages one share holds (the first ones up to the chosen message; a longer chat is shared up to a message). */
 export const MAX_SHARE_MESSAGES = 5_000;
+/**
+ * Most pictures one share holds: each is copied to the share's own file when
+ * it is made (two R2 calls a picture, within a Worker request's subrequest
+ * allowance); a longer chat is shared up to an earlier message.
+ */
+export const MAX_SHARE_PICTURES = 200;
 /** Most share links one chat keeps at once (revoke one to make another). */
 export const MAX_SHARES_PER_CHAT = 50;
 
@@ -21,9 +27,16 @@ export interface SharedCharacter {
   avatarUrl: string | null;
 }
 
-/** One message of a share: the version that was shown, under the name it was written under. */
+/**
+ * One message of a share: the version that was shown, under the name it was
+ * written under. A picture imagined in the chat (DESIGN.md "Pictures") is a
+ * message with `kind: "image"` and empty `content`, its version shown then,
+ * served from the share's own copy (`imageUrl`, gone with the share); a
+ * text message has none of the picture's fields.
+ */
 export interface SharedMessage {
   role: "user" | "character";
+  /** A picture's is "". */
   content: string;
   /** A reply's speaker; null on a person's message. */
   characterId: number | null;
@@ -31,6 +44,15 @@ export interface SharedMessage {
   authorName: string;
   /** ISO 8601. */
   createdAt: string;
+  /** Only on a picture. */
+  kind?: "image";
+  /** A picture's share-owned copy, "/objects/shares/{token}/{position}". */
+  imageUrl?: string;
+  /** The words the picture was drawn from (its alt text). */
+  prompt?: string;
+  /** A picture's size, px. */
+  width?: number;
+  height?: number;
 }
 
 /**

@@ -7,6 +7,7 @@
 import app from "./app.ts";
 import { applyRecentRemovals } from "./lib/removal-sweep.ts";
 import { deleteExpiredSessions } from "./lib/sessions.ts";
+import { sweepSharePictures } from "./lib/share-pictures.ts";
 import { deleteOldSpeechUsage } from "./lib/speech-budget.ts";
 import { consumeNotifications, type NotificationMessage } from "./lib/notifications/fan-out.ts";
 import { countViews } from "./lib/views.ts";
@@ -20,11 +21,13 @@ export default {
   async scheduled(_controller, env) {
     // Daily: expired sessions and yesterday's counts of audio read aloud are removed; deleted
     // accounts' usernames held past their 30 days are free again; recent message removals
-    // reach their rooms (and the audio of those messages is deleted).
+    // reach their rooms (and the audio of those messages is deleted); share links' pictures
+    // whose share is gone, or whose picture an operator removed, are deleted.
     await deleteExpiredSessions(env.DB);
     await env.DB.prepare("DELETE FROM username_holds WHERE until <= ?").bind(Date.now()).run();
     await deleteOldSpeechUsage(env.DB);
     await applyRecentRemovals(env);
+    await sweepSharePictures(env);
   },
   /**
    * Two queues (wrangler.toml). `fabled-views`: a batch of character views

@@ -234,7 +234,7 @@ export async function upholdReport(db: OperatorDb, id: number, who: Actor): Prom
   } else if (report.targetType === "share") {
     // The link stops working at once; visitors' cached copies expire within the edge cache's bound.
     statements.push({ sql: "DELETE FROM shares WHERE token = ?", params: [report.targetId] });
-    done = `Share link ${report.targetId} removed: /s/${report.targetId} answers "not found" (cached copies expire within 30 s).`;
+    done = `Share link ${report.targetId} removed: /s/${report.targetId} and its pictures answer "not found" (cached copies expire within 30 s; the pictures' files are deleted by the daily sweep).`;
   } else if (report.targetType === "comment") {
     // Replies go with it (foreign-key cascade), as when its author deletes it.
     statements.push({ sql: "DELETE FROM comments WHERE id = ?", params: [Number(report.targetId)] });

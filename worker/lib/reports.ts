@@ -120,8 +120,10 @@ export async function resolveReportTarget(
     const row = await db
       .prepare(
         `SELECT s.token, s.user_id AS ownerId, s.conversation_id AS conversationId, s.title,
-           (SELECT json_group_array(m.author_name || ': ' || m.content) FROM
-              (SELECT author_name, content FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 20) m) AS lines,
+           (SELECT json_group_array(m.author_name || ': ' || m.line) FROM
+              (SELECT author_name, CASE kind WHEN 'image' THEN '[picture /objects/shares/' || share_token || '/' || position || '] ' || coalesce(prompt, '')
+                 ELSE content END AS line
+               FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 20) m) AS lines,
            json_extract(s.characters, '$[0].id') AS characterId
          FROM shares s WHERE s.token = ?`,
       )

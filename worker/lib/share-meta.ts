@@ -337,7 +337,7 @@ export async function storyImageSource(env: { DB: D1Database; AVATARS: R2Bucket 
   const share = await env.DB.prepare(
     `SELECT s.title, s.characters, s.is_nsfw AS isNsfw,
        (SELECT json_group_array(json_array(m.author_name, m.content)) FROM
-          (SELECT author_name, content FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 4) m) AS lines
+          (SELECT author_name, content FROM share_messages WHERE share_token = s.token AND kind = 'text' ORDER BY position LIMIT 4) m) AS lines
      FROM shares s WHERE s.token = ?`,
   )
     .bind(token)
@@ -365,7 +365,7 @@ export async function storyPreview(db: D1Database, token: string, origin: string
     .prepare(
       `SELECT s.title, s.characters, s.shared_by AS sharedBy, s.is_nsfw AS isNsfw,
          (SELECT json_group_array(json_array(m.author_name, m.content)) FROM
-            (SELECT author_name, content FROM share_messages WHERE share_token = s.token ORDER BY position LIMIT 4) m) AS lines
+            (SELECT author_name, content FROM share_messages WHERE share_token = s.token AND kind = 'text' ORDER BY position LIMIT 4) m) AS lines
        FROM shares s WHERE s.token = ?`,
     )
     .bind(token)

@@ -12,12 +12,16 @@
  * - each person's message under the name they wrote under (their persona's,
  *   else their first name) — but never a name that is their username,
  *   unless one of their personas is called so: that becomes "User";
- * - each reply under its speaker's name (a former member's as D1 has it).
+ * - each reply under its speaker's name (a former member's as D1 has it);
+ * - each picture imagined in the chat as the version shown, its file copied
+ *   to one the share owns (worker/lib/share-pictures.ts), under the name of
+ *   the character whose scene it is, as the chat shows it.
  */
 import type { ChatMessage } from "../../schema/chat.ts";
-import type { SeedMessage } from "../../durable-objects/room-protocol.ts";
+import type { SeedMessage, SeedPicture } from "../../durable-objects/room-protocol.ts";
 import {
   MAX_SHARE_MESSAGES,
+  MAX_SHARE_PICTURES,
   MAX_SHARES_PER_CHAT,
   SHARE_TOKEN_PATTERN,
   shareUrl,
@@ -28,6 +32,7 @@ import {
   type ShareLink,
 } from "../../schema/shares.ts";
 import { ApiError, notFound } from "./errors.ts";
+import { sharePictureKey, sharePictureUrl } from "./share-pictures.ts";
 
 /** The name shown for a person whose only name is their username. */
 export const UNNAMED_PERSON = "User";
@@ -42,6 +47,14 @@ export function newShareToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+/**
+ * A message of a snapshot being taken: a person's writer (`authorId`), and
+ * for a picture the room's message id and the served path of the version
+ * shown (`sourceUrl`, `/objects/pictures/…`), which sharing copies; its
+ * `position` in the share once placed (a picture left out leaves a gap).
+ */
+export type SnapshotMessage = SharedMessage & { authorId: string | null; messageId?: string; sourceUrl?: string; position?: number };
 
 /** What the Worker knows of the chat being shared. */
 export interface ShareSource {
@@ -58,25 +71,26 @@ export interface ShareSource {
 /**
  * The messages of a snapshot from the room's reading of the chat `messages`
  * (oldest first): up to `upToMessageId` included when given, hidden ones
- * and pictures left out, and the id of the last one. `names` gives each speaker's name; `personName(authorId, name)`
- * the shown name of a person's message. Throws 404 when `upToMessageId` is
- * not a visible message of the chat, 400 when nothing is left to share or
- * more than MAX_SHARE_MESSAGES would be.
+ * left out, pictures as the version shown (their `imageUrl` still the
+ * chat's: `sourceUrl`), and the id of the last one. `names` gives each
+ * speaker's name; `personName(authorId, name)` the shown name of a person's
+ * message. Throws 404 when `upToMessageId` is not a visible message of the
+ * chat, 400 when nothing is left to share or more than MAX_SHARE_MESSAGES
+ * messages or MAX_SHARE_PICTURES pictures would be.
  */
 export function snapshotMessages(
   messages: readonly ChatMessage[],
   upToMessageId: string | undefined,
   names: ReadonlyMap<number, string>,
   personName: (authorId: string | undefined, name: string | undefined) => string,
-): { messages: (SharedMessage & { authorId: string | null })[]; lastMessageId: string } {
+): { messages: SnapshotMessage[]; lastMessageId: string } {
   let upTo = messages.length;
   if (upToMessageId !== undefined) {
     const index = messages.findIndex((message) => message.id === upToMessageId);
     if (index < 0 || messages[index]!.hidden) throw notFound("Message not found");
     upTo = index + 1;
   }
-  // Pictures stay out: their files belong to the chat's room and go with it (docs/decisions/0036, 2026-11-28).
-  const shown = messages.slice(0, upTo).filter((message) => !message.hidden && message.status !== "streaming" && message.kind !== "image");
+  const shown = messages.slice(0, upTo).filter((message) => !message.hidden && message.status !== "streaming" && (message.kind !== "image" || message.imageUrl));
   if (shown.length === 0) throw new ApiError("validation_failed", "There is nothing to share yet: write a message first.");
   if (shown.length > MAX_SHARE_MESSAGES) {
     throw new ApiError(
@@ -84,15 +98,38 @@ export function snapshotMessages(
       `A share holds at most ${MAX_SHARE_MESSAGES.toLocaleString("en-US")} messages: share the chat up to an earlier message.`,
     );
   }
-  const snapshot = shown.map((message) => ({
-    role: (message.isUser ? "user" : "character") as SharedMessage["role"],
-    // `content` is the version shown (schema/chat.ts ChatMessage.swipeIndex).
-    content: message.content,
-    characterId: message.isUser ? null : (message.characterId ?? null),
-    authorName: message.isUser ? personName(message.authorId, message.authorName) : (names.get(message.characterId ?? -1) ?? "Character"),
-    authorId: message.isUser ? (message.authorId ?? null) : null,
-    createdAt: message.createdAt,
-  }));
+  const pictures = shown.filter((message) => message.kind === "image").length;
+  if (pictures > MAX_SHARE_PICTURES) {
+    throw new ApiError("validation_failed", `A share holds at most ${MAX_SHARE_PICTURES} pictures: share the chat up to an earlier message.`);
+  }
+  const snapshot = shown.map((message): SnapshotMessage => {
+    if (message.kind === "image") {
+      // A picture is the scene of the character it was drawn for, as the chat shows it; the person who asked stays out.
+      return {
+        role: "character",
+        content: "",
+        characterId: message.characterId ?? null,
+        authorName: names.get(message.characterId ?? -1) ?? "Character",
+        authorId: null,
+        createdAt: message.createdAt,
+        kind: "image",
+        prompt: message.prompt ?? "",
+        width: message.width ?? 0,
+        height: message.height ?? 0,
+        messageId: message.id,
+        sourceUrl: message.imageUrl!,
+      };
+    }
+    return {
+      role: message.isUser ? "user" : "character",
+      // `content` is the version shown (schema/chat.ts ChatMessage.swipeIndex).
+      content: message.content,
+      characterId: message.isUser ? null : (message.characterId ?? null),
+      authorName: message.isUser ? personName(message.authorId, message.authorName) : (names.get(message.characterId ?? -1) ?? "Character"),
+      authorId: message.isUser ? (message.authorId ?? null) : null,
+      createdAt: message.createdAt,
+    };
+  });
   return { messages: snapshot, lastMessageId: shown[shown.length - 1]!.id };
 }
 
@@ -129,10 +166,12 @@ export async function personNamer(
 }
 
 /**
- * Stores a snapshot as a new share of `source` and returns its link.
+ * Stores a snapshot as share `token` (newShareToken; its pictures already
+ * copied to `shares/{token}/{position}`) of `source` and returns its link.
  * Everything in one D1 batch (one transaction): the header and the messages,
- * inserted from JSON in chunks of at most INSERT_CHUNK_BYTES. Throws 409
- * `conflict` when the chat already has MAX_SHARES_PER_CHAT links.
+ * inserted from JSON in chunks of at most INSERT_CHUNK_BYTES, each at its
+ * `position` (else its index). Throws 409 `conflict` when the chat already
+ * has MAX_SHARES_PER_CHAT links.
  *
  * The cap is held by the insert itself, not by a count read before it:
  * `INSERT … SELECT … WHERE (SELECT count(*) …) < cap` counts and inserts in
@@ -144,16 +183,20 @@ export async function personNamer(
 export async function createShare(
   db: D1Database,
   source: ShareSource,
-  snapshot: { messages: readonly (SharedMessage & { authorId: string | null })[]; lastMessageId: string },
+  snapshot: { messages: readonly SnapshotMessage[]; lastMessageId: string },
+  token = newShareToken(),
   now = Date.now(),
 ): Promise<CreatedShare> {
-  const token = newShareToken();
-  const rows = snapshot.messages.map((message, position) => ({ ...message, position, createdAt: Date.parse(message.createdAt) || now }));
+  const rows = snapshot.messages.map(({ sourceUrl: _, ...message }, index) => ({
+    ...message,
+    position: message.position ?? index,
+    createdAt: Date.parse(message.createdAt) || now,
+  }));
   const chunks: string[] = [];
   let chunk: typeof rows = [];
   let bytes = 0;
   for (const row of rows) {
-    const size = row.content.length * 3 + row.authorName.length * 3 + 200;
+    const size = row.content.length * 3 + row.authorName.length * 3 + (row.prompt?.length ?? 0) * 3 + 300;
     if (chunk.length > 0 && bytes + size > INSERT_CHUNK_BYTES) {
       chunks.push(JSON.stringify(chunk));
       chunk = [];
@@ -186,9 +229,11 @@ export async function createShare(
     ...chunks.map((json) =>
       db
         .prepare(
-          `INSERT INTO share_messages (share_token, position, role, content, character_id, author_id, author_name, created_at)
+          `INSERT INTO share_messages (share_token, position, role, content, character_id, author_id, author_name, created_at,
+             kind, message_id, prompt, width, height)
            SELECT ?1, value ->> '$.position', value ->> '$.role', value ->> '$.content', value ->> '$.characterId',
-                  value ->> '$.authorId', value ->> '$.authorName', value ->> '$.createdAt'
+                  value ->> '$.authorId', value ->> '$.authorName', value ->> '$.createdAt',
+                  coalesce(value ->> '$.kind', 'text'), value ->> '$.messageId', value ->> '$.prompt', value ->> '$.width', value ->> '$.height'
            FROM json_each(?2) WHERE EXISTS (SELECT 1 FROM shares WHERE token = ?1)`,
         )
         .bind(token, json),
@@ -221,16 +266,51 @@ export async function findShare(db: D1Database, token: string): Promise<ShareRow
   return db.prepare(`SELECT ${SHARE_COLUMNS} FROM shares WHERE token = ?`).bind(token).first<ShareRow>();
 }
 
-/** The stored messages of share `token`, in order, with each person's writer (null once deleted). */
-async function shareMessages(db: D1Database, token: string): Promise<(SharedMessage & { authorId: string | null })[]> {
+/** A stored message of a share, with its writer (null once deleted) and, for a picture, its R2 key. */
+type StoredShareMessage = SharedMessage & { authorId: string | null; objectKey?: string };
+
+/**
+ * The stored messages of share `token`, in order, with each person's writer
+ * (null once deleted). A picture the operator removed from its chat
+ * (`hidden_messages`) is left out, as its file is (share-pictures.ts).
+ */
+async function shareMessages(db: D1Database, token: string): Promise<StoredShareMessage[]> {
   const { results } = await db
     .prepare(
-      `SELECT role, content, character_id AS characterId, author_id AS authorId, author_name AS authorName, created_at AS createdAt
-       FROM share_messages WHERE share_token = ? ORDER BY position`,
+      `SELECT m.position, m.role, m.content, m.character_id AS characterId, m.author_id AS authorId, m.author_name AS authorName,
+         m.created_at AS createdAt, m.kind, m.prompt, m.width, m.height
+       FROM share_messages m JOIN shares s ON s.token = m.share_token
+       WHERE m.share_token = ?1
+         AND NOT (m.kind = 'image' AND EXISTS (SELECT 1 FROM hidden_messages h WHERE h.conversation_id = s.conversation_id AND h.message_id = m.message_id))
+       ORDER BY m.position`,
     )
     .bind(token)
-    .all<{ role: "user" | "character"; content: string; characterId: number | null; authorId: string | null; authorName: string; createdAt: number }>();
-  return results.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
+    .all<{
+      position: number;
+      role: "user" | "character";
+      content: string;
+      characterId: number | null;
+      authorId: string | null;
+      authorName: string;
+      createdAt: number;
+      kind: "text" | "image";
+      prompt: string | null;
+      width: number | null;
+      height: number | null;
+    }>();
+  return results.map(({ position, kind, prompt, width, height, ...row }) => {
+    const message: StoredShareMessage = { ...row, createdAt: new Date(row.createdAt).toISOString() };
+    if (kind !== "image") return message;
+    return {
+      ...message,
+      kind,
+      imageUrl: sharePictureUrl(token, position),
+      prompt: prompt ?? "",
+      width: width ?? 0,
+      height: height ?? 0,
+      objectKey: sharePictureKey(token, position),
+    };
+  });
 }
 
 /**
@@ -244,7 +324,7 @@ export async function readShare(db: D1Database, token: string, showNsfw: boolean
   if (!share) throw notFound(SHARE_NOT_FOUND);
   const base = { sharedBy: share.sharedBy, createdAt: new Date(share.createdAt).toISOString(), isNsfw: Boolean(share.isNsfw), messageCount: share.messageCount };
   if (share.isNsfw && !showNsfw) return { ...base, title: "", characters: [], messages: [], withheld: true };
-  const messages = (await shareMessages(db, token)).map(({ authorId: _, ...message }) => message);
+  const messages = (await shareMessages(db, token)).map(({ authorId: _, objectKey: __, ...message }) => message);
   return { ...base, title: share.title, characters: JSON.parse(share.characters) as SharedCharacter[], messages, withheld: false };
 }
 
@@ -269,6 +349,15 @@ export async function chatShareTokens(db: D1Database, conversationId: string): P
   return results.map((row) => row.token);
 }
 
+/** The tokens of the share links of every chat with character `characterId` in its cast (those that may go with it). */
+export async function characterShareTokens(db: D1Database, characterId: number): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT token FROM shares WHERE conversation_id IN (SELECT conversation_id FROM conversation_characters WHERE character_id = ?)")
+    .bind(characterId)
+    .all<{ token: string }>();
+  return results.map((row) => row.token);
+}
+
 /** Deletes share `token` of conversation `conversationId` (its messages go with it). Throws 404 when it is not one of its links. */
 export async function revokeShare(db: D1Database, conversationId: string, token: string): Promise<void> {
   if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound(SHARE_NOT_FOUND);
@@ -282,19 +371,46 @@ export async function revokeShare(db: D1Database, conversationId: string, token:
  * them when `castIds` (the new chat's cast) holds them (else the first
  * member speaks them). The sharer's own messages become the reader's (they
  * take the person's part, under their own persona); other people's of a
- * shared room keep their names. Throws 404 for an unknown token.
+ * shared room keep their names. Its pictures become the reader's own
+ * (`readerId` asked for them), each after the message it followed; the new
+ * room copies their files from the share's into its own prefix
+ * (RoomImages.copyIn), so revoking the share leaves the new chat whole.
  */
-export async function shareSeed(db: D1Database, share: ShareRow, castIds: ReadonlySet<number>): Promise<SeedMessage[]> {
-  const messages = await shareMessages(db, share.token);
-  return messages.map((message) => {
+export async function shareSeed(
+  db: D1Database,
+  share: ShareRow,
+  castIds: ReadonlySet<number>,
+  readerId: string,
+): Promise<{ messages: SeedMessage[]; pictures: SeedPicture[] }> {
+  const messages: SeedMessage[] = [];
+  const pictures: SeedPicture[] = [];
+  for (const message of await shareMessages(db, share.token)) {
+    const characterId = message.characterId !== null && castIds.has(message.characterId) ? message.characterId : undefined;
+    if (message.kind === "image") {
+      pictures.push({
+        afterIndex: messages.length - 1,
+        sourceKey: message.objectKey!,
+        prompt: message.prompt ?? "",
+        // The copy keeps the type its file has; this is the row's note of it (DESIGN.md: PNG or WebP).
+        contentType: "image/png",
+        width: message.width ?? 0,
+        height: message.height ?? 0,
+        authorId: readerId,
+        authorName: "",
+        characterId: characterId ?? null,
+        createdAt: Date.parse(message.createdAt),
+      });
+      continue;
+    }
     const seed: SeedMessage = {
       isUser: message.role === "user",
       content: message.content,
       createdAt: Date.parse(message.createdAt),
       alternatives: [],
     };
-    if (message.characterId !== null && castIds.has(message.characterId)) seed.characterId = message.characterId;
+    if (characterId !== undefined) seed.characterId = characterId;
     if (message.role === "user" && message.authorId !== share.userId) seed.authorName = message.authorName;
-    return seed;
-  });
+    messages.push(seed);
+  }
+  return { messages, pictures };
 }

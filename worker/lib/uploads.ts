@@ -24,6 +24,7 @@ import { imageSize } from "image-size";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { ApiError, forbidden, notFound } from "./errors.ts";
 import { isLoopbackUrl } from "./loopback.ts";
+import { SHARE_PICTURE_KEY } from "./share-pictures.ts";
 
 /** Largest avatar, bytes (SPEC.md §5, §9: 10 MB). */
 export const MAX_AVATAR_BYTES = 10_485_760;
@@ -422,13 +423,13 @@ function objectHeaders(object: R2Object, type: ImageType): Headers {
 }
 
 /**
- * `GET /objects/<key>`: a registered avatar or a chat's picture with its
+ * `GET /objects/<key>`: a registered avatar, a chat's picture or a share's copy of one with its
  * ETag, or 304 when the request's `If-None-Match` (or `If-Modified-Since`)
  * says the client has it. Throws 404 for other keys, missing and
  * unregistered objects (a deleted picture included).
  */
 export async function serveAvatar(bucket: R2Bucket, key: string, requestHeaders: Headers): Promise<Response> {
-  if (avatarKeyOwner(key) === null && !PICTURE_KEY.test(key)) throw notFound("Not found");
+  if (avatarKeyOwner(key) === null && !PICTURE_KEY.test(key) && !SHARE_PICTURE_KEY.test(key)) throw notFound("Not found");
   const object = await bucket.get(key, { onlyIf: requestHeaders });
   if (!object) throw notFound("Not found");
   const type = object.customMetadata?.contentType;

@@ -30,6 +30,8 @@ import { ApiError, forbidden, notFound, suspended, unauthorized, validationFaile
 import { parseCharacterId } from "../lib/ids.ts";
 import { changesScreenedText, flagCharacter, HELD_MESSAGE, isHeldForReview, screenCharacter } from "../lib/screening.ts";
 import { sessionUserSql } from "../lib/sessions.ts";
+import { forgetSharePictures } from "../lib/share-pictures.ts";
+import { characterShareTokens } from "../lib/shares.ts";
 import { isUsernameAvailable } from "../lib/users.ts";
 import { refuseIfBlocked } from "../lib/blocks.ts";
 import { createFork, findForkable, forkInput, listForks } from "../lib/forks.ts";
@@ -38,7 +40,7 @@ import { sendView } from "../lib/views.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { assertOwnPicture, deleteUnusedAvatar } from "../lib/uploads.ts";
 import { assetKeyOfUrl, deleteUnusedAssetObjects } from "../lib/cards/assets.ts";
-import { characterTarget, edgeCache, purgeCharacterCache } from "../middleware/edge-cache.ts";
+import { characterTarget, edgeCache, purgeCharacterCache, purgeShareCache } from "../middleware/edge-cache.ts";
 import { pendingSessionLookup, requireUser, settlePendingSession } from "../middleware/session.ts";
 
 /** Largest JSON body of a character write, bytes; larger bodies get 413 before parsing. */
@@ -226,13 +228,17 @@ export const charactersRoutes = new Hono<AppEnv>()
     const id = parseCharacterId(c.req.param("id"));
     const user = c.get("user")!;
     const current = await findOwnCharacter(c.env.DB, id, user.id);
+    // Share links of chats that may go with it (a group chat stays, its links too): their cached copies are purged and their pictures follow the rows.
+    const shareTokens = await characterShareTokens(c.env.DB, id);
     const conversationIds = await deleteCharacter(c.env.DB, id);
     await purgeCharacterCache(c, id);
+    await purgeShareCache(c, shareTokens);
     // The D1 rows are gone; the rooms' own storage and the avatar are cleaned up after the answer.
     await afterResponse(
       c,
       Promise.all([
         deleteConversationStorage(c.env, conversationIds),
+        forgetSharePictures(c.env, shareTokens),
         deleteUnusedAvatar(c.env, current.avatarUrl, user.id),
         // Its asset files, unless another character has the same bytes (worker/lib/cards/assets.ts).
         deleteUnusedAssetObjects(c.env, current.assets.map((asset) => assetKeyOfUrl(asset.url)).filter((key) => key !== null)),

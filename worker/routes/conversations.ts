@@ -72,6 +72,7 @@ import {
 } from "../lib/sillytavern-chat.ts";
 import { chatImportFieldLabel, screenWrite, TEXT_OF } from "../lib/screening.ts";
 import { createInvite, removeMember, requireOwner, revokeInvite, roleOf, setMemberPersona } from "../lib/shared-rooms.ts";
+import { forgetSharePictures } from "../lib/share-pictures.ts";
 import { chatShareTokens } from "../lib/shares.ts";
 import { readBodyLimited } from "../lib/uploads.ts";
 import { validate } from "../lib/validate.ts";
@@ -257,6 +258,8 @@ export const conversationsRoutes = new Hono<AppEnv>()
     if (!(await deleteOwnConversation(c.env.DB, conversation.id, user.id))) throw notFound(CONVERSATION_NOT_FOUND);
     // D1 first: once the row is gone nobody reaches the room, whose sockets close and storage is wiped.
     await deleteConversationStorage(c.env, [conversation.id]);
+    // Their pictures' copies go too (worker/lib/share-pictures.ts).
+    await forgetSharePictures(c.env, shareTokens);
     await purgeShareCache(c, shareTokens);
     return c.body(null, 204);
   })

@@ -12,7 +12,9 @@
  *   room now — a text hidden, a picture deleted with its R2 object — instead
  *   of the next time the chat is opened (`npm run moderation -- uphold N
  *   --site URL` calls it). `removed`: how many changed now (0 when all
- *   were applied already). 404 when the chat has no removed message.
+ *   were applied already). The share links' copies of its removed pictures
+ *   are deleted too (worker/lib/share-pictures.ts). 404 when the chat has
+ *   no removed message.
  *
  * It needs no credentials on purpose: it only enforces what D1 already
  * says (anyone may ask for a suspended person's sockets to be closed; that
@@ -26,6 +28,7 @@ import { CLOSE_REASONS } from "../../durable-objects/socket-limits.ts";
 import type { AppEnv } from "../env.ts";
 import { conversationRoom, isConversationId } from "../lib/conversations.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
+import { deleteRemovedSharePictures } from "../lib/share-pictures.ts";
 
 /** Counts the caller's address against WRITE_RATE_LIMITER; throws 429 beyond it. */
 async function limitCaller(env: Env, address: string | undefined): Promise<void> {
@@ -44,6 +47,7 @@ export const enforcementRoutes = new Hono<AppEnv>()
       .all<{ messageId: string }>();
     if (results.length === 0) throw notFound("No removed message in this conversation");
     const removed = await conversationRoom(c.env, conversationId).hideMessages(results.map((row) => row.messageId));
+    await deleteRemovedSharePictures(c.env, { conversationId });
     return c.json({ removed }, 200);
   })
   .post("/suspensions/:userId", async (c) => {

@@ -10,6 +10,8 @@
  *   edge cache within its staleness bound (worker/middleware/edge-cache.ts);
  * - `POST /api/shares/{token}/continue` (signed in) → 201 `{conversationId}`:
  *   a new chat of the reader's own holding the snapshot.
+ * A share's pictures are copied to files of its own when it is made and
+ * deleted with it (worker/lib/share-pictures.ts).
  * A member of a shared room gets 403 on the owner's routes, anyone else 404
  * (as the conversation routes answer), a visitor 401.
  */
@@ -29,11 +31,13 @@ import {
   promptName,
 } from "../lib/conversations.ts";
 import type { SessionUser } from "../lib/sessions.ts";
+import { chatPictureKey, copySharePictures, deleteSharePictures, forgetSharePictures } from "../lib/share-pictures.ts";
 import { requireOwner } from "../lib/shared-rooms.ts";
 import {
   createShare,
   findShare,
   listShares,
+  newShareToken,
   personNamer,
   readShare,
   revokeShare,
@@ -92,6 +96,23 @@ export const conversationSharesRoutes = new Hono<AppEnv>()
     const isNsfw =
       conversation.characters.some((member) => known.get(member.id)?.isNsfw) ||
       snapshot.messages.some((message) => message.characterId !== null && known.get(message.characterId)?.isNsfw);
+    // The pictures shown are copied to the share's own files first, under a token nobody knows yet; one gone meanwhile is left out.
+    const token = newShareToken();
+    const placed = snapshot.messages.map((message, position) => ({ ...message, position }));
+    const pictures = placed.flatMap((message) => {
+      if (message.kind !== "image") return [];
+      const sourceKey = chatPictureKey(message.sourceUrl, conversation.id);
+      return sourceKey ? [{ position: message.position, sourceKey }] : [];
+    });
+    let copied: Set<number>;
+    try {
+      copied = await copySharePictures(c.env.AVATARS, token, pictures);
+    } catch (error) {
+      await deleteSharePictures(c.env.AVATARS, token).catch(() => 0);
+      throw error;
+    }
+    const kept = placed.filter((message) => message.kind !== "image" || copied.has(message.position));
+    if (kept.length === 0) throw new ApiError("validation_failed", "There is nothing to share yet: write a message first.");
     const share = await createShare(
       c.env.DB,
       {
@@ -102,8 +123,13 @@ export const conversationSharesRoutes = new Hono<AppEnv>()
         sharedBy: personName(user.id, ownerName),
         isNsfw,
       },
-      snapshot,
-    );
+      { messages: kept, lastMessageId: snapshot.lastMessageId },
+      token,
+    ).catch(async (error: unknown) => {
+      // Refused (the links' cap) or failed: its copies go.
+      if (copied.size > 0) await deleteSharePictures(c.env.AVATARS, token).catch(() => 0);
+      throw error;
+    });
     return c.json(share, 201);
   })
   .get("/:id/shares", requireUser, async (c) => {
@@ -114,6 +140,7 @@ export const conversationSharesRoutes = new Hono<AppEnv>()
     const conversation = await ownConversation(c.env, c.req.param("id"), c.get("user").id, "revoke share links");
     const token = c.req.param("token");
     await revokeShare(c.env.DB, conversation.id, token);
+    await forgetSharePictures(c.env, [token]);
     await purgeShareCache(c, [token]);
     return c.body(null, 204);
   });
@@ -136,10 +163,17 @@ export const sharesRoutes = new Hono<AppEnv>()
       if (error instanceof ApiError && error.status === 404) throw notFound("The characters of this story are no longer available");
       throw error;
     }
-    const messages = await shareSeed(c.env.DB, share, new Set(characters.map((character) => character.id)));
+    const seed = await shareSeed(c.env.DB, share, new Set(characters.map((character) => character.id)), user.id);
+    // Each picture's file as the share keeps it (its type for the new chat's row); one gone meanwhile is left out.
+    const heads = await Promise.all(seed.pictures.map((picture) => c.env.AVATARS.head(picture.sourceKey)));
+    const pictures = seed.pictures.flatMap((picture, i) => {
+      const head = heads[i];
+      if (!head) return [];
+      return [{ ...picture, contentType: head.customMetadata?.contentType ?? head.httpMetadata?.contentType ?? picture.contentType }];
+    });
     const conversation = await createConversation(
       c.env,
-      { user, characters, title: share.title, start: { kind: "messages", messages } },
+      { user, characters, title: share.title, start: { kind: "messages", messages: seed.messages, pictures } },
       chatModelName(c.env),
     );
     return c.json({ conversationId: conversation.id } satisfies ContinuedShare, 201);

@@ -22,6 +22,7 @@ import {
   serveAvatar,
   verifyUploadToken,
 } from "../lib/uploads.ts";
+import { servesSharePicture, SHARE_PICTURE_KEY } from "../lib/share-pictures.ts";
 import { validate } from "../lib/validate.ts";
 import { limitWrites } from "../middleware/rate-limit.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -61,5 +62,8 @@ export const objectsRoutes = new Hono<AppEnv>().get("/:key{.+}", async (c) => {
   // A chat's picture an operator removed is gone at once, before its room deletes the object (worker/lib/moderation-actions.ts).
   const picture = /^pictures\/([\w-]{1,64})\/([\w-]{1,64})$/.exec(key);
   if (picture && (await isRemovedMessage(c.env.DB, picture[1]!, picture[2]!))) throw notFound("Not found");
+  // A share's copy of a picture: only while the share exists and the operator has not removed the picture (worker/lib/share-pictures.ts).
+  const shared = SHARE_PICTURE_KEY.exec(key);
+  if (shared && !(await servesSharePicture(c.env.DB, shared[1]!, Number(shared[2])))) throw notFound("Not found");
   return serveAvatar(c.env.AVATARS, key, c.req.raw.headers);
 });

@@ -8,6 +8,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { decode as decodePng, encode as encodePng } from "fast-png";
+import { encode as encodeJpeg } from "jpeg-js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fontText, wrapRuns } from "../lib/share-image/picture.ts";
 import { SITEMAP_PAGE_SIZE } from "../lib/sitemap.ts";
@@ -392,7 +393,7 @@ describe("GET /s/{token}", () => {
     expect(head.html).not.toContain("<captain>");
   });
 
-  it("draws the story's picture: 1200×630 PNG, the character's avatar in its circle and the first lines beside it", async () => {
+  it("draws the story's picture: 1200×630 PNG, the character's avatar (PNG or JPEG) in its circle and the first lines beside it", async () => {
     const id = await insertCharacter({ name: "Wren Hale" });
     const key = `avatars/someone/${crypto.randomUUID()}`;
     // A solid teal avatar, so the circle's middle must be teal.
@@ -417,7 +418,20 @@ describe("GET /s/{token}", () => {
     expect(light(440, 1140, 260, 600)).toBeGreaterThan(1000);
     expect(light(0, 60, 20, 600)).toBe(0);
 
-    // Without a PNG avatar: a monogram, still a picture.
+    // A JPEG avatar is drawn too (lossy: within a few steps of the colour).
+    const jpegId = await insertCharacter({ name: "Moss Vale" });
+    const jpegKey = `avatars/someone/${crypto.randomUUID()}`;
+    const amber = new Uint8Array(64 * 64 * 4).map((_, i) => [230, 150, 40, 255][i % 4]!);
+    await env.AVATARS.put(jpegKey, encodeJpeg({ width: 64, height: 64, data: amber }, 90).data);
+    await setCharacter(jpegId, { avatar_url: `/objects/${jpegKey}` });
+    const jpegShot = await get(`/s/${await sharedStory(jpegId, "Moss on the stones.")}/preview.png`);
+    expect(jpegShot.status).toBe(200);
+    const drawn = decodePng(new Uint8Array(await jpegShot.arrayBuffer()));
+    const at = (315 * drawn.width + 230) * drawn.channels;
+    const middle = Array.from(drawn.data.slice(at, at + 3));
+    [230, 150, 40].forEach((value, c) => expect(Math.abs(middle[c]! - value)).toBeLessThanOrEqual(6));
+
+    // Without a PNG or JPEG avatar: a monogram, still a picture.
     const plain = await insertCharacter({ name: "Quill" });
     const plainToken = await sharedStory(plain, "Ink and paper.");
     const monogram = await get(`/s/${plainToken}/preview.png`);

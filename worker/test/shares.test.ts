@@ -5,17 +5,20 @@
  * deletions), who may share, list and revoke (owner; member 403, others
  * 404, visitors 401), reading as a visitor with NSFW withheld until the 18+
  * question, continuing as one's own chat, reports and the operator's
- * removal, and shares going with their chat.
+ * removal, and shares going with their chat; pictures copied to files the
+ * share owns, gone with it, and copied again into a continued story.
  */
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, Conversation } from "../../schema/chat.ts";
-import { MAX_SHARES_PER_CHAT, type CreatedShare, type SharedChat, type ShareLink } from "../../schema/shares.ts";
+import { MAX_SHARE_PICTURES, MAX_SHARES_PER_CHAT, type CreatedShare, type SharedChat, type ShareLink } from "../../schema/shares.ts";
 import app from "../app.ts";
 import { cacheControlFor, edgeCacheKey } from "../lib/edge-cache.ts";
 import { upholdReport } from "../lib/moderation-actions.ts";
+import { sharePicturesPrefix, sweepSharePictures } from "../lib/share-pictures.ts";
+import { snapshotMessages } from "../lib/shares.ts";
 import { join } from "./chat-client.ts";
-import { call, countRows, json } from "./creator-api.ts";
+import { call, callSettled, countRows, json } from "./creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "./fixtures.ts";
 import { OPERATOR, operatorDb } from "./operator-db.ts";
 import { startChat, storedMessages, useTestServerModel } from "./room-chat.ts";
@@ -31,6 +34,11 @@ beforeAll(async () => {
 const share = (user: TestUser, conversationId: string, body: unknown = {}) =>
   call(`/api/conversations/${conversationId}/shares`, { method: "POST", user, body });
 const read = (token: string, query = "", user?: TestUser) => call(`/api/shares/${token}${query}`, { user });
+/** A visitor's `GET` of a served object. */
+const fetchObject = (path: string, headers: Record<string, string> = {}) => exports.default.fetch(new Request(`http://localhost${path}`, { headers }));
+/** The R2 keys under share `token`'s prefix. */
+const sharePictureKeys = async (token: string) => (await env.AVATARS.list({ prefix: sharePicturesPrefix(token) })).objects.map((o) => o.key);
+const bytesOf = (buffer: ArrayBuffer) => Array.from(new Uint8Array(buffer));
 
 /**
  * Mira's chat as "Captain Mira": a hidden aside, and a last reply in two
@@ -96,23 +104,6 @@ describe("sharing a chat", () => {
     const { shares } = await json<{ shares: ShareLink[] }>(await call(`/api/conversations/${chat.id}/shares`, { user: mira }), 200);
     expect(shares.map((s) => s.token)).toEqual([newer.token, created.token]);
     expect(shares[1]).toMatchObject({ url: created.url, title: "Chat with Wren", messageCount: shared.messages.length });
-  });
-
-  it("a picture of the chat stays out of the share and of a continued story: no empty message in its place", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const chat = await startChat(mira, characterId);
-    const { socket } = await join(mira, chat.id);
-    await socket.chat(chat.id, "Show me the harbour.");
-    socket.send({ type: "imagine", conversationId: chat.id, prompt: "A harbour at dusk", clientId: "pic-1" });
-    await socket.next("image_ready", (f) => f.requestId === "pic-1");
-    await socket.chat(chat.id, "And after that?");
-    socket.close();
-    const seen = await storedMessages(mira, chat.id);
-    expect(seen.filter((m) => m.kind === "image")).toHaveLength(1);
-    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
-    const shared = await json<SharedChat>(await read(created.token), 200);
-    expect(shared.messages.map((m) => m.content)).toEqual(seen.filter((m) => m.kind !== "image").map((m) => m.content));
-    expect(shared.messages.every((m) => m.content !== "")).toBe(true);
   });
 
   it("never names a person by their username: a first name that is one reads \"User\", unless a persona of theirs is called so", async () => {
@@ -231,6 +222,251 @@ describe("sharing a chat", () => {
     expect(shown).toMatchObject({ isNsfw: true, withheld: false, characters: [{ id: nsfwCharacterId, name: "Velvet" }] });
     expect(shown.messages.map((m) => m.content)).toContain("Good evening, Velvet.");
     expect((await read(created.token, "?showNsfw=maybe")).status).toBe(400);
+
+    // Its preview picture is never drawn, for anyone: a visitor, a stranger who said they are 18 or older, the sharer.
+    const stranger = await signIn({ firstName: "Stranger" });
+    await env.DB.prepare("UPDATE users SET show_nsfw = 1, adult_confirmed_at = ? WHERE id = ?").bind(Date.now(), stranger.id).run();
+    for (const [who, user] of [["visitor", undefined], ["stranger", stranger], ["sharer", mira]] as const) {
+      const preview = await call(`/s/${created.token}/preview.png`, { user });
+      expect(preview.status, who).toBe(404);
+      expect(preview.headers.get("Content-Type")).not.toBe("image/png");
+    }
+    // The same stranger gets a story that is not NSFW drawn.
+    const plain = await startChat(mira, characterId);
+    const { socket: again } = await join(mira, plain.id);
+    await again.chat(plain.id, "Good evening, Wren.");
+    again.close();
+    const plainShare = await json<CreatedShare>(await share(mira, plain.id), 201);
+    const drawn = await call(`/s/${plainShare.token}/preview.png`, { user: stranger });
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers.get("Content-Type")).toBe("image/png");
+  });
+});
+
+describe("pictures in a share", () => {
+  /** Mira's chat with a picture drawn, drawn again, its first version chosen again, and a line after it. */
+  async function pictureStory(owner: TestUser, prompt = "A harbour at dusk") {
+    const chat = await startChat(owner, characterId);
+    const { socket } = await join(owner, chat.id);
+    await socket.chat(chat.id, "Show me the harbour.");
+    socket.send({ type: "imagine", conversationId: chat.id, prompt, clientId: "pic-1" });
+    const first = (await socket.next("image_ready", (f) => f.requestId === "pic-1")).message as ChatMessage;
+    socket.send({ type: "imagine", conversationId: chat.id, imageId: first.id, clientId: "pic-2" });
+    const redrawn = (await socket.next("image_ready", (f) => f.requestId === "pic-2")).message as ChatMessage;
+    socket.send({ type: "swipe", conversationId: chat.id, messageId: first.id, index: 0 });
+    const chosen = (await socket.next("message_updated", (f) => f.messageId === first.id)).message as ChatMessage;
+    expect(chosen.imageUrl).toBe(first.imageUrl);
+    expect(redrawn.imageUrl).not.toBe(first.imageUrl);
+    await socket.chat(chat.id, "And after that?");
+    socket.close();
+    return { chat, picture: chosen, unchosenUrl: redrawn.imageUrl! };
+  }
+
+  it("holds the version shown, in a file of its own; Draw again and deleting the picture later change nothing of it", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat, picture, unchosenUrl } = await pictureStory(mira);
+    const seen = await storedMessages(mira, chat.id);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const shared = await json<SharedChat>(await read(created.token), 200);
+    expect(shared.messages.map((m) => m.kind ?? "text")).toEqual(seen.map((m) => m.kind ?? "text"));
+    const at = shared.messages.findIndex((m) => m.kind === "image");
+    const sharedPicture = shared.messages[at]!;
+    expect(sharedPicture).toEqual({
+      role: "character",
+      content: "",
+      characterId,
+      authorName: "Wren",
+      createdAt: picture.createdAt,
+      kind: "image",
+      imageUrl: `/objects/shares/${created.token}/${at}`,
+      prompt: "A harbour at dusk",
+      width: picture.width,
+      height: picture.height,
+    });
+    // A text message keeps DESIGN.md's shape exactly.
+    for (const message of shared.messages.filter((m) => m.kind !== "image")) {
+      expect(Object.keys(message).sort()).toEqual(["authorName", "characterId", "content", "createdAt", "role"]);
+    }
+    // The share's own file, with the chosen version's bytes, served like avatars.
+    expect(await sharePictureKeys(created.token)).toEqual([`shares/${created.token}/${at}`]);
+    const served = await fetchObject(sharedPicture.imageUrl!);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const bytes = await served.arrayBuffer();
+    expect(bytesOf(bytes)).toEqual(bytesOf(await (await fetchObject(picture.imageUrl!)).arrayBuffer()));
+    expect(bytesOf(bytes)).not.toEqual(bytesOf(await (await fetchObject(unchosenUrl)).arrayBuffer()));
+    const etag = served.headers.get("ETag")!;
+    expect((await fetchObject(sharedPicture.imageUrl!, { "If-None-Match": etag })).status).toBe(304);
+
+    // Draw it again, then delete it from the chat: its files there go, the share's stays.
+    const { socket } = await join(mira, chat.id);
+    socket.send({ type: "imagine", conversationId: chat.id, imageId: picture.id, clientId: "pic-3" });
+    await socket.next("image_ready", (f) => f.requestId === "pic-3");
+    socket.send({ type: "delete_message", conversationId: chat.id, messageId: picture.id });
+    await socket.next("messages_deleted", (f) => f.messageIds.includes(picture.id));
+    socket.close();
+    expect((await fetchObject(picture.imageUrl!)).status).toBe(404);
+    expect((await json<SharedChat>(await read(created.token), 200)).messages).toEqual(shared.messages);
+    const after = await fetchObject(sharedPicture.imageUrl!);
+    expect(after.status).toBe(200);
+    expect(bytesOf(await after.arrayBuffer())).toEqual(bytesOf(bytes));
+  });
+
+  it(`holds at most ${MAX_SHARE_PICTURES} pictures: more is a clear 400 that says to share up to an earlier message`, () => {
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+    const text: ChatMessage = { id: "m0", conversationId: "c", content: "Hello.", isUser: true, createdAt: at(0), clientId: null, rating: null, alternatives: [] };
+    const picture = (i: number): ChatMessage => ({
+      id: `p${i}`,
+      conversationId: "c",
+      content: "",
+      isUser: false,
+      createdAt: at(i + 1),
+      clientId: null,
+      rating: null,
+      alternatives: [],
+      kind: "image",
+      imageUrl: `/objects/pictures/c/p${i}`,
+      prompt: `Scene ${i}`,
+      width: 768,
+      height: 768,
+      characterId,
+    });
+    const names = new Map([[characterId, "Wren"]]);
+    const pictures = Array.from({ length: MAX_SHARE_PICTURES }, (_, i) => picture(i));
+    const taken = snapshotMessages([text, ...pictures], undefined, names, () => "Mira");
+    expect(taken.messages.filter((m) => m.kind === "image")).toHaveLength(MAX_SHARE_PICTURES);
+    expect(taken.messages[1]).toMatchObject({ kind: "image", prompt: "Scene 0", sourceUrl: "/objects/pictures/c/p0", authorName: "Wren", content: "" });
+    expect(() => snapshotMessages([text, ...pictures, picture(MAX_SHARE_PICTURES)], undefined, names, () => "Mira")).toThrow(
+      `A share holds at most ${MAX_SHARE_PICTURES} pictures: share the chat up to an earlier message.`,
+    );
+    // Up to an earlier message, it fits again.
+    expect(snapshotMessages([text, ...pictures, picture(MAX_SHARE_PICTURES)], `p${MAX_SHARE_PICTURES - 1}`, names, () => "Mira").messages).toHaveLength(MAX_SHARE_PICTURES + 1);
+  });
+
+  it("is reached only through its share's token: another token, a text's place or a malformed key is 404", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat } = await pictureStory(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const other = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const at = (await json<SharedChat>(await read(created.token), 200)).messages.findIndex((m) => m.kind === "image");
+    // A stranger with the link sees it; any other key is 404, even one shaped like it.
+    expect((await fetchObject(`/objects/shares/${created.token}/${at}`)).status).toBe(200);
+    for (const path of [
+      `/objects/shares/${"A".repeat(22)}/${at}`,
+      `/objects/shares/${created.token}/0`,
+      `/objects/shares/${created.token}/${at + 1}`,
+      `/objects/shares/${created.token}/0${at}`,
+      `/objects/shares/${created.token}`,
+      `/objects/shares/${created.token}/${at}/x`,
+    ]) {
+      expect((await fetchObject(path)).status, path).toBe(404);
+    }
+    // Each share owns its own copy: revoking one leaves the other's.
+    expect((await call(`/api/conversations/${chat.id}/shares/${other.token}`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect((await fetchObject(`/objects/shares/${created.token}/${at}`)).status).toBe(200);
+  });
+
+  it("revoking the link deletes its files: the picture answers 404 and nothing is left under its prefix", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat } = await pictureStory(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const url = (await json<SharedChat>(await read(created.token), 200)).messages.find((m) => m.kind === "image")!.imageUrl!;
+    expect(await sharePictureKeys(created.token)).toHaveLength(1);
+    expect((await call(`/api/conversations/${chat.id}/shares/${created.token}`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect(await sharePictureKeys(created.token)).toEqual([]);
+    expect((await fetchObject(url)).status).toBe(404);
+    expect((await call(url, { user: mira })).status).toBe(404);
+  });
+
+  it("deleting the chat, or the owner's account, deletes the files of its links", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat } = await pictureStory(mira);
+    const token = (await json<CreatedShare>(await share(mira, chat.id), 201)).token;
+    expect(await sharePictureKeys(token)).toHaveLength(1);
+    expect((await call(`/api/conversations/${chat.id}`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect(await sharePictureKeys(token)).toEqual([]);
+
+    const { chat: second } = await pictureStory(mira, "A lighthouse in fog");
+    const kept = (await json<CreatedShare>(await share(mira, second.id), 201)).token;
+    expect(await sharePictureKeys(kept)).toHaveLength(1);
+    expect((await call("/api/profile", { method: "DELETE", user: mira, body: { confirm: mira.username } })).status).toBe(204);
+    expect(await sharePictureKeys(kept)).toEqual([]);
+  });
+
+  it("deleting a character deletes the files of the links of chats that go with it; a group chat's links keep theirs", async () => {
+    const creator = await signIn({ firstName: "Cora" });
+    const mira = await signIn({ firstName: "Mira" });
+    const own = await insertCharacter({ name: "Brief", creatorId: creator.id });
+    const chat = await startChat(mira, own);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, "Show me the quay.");
+    socket.send({ type: "imagine", conversationId: chat.id, prompt: "A quay in rain", clientId: "pic-c" });
+    await socket.next("image_ready", (f) => f.requestId === "pic-c");
+    socket.close();
+    const token = (await json<CreatedShare>(await share(mira, chat.id), 201)).token;
+    expect(await sharePictureKeys(token)).toHaveLength(1);
+    const group = await pictureStory(mira, "A lantern on a pier");
+    await json(await call(`/api/conversations/${group.chat.id}/characters`, { method: "POST", user: mira, body: { characterId: own } }), 201);
+    const groupToken = (await json<CreatedShare>(await share(mira, group.chat.id), 201)).token;
+    expect((await callSettled(`/api/characters/${own}`, { method: "DELETE", user: creator })).status).toBe(200);
+    expect(await sharePictureKeys(token)).toEqual([]);
+    expect((await read(token)).status).toBe(404);
+    expect(await sharePictureKeys(groupToken)).toHaveLength(1);
+  });
+
+  it("an operator's removal of the picture reaches the share: left out of its read, 404, and its file deleted by the sweep", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const eve = await signIn({ firstName: "Eve" });
+    const { chat, picture } = await pictureStory(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const url = (await json<SharedChat>(await read(created.token), 200)).messages.find((m) => m.kind === "image")!.imageUrl!;
+    const report = await json<{ id: number }>(
+      await call("/api/reports", { method: "POST", user: mira, body: { targetType: "message", targetId: picture.id, conversationId: chat.id, reason: "illegal" } }),
+      201,
+    );
+    await upholdReport(operatorDb, report.id, OPERATOR);
+    expect((await fetchObject(url)).status).toBe(404);
+    const after = await json<SharedChat>(await read(created.token, "", eve), 200);
+    expect(after.messages.some((m) => m.kind === "image")).toBe(false);
+    expect(after.messages.length).toBeGreaterThan(0);
+    // A story continued from it now has no picture either.
+    const { conversationId } = await json<{ conversationId: string }>(await call(`/api/shares/${created.token}/continue`, { method: "POST", user: eve }), 201);
+    expect((await storedMessages(eve, conversationId)).some((m) => m.kind === "image")).toBe(false);
+    // The CLI has no R2: the daily sweep deletes the file.
+    expect(await sharePictureKeys(created.token)).toHaveLength(1);
+    await sweepSharePictures(env);
+    expect(await sharePictureKeys(created.token)).toEqual([]);
+  });
+
+  it("the operator's enforcement call (--site) deletes the share copies of a removed picture at once", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const { chat, picture } = await pictureStory(mira);
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const report = await json<{ id: number }>(
+      await call("/api/reports", { method: "POST", user: mira, body: { targetType: "message", targetId: picture.id, conversationId: chat.id, reason: "illegal" } }),
+      201,
+    );
+    await upholdReport(operatorDb, report.id, OPERATOR);
+    expect(await sharePictureKeys(created.token)).toHaveLength(1);
+    expect(await json(await call(`/api/enforcement/removals/${chat.id}`, { method: "POST" }), 200)).toEqual({ removed: 1 });
+    expect(await sharePictureKeys(created.token)).toEqual([]);
+  });
+
+  it("the operator's removal of the share leaves files only the sweep finds, which it deletes; a live share's stay", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const eve = await signIn({ firstName: "Eve" });
+    const { chat } = await pictureStory(mira);
+    const removed = (await json<CreatedShare>(await share(mira, chat.id), 201)).token;
+    const live = (await json<CreatedShare>(await share(mira, chat.id), 201)).token;
+    const url = (await json<SharedChat>(await read(removed), 200)).messages.find((m) => m.kind === "image")!.imageUrl!;
+    expect((await fetchObject(url)).status).toBe(200);
+    const report = await json<{ id: number }>(await call("/api/reports", { method: "POST", user: eve, body: { targetType: "share", targetId: removed, reason: "spam" } }), 201);
+    expect(await upholdReport(operatorDb, report.id, OPERATOR)).toContain("its pictures answer \"not found\"");
+    expect((await fetchObject(url)).status).toBe(404);
+    expect(await sharePictureKeys(removed)).toHaveLength(1);
+    await sweepSharePictures(env);
+    expect(await sharePictureKeys(removed)).toEqual([]);
+    expect(await sharePictureKeys(live)).toHaveLength(1);
   });
 });
 
@@ -260,6 +496,43 @@ describe("continuing a shared story", () => {
     socket.close();
     expect(response.content.length).toBeGreaterThan(0);
     expect((await json<SharedChat>(await read(created.token), 200)).messages).toEqual(shared.messages);
+  });
+
+  it("gives the reader's chat its own copies of the pictures, which outlive the share's revoke and are theirs to delete", async () => {
+    const mira = await signIn({ firstName: "Mira" });
+    const eve = await signIn({ firstName: "Eve" });
+    const chat = await startChat(mira, characterId);
+    const { socket } = await join(mira, chat.id);
+    await socket.chat(chat.id, "Show me the harbour.");
+    socket.send({ type: "imagine", conversationId: chat.id, prompt: "A harbour at dusk", clientId: "pic-1" });
+    await socket.next("image_ready", (f) => f.requestId === "pic-1");
+    await socket.chat(chat.id, "And after that?");
+    socket.close();
+    const created = await json<CreatedShare>(await share(mira, chat.id), 201);
+    const shared = await json<SharedChat>(await read(created.token), 200);
+    const sharedPicture = shared.messages.find((m) => m.kind === "image")!;
+
+    const { conversationId } = await json<{ conversationId: string }>(await call(`/api/shares/${created.token}/continue`, { method: "POST", user: eve }), 201);
+    const messages = await storedMessages(eve, conversationId);
+    // In the same place, as a picture of the new chat.
+    expect(messages.map((m) => m.kind ?? "text")).toEqual(shared.messages.map((m) => m.kind ?? "text"));
+    const picture = messages.find((m) => m.kind === "image")!;
+    expect(picture).toMatchObject({ prompt: "A harbour at dusk", width: sharedPicture.width, height: sharedPicture.height, characterId, authorId: eve.id });
+    expect(picture.imageUrl).toMatch(new RegExp(`^/objects/pictures/${conversationId}/`));
+    const bytes = bytesOf(await (await fetchObject(sharedPicture.imageUrl!)).arrayBuffer());
+    expect(bytesOf(await (await fetchObject(picture.imageUrl!)).arrayBuffer())).toEqual(bytes);
+
+    expect((await call(`/api/conversations/${chat.id}/shares/${created.token}`, { method: "DELETE", user: mira })).status).toBe(204);
+    expect((await fetchObject(sharedPicture.imageUrl!)).status).toBe(404);
+    const kept = await fetchObject(picture.imageUrl!);
+    expect(kept.status).toBe(200);
+    expect(bytesOf(await kept.arrayBuffer())).toEqual(bytes);
+    // Eve's to delete, with its file.
+    const { socket: eves } = await join(eve, conversationId);
+    eves.send({ type: "delete_message", conversationId, messageId: picture.id });
+    await eves.next("messages_deleted", (f) => f.messageIds.includes(picture.id));
+    eves.close();
+    expect((await fetchObject(picture.imageUrl!)).status).toBe(404);
   });
 });
 

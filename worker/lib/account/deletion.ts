@@ -19,8 +19,9 @@
  *   or goes with it when it had no other (as deleting one character does);
  * - conversations they own, their place in rooms they joined, personas,
  *   model connections, follows both ways, sessions, and the `users` row;
- * - the share links of their chats; their messages in the shares of rooms
- *   they joined stay, under DELETED_AUTHOR_NAME.
+ * - the share links of their chats (and, after the batch, the share's
+ *   copies of pictures in R2); their messages in the shares of rooms they
+ *   joined stay, under DELETED_AUTHOR_NAME.
  * Kept, by law and for safety (README "Your data"): reports they made
  * (without the reporter), reports and screening records about what they
  * wrote, and the operators' audit trail.
@@ -40,6 +41,7 @@ import { deleteUnusedAssetObjects } from "../cards/assets.ts";
 import { deleteConversationStorage } from "../characters.ts";
 import { conversationRoom } from "../conversations.ts";
 import { inbox } from "../notifications/notify.ts";
+import { forgetSharePictures } from "../share-pictures.ts";
 
 /**
  * What deletion does to each D1 table that refers to a person: `deleted`
@@ -186,6 +188,8 @@ export async function deleteAccount(env: Env, userId: string, now = Date.now()):
     ...[...owned, ...joined].map((id) => conversationRoom(env, id).accountDeleted(userId).catch(logged(`tell room ${id}`))),
     deleteConversationStorage(env, othersChats),
     deleteUnusedAssetObjects(env, assetRows.map((row) => row.key)),
+    // The pictures of the share links that went with them (those only renamed stay): worker/lib/share-pictures.ts.
+    forgetSharePictures(env, staleShares),
   ]);
   return { wipedConversations: owned.length + othersChats.length, leftRooms: joined.length, removedUploads: await deleteUploads(env.AVATARS, userId), staleShares };
 }

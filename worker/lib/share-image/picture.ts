@@ -13,17 +13,19 @@
  * otherwise. A real font rasterizer (satori + resvg-wasm) would render any
  * script and anti-alias; see the decision record for why it is not here.
  *
- * The avatar is drawn when it is a PNG (decoded by fast-png); a JPEG, WebP
- * or GIF avatar, or none, gets a monogram: the character's initial on the
- * brand gradient.
+ * The avatar is drawn when it is a PNG (decoded by fast-png) or a JPEG
+ * (decoded by jpeg-js, pure JavaScript, as ai/images/jpeg-to-png.ts); a
+ * WebP or GIF avatar, or none, gets a monogram: the character's initial on
+ * the brand gradient.
  */
 import { convertIndexedToRgb, decode, encode, hasPngSignature } from "fast-png";
+import { decode as decodeJpeg } from "jpeg-js";
 import { GLYPH_SIZE, glyphRows } from "./font8x8.ts";
 
 export const SHARE_IMAGE_WIDTH = 1200;
 export const SHARE_IMAGE_HEIGHT = 630;
 
-/** Largest avatar PNG decoded, pixels per side (bigger ones get the monogram: decoding costs CPU time). */
+/** Largest avatar PNG or JPEG decoded, pixels per side (bigger ones get the monogram: decoding costs CPU time). */
 export const MAX_AVATAR_SIDE = 2048;
 
 /** What the picture shows. */
@@ -181,8 +183,34 @@ function drawLines(canvas: Canvas, lines: Run[][], x: number, y: number, scale: 
   return y;
 }
 
-/** The avatar's pixels as RGBA 8-bit, or null when it is not a PNG the picture can use. */
-function avatarPixels(file: Uint8Array | null): { width: number; height: number; rgba: (x: number, y: number) => [number, number, number, number] } | null {
+type AvatarPixels = { width: number; height: number; rgba: (x: number, y: number) => [number, number, number, number] };
+
+/** A JPEG's SOI marker and the first segment's (FF D8 FF, JFIF/Exif/plain alike). */
+const isJpeg = (file: Uint8Array) => file[0] === 0xff && file[1] === 0xd8 && file[2] === 0xff;
+
+/** A JPEG avatar's pixels (RGBA 8-bit), or null when it cannot be read or is larger than MAX_AVATAR_SIDE a side. */
+function jpegPixels(file: Uint8Array): AvatarPixels | null {
+  let image: { width: number; height: number; data: Uint8Array };
+  try {
+    image = decodeJpeg(file, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: Math.ceil((MAX_AVATAR_SIDE * MAX_AVATAR_SIDE) / 1_000_000), maxMemoryUsageInMB: 64 });
+  } catch {
+    return null;
+  }
+  const { width, height, data } = image;
+  if (width < 1 || height < 1 || width > MAX_AVATAR_SIDE || height > MAX_AVATAR_SIDE) return null;
+  return {
+    width,
+    height,
+    rgba: (x, y) => {
+      const i = (y * width + x) * 4;
+      return [data[i]!, data[i + 1]!, data[i + 2]!, 255];
+    },
+  };
+}
+
+/** The avatar's pixels as RGBA 8-bit, or null when it is not a PNG or JPEG the picture can use. */
+function avatarPixels(file: Uint8Array | null): AvatarPixels | null {
+  if (file && isJpeg(file)) return jpegPixels(file);
   if (!file || !hasPngSignature(file)) return null;
   let png;
   try {

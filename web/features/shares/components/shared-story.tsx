@@ -13,7 +13,7 @@ import { useQuery } from "@tanstack/react-query";
 import { BookOpen, Flag, LoaderCircle, MessageSquarePlus, ShieldAlert } from "lucide-react";
 import { lazy, Suspense, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import type { SharedChat, SharedCharacter } from "../../../../schema/shares.ts";
+import type { SharedChat, SharedCharacter, SharedMessage } from "../../../../schema/shares.ts";
 import { MessageContent } from "../../../components/message-content.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -195,6 +195,8 @@ function Story({ token, story, signedIn }: { token: string; story: SharedChat; s
                 </div>
               </div>
             </li>
+          ) : message.kind === "image" && message.imageUrl ? (
+            <SharedPicture key={index} message={message} speaker={cast.get(message.characterId ?? -1)} showName={group || index === 0} />
           ) : (
             <SpeakerMessage key={index} speaker={cast.get(message.characterId ?? -1)} name={message.authorName} showName={group || index === 0}>
               <MessageContent content={message.content} tone="character" />
@@ -230,6 +232,41 @@ function SpeakerMessage({ speaker, name, showName, children }: { speaker: Shared
         {showName && <p className="px-1 text-xs font-semibold text-violet-200">{name}</p>}
         <div className="rounded-2xl rounded-tl-sm bg-surface px-4 py-2.5 text-[15px] leading-relaxed break-words whitespace-pre-wrap text-foreground">{children}</div>
       </article>
+    </li>
+  );
+}
+
+/**
+ * A picture imagined in the chat, as the chat shows one: beside its
+ * speaker, at its own proportions from the start (`width`/`height`, so
+ * nothing below moves when it arrives), loaded only when scrolled near, its
+ * prompt as its alt text and caption; it opens full size in a new tab.
+ */
+function SharedPicture({ message, speaker, showName }: { message: SharedMessage; speaker: SharedCharacter | undefined; showName: boolean }) {
+  const alt = message.prompt ? `Picture: ${message.prompt}` : "Picture of the scene";
+  return (
+    <li className="flex items-start gap-2.5" data-shared-picture>
+      <Avatar src={speaker?.avatarUrl ?? null} fallback={initial(message.authorName)} className="mt-0.5 size-8" />
+      <figure aria-label={`${message.authorName}: picture`} className="flex min-w-0 max-w-[calc(100%-2.75rem)] flex-col items-start gap-1 sm:max-w-[60%]">
+        {showName && <p className="px-1 text-xs font-semibold text-violet-200">{message.authorName}</p>}
+        <a
+          href={message.imageUrl}
+          target="_blank"
+          rel="noopener"
+          className="block overflow-hidden rounded-2xl rounded-tl-sm border border-border focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <img
+            src={message.imageUrl}
+            alt={alt}
+            width={message.width || undefined}
+            height={message.height || undefined}
+            loading="lazy"
+            decoding="async"
+            className="block h-auto w-full max-w-sm bg-surface"
+          />
+        </a>
+        {message.prompt && <figcaption className="line-clamp-2 px-1 text-xs text-muted-foreground">{message.prompt}</figcaption>}
+      </figure>
     </li>
   );
 }
