@@ -11,7 +11,7 @@
  * | job | module |
  * |---|---|
  * | the object's SQLite: tables, migrations (`_schema` row) | room/migrations.ts |
- * | every statement on it, the `room` row in memory | room/store.ts (its parts: cast.ts, people.ts, kept.ts, message-edits.ts) |
+ * | every statement on it, the `room` row in memory | room/store.ts (its parts: cast.ts, people.ts, kept.ts, message-edits.ts, reply-rows.ts) |
  * | sockets: accept, caps, idle alarm, broadcast, close answers | room/sockets.ts (limits: socket-limits.ts) |
  * | replies: when a reply starts (admission, busy, rate limits), stop, recover | room/replies.ts (limits: rate-limits.ts) |
  * | writing one reply: stream, store, fail, `history_sync` | room/reply-writing.ts (text rules: reply-text.ts) |

@@ -209,7 +209,7 @@ export class ReplyWriting {
       usage: null,
       checkIn,
     };
-    this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
+    this.store.replyRows.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
     this.active = reply;
     this.sockets.broadcast({
       type: "reply_started",
@@ -377,7 +377,7 @@ export class ReplyWriting {
         }
         if (reply.content.length >= MAX_REPLY_CHARS) break;
         if (Date.now() - flushed >= FLUSH_EVERY_MS) {
-          store.saveDraft(reply.id, reply.content);
+          store.replyRows.saveDraft(reply.id, reply.content);
           flushed = Date.now();
         }
       }
@@ -402,11 +402,11 @@ export class ReplyWriting {
     }
     const now = Date.now();
     // Stored with the version it counts (a continue: added to what the reply had cost).
-    let row = store.completeReply(reply.id, content, now, reply.usage);
+    let row = store.replyRows.completeReply(reply.id, content, now, reply.usage);
     // The face this reply shows, among its speaker's expressions (DESIGN.md "Character assets"); null without any.
     const expression = await this.expressions(choice, character).classify(content, character?.expressions ?? []);
     if (store.deleted || reply.retracted) return;
-    row = store.setExpression(reply.id, expression) ?? row;
+    row = store.replyRows.setExpression(reply.id, expression) ?? row;
     if (prompt) {
       // What this version recalled and was sent (the prompt inspector), before any frame names it.
       const version = replyVersions(versionFields(row)).current;
@@ -512,12 +512,12 @@ export class ReplyWriting {
     if (this.store.deleted) return;
     this.round.end();
     if (reply.continues !== null) {
-      const row = this.store.restoreContinued(reply.id, reply.continues);
+      const row = this.store.replyRows.restoreContinued(reply.id, reply.continues);
       if (row) this.sockets.broadcastEach((viewer) => ({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active, viewer) }));
       this.sockets.broadcast(refusal(code, message, reply.clientId ?? undefined));
       return;
     }
-    this.store.dropReply(reply.id, reply.replaces);
+    this.store.replyRows.dropReply(reply.id, reply.replaces);
     this.ctx.waitUntil(this.d1.writeCounters());
     this.sockets.broadcast({ type: "error", code, message, messageId: reply.id });
     if (reply.replaces) {
