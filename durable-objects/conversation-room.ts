@@ -11,7 +11,7 @@
  * | job | module |
  * |---|---|
  * | the object's SQLite: tables, migrations (`_schema` row) | room/migrations.ts |
- * | every statement on it, the `room` row in memory | room/store.ts (its parts: cast.ts, people.ts, kept.ts, message-edits.ts) |
+ * | every statement on it, the `room` row in memory | room/store.ts (its parts: cast.ts, people.ts, kept.ts, message-edits.ts, reply-rows.ts) |
  * | sockets: accept, caps, idle alarm, broadcast, close answers | room/sockets.ts (limits: socket-limits.ts) |
  * | replies: when a reply starts (admission, busy, rate limits), stop, recover | room/replies.ts (limits: rate-limits.ts) |
  * | writing one reply: stream, store, fail, `history_sync` | room/reply-writing.ts (text rules: reply-text.ts) |
@@ -25,13 +25,15 @@
  * | refusing a suspended person's frames, closing their sockets | room/suspension.ts |
  * | check-ins: the character writes first after a quiet spell (the alarm's other job) | room/check-ins.ts |
  * | what D1 learns from the room (counters, last message, log) and reads | room/d1-sync.ts |
+ * | client frames: who may send each, which module it goes to | room/client-frames.ts |
  * | what a test may replace | room/seams.ts |
  *
  * What the shell itself decides: the facts a new room is given
- * (`initialize`), whether a socket may join at all (the owner of this
- * conversation), and which module a client frame goes to. Frames are read
- * by room-protocol.ts (the zod union of schema/chat.ts); anything else gets
- * an error frame or a close with a clear code and reason (CLOSE_CODES).
+ * (`initialize`) and whether a socket may join at all (the owner of this
+ * conversation). Frames are read by room-protocol.ts (the zod union of
+ * schema/chat.ts); anything else gets an error frame or a close with a
+ * clear code and reason (CLOSE_CODES). A frame read is handed to
+ * room/client-frames.ts, which checks its powers and picks its module.
  *
  * The object's imports: `schema/`, `ai/` and its own folder — never
  * `worker/` (docs/decisions/0012-room-modules-and-ai.md).
@@ -46,7 +48,7 @@ import type { Embedder } from "../ai/embeddings/embedder.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
 import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TEXT, type PromptRecord, type ReplyOrder } from "../schema/chat.ts";
-import { type ClientFrame, PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
+import { PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { DELETED_ACCOUNT_ID, DELETED_AUTHOR_NAME } from "../schema/account.ts";
 import { addReplyRating, D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
 import { ModelChoice } from "./room/model-choice.ts";
@@ -62,46 +64,15 @@ import { RoomImages } from "./room/images.ts";
 import { RoomStore } from "./room/store.ts";
 import { RoomSummary } from "./room/summary.ts";
 import { RoomSuspension } from "./room/suspension.ts";
-import { readRoomMessages } from "./room/away-notices.ts";
 import type { TimedState } from "../schema/lorebook/activation.ts";
 import { CheckInRows, RoomCheckIns } from "./room/check-ins.ts";
+import { ClientFrames } from "./room/client-frames.ts";
 import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts, type SeedMessage, type SeedPicture } from "./room-protocol.ts";
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 import { type ConversationSearchMatch, searchPattern } from "../schema/chat-search.ts";
 
-/**
- * Every client frame's power in a shared room (DESIGN.md "Shared rooms",
- * Powers): the owner's alone (named as the refusal says it), or null for any
- * member — `edit_message` and `delete_message` further limited to the
- * member's own messages below. A Record over the union's types, so a new
- * frame type does not compile until it is given its power
- * (worker/test/room-holes.test.ts walks them all from a member's socket).
- */
-const OWNER_ONLY_FRAMES: Readonly<Record<ClientFrame["type"], string | null>> = {
-  join: null,
-  chat_message: null,
-  regenerate: null,
-  stop: null,
-  swipe: null,
-  edit_message: null,
-  delete_message: null,
-  continue: null,
-  generate: null,
-  typing: null,
-  imagine: null,
-  cancel_image: null,
-  set_memory: "change the memory",
-  set_summary: "change the story so far",
-  set_author_note: "change the author's note",
-  rewind: "rewind the chat",
-  hide_message: "hide messages from the context",
-};
-
-/** Frames that may start a reply: their suspension check reads the reply's model connection too (D1Sync.readSuspended). */
 /** The chat's embedder choice is read from D1 again after this long, ms (`chatEmbedder`). */
 export const EMBEDDER_CHOICE_TTL_MS = 60_000;
-
-const REPLY_FRAMES: ReadonlySet<string> = new Set(["chat_message", "regenerate", "continue", "generate"]);
 
 export class ConversationRoom extends DurableObject<Env> implements SocketHolder, RoomSeams {
   private readonly store: RoomStore;
@@ -111,9 +82,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   private readonly screening: RoomScreening;
   private readonly replies: ReplyRounds;
   private readonly steering: Steering;
-  private readonly suspension: RoomSuspension;
   private readonly images: RoomImages;
   private readonly checkIns: RoomCheckIns;
+  private readonly frames: ClientFrames;
 
   /**
    * The model for a reply. A seam for tests that need a failing or silent
@@ -144,7 +115,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     this.store.onWordsChanged = (messageIds) => this.forgetSpeech(messageIds);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
     this.d1 = new D1Sync(env.DB, this.store);
-    this.suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) => this.d1.readSuspended(userId, startsReply));
+    const suspension = new RoomSuspension(ctx, env, this.sockets, () => this.now(), (userId, startsReply) => this.d1.readSuspended(userId, startsReply));
     this.inputs = new PromptInputs(env, this.store, this.d1, this);
     this.screening = new RoomScreening(ctx, this.store, this.sockets, this.d1, this.inputs, this);
     const summary = new RoomSummary(this.store, this.inputs, this);
@@ -161,6 +132,16 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     this.images = new RoomImages(ctx, env, { store: this.store, sockets: this.sockets, screening: this.screening, inputs: this.inputs, d1: this.d1, seams: this });
     this.store.onPicturesGone = (objectKeys) => this.images.forgetLater(objectKeys);
     this.checkIns = new RoomCheckIns(ctx, env, { store: this.store, rows: new CheckInRows(ctx.storage), replies: this.replies, sockets: this.sockets, now: () => this.now() });
+    this.frames = new ClientFrames(ctx, env, {
+      store: this.store,
+      sockets: this.sockets,
+      inputs: this.inputs,
+      replies: this.replies,
+      steering: this.steering,
+      suspension,
+      images: this.images,
+      checkIns: this.checkIns,
+    });
     void ctx.blockConcurrencyWhile(async () => {
       this.store.open();
       this.replies.recoverInterrupted();
@@ -538,102 +519,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
       send(ws, read.frame);
       return;
     }
-    const data = read.frame;
-    // A message in a room of several people: its resend lookup now, its rate limit beside the suspension check (replies.ts).
-    const early = data.type === "chat_message" ? this.replies.admitEarly(state, data.clientId ?? null) : undefined;
-    // A suspension written only to D1 (the operator's CLI) still stops every frame (room/suspension.ts).
-    if (await this.suspension.refuses(ws, state.userId, REPLY_FRAMES.has(data.type))) return;
-    if (data.conversationId !== undefined && data.conversationId !== state.conversationId) {
-      send(ws, { type: "error", code: "forbidden", message: "This connection belongs to another conversation" });
-      ws.close(CLOSE_CODES.policyViolation, "Wrong conversation");
-      return;
-    }
-    const steering = this.steering;
-    // What only the owner may do (DESIGN.md "Shared rooms"): refused with a frame naming why, nothing changes.
-    const ownerOnly = OWNER_ONLY_FRAMES[data.type];
-    if (ownerOnly && state.role === "member") {
-      send(ws, { type: "error", code: "forbidden", message: `Only the chat's owner can ${ownerOnly}.`, ...("clientId" in data && data.clientId ? { clientId: data.clientId } : {}) });
-      return;
-    }
-    // A picture is deleted by its asker or the owner (room/images.ts), never edited.
-    if (data.type === "delete_message" && this.images.get(data.messageId)) {
-      await this.images.delete(ws, state, data.messageId, data.clientId);
-      return;
-    }
-    if ((data.type === "edit_message" || data.type === "delete_message") && state.role === "member" && !this.steering.isOwnMessage(data.messageId, state.userId)) {
-      send(ws, {
-        type: "error",
-        code: "forbidden",
-        message: data.type === "edit_message" ? "You can only edit your own messages." : "You can only delete your own messages.",
-        ...(data.clientId ? { clientId: data.clientId } : {}),
-      });
-      return;
-    }
-    switch (data.type) {
-      case "join":
-        send(ws, this.replies.historySync(state.userId));
-        // In a shared room, what the person's bell said about this room is read now (room/away-notices.ts).
-        if (this.store.room && this.store.people.isShared()) this.ctx.waitUntil(readRoomMessages(this.env, state.userId, this.store.room.conversation_id));
-        // The first message will not wait for the card.
-        void this.inputs.loadCharacter().catch(() => {});
-        return;
-      case "chat_message":
-        await this.replies.receiveMessage(ws, state, data.content, data.clientId ?? null, early);
-        // A message answers the check-ins before it: the clock starts again (a paused chat's too).
-        this.ctx.waitUntil(this.checkIns.arm().catch((error: unknown) => console.warn("could not arm a check-in", String(error))));
-        // Embedded after message_saved went out; a reply's recall waits for it (room/memory.ts).
-        this.ctx.waitUntil(this.store.memory.embedPending());
-        return;
-      case "regenerate":
-        await this.replies.regenerate(ws, state);
-        return;
-      case "stop":
-        this.replies.stop();
-        return;
-      case "swipe":
-        if (this.images.get(data.messageId)) return this.images.chooseVersion(ws, data.messageId, data.index);
-        await steering.swipe(ws, state.userId, data.messageId, data.index);
-        // The version now shown is embedded in place of the other (room/memory.ts).
-        this.ctx.waitUntil(this.store.memory.embedPending());
-        return;
-      case "edit_message":
-        await steering.steer(ws, data.clientId, () => steering.editMessage(data, state.userId));
-        this.ctx.waitUntil(this.store.memory.embedPending());
-        return;
-      case "delete_message":
-        await steering.steer(ws, data.clientId, () => steering.deleteMessages(data.messageId, "one", data.clientId));
-        return;
-      case "rewind":
-        await steering.steer(ws, data.clientId, () => steering.deleteMessages(data.messageId, "from_here", data.clientId));
-        return;
-      case "continue":
-        await steering.steer(ws, data.clientId, () => steering.continueReply(state, data.clientId));
-        return;
-      case "set_memory":
-        await steering.steer(ws, data.clientId, () => steering.setMemory(data));
-        return;
-      case "set_summary":
-        await steering.steer(ws, data.clientId, () => steering.setSummary(data));
-        return;
-      case "set_author_note":
-        await steering.steer(ws, data.clientId, () => steering.setAuthorNote(data));
-        return;
-      case "hide_message":
-        await steering.steer(ws, data.clientId, () => steering.hideMessage(data, state.userId));
-        return;
-      case "generate":
-        await this.replies.generate(ws, state, data.characterId, data.clientId);
-        return;
-      case "imagine":
-        await this.images.imagine(ws, state, data.prompt, data.clientId, data.imageId);
-        return;
-      case "cancel_image":
-        this.images.cancel(ws, state, data.requestId);
-        return;
-      case "typing":
-        this.sockets.broadcastExcept(state.userId, { type: "typing", userId: state.userId, name: state.name ?? "" });
-        return;
-    }
+    await this.frames.receive(ws, state, read.frame);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {

@@ -100,13 +100,13 @@ export class ReplyRounds {
   recoverInterrupted(): void {
     for (const row of this.store.streamingRows()) {
       if (row.content.trim() !== "") {
-        this.store.keepInterrupted(row.id);
+        this.store.replyRows.keepInterrupted(row.id);
         // A continued reply (it names itself in `replaces`) was counted when it was first written.
         if (row.replaces === row.id) this.d1.notePreview(row);
         else this.d1.countMessage(row);
         this.ctx.waitUntil(this.d1.writeCounters());
       } else {
-        this.store.dropReply(row.id, row.replaces);
+        this.store.replyRows.dropReply(row.id, row.replaces);
       }
     }
   }

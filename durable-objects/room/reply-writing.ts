@@ -26,8 +26,9 @@
  * - Memory (memory.ts, DESIGN.md "Memory"): before the prompt is built the
  *   newest turn is embedded as the recall's query (the offline embedder:
  *   well under a millisecond); the prompt recalls from before its history
- *   window. The stored reply keeps what its version recalled and its prompt
- *   record; then the new messages are embedded, off the reply's path.
+ *   window (the recall and the lorebook entries: reply-context.ts). The
+ *   stored reply keeps what its version recalled and its prompt record;
+ *   then the new messages are embedded, off the reply's path.
  * - D1 learns of the exchange once, when the reply is stored or fails
  *   (D1Sync). After a stored reply: screening (screening.ts) and, when the
  *   history overflows, the summary (summary.ts, by the reply's own model),
@@ -41,14 +42,13 @@ import { createExpressionClassifier, type ExpressionClassifier } from "../../ai/
 import { siteModels } from "../../ai/model-connection.ts";
 import type { ReplyUsage } from "../../schema/chat.ts";
 import { type ChatErrorCode, replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
-import { type BuiltPrompt, buildPrompt, type HistoryMessage, type PromptOptions } from "../prompt.ts";
+import { type BuiltPrompt, buildPrompt } from "../prompt.ts";
 import type { ActivationResult } from "../../schema/lorebook/activation.ts";
-import { readReplyLorebooks } from "./lore.ts";
 import type { D1Sync, ReplyCharacter } from "./d1-sync.ts";
-import { RECALL_MAX_TOKENS } from "./memory.ts";
 import { versionFields } from "./message-rows.ts";
 import { ModelChoice, type ReplyModel, withBudget } from "./model-choice.ts";
 import type { PromptInputs } from "./prompt-inputs.ts";
+import { ReplyContext } from "./reply-context.ts";
 import { continuationPiece, StopScanner } from "./reply-text.ts";
 import type { RoomScreening } from "./screening.ts";
 import type { RoomSeams } from "./seams.ts";
@@ -147,6 +147,8 @@ export class ReplyWriting {
   private readonly round: ReplyRound;
   /** Which model writes each reply: the person's connection or the site's (model-choice.ts). */
   private readonly modelChoice: ModelChoice;
+  /** What memory and the lorebooks add to a reply's prompt (reply-context.ts). */
+  private readonly context: ReplyContext;
 
   constructor(ctx: DurableObjectState, env: Env, parts: WritingParts, round: ReplyRound) {
     this.ctx = ctx;
@@ -155,6 +157,7 @@ export class ReplyWriting {
       parts);
     this.round = round;
     this.modelChoice = new ModelChoice(env, this.d1, () => this.store.room!.user_id);
+    this.context = new ReplyContext(env, this.store);
   }
 
   /**
@@ -209,7 +212,7 @@ export class ReplyWriting {
       usage: null,
       checkIn,
     };
-    this.store.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
+    this.store.replyRows.beginReply({ id: reply.id, replaces: reply.replaces, alternatives, continuing: continuing !== null, characterId });
     this.active = reply;
     this.sockets.broadcast({
       type: "reply_started",
@@ -254,33 +257,6 @@ export class ReplyWriting {
     });
   }
 
-  /**
-   * The lorebook entries that fire for `reply` (DESIGN.md turn 4
-   * "Lorebooks", lore.ts): the chat's books and the cast's, seeded by the
-   * id of the message it answers and the speaker, timers counted in the
-   * chat's messages before it. Their budget is a quarter of the prompt's, capped further by each
-   * book's `tokenBudget`. Throws what D1 throws.
-   */
-  private async loreFor(reply: ActiveReply, character: ReplyCharacter, history: HistoryMessage[], options: PromptOptions): Promise<ActivationResult> {
-    const room = this.store.room!;
-    const speaker = { characterId: reply.characterId, characterBook: character.characterBook };
-    const others = (options.cast ?? []).flatMap((member) => (member.characterId !== undefined ? [{ characterId: member.characterId, characterBook: member.characterBook }] : []));
-    const books = await readReplyLorebooks(this.env.DB, room.conversation_id, speaker, others);
-    // Seeded by the message being answered (the newest complete one before the reply) and the speaker: every
-    // version of the reply (regenerate, continue) rolls the same; completeReply forgets which version replaced which.
-    const before = this.store.visibleRows().filter((row) => row.status === "complete" && row.id !== reply.id);
-    const seed = `${before.at(-1)?.id ?? room.conversation_id}:${reply.characterId}`;
-    const chatLength = before.length;
-    return this.store.lore.activate(books, {
-      history,
-      characterName: character.name,
-      userName: options.userName,
-      seed,
-      chatLength,
-      tokenBudget: Math.max(1, Math.floor((options.contextTokens - options.maxTokens) / 4)),
-    });
-  }
-
   private async write(reply: ActiveReply): Promise<void> {
     const store = this.store;
     const room = store.room!;
@@ -318,8 +294,8 @@ export class ReplyWriting {
       const named = options.cast !== undefined || options.people !== undefined;
       // A continued reply is the last message of its own prompt, with the text it had.
       if (reply.continues !== null) history.push({ role: "assistant", content: reply.continues, ...(named ? { name: character.name } : {}) });
-      const recall = await this.recallFor(history, reply.characterId, character.name);
-      lore = await this.loreFor(reply, character, history, options);
+      const recall = await this.context.recallFor(history, reply.characterId, character.name);
+      lore = await this.context.loreFor(reply, character, history, options);
       prompt = buildPrompt(character, history, {
         ...options,
         pinned,
@@ -377,7 +353,7 @@ export class ReplyWriting {
         }
         if (reply.content.length >= MAX_REPLY_CHARS) break;
         if (Date.now() - flushed >= FLUSH_EVERY_MS) {
-          store.saveDraft(reply.id, reply.content);
+          store.replyRows.saveDraft(reply.id, reply.content);
           flushed = Date.now();
         }
       }
@@ -402,11 +378,11 @@ export class ReplyWriting {
     }
     const now = Date.now();
     // Stored with the version it counts (a continue: added to what the reply had cost).
-    let row = store.completeReply(reply.id, content, now, reply.usage);
+    let row = store.replyRows.completeReply(reply.id, content, now, reply.usage);
     // The face this reply shows, among its speaker's expressions (DESIGN.md "Character assets"); null without any.
     const expression = await this.expressions(choice, character).classify(content, character?.expressions ?? []);
     if (store.deleted || reply.retracted) return;
-    row = store.setExpression(reply.id, expression) ?? row;
+    row = store.replyRows.setExpression(reply.id, expression) ?? row;
     if (prompt) {
       // What this version recalled and was sent (the prompt inspector), before any frame names it.
       const version = replyVersions(versionFields(row)).current;
@@ -475,35 +451,6 @@ export class ReplyWriting {
   }
 
   /**
-   * The recall of a reply of `speakerId` (named `speakerName`) to `history`:
-   * the query is the newest turn (the last message, with the person's
-   * message it answers when a member spoke since) and the speaker's name; it reaches before
-   * the oldest message the prompt sends and, for a member that joined the
-   * cast later, not before it joined. Undefined when there is no turn or
-   * the query could not be embedded (nothing is recalled).
-   */
-  private async recallFor(history: HistoryMessage[], speakerId: number, speakerName: string): Promise<PromptOptions["recall"]> {
-    const newest = history.at(-1);
-    if (!newest) return undefined;
-    const store = this.store;
-    // The newest turn: the last message and, when another member spoke after it, the person's message being answered.
-    const answered = store.lastUserMessage()?.content;
-    const turn = answered !== undefined && answered !== newest.content ? `${answered}\n${newest.content}` : newest.content;
-    // An edit or a new branch being embedded right now is waited for (the offline embedder: microseconds).
-    await store.memory.settled();
-    const query = await store.memory.queryVector(turn, speakerName);
-    if (!query) return undefined;
-    const joined = store.cast.member(speakerId)?.joined_seq ?? 0;
-    return {
-      maxTokens: RECALL_MAX_TOKENS,
-      pick: (beforeId, budget) => {
-        const beforeSeq = (beforeId !== null ? store.memory.seqOf(beforeId) : null) ?? Number.MAX_SAFE_INTEGER;
-        return store.memory.recall(query, { beforeSeq, afterSeq: joined }, budget, (row) => store.nameOf(row)).sort((a, b) => a.seq - b.seq);
-      },
-    };
-  }
-
-  /**
    * Drops a failed reply (the person's message stays), puts back the one it
    * replaced, and says so. A failed continue puts the reply's text back
    * (`message_updated`) and says so without naming it (it is not dropped).
@@ -512,12 +459,12 @@ export class ReplyWriting {
     if (this.store.deleted) return;
     this.round.end();
     if (reply.continues !== null) {
-      const row = this.store.restoreContinued(reply.id, reply.continues);
+      const row = this.store.replyRows.restoreContinued(reply.id, reply.continues);
       if (row) this.sockets.broadcastEach((viewer) => ({ type: "message_updated", messageId: reply.id, message: this.store.toWire(row, this.active, viewer) }));
       this.sockets.broadcast(refusal(code, message, reply.clientId ?? undefined));
       return;
     }
-    this.store.dropReply(reply.id, reply.replaces);
+    this.store.replyRows.dropReply(reply.id, reply.replaces);
     this.ctx.waitUntil(this.d1.writeCounters());
     this.sockets.broadcast({ type: "error", code, message, messageId: reply.id });
     if (reply.replaces) {

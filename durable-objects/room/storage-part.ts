@@ -1,7 +1,8 @@
 /**
  * What every part of the room's store shares (store.ts and its parts:
- * cast.ts, people.ts, kept.ts, message-edits.ts): the object's storage and
- * one way to run a statement on its SQLite. Throws what SQLite throws.
+ * cast.ts, people.ts, kept.ts, message-edits.ts, reply-rows.ts): the
+ * object's storage and one way to run a statement on its SQLite. Throws
+ * what SQLite throws.
  */
 export abstract class StoragePart {
   protected readonly storage: DurableObjectStorage;

@@ -4,8 +4,9 @@
  * (`RoomStore`), with parts of its own: the cast (`store.cast`, cast.ts),
  * the people and their thumbs (`store.people`, people.ts), what is kept
  * between frames, the members' cards and steering answers (`store.kept`,
- * kept.ts), and what steering and screening change in a stored message
- * (`store.edits`, message-edits.ts). No other module of the room writes SQL for
+ * kept.ts), what steering and screening change in a stored message
+ * (`store.edits`, message-edits.ts) and a reply's row while it is written
+ * (`store.replyRows`, reply-rows.ts). No other module of the room writes SQL for
  * its storage; the tables, row shapes and migrations are migrations.ts,
  * what a message row means beyond its columns (seed, versions, tokens)
  * message-rows.ts.
@@ -15,16 +16,14 @@
  */
 import { RoomLore } from "./lore.ts";
 import { StoragePart } from "./storage-part.ts";
-import { type AuthorNote, type ChatMessage, type ReplyOrder, type ReplyUsage } from "../../schema/chat.ts";
+import { type AuthorNote, type ChatMessage, type ReplyOrder } from "../../schema/chat.ts";
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
 import {
-  addUsage,
   expressionsColumn,
   readExpressionList,
   readUsageList,
   usageColumn,
-  versionExpressions,
   versionFields,
   versionUsage,
 } from "./message-rows.ts";
@@ -34,6 +33,7 @@ import { recalledOf, RoomMemory } from "./memory.ts";
 import type { Embedder } from "../../ai/embeddings/embedder.ts";
 import { OfflineEmbedder } from "../../ai/embeddings/offline.ts";
 import { MessageEdits } from "./message-edits.ts";
+import { ReplyRows } from "./reply-rows.ts";
 import { type MessageRow, migrateRoomStorage, type RoomRow } from "./migrations.ts";
 import { RoomPeople } from "./people.ts";
 import { imageObjectKeys, ImageRows, withPictures } from "./image-rows.ts";
@@ -65,6 +65,8 @@ export class RoomStore extends StoragePart {
   readonly kept: RoomKept;
   /** What steering and screening change in a stored message (message-edits.ts). */
   readonly edits: MessageEdits;
+  /** A reply's row while it is written: begun, drafted, completed, dropped (reply-rows.ts). */
+  readonly replyRows: ReplyRows;
   /**
    * Told the ids of messages whose words changed or went (an edit, a
    * deletion, screening, an operator's removal): the room deletes their
@@ -93,6 +95,7 @@ export class RoomStore extends StoragePart {
     this.kept = new RoomKept(storage);
     this.edits = new MessageEdits(storage, (messageIds) => this.onWordsChanged(messageIds));
     this.images = new ImageRows(storage);
+    this.replyRows = new ReplyRows(storage, this.memory);
   }
 
   /** Migrates (migrateRoomStorage) and reads the `room` row. Call inside `blockConcurrencyWhile`. */
@@ -305,11 +308,6 @@ export class RoomStore extends StoragePart {
   // --- reading messages --------------------------------------------------
 
   /**
-   * A row as the wire has it for `viewer` (a user id): a reply's `rating` is
-   * that person's own thumb (null without a viewer); a streaming row shows
-   * what its sockets were sent (`streaming`), when that is its text.
-   */
-  /**
    * The author of messages `userId` wrote is forgotten (they deleted their
    * account): the messages stay, under `authorId` and `authorName`
    * (DELETED_ACCOUNT_ID, "a deleted account"). Returns how many.
@@ -323,6 +321,11 @@ export class RoomStore extends StoragePart {
     ).length;
   }
 
+  /**
+   * A row as the wire has it for `viewer` (a user id): a reply's `rating` is
+   * that person's own thumb (null without a viewer); a streaming row shows
+   * what its sockets were sent (`streaming`), when that is its text.
+   */
   toWire(row: MessageRow, streaming: StreamingText | null = null, viewer: string | null = null): ChatMessage {
     const message: ChatMessage = {
       id: row.id,
@@ -494,109 +497,6 @@ export class RoomStore extends StoragePart {
       author.id,
       author.name,
     )[0] ?? null;
-  }
-
-  /**
-   * A reply begins, in one transaction: a continued reply goes back to
-   * "streaming" and names itself in `replaces`; else the reply it replaces
-   * (if any) becomes "superseded" and a new empty "streaming" row is added,
-   * with the replaced reply's versions (`alternatives`) and their tokens.
-   */
-  beginReply(reply: { id: string; replaces: string | null; alternatives: string[]; continuing: boolean; characterId: number }): void {
-    this.storage.transactionSync(() => {
-      if (reply.continuing) {
-        this.sql("UPDATE messages SET status = 'streaming', replaces = id WHERE id = ?", reply.id);
-        return;
-      }
-      if (reply.replaces) this.sql("UPDATE messages SET status = 'superseded' WHERE id = ?", reply.replaces);
-      // The versions keep their written order, so the replaced reply's list of tokens is the new row's as it is.
-      // So are what each version recalled and its prompt record (memory.ts).
-      this.sql(
-        `INSERT INTO messages (id, role, content, created_at, status, alternatives, replaces, character_id, usage, recalled, version_expressions)
-         VALUES (?, 'character', '', ?, 'streaming', ?, ?, ?, (SELECT usage FROM messages WHERE id = ?), (SELECT recalled FROM messages WHERE id = ?),
-           (SELECT version_expressions FROM messages WHERE id = ?))`,
-        reply.id,
-        Date.now(),
-        JSON.stringify(reply.alternatives),
-        reply.replaces,
-        reply.characterId,
-        reply.replaces,
-        reply.replaces,
-        reply.replaces,
-      );
-      if (reply.replaces) this.memory.carryRecords(reply.replaces, reply.id);
-    });
-  }
-
-  /** Saves the text of a reply being written so far. */
-  saveDraft(messageId: string, content: string): void {
-    this.sql("UPDATE messages SET content = ? WHERE id = ?", content, messageId);
-  }
-
-  /**
-   * A reply is done: its text, "complete", dated `at`, and the tokens it
-   * cost (`usage`, null when its endpoint reported none) for the version it
-   * is. A continued reply (it names itself in `replaces`) adds them to what
-   * that version had cost, when both are known; else its count is unknown.
-   */
-  completeReply(messageId: string, content: string, at: number, usage: ReplyUsage | null = null): MessageRow {
-    const row = this.row(messageId);
-    let column: string | null = null;
-    if (row) {
-      const list = versionUsage(row);
-      // The version being written: the newest for a new reply, the one shown for a continue.
-      const current = replyVersions(versionFields(row)).current;
-      list[current] = row.replaces === row.id ? addUsage(list[current] ?? null, usage) : usage;
-      column = usageColumn(list);
-    }
-    return this.sql<MessageRow>(
-      "UPDATE messages SET content = ?, status = 'complete', created_at = ?, replaces = NULL, usage = ? WHERE id = ? RETURNING *",
-      content,
-      at,
-      column,
-      messageId,
-    )[0]!;
-  }
-
-  /**
-   * Sets the expression of the version a reply shows, the one just written
-   * (ai/expressions/classifier.ts), kept among its versions' so a swipe
-   * brings it back; returns the row.
-   */
-  setExpression(messageId: string, expression: string | null): MessageRow | null {
-    const row = this.row(messageId);
-    if (!row) return null;
-    const list = versionExpressions(row);
-    list[replyVersions(versionFields(row)).current] = expression;
-    return (
-      this.sql<MessageRow>(
-        "UPDATE messages SET expression = ?, version_expressions = ? WHERE id = ? RETURNING *",
-        expression,
-        expressionsColumn(list),
-        messageId,
-      )[0] ?? null
-    );
-  }
-
-  /** A reply interrupted by a restart keeps what was saved of it. */
-  keepInterrupted(messageId: string): void {
-    this.sql("UPDATE messages SET status = 'complete', replaces = NULL WHERE id = ?", messageId);
-  }
-
-  /** A failed continue: the reply gets back the text it had (null when it is gone). */
-  restoreContinued(messageId: string, content: string): MessageRow | null {
-    return (
-      this.sql<MessageRow>("UPDATE messages SET content = ?, status = 'complete', replaces = NULL WHERE id = ? RETURNING *", content, messageId)[0] ??
-      null
-    );
-  }
-
-  /** Drops a failed reply and puts back the one it replaced, in one transaction. */
-  dropReply(messageId: string, replaces: string | null): void {
-    this.storage.transactionSync(() => {
-      this.sql("DELETE FROM messages WHERE id = ?", messageId);
-      if (replaces) this.sql("UPDATE messages SET status = 'complete' WHERE id = ? AND status = 'superseded'", replaces);
-    });
   }
 
   /**

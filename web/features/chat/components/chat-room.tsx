@@ -12,19 +12,21 @@
  * another tab refetches the conversation. Shared rooms (DESIGN.md "Shared
  * rooms"): who is here (`presence`) in the header, "… is typing" above the
  * input (the input sends `typing` at most every 3 s), "Invite people" and
- * "People"; a member's menus offer only a member's powers.
+ * "People"; a member's menus offer only a member's powers. The picture
+ * actions, the jump to a message (`?message=`) and the Visual novel switch
+ * are hooks of their own (hooks/use-picture-actions.ts, use-message-jump.ts,
+ * use-visual-novel.ts).
  */
-import { ImageIcon, LoaderCircle, Sparkles, UserX, WifiOff } from "lucide-react";
+import { ImageIcon, Sparkles } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
 import {
   type AuthorNote,
   type CastMember,
   type ChatMessage,
   type Conversation,
   castTitle,
-  goneText,
 } from "../../../../schema/chat.ts";
 import { useReportDialog } from "../../../components/report-dialog.tsx";
 import { useUser } from "../../../lib/auth.ts";
@@ -41,9 +43,12 @@ import { useStartNewConversation } from "../api/start-new-conversation.ts";
 import { useSetConversationCheckIns } from "../api/set-conversation-check-ins.ts";
 import { useSetConversationBackground } from "../api/set-conversation-background.ts";
 import { backgroundPicture, stageFigures } from "../lib/expressions.ts";
-import { useStoredFlag } from "../../../lib/use-stored-flag.ts";
-import { type ConnectionStatus, useChatSocket } from "../hooks/use-chat-socket.ts";
+import { useChatSocket } from "../hooks/use-chat-socket.ts";
+import { useComposerSpace } from "../hooks/use-composer-space.ts";
 import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
+import { useMessageJump } from "../hooks/use-message-jump.ts";
+import { usePictureActions } from "../hooks/use-picture-actions.ts";
+import { useVisualNovel } from "../hooks/use-visual-novel.ts";
 import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-reply-player.ts";
 import { castNames, castOf, type KnownCharacter, speakerOf, unknownSpeakers } from "../lib/cast.ts";
 import type { ChatCharacter } from "../lib/chat-character.ts";
@@ -72,6 +77,7 @@ import { LorebooksDialog } from "./lorebooks-dialog.tsx";
 import { CastPanel, type CastPanelView } from "./cast-panel.tsx";
 import { ChatComposer } from "./chat-composer.tsx";
 import { ChatHeader } from "./chat-header.tsx";
+import { ConnectionNotice } from "./connection-notice.tsx";
 import { InviteDialog } from "./invite-dialog.tsx";
 import { type ShareEnd, ShareDialog } from "./share-dialog.tsx";
 import { PeoplePanel } from "./people-panel.tsx";
@@ -98,9 +104,6 @@ interface ChatRoomProps {
   /** `GET …/messages`, once it answered; the socket's `history_sync` supersedes it. */
   initialMessages: ChatMessage[] | undefined;
 }
-
-/** Where the Visual novel switch is remembered in this browser. */
-const VISUAL_NOVEL_KEY = "fabled:visual-novel";
 
 export function ChatRoom({ conversation, character, initialMessages }: ChatRoomProps) {
   const conversationId = conversation.id;
@@ -254,29 +257,12 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     return true;
   };
 
-  const [imagineOpen, setImagineOpen] = useState(false);
-  /** `imagine` (DESIGN.md "Pictures"): the placeholder comes with `image_started`; false, with a toast, when the socket is down. */
-  const onImagine = (prompt: string | undefined): boolean => {
-    if (!socket.send({ type: "imagine", conversationId, clientId: newClientId(), ...(prompt ? { prompt } : {}) })) {
-      notConnected();
-      return false;
-    }
-    stickToBottom.current = true;
-    return true;
-  };
-  const onDeleteImage = (item: ChatItem) => {
-    if (!socket.send({ type: "delete_message", conversationId, messageId: item.id, clientId: newClientId() })) notConnected();
-  };
-  const onCancelImage = (requestId: string) => {
-    if (!socket.send({ type: "cancel_image", conversationId, requestId })) notConnected();
-  };
-  const onRedrawImage = (item: ChatItem) => {
-    if (!socket.send({ type: "imagine", conversationId, clientId: newClientId(), imageId: item.id })) notConnected();
-  };
-  // No optimistic change: the picture shown comes with `message_updated`.
-  const onChooseImageVersion = (item: ChatItem, index: number) => {
-    if (!socket.send({ type: "swipe", conversationId, messageId: item.id, index })) notConnected();
-  };
+  const { imagineOpen, setImagineOpen, onImagine, onDeleteImage, onCancelImage, onRedrawImage, onChooseImageVersion } = usePictureActions({
+    conversationId,
+    send: socket.send,
+    stickToBottom,
+    notConnected,
+  });
 
   const onSend = (content: string): boolean => {
     const clientId = newClientId();
@@ -440,37 +426,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       : {}),
   };
 
-  /** Scrolls the log to a message and marks it for a moment (a recalled message chosen in "Why this reply?"). */
-  const jumpTo = (messageId: string) => {
-    stickToBottom.current = false;
-    requestAnimationFrame(() => {
-      const row = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
-      const article = row?.querySelector<HTMLElement>("article");
-      if (!row || !article) return;
-      const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      row.scrollIntoView({ block: "center", behavior: reduced ? "auto" : "smooth" });
-      article.tabIndex = -1;
-      article.focus({ preventScroll: true });
-      const mark = ["ring-2", "ring-pink-400/80", "ring-offset-4", "ring-offset-card", "rounded-2xl"];
-      article.classList.add(...mark);
-      row.dataset.highlighted = "";
-      window.setTimeout(() => {
-        article.classList.remove(...mark);
-        delete row.dataset.highlighted;
-      }, 3000);
-    });
-  };
-
-  // A My Chats search result links to the message that matched (`?message=`): shown once it is in the log.
-  const [searchParams] = useSearchParams();
-  const linkedMessageId = searchParams.get("message");
-  const jumpedToLinked = useRef<string | null>(null);
-  useEffect(() => {
-    if (!linkedMessageId || jumpedToLinked.current === linkedMessageId) return;
-    if (!state.messages.some((message) => message.id === linkedMessageId)) return;
-    jumpedToLinked.current = linkedMessageId;
-    jumpTo(linkedMessageId);
-  });
+  const jumpTo = useMessageJump(state.messages, stickToBottom);
 
   const rate = useRateMessage(conversationId);
   const onRate = (item: ChatItem, value: 1 | -1) => {
@@ -517,8 +473,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const readOnly = socket.status === "gone";
   const loading = !state.synced && initialMessages === undefined;
   // The visual-novel layout (issue 37): offered when a character of the cast has expressions.
-  const [visualNovel, setVisualNovel] = useStoredFlag(VISUAL_NOVEL_KEY);
-  const hasExpressions = cast.some((member) => member.assets?.some((asset) => asset.type === "emotion"));
+  const { visualNovel, setVisualNovel, hasExpressions } = useVisualNovel(cast);
 
   return (
     <ReplyPlayerContext.Provider value={playerContext}>
@@ -730,63 +685,5 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       )}
     </div>
     </ReplyPlayerContext.Provider>
-  );
-}
-
-/**
- * Keeps `--composer-space` on the page's root: from the top of the element
- * given the returned ref (the composer's area) to the bottom of the window,
- * px, so toasts (components/ui/toast.tsx) sit above it. Removed on leaving.
- */
-function useComposerSpace() {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const area = ref.current;
-    if (!area) return;
-    const root = document.documentElement;
-    const measure = () => root.style.setProperty("--composer-space", `${Math.max(0, Math.round(window.innerHeight - area.getBoundingClientRect().top))}px`);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(area);
-    window.addEventListener("resize", measure);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener("resize", measure);
-      root.style.removeProperty("--composer-space");
-    };
-  }, []);
-  return ref;
-}
-
-/**
- * Says when the socket is down: reconnecting on its own, given up (with a
- * button to try again), or gone for good — removed from a shared room or the
- * chat deleted (a way back to My Chats, nothing to retry).
- */
-function ConnectionNotice({ status, goneReason, onReconnect }: { status: ConnectionStatus; goneReason: string | null; onReconnect: () => void }) {
-  return (
-    <div role="status" className="empty:hidden">
-      {status === "gone" && (
-        <p className="mb-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-red-300">
-          <UserX aria-hidden="true" className="size-4" /> {goneText(goneReason ?? "")}
-          <Link to="/chats" className="text-violet-200 underline underline-offset-2 hover:text-violet-100">
-            Back to My Chats
-          </Link>
-        </p>
-      )}
-      {status === "reconnecting" && (
-        <p className="mb-2 flex items-center gap-2 text-xs text-yellow-300">
-          <LoaderCircle aria-hidden="true" className="size-3.5 animate-spin" /> Connection lost. Reconnecting…
-        </p>
-      )}
-      {status === "closed" && (
-        <p className="mb-2 flex items-center gap-2 text-xs text-red-300">
-          <WifiOff aria-hidden="true" className="size-3.5" /> Disconnected from the chat.
-          <Button variant="link" size="sm" onClick={onReconnect} className="h-auto px-0 text-xs">
-            Reconnect
-          </Button>
-        </p>
-      )}
-    </div>
   );
 }
