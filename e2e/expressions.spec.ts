@@ -70,7 +70,9 @@ test("a creator uploads expressions and a background; the chat shows the reply's
     LABELS.length,
   );
   const grid = section.getByRole("list", { name: "Expressions" });
-  await expect(grid.getByRole("img")).toHaveCount(LABELS.length);
+  // Six uploads, each a Worker request and an R2 write: on a loaded machine they
+  // took over 20 s once, so the wait allows a minute (it ends as soon as they show).
+  await expect(grid.getByRole("img")).toHaveCount(LABELS.length, { timeout: 60_000 });
   for (const [label] of LABELS) await expect(grid.getByRole("img", { name: `Expression: ${label}` })).toBeVisible();
   await upload(page, "background-uploader", [{ name: "Harbor.png", mimeType: "image/png", buffer: png([10, 50, 90]) }], 1);
   await expect(section.getByRole("list", { name: "Backgrounds" }).getByRole("img", { name: "Background: harbor" })).toBeVisible();
