@@ -3,8 +3,8 @@
  * `bench:images`, `bench:lorebook`, `bench:memory`, `bench:expressions`)
  * share: a free port for their own `wrangler dev`, waiting until it answers,
  * fresh local state with a signed-in person and JSON calls as them, a
- * bounded pool of concurrent tasks, timing, a percentile and a seeded
- * random generator.
+ * bounded pool of concurrent tasks, timing and a percentile (their seeded
+ * random generator is schema/seeded-random.ts `mulberry32`).
  */
 import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
@@ -68,18 +68,6 @@ export function timed(fn: () => unknown): number {
   const start = performance.now();
   fn();
   return performance.now() - start;
-}
-
-/** mulberry32: a small seeded generator of [0, 1), so every run draws the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
