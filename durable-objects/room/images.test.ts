@@ -290,15 +290,21 @@ describe("a person's own image model", () => {
   });
 });
 
+/** Olga's chat with Mika in it (by Olga's invite), both joined; Mika a new person, with her whole allowance. */
+async function sharedRoom() {
+  const olga = await signIn({ firstName: "Olga" });
+  const mika = await signIn({ firstName: "Mika" });
+  const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: olga, body: { characterId } }), 201);
+  const { token } = await json<ConversationInvite>(await call(`/api/conversations/${conversation.id}/invites`, { method: "POST", user: olga }), 201);
+  await json(await call(`/api/invites/${token}`, { method: "POST", user: mika }), 200);
+  const { socket: olgaSocket } = await join(olga, conversation.id);
+  const { socket: mikaSocket } = await join(mika, conversation.id);
+  return { olga, mika, conversation, olgaSocket, mikaSocket };
+}
+
 describe("in a shared room", () => {
   it("a member imagines and everyone sees it; a member cannot delete or cancel the owner's picture", async () => {
-    const olga = await signIn({ firstName: "Olga" });
-    const mika = await signIn({ firstName: "Mika" });
-    const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: olga, body: { characterId } }), 201);
-    const { token } = await json<ConversationInvite>(await call(`/api/conversations/${conversation.id}/invites`, { method: "POST", user: olga }), 201);
-    await json(await call(`/api/invites/${token}`, { method: "POST", user: mika }), 200);
-    const { socket: olgaSocket } = await join(olga, conversation.id);
-    const { socket: mikaSocket } = await join(mika, conversation.id);
+    const { olga, mika, conversation, olgaSocket, mikaSocket } = await sharedRoom();
     mikaSocket.send({ type: "imagine", conversationId: conversation.id, prompt: "Two travellers by a campfire", clientId: "m1" });
     expect(await olgaSocket.next("image_started")).toMatchObject({ requestId: "m1", userId: mika.id });
     const seen = await olgaSocket.next("image_ready");
@@ -327,14 +333,7 @@ describe("in a shared room", () => {
   });
 
   it("a removed member cannot draw their picture again: their socket closes, a new one is refused, nothing is drawn", async () => {
-    const olga = await signIn({ firstName: "Olga" });
-    const mika = await signIn({ firstName: "Mika" });
-    await clearUsage(mika);
-    const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: olga, body: { characterId } }), 201);
-    const { token } = await json<ConversationInvite>(await call(`/api/conversations/${conversation.id}/invites`, { method: "POST", user: olga }), 201);
-    await json(await call(`/api/invites/${token}`, { method: "POST", user: mika }), 200);
-    const { socket: olgaSocket } = await join(olga, conversation.id);
-    const { socket: mikaSocket } = await join(mika, conversation.id);
+    const { olga, mika, conversation, olgaSocket, mikaSocket } = await sharedRoom();
     mikaSocket.send({ type: "imagine", conversationId: conversation.id, prompt: "A lantern left on the pier", clientId: "m1" });
     const picture = (await olgaSocket.next("image_ready", (f) => f.requestId === "m1")).message;
 
