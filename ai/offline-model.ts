@@ -16,6 +16,7 @@
 import type { ChatModel, ChatModelOptions, PromptMessage } from "./chat-model.ts";
 import type { Character } from "../schema/api.ts";
 import { replaceMacros } from "../schema/macros.ts";
+import { fnv1a } from "../schema/seeded-random.ts";
 
 /** The card fields the offline model speaks from. */
 export type OfflineCharacter = Pick<Character, "name" | "description" | "personality" | "scenario" | "exampleConversation" | "greeting"> &
@@ -109,16 +110,6 @@ const STOP_WORDS = new Set(
     " ",
   ),
 );
-
-/** 32-bit FNV-1a of a string: the model's only source of variety. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
 
 /** One of `items`, chosen by `seed` and `salt`; `shift` steps to the next ones (a regenerate's attempt). */
 function pick<T>(items: readonly T[], seed: number, salt: number, shift = 0): T {

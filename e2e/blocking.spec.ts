@@ -6,35 +6,12 @@
  * blocks and unblocks too. Screenshots at 1280 and 375 px go to
  * test-results/blocking (looked at by people, not compared).
  */
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { Character, Comment } from "../schema/api.ts";
-import { expectAccessible, letters, toast, unique } from "./helpers.ts";
+import { expect, type Page, test } from "@playwright/test";
+import { createCharacter, expectAccessible, letters, postComment, screenshots, signInAs, signInWithApi, toast, unique } from "./helpers.ts";
 
 const SHOTS = "test-results/blocking";
 
-/** Signs in (local sign-in) as the person with `email`, creating them the first time; the page shares the cookies. */
-async function signInAs(request: APIRequestContext, email: string, firstName: string): Promise<{ username: string }> {
-  const res = await request.post("/api/login/dev", { data: { email, firstName } });
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as { username: string };
-}
-
-async function postComment(request: APIRequestContext, characterId: number, content: string, parentId?: number): Promise<Comment> {
-  const res = await request.post(`/api/characters/${characterId}/comments`, { data: { content, parentId } });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as Comment;
-}
-
 const article = (page: Page, text: string) => page.getByRole("article").filter({ hasText: text });
-
-/** Screenshots of the page at 1280 and 375 px wide; the page is left at 1280. */
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 500 ? 900 : 800 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** Budget of each test here: it catches a hang on a loaded machine, it does not time anything. */
 test.describe.configure({ timeout: 300_000 });
@@ -46,25 +23,19 @@ test("blocking from a comment's menu hides that person's comments at once; the p
   const myEmail = `ivy-${unique()}@example.com`;
   const me = await signInAs(page.request, myEmail, "Ivy");
   const name = `Wren${letters()}`;
-  const created = await page.request.post("/api/characters", {
-    data: {
-      name,
-      description: "A cartographer who argues about coastlines for the blocking browser test.",
-      personality: "Precise and stubborn. She redraws every bay twice.",
-      greeting: `*${name} unrolls a chart.* "Which coast today?"`,
-      tags: [],
-      isNsfw: false,
-    },
+  const character = await createCharacter(page.request, {
+    name,
+    description: "A cartographer who argues about coastlines for the blocking browser test.",
+    personality: "Precise and stubborn. She redraws every bay twice.",
+    greeting: `*${name} unrolls a chart.* "Which coast today?"`,
   });
-  expect(created.status()).toBe(201);
-  const character = (await created.json()) as Character;
   const mine = await postComment(page.request, character.id, "Her maps are the best on the site.");
 
-  const pest = await signInAs(page.request, `pest-${unique()}@example.com`, "Pest");
+  const pest = await signInWithApi(page, "Pest");
   const theirs = await postComment(page.request, character.id, "This character is boring and so are you.");
   await postComment(page.request, character.id, "Nobody asked you.", mine.id);
 
-  await signInAs(page.request, `otto-${unique()}@example.com`, "Otto");
+  await signInWithApi(page, "Otto");
   await postComment(page.request, character.id, "Agreed with the pest, honestly.", theirs.id);
   await postComment(page.request, character.id, "I like the coastline arguments.");
 
@@ -81,7 +52,7 @@ test("blocking from a comment's menu hides that person's comments at once; the p
   await expect(dialog.getByRole("heading", { name: `Block ${pest.username}?` })).toBeVisible();
   await expect(dialog).toContainText("They won't be told.");
   await expectAccessible(page);
-  await shoot(page, "block-dialog");
+  await screenshots(page, `${SHOTS}/block-dialog`);
   await dialog.getByRole("button", { name: "Block" }).click();
 
   await expect(toast(page, `${pest.username} blocked`)).toBeVisible();
@@ -129,7 +100,7 @@ test("a person's page blocks and unblocks; the blocked person sees no sign of it
   await expect(page.getByText(`You blocked ${pest.username}.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Follow" })).toHaveCount(0);
   await expectAccessible(page);
-  await shoot(page, "profile-blocked");
+  await screenshots(page, `${SHOTS}/profile-blocked`);
 
   // The blocked person's view of my page is as ever; following is refused without naming the block.
   await signInAs(page.request, pestEmail, "Pest");

@@ -5,32 +5,23 @@
  * Keyboard where a person would use it; axe clean. Screenshots at 1280 and
  * 375 px go to test-results/check-ins (looked at by people, not compared).
  */
-import { expect, type Page, test } from "@playwright/test";
-import type { Character } from "../schema/api.ts";
+import { expect, test } from "@playwright/test";
 import type { Conversation } from "../schema/chat.ts";
 import type { NotificationSettings } from "../schema/notifications.ts";
-import { expectAccessibleAtRest, letters, unique } from "./helpers.ts";
+import { createCharacter, expectAccessibleAtRest, letters, screenshots, signInWithApi } from "./helpers.ts";
 
 const SHOTS = "test-results/check-ins";
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 500 ? 900 : 800 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test.describe.configure({ timeout: 300_000 });
 const loaded = expect.configure({ timeout: 60_000 });
 
 test("check-ins are turned on from the chat menu, and quiet hours set on the profile", async ({ page }) => {
-  expect((await page.request.post("/api/login/dev", { data: { email: `ines-${unique()}@example.com`, firstName: "Ines" } })).ok()).toBe(true);
-  const created = await page.request.post("/api/characters", {
-    data: { name: `Wren${letters()}`, description: "A lighthouse keeper for the check-ins browser test.", personality: "Warm, notices when people go quiet.", tags: [], isNsfw: false },
+  await signInWithApi(page, "Ines");
+  const character = await createCharacter(page.request, {
+    name: `Wren${letters()}`,
+    description: "A lighthouse keeper for the check-ins browser test.",
+    personality: "Warm, notices when people go quiet.",
   });
-  expect(created.status()).toBe(201);
-  const character = (await created.json()) as Character;
   const started = await page.request.post("/api/conversations", { data: { characterIds: [character.id] } });
   expect(started.status()).toBe(201);
   const chat = (await started.json()) as Conversation;
@@ -42,7 +33,7 @@ test("check-ins are turned on from the chat menu, and quiet hours set on the pro
   await options.click();
   const item = page.getByRole("menuitemcheckbox", { name: `Check-ins from ${character.name}` });
   await expect(item).toHaveAttribute("aria-checked", "false");
-  await shoot(page, "chat-menu");
+  await screenshots(page, `${SHOTS}/chat-menu`);
   await item.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByText(`${character.name} will check in`, { exact: true })).toBeVisible();
@@ -65,5 +56,5 @@ test("check-ins are turned on from the chat menu, and quiet hours set on the pro
     .toMatchObject({ start: "23:30", end: "08:00", timeZone: expect.any(String) });
   await page.getByRole("region", { name: "Notifications" }).scrollIntoViewIfNeeded();
   await expectAccessibleAtRest(page);
-  await shoot(page, "quiet-hours");
+  await screenshots(page, `${SHOTS}/quiet-hours`);
 });

@@ -1,12 +1,13 @@
 /**
- * Helpers shared by the browser tests: unique names, the local sign-in, the
+ * Helpers shared by the browser tests: unique names, the local sign-in,
+ * setting up a character and comments through the API, screenshots, the
  * axe check and toast lookup.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
-import type { CurrentUser } from "../schema/api.ts";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import type { Character, Comment, CurrentUser } from "../schema/api.ts";
 
 /** A short unique string (time + randomness) for e-mails and names. */
 export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -14,13 +15,51 @@ export const unique = () => `${Date.now().toString(36)}${Math.random().toString(
 /** Eight random letters: a name that is one word for the catalog's prefix search. */
 export const letters = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("");
 
-/** Signs in with the JSON local sign-in; the page shares the request context's cookies. */
-export async function signInWithApi(page: Page, firstName: string): Promise<CurrentUser> {
-  const res = await page.request.post("/api/login/dev", {
-    data: { email: `${firstName.toLowerCase()}-${unique()}@example.com`, firstName },
-  });
+/**
+ * Signs in with the JSON local sign-in (`POST /api/login/dev`) as the person
+ * with `email`, creating them the first time; the page or context that owns
+ * `request` shares its cookies, so signing in again with the same e-mail
+ * switches back to that person.
+ */
+export async function signInAs(request: APIRequestContext, email: string, firstName: string): Promise<CurrentUser> {
+  const res = await request.post("/api/login/dev", { data: { email, firstName } });
   expect(res.ok()).toBe(true);
   return (await res.json()) as CurrentUser;
+}
+
+/** Signs in with the JSON local sign-in as a new person named `firstName`; the page shares the request context's cookies. */
+export function signInWithApi(page: Page, firstName: string): Promise<CurrentUser> {
+  return signInAs(page.request, `${firstName.toLowerCase()}-${unique()}@example.com`, firstName);
+}
+
+/** Creates a character as the signed-in person (`POST /api/characters`, no tags, not NSFW unless given); fails the test unless 201. */
+export async function createCharacter(
+  request: APIRequestContext,
+  fields: { name: string; description: string; personality: string; greeting?: string; tags?: string[]; isNsfw?: boolean },
+): Promise<Character> {
+  const res = await request.post("/api/characters", { data: { tags: [], isNsfw: false, ...fields } });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Character;
+}
+
+/** Posts a comment (a reply when `parentId` is given) as the signed-in person; fails the test unless 201. */
+export async function postComment(request: APIRequestContext, characterId: number, content: string, parentId?: number): Promise<Comment> {
+  const res = await request.post(`/api/characters/${characterId}/comments`, { data: { content, parentId } });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as Comment;
+}
+
+/**
+ * Screenshots of the page at 1280 and 375 px wide, to `${path}-1280.png` and
+ * `${path}-375.png` (looked at by people, not compared); the page is left
+ * at 1280.
+ */
+export async function screenshots(page: Page, path: string): Promise<void> {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width > 500 ? 900 : 800 });
+    await page.screenshot({ path: `${path}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** Signs in through the local sign-in form at /api/login, as a person would; returns the person. */

@@ -139,6 +139,8 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   await dialog.getByLabel("Model", { exact: true }).selectOption("story-writer");
   await dialog.getByLabel("Temperature").fill("0.4");
   await dialog.getByLabel("Max reply tokens").fill("200");
+  // The optional models are each their own field: an image model typed in, no embedding model.
+  await dialog.getByLabel("Image model (Optional)").fill("story-painter");
   await expect(dialog.getByRole("switch", { name: /Use by default/ })).toBeChecked();
   await expectAccessibleAtRest(page);
   await page.screenshot({ path: "test-results/model-connection-dialog-1280.png", fullPage: true });
@@ -161,6 +163,8 @@ test("add your own model, test it, pick a model, chat with it, and switch a chat
   await item.getByRole("button", { name: "Edit My local model" }).click();
   const edit = page.getByRole("dialog", { name: "Edit Connection" });
   await expect(edit.getByLabel("API key (Optional)")).toHaveValue("");
+  await expect(edit.getByLabel("Image model (Optional)")).toHaveValue("story-painter");
+  await expect(edit.getByLabel("Embedding model (Optional)")).toHaveValue("");
   await expect(edit.getByText("A key ending in …4321 is saved.", { exact: false })).toBeVisible();
   // The saved key goes only to its own address: another origin (localhost for 127.0.0.1) needs it typed again.
   await edit.getByLabel("Base URL").fill(baseUrl.replace("127.0.0.1", "localhost"));

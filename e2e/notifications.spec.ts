@@ -6,31 +6,10 @@
  * only where a person would use it; axe clean. Screenshots at 1280 and
  * 375 px go to test-results/notifications (looked at by people, not compared).
  */
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { Character, Comment } from "../schema/api.ts";
-import { expectAccessible, letters, unique } from "./helpers.ts";
+import { expect, test } from "@playwright/test";
+import { createCharacter, expectAccessible, letters, postComment, screenshots, signInWithApi } from "./helpers.ts";
 
 const SHOTS = "test-results/notifications";
-
-async function signInAs(request: APIRequestContext, email: string, firstName: string): Promise<{ username: string }> {
-  const res = await request.post("/api/login/dev", { data: { email, firstName } });
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as { username: string };
-}
-
-async function postComment(request: APIRequestContext, characterId: number, content: string, parentId?: number): Promise<Comment> {
-  const res = await request.post(`/api/characters/${characterId}/comments`, { data: { content, parentId } });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as Comment;
-}
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width > 500 ? 900 : 800 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test.describe.configure({ timeout: 300_000 });
 const loaded = expect.configure({ timeout: 60_000 });
@@ -39,13 +18,13 @@ test("a comment reply lights the bell in the other person's open tab without a r
   // Ana's tab, open on Home.
   const anaContext = await browser.newContext();
   const ana = await anaContext.newPage();
-  await signInAs(ana.request, `ana-${unique()}@example.com`, "Ana");
+  await signInWithApi(ana, "Ana");
   const name = `Wren${letters()}`;
-  const created = await ana.request.post("/api/characters", {
-    data: { name, description: "A cartographer for the notifications browser test.", personality: "Precise and stubborn, redraws every bay twice.", tags: [], isNsfw: false },
+  const character = await createCharacter(ana.request, {
+    name,
+    description: "A cartographer for the notifications browser test.",
+    personality: "Precise and stubborn, redraws every bay twice.",
   });
-  expect(created.status()).toBe(201);
-  const character = (await created.json()) as Character;
   const question = await postComment(ana.request, character.id, "Which coast is the oldest?");
   await ana.goto("/");
   const bell = ana.getByRole("link", { name: /^Notifications/ });
@@ -58,13 +37,13 @@ test("a comment reply lights the bell in the other person's open tab without a r
   // Bo replies from elsewhere.
   const boContext = await browser.newContext();
   const bo = await boContext.newPage();
-  await signInAs(bo.request, `bo-${unique()}@example.com`, "Bo");
+  await signInWithApi(bo, "Bo");
   await postComment(bo.request, character.id, "The western one, surely.", question.id);
 
   await loaded(bell).toHaveAccessibleName("Notifications, 1 unread");
   await expect(ana.getByTestId("unread-badge")).toHaveText("1");
   expect(navigations).toBe(0);
-  await shoot(ana, "bell-lit");
+  await screenshots(ana, `${SHOTS}/bell-lit`);
 
   // The page: by the keyboard from the bell.
   await bell.focus();
@@ -75,7 +54,7 @@ test("a comment reply lights the bell in the other person's open tab without a r
   await expect(item).toBeVisible();
   await expect(ana.getByText("1 unread")).toBeVisible();
   await expectAccessible(ana);
-  await shoot(ana, "page-unread");
+  await screenshots(ana, `${SHOTS}/page-unread`);
 
   // A second tab of Ana's hears the read at once.
   const second = await anaContext.newPage();
@@ -97,17 +76,16 @@ test("a comment reply lights the bell in the other person's open tab without a r
 });
 
 test("mark all as read, and a kind switched off in the profile is not delivered", async ({ page, browser }) => {
-  await signInAs(page.request, `cleo-${unique()}@example.com`, "Cleo");
-  const created = await page.request.post("/api/characters", {
-    data: { name: `Harbor${letters()}`, description: "A lighthouse keeper for the notifications test.", personality: "Wry, watchful and kind to sailors.", tags: [], isNsfw: false },
+  const { username } = await signInWithApi(page, "Cleo");
+  const character = await createCharacter(page.request, {
+    name: `Harbor${letters()}`,
+    description: "A lighthouse keeper for the notifications test.",
+    personality: "Wry, watchful and kind to sailors.",
   });
-  const character = (await created.json()) as Character;
   const others = await browser.newContext();
   const other = await others.newPage();
-  await signInAs(other.request, `dan-${unique()}@example.com`, "Dan");
+  await signInWithApi(other, "Dan");
   await postComment(other.request, character.id, "Lovely light.");
-  const me = await page.request.get("/api/auth/user");
-  const { username } = (await me.json()) as { username: string };
   expect((await other.request.put(`/api/users/${encodeURIComponent(username)}/follow`)).status()).toBe(200);
 
   await page.goto("/notifications");
@@ -125,7 +103,7 @@ test("mark all as read, and a kind switched off in the profile is not delivered"
   await expect.poll(async () => ((await (await page.request.get("/api/profile/notifications")).json()) as { kinds: Record<string, boolean> }).kinds.character_comment).toBe(false);
   await expectAccessible(page);
   await region.scrollIntoViewIfNeeded();
-  await shoot(page, "settings");
+  await screenshots(page, `${SHOTS}/settings`);
 
   await postComment(other.request, character.id, "Still lovely.");
   // A later kind that is on proves the comment was processed and kept out.
@@ -141,7 +119,7 @@ test("mark all as read, and a kind switched off in the profile is not delivered"
 });
 
 test("push on this device is off until asked for; a site without VAPID keys says so and nothing is subscribed", async ({ page }) => {
-  await signInAs(page.request, `pia-${unique()}@example.com`, "Pia");
+  await signInWithApi(page, "Pia");
   await page.goto("/profile");
   const settings = page.getByRole("region", { name: "Notifications", exact: true });
   const push = settings.getByRole("switch", { name: /Push notifications on this device/ });

@@ -19,12 +19,12 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { encode as encodePng } from "fast-png";
 import { strToU8, type Zippable, zipSync } from "fflate";
-import { freePort, freshStateWithPerson, waitForServer } from "./lib/bench-tools.ts";
+import { freePort, freshStateWithPerson, waitForServer, workerdPids } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { ROOT, toolEnv } from "./lib/tools.ts";
 
@@ -92,31 +92,6 @@ function writeCharx(): Uint8Array {
 const port = values.port ?? (await freePort());
 const base = `http://127.0.0.1:${port}`;
 const stateDir = values["state-dir"] ?? (existsSync("/dev/shm") ? "/dev/shm/fabled-bench-charx" : join(ROOT, ".bench", "charx-state"));
-
-/** The workerd processes started under `wranglerPid` (the dev proxy and the app's), by /proc. */
-function workerdPids(wranglerPid: number): string[] {
-  const parentOf = (pid: string): string | null => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
-    } catch {
-      return null;
-    }
-  };
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd")) return false;
-      } catch {
-        return false;
-      }
-      for (let at: string | null = pid, hops = 0; at && at !== "0" && hops < 16; at = parentOf(at), hops++) {
-        if (at === String(wranglerPid)) return true;
-      }
-      return false;
-    });
-}
 
 /** Resident memory of `pid`, bytes (0 once it is gone). */
 function rss(pid: string): number {

@@ -25,7 +25,8 @@
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { activate, type LoreEntry, type Lorebook, type ScannedMessage, type TimedState } from "../schema/lorebook/activation.ts";
-import { percentile, seededRandom } from "./lib/bench-tools.ts";
+import { mulberry32 } from "../schema/seeded-random.ts";
+import { percentile } from "./lib/bench-tools.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "500" } } });
 const RUNS = Math.max(10, Number(values.runs) || 500);
@@ -34,7 +35,7 @@ const MESSAGES = 20;
 const TARGET_P95_MS = 2;
 
 /** Every run builds the same book and chat. */
-const random = seededRandom(36);
+const random = mulberry32(36);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 const SYLLABLES = ["sal", "mer", "tor", "vin", "eld", "or", "ia", "mar", "ket", "dun", "gal", "rho", "ash", "wen", "bri", "lo", "ka", "sen", "tha", "rin"];

@@ -26,14 +26,15 @@ import { parseArgs } from "node:util";
 import { OfflineEmbedder } from "../ai/embeddings/offline.ts";
 import { RoomMemory } from "../durable-objects/room/memory.ts";
 import { BLIND_FACTS, type PlantedFact } from "./data/memory-blind-set.ts";
-import { percentile, seededRandom } from "./lib/bench-tools.ts";
+import { mulberry32 } from "../schema/seeded-random.ts";
+import { percentile } from "./lib/bench-tools.ts";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "7" } } });
 const WINDOW = 40;
 const RECALL_AT = 4;
 
 /** Every run with the same --seed builds the same chat. */
-const random = seededRandom(Number(values.seed));
+const random = mulberry32(Number(values.seed));
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 // --- the generated chat ---------------------------------------------------

@@ -50,7 +50,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DatabaseSync } from "node:sqlite";
 import type { NotificationFrame, NotificationList } from "../schema/notifications.ts";
-import { freePort, freshState, jsonApi, percentile, pool, seededRandom, waitForServer } from "./lib/bench-tools.ts";
+import { mulberry32 } from "../schema/seeded-random.ts";
+import { freePort, freshState, jsonApi, percentile, pool, waitForServer } from "./lib/bench-tools.ts";
 import { devArgs } from "./lib/dev-args.ts";
 import { ROOT, toolEnv } from "./lib/tools.ts";
 
@@ -214,7 +215,7 @@ const spread = (values: number[]) => {
 console.log(`seeding ${followers.toLocaleString("en")} followers into ${stateDir} …`);
 const d1File = await freshState(stateDir);
 const { creator, quiet, followerList } = seed(d1File);
-const random = seededRandom(39);
+const random = mulberry32(39);
 const sample = [...followerList]
   .map((person) => ({ person, key: random() }))
   .sort((a, b) => a.key - b.key)

@@ -21,6 +21,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import sharp from "sharp";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { fnv1a, mulberry32 } from "../schema/seeded-random.ts";
 import { DEMO_CHARACTERS, type DemoArt, type DemoCharacter, type DemoEmblem } from "./data/demo-characters.ts";
 import { ROOT } from "./lib/tools.ts";
 
@@ -33,18 +34,6 @@ const ES = 1.6;
 
 // ---------------------------------------------------------------------------
 // Small helpers
-
-function prng(text: string): () => number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  let s = h >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Rounds for output: integers stay integers, others get one decimal. */
 const f = (n: number) => String(Math.round(n * 10) / 10);
@@ -476,7 +465,7 @@ function particles(art: DemoArt, rnd: () => number): string {
 /** The SVG document of one demo character's avatar. */
 export function avatarSvg(c: DemoCharacter): string {
   const art = c.art;
-  const rnd = prng(c.slug);
+  const rnd = mulberry32(fnv1a(c.slug));
   const dark = mix(art.ground, "#000000", 0.35);
   const ink: Ink = { A: art.accent, D: dark, G: art.glow };
   const emblem = EMBLEMS[art.emblem](ink);

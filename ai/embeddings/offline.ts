@@ -29,6 +29,7 @@
  *   overlapping pairs of characters, each a word.
  */
 import { type Embedder, normalised } from "./embedder.ts";
+import { fnv1a } from "../../schema/seeded-random.ts";
 
 /** Dimensions of an offline vector: stored as 512 bytes per message (room/memory.ts, int8). */
 export const OFFLINE_DIMENSIONS = 512;
@@ -94,16 +95,6 @@ export function stem(word: string): string {
 /** "stopp" → "stop" (a doubled last consonant left by -ing, -ed). */
 function undouble(word: string): string {
   return /([b-df-hj-np-tv-z])\1$/.test(word) && !/(?:ll|ss|zz)$/.test(word) ? word.slice(0, -1) : word;
-}
-
-/** FNV-1a, 32 bit, over the UTF-16 code units of `text`. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 function add(vector: Float32Array, feature: string, weight: number): void {

@@ -28,7 +28,8 @@
 import { encode } from "fast-png";
 import { type GeneratedImage, type GenerateOptions, type ImageGenerator, imageSide, MAX_IMAGE_PROMPT_CHARS } from "./image-generator.ts";
 import { Canvas, mix, type Rgb, shade } from "./painter/canvas.ts";
-import { type Scene, sceneOf, seeded, type TimeOfDay } from "./painter/scene.ts";
+import { mulberry32 } from "../../schema/seeded-random.ts";
+import { type Scene, sceneOf, type TimeOfDay } from "./painter/scene.ts";
 import { LIGHT, paintAbstract, paintCastle, paintCity, paintFigure, paintFlames, paintGround, paintRoom, paintTrees, ridge, SKIES } from "./painter/scenery.ts";
 
 /**
@@ -37,7 +38,7 @@ import { LIGHT, paintAbstract, paintCastle, paintCity, paintFigure, paintFlames,
  */
 export function paintScene(scene: Scene, side: number): Uint8Array {
   const canvas = new Canvas(side, side);
-  const random = seeded(scene.seed);
+  const random = mulberry32(scene.seed);
   const { time, ground, features, accent } = scene;
   const light = LIGHT[time];
   const u = side / 768;

@@ -19,7 +19,7 @@ import { call, json } from "../../worker/test/creator-api.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { storedMessages } from "../../worker/test/room-chat.ts";
 import type { ConversationRoom } from "../conversation-room.ts";
-import { seededRandom } from "./reply-order.ts";
+import { mulberry32 } from "../../schema/seeded-random.ts";
 
 let ana: number;
 let bo: number;
@@ -46,7 +46,7 @@ async function prepare(user: TestUser, conversation: Conversation, replyOrder: C
     await json<Conversation>(await call(`/api/conversations/${conversation.id}`, { method: "PATCH", user, body: { replyOrder } }), 200);
   }
   await runInDurableObject(conversationRoom(env, conversation.id), (room: ConversationRoom) => {
-    room.random = seededRandom(seed);
+    room.random = mulberry32(seed);
   });
 }
 

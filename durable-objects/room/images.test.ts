@@ -7,7 +7,7 @@
  * stored; deleting the picture, rewinding past it or deleting the chat
  * deletes its R2 object; the allowance per minute and per day; a shared
  * room sees every picture arrive, and a member cannot delete or cancel
- * someone else's.
+ * someone else's; a removed member cannot draw one of theirs again.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -16,7 +16,7 @@ import { ImageError, type ImageGenerator } from "../../ai/images/image-generator
 import type { Conversation, ConversationInvite } from "../../schema/chat.ts";
 import { conversationRoom } from "../../worker/lib/conversations.ts";
 import { call, json } from "../../worker/test/creator-api.ts";
-import { eventually, join } from "../../worker/test/chat-client.ts";
+import { ChatSocket, eventually, join, upgrade } from "../../worker/test/chat-client.ts";
 import { insertCharacter, signIn, type TestUser } from "../../worker/test/fixtures.ts";
 import { startChat, storedMessages, useTestServerModel } from "../../worker/test/room-chat.ts";
 import { exports } from "cloudflare:workers";
@@ -290,15 +290,21 @@ describe("a person's own image model", () => {
   });
 });
 
+/** Olga's chat with Mika in it (by Olga's invite), both joined; Mika a new person, with her whole allowance. */
+async function sharedRoom() {
+  const olga = await signIn({ firstName: "Olga" });
+  const mika = await signIn({ firstName: "Mika" });
+  const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: olga, body: { characterId } }), 201);
+  const { token } = await json<ConversationInvite>(await call(`/api/conversations/${conversation.id}/invites`, { method: "POST", user: olga }), 201);
+  await json(await call(`/api/invites/${token}`, { method: "POST", user: mika }), 200);
+  const { socket: olgaSocket } = await join(olga, conversation.id);
+  const { socket: mikaSocket } = await join(mika, conversation.id);
+  return { olga, mika, conversation, olgaSocket, mikaSocket };
+}
+
 describe("in a shared room", () => {
   it("a member imagines and everyone sees it; a member cannot delete or cancel the owner's picture", async () => {
-    const olga = await signIn({ firstName: "Olga" });
-    const mika = await signIn({ firstName: "Mika" });
-    const conversation = await json<Conversation>(await call("/api/conversations", { method: "POST", user: olga, body: { characterId } }), 201);
-    const { token } = await json<ConversationInvite>(await call(`/api/conversations/${conversation.id}/invites`, { method: "POST", user: olga }), 201);
-    await json(await call(`/api/invites/${token}`, { method: "POST", user: mika }), 200);
-    const { socket: olgaSocket } = await join(olga, conversation.id);
-    const { socket: mikaSocket } = await join(mika, conversation.id);
+    const { olga, mika, conversation, olgaSocket, mikaSocket } = await sharedRoom();
     mikaSocket.send({ type: "imagine", conversationId: conversation.id, prompt: "Two travellers by a campfire", clientId: "m1" });
     expect(await olgaSocket.next("image_started")).toMatchObject({ requestId: "m1", userId: mika.id });
     const seen = await olgaSocket.next("image_ready");
@@ -324,5 +330,29 @@ describe("in a shared room", () => {
     await olgaSocket.next("image_stopped", (f) => f.requestId === "o2");
     olgaSocket.close();
     mikaSocket.close();
+  });
+
+  it("a removed member cannot draw their picture again: their socket closes, a new one is refused, nothing is drawn", async () => {
+    const { olga, mika, conversation, olgaSocket, mikaSocket } = await sharedRoom();
+    mikaSocket.send({ type: "imagine", conversationId: conversation.id, prompt: "A lantern left on the pier", clientId: "m1" });
+    const picture = (await olgaSocket.next("image_ready", (f) => f.requestId === "m1")).message;
+
+    expect((await call(`/api/conversations/${conversation.id}/members/${mika.id}`, { method: "DELETE", user: olga })).status).toBe(204);
+    expect(await mikaSocket.closed()).toMatchObject({ code: 1008 });
+    // Back by a new socket, "Draw again" on her picture: refused before the frame is read.
+    const res = await upgrade({ user: mika, conversationId: conversation.id });
+    expect(res.status).toBe(101);
+    const comeback = new ChatSocket(res.webSocket!);
+    comeback.send({ type: "imagine", conversationId: conversation.id, imageId: picture.id, clientId: "m2" });
+    expect(await comeback.next("error")).toMatchObject({ code: "forbidden" });
+    expect(await comeback.closed()).toMatchObject({ code: 1008 });
+
+    // Nothing was drawn: one version of the picture, one file, no placeholder for anyone, none of her allowance spent.
+    expect((await storedMessages(olga, conversation.id)).find((m) => m.id === picture.id)).toMatchObject({ imageUrl: picture.imageUrl, alternatives: [] });
+    expect(await picturesIn(conversation.id)).toEqual([picture.imageUrl!.replace("/objects/", "")]);
+    expect(olgaSocket.frames.filter((f) => f.type === "image_started").map((f) => f.requestId)).toEqual(["m1"]);
+    const used = await env.DB.prepare("SELECT coalesce(sum(count), 0) AS n FROM image_usage WHERE user_id = ? AND window = 'minute'").bind(mika.id).first<number>("n");
+    expect(used).toBe(1);
+    olgaSocket.close();
   });
 });

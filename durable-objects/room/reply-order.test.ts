@@ -3,7 +3,8 @@
  * "Group chats" with a seeded random source, so talkativeness rolls repeat.
  */
 import { describe, expect, it } from "vitest";
-import { chooseSpeakers, type ReplyContext, seededRandom, type Speaker, shuffled, wordsOf } from "./reply-order.ts";
+import { mulberry32 } from "../../schema/seeded-random.ts";
+import { chooseSpeakers, type ReplyContext, type Speaker, shuffled, wordsOf } from "./reply-order.ts";
 
 const ana: Speaker = { characterId: 1, name: "Ana Reyes", talkativeness: 0.5 };
 const bo: Speaker = { characterId: 2, name: "Bo", talkativeness: 0.5 };
@@ -21,12 +22,12 @@ describe("natural", () => {
   });
 
   it("then every member whose roll succeeds, in shuffled order; the seeded source repeats the same choice", () => {
-    const rolls = (seed: number) => chooseSpeakers("natural", cast, context({ message: "Hello there." }), seededRandom(seed));
+    const rolls = (seed: number) => chooseSpeakers("natural", cast, context({ message: "Hello there." }), mulberry32(seed));
     expect(rolls(7)).toEqual(rolls(7));
     // Talkativeness 1 always speaks, 0 never does (unless nobody else can).
     const sure = [{ ...ana, talkativeness: 1 }, { ...bo, talkativeness: 0 }, { ...cy, talkativeness: 1 }];
     for (let seed = 1; seed <= 20; seed++) {
-      const chosen = chooseSpeakers("natural", sure, context(), seededRandom(seed));
+      const chosen = chooseSpeakers("natural", sure, context(), mulberry32(seed));
       expect([...chosen].sort()).toEqual([1, 3]);
     }
   });
@@ -34,7 +35,7 @@ describe("natural", () => {
   it("when no roll succeeds, one chatty member at random; the last speaker is not picked again unless alone", () => {
     const quiet = cast.map((s) => ({ ...s, talkativeness: 0.1 }));
     for (let seed = 1; seed <= 30; seed++) {
-      const chosen = chooseSpeakers("natural", quiet, context({ lastSpeakerId: 2 }), seededRandom(seed));
+      const chosen = chooseSpeakers("natural", quiet, context({ lastSpeakerId: 2 }), mulberry32(seed));
       expect(chosen.length).toBeGreaterThanOrEqual(1);
       expect(chosen).not.toContain(2);
     }
@@ -51,8 +52,8 @@ describe("list, pooled, manual", () => {
 
   it("pooled: one member who did not speak last round, else anyone but the last speaker", () => {
     for (let seed = 1; seed <= 20; seed++) {
-      expect(chooseSpeakers("pooled", cast, context({ spokeLastRound: new Set([1, 3]) }), seededRandom(seed))).toEqual([2]);
-      const any = chooseSpeakers("pooled", cast, context({ spokeLastRound: new Set([1, 2, 3]), lastSpeakerId: 3 }), seededRandom(seed));
+      expect(chooseSpeakers("pooled", cast, context({ spokeLastRound: new Set([1, 3]) }), mulberry32(seed))).toEqual([2]);
+      const any = chooseSpeakers("pooled", cast, context({ spokeLastRound: new Set([1, 2, 3]), lastSpeakerId: 3 }), mulberry32(seed));
       expect(any).toHaveLength(1);
       expect(any).not.toContain(3);
     }
@@ -67,8 +68,8 @@ describe("list, pooled, manual", () => {
 describe("helpers", () => {
   it("wordsOf splits on anything but letters and digits; shuffled keeps every item", () => {
     expect(wordsOf("Ana-Maria O'Neil, 2nd")).toEqual(["ana", "maria", "o", "neil", "2nd"]);
-    expect([...shuffled([1, 2, 3, 4], seededRandom(3))].sort()).toEqual([1, 2, 3, 4]);
-    const random = seededRandom(42);
+    expect([...shuffled([1, 2, 3, 4], mulberry32(3))].sort()).toEqual([1, 2, 3, 4]);
+    const random = mulberry32(42);
     const values = Array.from({ length: 1000 }, random);
     expect(values.every((v) => v >= 0 && v < 1)).toBe(true);
     expect(new Set(values).size).toBeGreaterThan(990);

@@ -96,19 +96,3 @@ export function chooseSpeakers(order: ReplyOrder, speakers: readonly Speaker[], 
   }
   return chosen;
 }
-
-/**
- * A seeded random source (mulberry32, public domain: Tommy Ettinger's
- * 32-bit generator): the same seed gives the same numbers in [0, 1). For
- * tests and the benchmark, which need talkativeness rolls to repeat.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -22,6 +22,6 @@ export interface RoomSeams {
   imageGeneratorFactory: () => ImageGenerator;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. */
   now: () => number;
-  /** The random source of the reply orders' rolls and picks, [0, 1); tests seed it (reply-order.ts seededRandom). */
+  /** The random source of the reply orders' rolls and picks, [0, 1); tests seed it (schema/seeded-random.ts mulberry32). */
   random: () => number;
 }

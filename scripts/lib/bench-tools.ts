@@ -3,12 +3,13 @@
  * `bench:images`, `bench:lorebook`, `bench:memory`, `bench:expressions`)
  * share: a free port for their own `wrangler dev`, waiting until it answers,
  * fresh local state with a signed-in person and JSON calls as them, a
- * bounded pool of concurrent tasks, timing, a percentile and a seeded
- * random generator.
+ * bounded pool of concurrent tasks, timing, a percentile, and the workerd
+ * processes under wrangler dev (/proc). Their seeded random generator is
+ * schema/seeded-random.ts `mulberry32`.
  */
 import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { DatabaseSync } from "node:sqlite";
@@ -70,18 +71,6 @@ export function timed(fn: () => unknown): number {
   return performance.now() - start;
 }
 
-/** mulberry32: a small seeded generator of [0, 1), so every run draws the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Fresh local state in `stateDir` for a bench's own `wrangler dev`: wiped
  * (only an empty folder or an earlier run's state, wrangler's `v3/`, never
@@ -135,42 +124,55 @@ export function jsonApi(base: string, cookie: string): <T>(path: string, body?: 
   };
 }
 
+/** The parent of process `pid` by Linux's /proc; null once it is gone. */
+function parentPid(pid: string): string | null {
+  try {
+    // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after its ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The command line of process `pid` (its arguments joined by NUL), by /proc; "" once it is gone. */
+function commandLine(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The workerd processes started under process `wranglerPid` (at any depth:
+ * wrangler dev's dev proxy and the app's own, not another run's), found from
+ * Linux's /proc. Throws where there is no /proc.
+ */
+export function workerdPids(wranglerPid: number): string[] {
+  const underWrangler = (pid: string): boolean => {
+    for (let at: string | null = pid, hops = 0; at && at !== "0" && hops < 16; at = parentPid(at), hops++) {
+      if (at === String(wranglerPid)) return true;
+    }
+    return false;
+  };
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => commandLine(pid).includes("workerd") && underWrangler(pid));
+}
+
 /**
  * The port of the app's own workerd behind `wrangler dev`, found from
  * Linux's /proc: wrangler dev runs two workerd processes, a dev proxy on the
  * port it was given (it forwards every request and WebSocket frame, and is
  * not there in production) and the app's on a port of the system's choice
  * (`--socket-addr=entry=127.0.0.1:0`). Of the latter's listening ports (the
- * workerd started under process `wranglerPid`, not another run's), the one
- * where `probePath` answers 2xx. Null when it cannot be found (not Linux,
- * another layout of wrangler's).
+ * workerd started under process `wranglerPid`: workerdPids), the one where
+ * `probePath` answers 2xx. Null when it cannot be found (another layout of
+ * wrangler's); throws where there is no /proc.
  */
 export async function innerEntryPort(wranglerPid: number, probePath: string): Promise<string | null> {
-  const { readdirSync, readFileSync, readlinkSync } = await import("node:fs");
-  const parentOf = (pid: string): string | null => {
-    try {
-      // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after its ")".
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
-    } catch {
-      return null;
-    }
-  };
-  const underWrangler = (pid: string): boolean => {
-    for (let at: string | null = pid, hops = 0; at && at !== "0" && hops < 16; at = parentOf(at), hops++) {
-      if (at === String(wranglerPid)) return true;
-    }
-    return false;
-  };
-  const pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  const appPids = pids.filter((pid) => {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      return cmdline.includes("workerd") && cmdline.includes("--socket-addr=entry=127.0.0.1:0") && underWrangler(pid);
-    } catch {
-      return false;
-    }
-  });
+  const appPids = workerdPids(wranglerPid).filter((pid) => commandLine(pid).includes("--socket-addr=entry=127.0.0.1:0"));
   for (const pid of appPids) {
     const inodes = new Set<string>();
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {

@@ -10,7 +10,7 @@
  * a tab; one in five loads a second page), tag page 0.20, search 0.10,
  * character page 0.30 (the character and its comments).
  */
-import { seededRandom } from "./bench-tools.ts";
+import { mulberry32 } from "../../schema/seeded-random.ts";
 
 /** A Zipf(s) sampler over ranks 0..n−1 (rank 0 the most popular). */
 export function zipfSampler(n: number, s: number, random: () => number): () => number {
@@ -69,7 +69,7 @@ const TABS = ["for-you", "trending", "new", "popular"];
 
 /** A generator of page views over `population`, Zipf exponent `s`, seeded. */
 export function visitorWorkload(population: Population, s = 1, seed = 15): () => PageView {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const character = zipfSampler(population.characterIds.length, s, random);
   const tag = zipfSampler(population.tags.length, s, random);
   const word = zipfSampler(population.words.length, s, random);

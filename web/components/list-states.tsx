@@ -1,12 +1,30 @@
 /**
  * The states a settings list shows besides its rows (the person's personas,
- * their model connections): a list that failed to load, with "Try Again",
- * and an empty list that says what happens without one.
+ * their model connections, devices, blocked people, notifications): a list
+ * still loading, a list that failed to load, with "Try Again", and an empty
+ * list that says what happens without one.
  */
 import type { LucideIcon } from "lucide-react";
 import { CloudOff } from "lucide-react";
 import type { ReactNode } from "react";
+import { cn } from "../lib/utils.ts";
 import { Button } from "./ui/button.tsx";
+import { Skeleton } from "./ui/skeleton.tsx";
+
+/**
+ * A list still loading: `rows` placeholder rows shaped by `rowClassName`
+ * (their height and corners, e.g. "h-16 rounded-xl"), announced to screen
+ * readers as `label` ("Loading your devices").
+ */
+export function ListLoading({ label, rowClassName, rows = 2 }: { label: string; rowClassName: string; rows?: number }) {
+  return (
+    <div className="space-y-3" role="status" aria-busy="true" aria-label={label}>
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} className={cn("w-full", rowClassName)} />
+      ))}
+    </div>
+  );
+}
 
 /** "Failed to load …" with a button that asks again (`onRetry`, e.g. the query's refetch). */
 export function ListLoadFailed({ title, onRetry }: { title: string; onRetry: () => void }) {

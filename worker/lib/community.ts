@@ -127,26 +127,32 @@ export type PostCommentResult = { ok: true; comment: Comment } | { ok: false; re
  * Adds a comment (or a reply when `parentId` is given; the parent must be a
  * comment of the same character). The insert itself checks the parent, so a
  * parent deleted meanwhile cannot leave an orphan.
+ *
+ * The answer is built by the insert's own RETURNING (the author's name and
+ * picture read in the same statement), never by a second read: the author's
+ * account may be deleted just after, taking the comment with it (its
+ * deletion batch, worker/lib/account/deletion.ts), and a read-back would
+ * find nothing. An author already gone before the insert fails its foreign
+ * key (`FOREIGN KEY constraint failed`, which worker/app.ts answers 404).
  */
 export async function postComment(
   db: D1Database,
   input: { characterId: number; userId: string; content: string; parentId: number | null },
 ): Promise<PostCommentResult> {
-  const inserted = await db
+  const row = await db
     .prepare(
       `INSERT INTO comments (character_id, user_id, content, parent_id)
        SELECT ?1, ?2, ?3, ?4
        WHERE ?4 IS NULL OR EXISTS (SELECT 1 FROM comments p WHERE p.id = ?4 AND p.character_id = ?1)
-       RETURNING id`,
+       RETURNING id, character_id AS characterId, user_id AS userId, content, parent_id AS parentId, votes,
+         created_at AS createdAt,
+         (SELECT username FROM users u WHERE u.id = user_id) AS username,
+         (SELECT profile_image_url FROM users u WHERE u.id = user_id) AS profileImageUrl`,
     )
     .bind(input.characterId, input.userId, input.content, input.parentId)
-    .first<{ id: number }>();
-  if (!inserted) return { ok: false, reason: "parent_not_found" };
-  const row = await db
-    .prepare(`SELECT ${COMMENT_COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?`)
-    .bind(inserted.id)
     .first<CommentRow>();
-  return { ok: true, comment: toComment(row!) };
+  if (!row) return { ok: false, reason: "parent_not_found" };
+  return { ok: true, comment: toComment(row) };
 }
 
 /**

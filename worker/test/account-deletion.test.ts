@@ -23,7 +23,8 @@ import { DELETED_ACCOUNT_ID, DELETED_ACCOUNT_USERNAME, DELETED_AUTHOR_NAME, DELE
 import type { Comment } from "../../schema/api.ts";
 import { type Conversation, GONE_CLOSE_REASONS } from "../../schema/chat.ts";
 import { CLOSE_REASONS } from "../../durable-objects/socket-limits.ts";
-import { PERSON_DATA } from "../lib/account/deletion.ts";
+import { deleteAccount as deleteAccountNow, PERSON_DATA } from "../lib/account/deletion.ts";
+import { postComment } from "../lib/community.ts";
 import { inbox } from "../lib/notifications/notify.ts";
 import type { SharedChat } from "../../schema/shares.ts";
 import { CONFIRM_MISMATCH } from "../routes/account.ts";
@@ -313,4 +314,51 @@ describe("racing", () => {
     expect({ favorites: counts.favorites, comments: counts.comments }).toEqual(await realCounts(characterId));
     expect(counts.favorites).toBe(0);
   });
+
+  it("a comment whose author's account goes the moment it is stored: answered as written (not a 500), then gone with the account", async () => {
+    const mira = await signIn();
+    const characterId = await insertCharacter({ name: "Ebb" });
+    const db = racedAfterFirstStatement(env.DB, () => deleteAccountNow(env, mira.id));
+    const result = await postComment(db, { characterId, userId: mira.id, content: "Racing the end", parentId: null });
+    expect(result).toMatchObject({ ok: true, comment: { characterId, userId: mira.id, username: mira.username, content: "Racing the end", votes: 0 } });
+    expect(await countRows("comments", "user_id = ?", mira.id)).toBe(0);
+    expect((await characterCounts(characterId))!.comments).toBe(0);
+    // Once the account is gone, the foreign key refuses the insert (worker/app.ts answers it 404).
+    await expect(postComment(env.DB, { characterId, userId: mira.id, content: "Too late", parentId: null })).rejects.toThrow(/FOREIGN KEY constraint failed/);
+  });
 });
+
+/**
+ * `db` as a caller sees it while something else races it: `race` runs once,
+ * right after the first statement run through it completes, before the
+ * caller's next statement (the interleaving a live race hits only rarely).
+ */
+function racedAfterFirstStatement(db: D1Database, race: () => Promise<unknown>): D1Database {
+  let raced = false;
+  const thenRace = async <T>(result: T): Promise<T> => {
+    if (!raced) {
+      raced = true;
+      await race();
+    }
+    return result;
+  };
+  const statement = (prepared: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(prepared, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (key === "bind") return (...values: unknown[]) => statement(target.bind(...values));
+        if (typeof value !== "function") return value;
+        if (key === "first" || key === "run" || key === "all" || key === "raw") {
+          return async (...args: unknown[]) => thenRace(await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        }
+        return value.bind(target);
+      },
+    });
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (sql: string) => statement(target.prepare(sql));
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -45,6 +45,28 @@ async function character(user: TestUser, characterBook?: Record<string, unknown>
   );
 }
 
+/** The chat's books are `lorebookIds` (the chat's own, beside its characters'). */
+async function attachToChat(user: TestUser, conversationId: string, lorebookIds: string[]): Promise<void> {
+  await json(await call(`/api/conversations/${conversationId}`, { method: "PATCH", user, body: { lorebookIds } }), 200);
+}
+
+/** Mira, her character Orla, and a chat with Orla that has one book of its own, made of `content` (POST /api/lorebooks). */
+async function chatWithBook(content: Record<string, unknown>): Promise<{ mira: TestUser; world: LorebookRecord; chat: { id: string } }> {
+  const mira = await signIn({ firstName: "Mira" });
+  const orla = await character(mira);
+  const world = await book(mira, content);
+  const chat = await startChat(mira, orla.id);
+  await attachToChat(mira, chat.id, [world.id]);
+  return { mira, world, chat };
+}
+
+/**
+ * A storm entry that stays 4 messages once its key is read; scan depth 1:
+ * only the newest message is scanned, so the model's replies never bring
+ * the key back.
+ */
+const STICKY_STORM = { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } };
+
 describe("lorebooks in the prompt", () => {
   it("entries of the chat's book, the character's attached book and its own card book fire by key and are named with their reason", async () => {
     const mira = await signIn({ firstName: "Mira" });
@@ -60,7 +82,7 @@ describe("lorebooks in the prompt", () => {
     const attached = await book(mira, { entries: [{ id: "storm", keys: ["/storms?\\b/i"], content: "CHARACTER-LORE: storms last three days.", position: "at_depth", depth: 0 }] });
     await json(await call(`/api/characters/${orla.id}/lorebooks`, { method: "PUT", user: mira, body: { lorebookIds: [attached.id] } }), 200);
     const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    await attachToChat(mira, chat.id, [world.id]);
 
     const { socket } = await join(mira, chat.id);
     const { response } = await socket.chat(chat.id, "Is the lamp lit in Saltmere before the STORM?");
@@ -85,12 +107,7 @@ describe("lorebooks in the prompt", () => {
   });
 
   it("a sticky entry stays for its messages after its key is gone, then goes", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const orla = await character(mira);
-    // Scan depth 1: only the newest message is scanned, so the model's replies never bring the key back.
-    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
-    const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { mira, chat } = await chatWithBook(STICKY_STORM);
     const { socket } = await join(mira, chat.id);
     const reasons: string[][] = [];
     for (const text of ["A storm is coming.", "Shall we wait?", "And now?", "Quiet at last."]) {
@@ -103,11 +120,7 @@ describe("lorebooks in the prompt", () => {
   });
 
   it("a book edited between replies: the next reply reads its new version", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const orla = await character(mira);
-    const world = await book(mira, { entries: [{ keys: ["harbor"], content: "OLD-LORE: the harbor is empty." }] });
-    const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { mira, world, chat } = await chatWithBook({ entries: [{ keys: ["harbor"], content: "OLD-LORE: the harbor is empty." }] });
     const { socket } = await join(mira, chat.id);
     const before = await record(mira, chat.id, (await socket.chat(chat.id, "To the harbor.")).response.messageId);
     await json(
@@ -122,11 +135,7 @@ describe("lorebooks in the prompt", () => {
   });
 
   it("a regenerated reply rolls each entry's probability as the first version did", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const orla = await character(mira);
-    const world = await book(mira, { entries: Array.from({ length: 16 }, (_, i) => ({ keys: ["lantern"], content: `ROLL-${i}`, probability: 50 })) });
-    const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { mira, chat } = await chatWithBook({ entries: Array.from({ length: 16 }, (_, i) => ({ keys: ["lantern"], content: `ROLL-${i}`, probability: 50 })) });
     const { socket } = await join(mira, chat.id);
     const { response } = await socket.chat(chat.id, "Light the lantern.");
     const first = (await record(mira, chat.id, response.messageId)).lorebook.map((entry) => entry.entryId).sort();
@@ -144,11 +153,7 @@ describe("lorebooks in the prompt", () => {
   });
 
   it("timers survive the room's hibernation", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const orla = await character(mira);
-    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
-    const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { mira, world, chat } = await chatWithBook(STICKY_STORM);
     const first = await join(mira, chat.id);
     const firstFired = (await record(mira, chat.id, (await first.socket.chat(chat.id, "A storm is coming.")).response.messageId)).lorebook;
     first.socket.close();
@@ -160,11 +165,7 @@ describe("lorebooks in the prompt", () => {
   });
 
   it("a branch starts with the timers of its branch point: a sticky entry still holds there after it ended in the source", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const orla = await character(mira);
-    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
-    const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { mira, world, chat } = await chatWithBook(STICKY_STORM);
     const source = await join(mira, chat.id);
     const replies: string[] = [];
     const reasons: string[][] = [];
@@ -191,11 +192,7 @@ describe("lorebooks in the prompt", () => {
   });
 
   it("a branch from before the timer began starts without it", async () => {
-    const mira = await signIn({ firstName: "Mira" });
-    const orla = await character(mira);
-    const world = await book(mira, { entries: [{ keys: ["storm"], content: "STICKY-LORE: the storm rages.", sticky: 4 }], settings: { scanDepth: 1 } });
-    const chat = await startChat(mira, orla.id);
-    await json(await call(`/api/conversations/${chat.id}`, { method: "PATCH", user: mira, body: { lorebookIds: [world.id] } }), 200);
+    const { mira, chat } = await chatWithBook(STICKY_STORM);
     const source = await join(mira, chat.id);
     const calm = (await source.socket.chat(chat.id, "A calm night.")).response.messageId;
     await source.socket.chat(chat.id, "A storm is coming.");

@@ -4,6 +4,7 @@
  * accent colour, portrait or not), and the prompt's hash that seeds every
  * random choice of the painting.
  */
+import { fnv1a } from "../../../schema/seeded-random.ts";
 import { hsl, type Rgb } from "./canvas.ts";
 
 export type TimeOfDay = "night" | "dusk" | "dawn" | "day";
@@ -24,28 +25,6 @@ export interface Scene {
   portrait: boolean;
   /** The prompt's words joined by spaces (details a part of the picture looks for: "beard", "white"). */
   words: string;
-}
-
-/** FNV-1a, 32 bits (Fowler–Noll–Vo, the `FNV_offset_basis` and `FNV_prime` of the 32-bit variant). */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** mulberry32: a small, fast, well-distributed 32-bit generator; [0, 1). */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const TIME_WORDS: Record<Exclude<TimeOfDay, "day">, readonly string[]> = {

@@ -42,7 +42,7 @@ import {
   type StoredFile,
   uniqueAssetName,
 } from "./assets.ts";
-import { appendedZipStart, isJpeg, isZip, readZipStream, safeArchivePath } from "./charx-read.ts";
+import { appendedZipStart, concat, isJpeg, isZip, readZipStream, safeArchivePath } from "./charx-read.ts";
 
 /** What an upload held. */
 export interface CardUpload {
@@ -94,7 +94,7 @@ export async function readCardUpload(request: Request, contentType: string | und
       size += next.value.length;
     }
   }
-  const head = join(parts, size);
+  const head = concat(parts, size);
   if (isZip(head)) return readCharxUpload(head, reader, store);
   if (isJpeg(head)) return readJpegCard(await readWhole(reader, parts, size, done, MAX_JPEG_CARD_BYTES), store);
 
@@ -105,20 +105,10 @@ export async function readCardUpload(request: Request, contentType: string | und
     await reader.cancel();
     throw tooLarge("The card file", limit);
   }
-  while (!done) {
-    const next = await reader.read();
-    if (next.done) break;
-    size += next.value.length;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge("The card file", limit);
-    }
-    parts.push(next.value);
-  }
-  return { kind: json ? "json" : "png", bytes: join(parts, size), card: null, icon: null, assets: [] };
+  return { kind: json ? "json" : "png", bytes: await readWhole(reader, parts, size, done, limit), card: null, icon: null, assets: [] };
 }
 
-/** The rest of `reader` after `parts` (`size` bytes so far), joined; 413 past `limit` bytes. */
+/** The rest of `reader` after `parts` (`size` bytes so far, `done` when the stream already ended), joined; 413 past `limit` bytes. */
 async function readWhole(reader: ReadableStreamDefaultReader<Uint8Array>, parts: Uint8Array[], size: number, done: boolean, limit: number): Promise<Uint8Array> {
   while (!done) {
     const next = await reader.read();
@@ -130,7 +120,7 @@ async function readWhole(reader: ReadableStreamDefaultReader<Uint8Array>, parts:
     }
     parts.push(next.value);
   }
-  return join(parts, size);
+  return concat(parts, size);
 }
 
 /** A RisuAI JPEG card (module docstring): its appended `.charx`, and the picture as the avatar when the archive has no icon. */
@@ -146,16 +136,6 @@ async function readJpegCard(bytes: Uint8Array, store: AssetStore): Promise<CardU
   const contentType = checkAssetBytes("card.jpg", "jpg", picture);
   const stored = await store.put(picture, contentType);
   return { ...upload, icon: { key: stored.key, type: "image/jpeg" } };
-}
-
-function join(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** A `.charx`: every file but card.json stored as it completes, then the card's assets resolved against them. */

@@ -77,7 +77,8 @@ export interface ArchiveFile {
   bytes: Uint8Array;
 }
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
+/** `parts` (`size` bytes in all) as one array; a single part is returned as it is, not copied. */
+export function concat(parts: Uint8Array[], size: number): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(size);
   let at = 0;

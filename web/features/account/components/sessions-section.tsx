@@ -7,11 +7,10 @@
 import { formatDistanceToNow } from "date-fns";
 import { LogOut, Monitor, Smartphone } from "lucide-react";
 import type { AccountSession } from "../../../../schema/api.ts";
-import { ListLoadFailed } from "../../../components/list-states.tsx";
+import { ListLoadFailed, ListLoading } from "../../../components/list-states.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
 import { useEndOtherSessions, useEndSession } from "../api/end-sessions.ts";
@@ -75,12 +74,7 @@ export function SessionsSection() {
 
   let body;
   if (query.isPending) {
-    body = (
-      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading your devices">
-        <Skeleton className="h-16 w-full" />
-        <Skeleton className="h-16 w-full" />
-      </div>
-    );
+    body = <ListLoading label="Loading your devices" rowClassName="h-16" />;
   } else if (query.isError) {
     body = <ListLoadFailed title="Failed to load your devices" onRetry={() => void query.refetch()} />;
   } else {

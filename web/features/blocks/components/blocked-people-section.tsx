@@ -6,10 +6,9 @@ import { formatDistanceToNow } from "date-fns";
 import { ShieldBan } from "lucide-react";
 import { Link } from "react-router";
 import { creatorPath } from "../../../../schema/usernames.ts";
-import { ListEmpty, ListLoadFailed } from "../../../components/list-states.tsx";
+import { ListEmpty, ListLoadFailed, ListLoading } from "../../../components/list-states.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useBlocks } from "../api/blocks.ts";
 import { UnblockButton } from "./profile-block-actions.tsx";
 
@@ -18,12 +17,7 @@ export function BlockedPeopleSection() {
 
   let body;
   if (query.isPending) {
-    body = (
-      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading the people you blocked">
-        <Skeleton className="h-14 w-full rounded-xl" />
-        <Skeleton className="h-14 w-full rounded-xl" />
-      </div>
-    );
+    body = <ListLoading label="Loading the people you blocked" rowClassName="h-14 rounded-xl" />;
   } else if (query.isError) {
     body = <ListLoadFailed title="Failed to load the people you blocked" onRetry={() => void query.refetch()} />;
   } else if (query.data.length === 0) {

@@ -13,7 +13,6 @@
  */
 import Uppy, { type Body, type Meta } from "@uppy/core";
 import Dashboard from "@uppy/dashboard";
-import XHRUpload from "@uppy/xhr-upload";
 import "@uppy/core/css/style.min.css";
 import "@uppy/dashboard/css/style.min.css";
 import "../../../components/avatar-upload-panel.css";
@@ -25,7 +24,8 @@ import { MAX_UPLOAD_BYTES } from "../../../../schema/constants.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
-import { createAvatarUploadFlow, createUploadUrl, isRetryableUploadStatus, registerAvatar, uploadResponseBody } from "../../../lib/avatar-upload.ts";
+import { createAvatarUploadFlow, createUploadUrl, registerAvatar } from "../../../lib/avatar-upload.ts";
+import { addPresignedPut } from "../../../lib/presigned-put.ts";
 import { addCharacterAsset, useDeleteCharacterAsset, useSetNeutralExpression } from "../api/character-assets.ts";
 import { labelFromFileName } from "../lib/expression-label.ts";
 
@@ -184,22 +184,7 @@ function AssetUploader({ characterId, kind }: { characterId: number; kind: Kind 
       note: copy.note,
       metaFields: [{ id: "label", name: copy.label, placeholder: "joy" }],
     });
-    uppy.use(XHRUpload, {
-      method: "PUT",
-      formData: false,
-      endpoint: async (fileOrFiles) => {
-        const file = Array.isArray(fileOrFiles) ? fileOrFiles[0]! : fileOrFiles;
-        try {
-          return await flow.endpointFor(file.id);
-        } catch (error) {
-          const reason = new Error(serverErrorText(error) ?? "Could not start the upload");
-          uppy.emit("upload-error", uppy.getFile(file.id), reason);
-          throw reason;
-        }
-      },
-      getResponseData: (xhr) => uploadResponseBody(xhr.responseText),
-      shouldRetry: (xhr) => isRetryableUploadStatus(xhr.status),
-    });
+    addPresignedPut(uppy, flow);
     uppy.on("upload-success", (file) => {
       if (!file) return;
       void (async () => {

@@ -3,16 +3,7 @@
  * whose hue is derived from the character (stable across renders and pages)
  * and the name's initial.
  */
-
-/** 32-bit FNV-1a hash of `text`. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
+import { fnv1a } from "../../../../schema/seeded-random.ts";
 
 /**
  * CSS `background-image` for the character's fallback. Lightness stays low

@@ -50,6 +50,22 @@ const NUMBER_FIELDS: { key: NumberSetting; label: string; hint: string; step: st
   { key: "frequencyPenalty", label: "Frequency penalty", hint: "Less repetition when higher (-2–2).", step: "0.05" },
 ];
 
+/** The endpoint's optional models beside the chat model, each a model name typed in; empty means this site's own. */
+const OPTIONAL_MODEL_FIELDS: { key: "embeddingModel" | "imageModel"; id: string; label: string; hint: string }[] = [
+  {
+    key: "embeddingModel",
+    id: "connection-embedding-model",
+    label: "Embedding model (Optional)",
+    hint: "Remembers your chats through this endpoint's /embeddings, e.g. nomic-embed-text. Empty: this site's memory.",
+  },
+  {
+    key: "imageModel",
+    id: "connection-image-model",
+    label: "Image model (Optional)",
+    hint: "Draws pictures in chats and avatars through this endpoint's /images/generations, e.g. gpt-image-1. Empty: this site's pictures.",
+  },
+];
+
 const KINDS = [
   { value: "openai", label: "OpenAI-compatible endpoint", detail: "OpenRouter, OpenAI, Ollama, llama.cpp, vLLM…" },
   { value: "site", label: "This site's models", detail: "The models this site runs for everyone" },
@@ -303,47 +319,22 @@ export function ConnectionDialog({ connection, isFirst, onClose }: ConnectionDia
             }
           </FormField>
 
-          {!site && (
-            <FormField
-              id="connection-embedding-model"
-              label="Embedding model (Optional)"
-              hint="Remembers your chats through this endpoint's /embeddings, e.g. nomic-embed-text. Empty: this site's memory."
-              error={errors.embeddingModel}
-            >
-              {(describedBy) => (
-                <Input
-                  id="connection-embedding-model"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={values.embeddingModel}
-                  onChange={(e) => set("embeddingModel", e.target.value)}
-                  aria-invalid={errors.embeddingModel ? true : undefined}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </FormField>
-          )}
-
-          {!site && (
-            <FormField
-              id="connection-image-model"
-              label="Image model (Optional)"
-              hint="Draws pictures in chats and avatars through this endpoint's /images/generations, e.g. gpt-image-1. Empty: this site's pictures."
-              error={errors.imageModel}
-            >
-              {(describedBy) => (
-                <Input
-                  id="connection-image-model"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={values.imageModel}
-                  onChange={(e) => set("imageModel", e.target.value)}
-                  aria-invalid={errors.imageModel ? true : undefined}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </FormField>
-          )}
+          {!site &&
+            OPTIONAL_MODEL_FIELDS.map((field) => (
+              <FormField key={field.key} id={field.id} label={field.label} hint={field.hint} error={errors[field.key]}>
+                {(describedBy) => (
+                  <Input
+                    id={field.id}
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={values[field.key]}
+                    onChange={(e) => set(field.key, e.target.value)}
+                    aria-invalid={errors[field.key] ? true : undefined}
+                    aria-describedby={describedBy}
+                  />
+                )}
+              </FormField>
+            ))}
 
           <fieldset className="min-w-0 space-y-3 rounded-xl border border-border p-4">
             <legend className="px-1 text-sm font-medium">Generation settings</legend>

@@ -11,11 +11,10 @@ import { useSearchParams } from "react-router";
 import { MAX_MODEL_CONNECTIONS, type ModelConnection } from "../../../../schema/model-connections.ts";
 import { ConfirmDialog } from "../../../components/confirm-dialog.tsx";
 import { EditDeleteButtons, MakeDefaultButton } from "../../../components/item-actions.tsx";
-import { ListEmpty, ListLoadFailed } from "../../../components/list-states.tsx";
+import { ListEmpty, ListLoadFailed, ListLoading } from "../../../components/list-states.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
 import { useModelConnections } from "../../../lib/model-connections-query.ts";
@@ -109,12 +108,7 @@ export function ModelConnectionsSection() {
 
   let body;
   if (query.isPending) {
-    body = (
-      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading your model connections">
-        <Skeleton className="h-20 rounded-xl" />
-        <Skeleton className="h-20 rounded-xl" />
-      </div>
-    );
+    body = <ListLoading label="Loading your model connections" rowClassName="h-20 rounded-xl" />;
   } else if (query.isError) {
     body = <ListLoadFailed title="Failed to load your model connections" onRetry={() => void query.refetch()} />;
   } else if (connections.length === 0) {

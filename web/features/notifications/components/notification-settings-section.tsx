@@ -5,9 +5,8 @@
  * browser's own time zone. Push on this device is its own switch
  * (push-switch.tsx).
  */
-import { ListLoadFailed } from "../../../components/list-states.tsx";
+import { ListLoadFailed, ListLoading } from "../../../components/list-states.tsx";
 import { Card, CardContent, CardHeader } from "../../../components/ui/card.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
@@ -51,12 +50,7 @@ export function NotificationSettingsSection() {
 
   let body;
   if (query.isPending) {
-    body = (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading your notification settings">
-        <Skeleton className="h-8 w-full rounded-lg" />
-        <Skeleton className="h-8 w-full rounded-lg" />
-      </div>
-    );
+    body = <ListLoading label="Loading your notification settings" rowClassName="h-8 rounded-lg" />;
   } else if (query.isError) {
     body = <ListLoadFailed title="Failed to load your notification settings" onRetry={() => void query.refetch()} />;
   } else {

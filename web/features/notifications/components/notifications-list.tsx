@@ -10,10 +10,9 @@ import { Bell, Check, CheckCheck, Heart, MessageCircle, Sparkles, UserPlus, User
 import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import type { Notification, NotificationKind } from "../../../../schema/notifications.ts";
-import { ListEmpty, ListLoadFailed } from "../../../components/list-states.tsx";
+import { ListEmpty, ListLoadFailed, ListLoading } from "../../../components/list-states.tsx";
 import { Avatar } from "../../../components/ui/avatar.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { serverErrorText } from "../../../lib/api-client.ts";
 import { cn } from "../../../lib/utils.ts";
@@ -37,13 +36,7 @@ export function NotificationsList() {
   const failed = (error: unknown) => toast({ title: "Couldn't mark as read", description: serverErrorText(error) ?? "Please try again.", variant: "destructive" });
 
   if (query.isPending) {
-    return (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading your notifications">
-        <Skeleton className="h-16 w-full rounded-xl" />
-        <Skeleton className="h-16 w-full rounded-xl" />
-        <Skeleton className="h-16 w-full rounded-xl" />
-      </div>
-    );
+    return <ListLoading label="Loading your notifications" rowClassName="h-16 rounded-xl" rows={3} />;
   }
   if (query.isError) return <ListLoadFailed title="Failed to load your notifications" onRetry={() => void query.refetch()} />;
 
