@@ -105,7 +105,7 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
   budget: { contextTokens: number; maxTokens: number } | null = null;
   /** The clock of the socket limits (opened, last seen, idle check), ms since the epoch. A seam for tests. */
   now: () => number = () => Date.now();
-  /** The reply orders' random source, [0, 1). A seam for tests (room/reply-order.ts seededRandom). */
+  /** The reply orders' random source, [0, 1). A seam for tests (schema/seeded-random.ts mulberry32). */
   random: () => number = Math.random;
 
   constructor(ctx: DurableObjectState, env: Env) {
