@@ -46,6 +46,9 @@ async function searchHome(page: Page, text: string) {
 }
 
 test("create with an uploaded avatar, find it on Home, edit it, deactivate it", async ({ page }) => {
+  // A whole creator journey (upload, Home, edit, deactivate): on a loaded machine it ran past the
+  // default 60 s once. The budget catches a hang; each step still waits on what is shown.
+  test.setTimeout(180_000);
   await signIn(page, "Cleo");
   const name = `Zephyrine ${letters()}`;
 
