@@ -103,6 +103,9 @@ async function storedMessages(page: Page, conversationId: string): Promise<ChatM
 test.beforeEach(({ page }) => followChatSockets(page));
 
 test("edit a reply and keep it after a reload; cancel an edit with Escape; rewind and delete through the confirmation", async ({ page }) => {
+  // A long journey (several replies or saves, reloads, axe checks): it ran past 60 s once on a
+  // loaded machine. The budget catches a hang; each step still waits on what is shown.
+  test.setTimeout(120_000);
   await signIn(page, "Edda");
   const character = await createCharacter(page.request);
   const id = await startChat(page, character);

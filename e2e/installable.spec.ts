@@ -31,6 +31,8 @@ interface Manifest {
 }
 
 test.describe.configure({ timeout: 120_000 });
+// The other specs block service workers (e2e/playwright.config.ts); this one is about it.
+test.use({ serviceWorkers: "allow" });
 
 test("the manifest is linked and valid, and its icons load", async ({ page, request }) => {
   await page.goto("/");

@@ -37,6 +37,9 @@ const item = (page: Page, name: string) =>
     .filter({ has: page.getByRole("heading", { name, exact: true, level: 3 }) });
 
 test("create two personas, make the second the default, edit one, delete one, and keep it all", async ({ page }) => {
+  // A long journey (several replies or saves, reloads, axe checks): it ran past 60 s once on a
+  // loaded machine. The budget catches a hang; each step still waits on what is shown.
+  test.setTimeout(120_000);
   await signIn(page, "Piper");
   await page.goto("/profile");
   const section = page.getByRole("region", { name: "Personas" });

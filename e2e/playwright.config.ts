@@ -26,6 +26,10 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
     trace: "off",
     screenshot: "only-on-failure",
+    // Every test opens a fresh browser profile, where the service worker would fetch its whole
+    // precache (about 120 files) in the background: a download a person makes once per deploy,
+    // here once per test, taking the cores the test needs. installable.spec.ts allows it and tests it.
+    serviceWorkers: "block",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

@@ -238,6 +238,9 @@ test("a member sends while a reply is written; removed, their tab says so at onc
   // In a room of several people the input is not held while a reply is written: a message sent then is answered after it.
   await composer(guest).fill("First question");
   await guest.getByRole("button", { name: "Send message" }).click();
+  // The first reply has begun (its bubble shows) before the second message goes: sent earlier,
+  // the second message would land above it and the last two messages would both be replies.
+  await expect(messagesOf(guest, character.name)).toHaveCount(2);
   await composer(guest).fill("And a second one");
   await expect(guest.getByRole("button", { name: "Send message" })).toBeEnabled();
   await guest.getByRole("button", { name: "Send message" }).click();
