@@ -68,6 +68,21 @@ async function createLink(page: Page, baseURL: string | undefined, { links, mess
   return linkBox.inputValue();
 }
 
+/**
+ * For the signed-in person: a new character named `name`, a chat with it,
+ * opened and live (chatReady). Returns the chat.
+ */
+async function openNewChat(page: Page, name: string): Promise<{ character: Character; conversation: Conversation }> {
+  const character = await createCharacter(page, name);
+  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
+  expect(start.status()).toBe(201);
+  const conversation = (await start.json()) as Conversation;
+  followChatSockets(page);
+  await page.goto(`/chat/${conversation.id}`);
+  await chatReady(page);
+  return { character, conversation };
+}
+
 async function openMenuItem(page: Page, item: string): Promise<void> {
   await page.getByRole("button", { name: "Conversation options" }).click();
   await page.getByRole("menuitem", { name: item, exact: true }).click();
@@ -82,14 +97,7 @@ test("share a chat from its menu, read it signed out, sign in and continue it as
   const persona = await page.request.post("/api/personas", { data: { name: personaName, description: "Keeps the logbook.", isDefault: true } });
   expect(persona.status()).toBe(201);
   const name = capitalized();
-  const character = await createCharacter(page, name);
-  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
-  expect(start.status()).toBe(201);
-  const conversation = (await start.json()) as Conversation;
-
-  followChatSockets(page);
-  await page.goto(`/chat/${conversation.id}`);
-  await chatReady(page);
+  const { character, conversation } = await openNewChat(page, name);
   const line = `The ship ${unique()} is late tonight.`;
   await page.getByRole("textbox", { name: /^Message / }).fill(line);
   await page.getByRole("button", { name: "Send message" }).click();
@@ -161,14 +169,7 @@ test("share a chat up to a message from that message's menu: the link ends there
   test.setTimeout(180_000);
   await signInWithApi(page, capitalized());
   const name = capitalized();
-  const character = await createCharacter(page, name);
-  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
-  expect(start.status()).toBe(201);
-  const conversation = (await start.json()) as Conversation;
-
-  followChatSockets(page);
-  await page.goto(`/chat/${conversation.id}`);
-  await chatReady(page);
+  await openNewChat(page, name);
   const log = page.getByRole("log");
   const replies = log.getByRole("article", { name, exact: true });
   const kept = `Kept line ${unique()}.`;
@@ -225,13 +226,7 @@ test("a picture imagined in the chat is on the share page for a visitor, at its 
   test.setTimeout(180_000);
   await signInWithApi(page, capitalized());
   const name = capitalized();
-  const character = await createCharacter(page, name);
-  const start = await page.request.post("/api/conversations", { data: { characterId: character.id } });
-  expect(start.status()).toBe(201);
-  const conversation = (await start.json()) as Conversation;
-  followChatSockets(page);
-  await page.goto(`/chat/${conversation.id}`);
-  await chatReady(page);
+  await openNewChat(page, name);
   const prompt = `A lighthouse beam over a night sea ${unique()}`;
   await page.getByRole("button", { name: "Imagine", exact: true }).click();
   const imagine = page.getByRole("dialog", { name: "Imagine the scene" });
