@@ -6,7 +6,7 @@
  * between frames, the members' cards and steering answers (`store.kept`,
  * kept.ts), what steering and screening change in a stored message
  * (`store.edits`, message-edits.ts) and a reply's row while it is written
- * (`store.replyRows`, reply-rows.ts). No other module of the room writes SQL for
+ * (`store.replyRows`, reply-rows.ts); a new room's first rows are seed.ts. No other module of the room writes SQL for
  * its storage; the tables, row shapes and migrations are migrations.ts,
  * what a message row means beyond its columns (seed, versions, tokens)
  * message-rows.ts.
@@ -15,18 +15,12 @@
  * violated constraint); none is expected in use.
  */
 import { RoomLore } from "./lore.ts";
+import { type PictureCopy, RoomSeed } from "./seed.ts";
 import { StoragePart } from "./storage-part.ts";
 import { type AuthorNote, type ChatMessage, type ReplyOrder } from "../../schema/chat.ts";
 import { replyVersions, type ServerFrame } from "../../schema/chat-frames.ts";
 import type { RoomCastMember, RoomFacts } from "../room-protocol.ts";
-import {
-  expressionsColumn,
-  readExpressionList,
-  readUsageList,
-  usageColumn,
-  versionFields,
-  versionUsage,
-} from "./message-rows.ts";
+import { versionFields, versionUsage } from "./message-rows.ts";
 import { RoomCast } from "./cast.ts";
 import { RoomKept } from "./kept.ts";
 import { recalledOf, RoomMemory } from "./memory.ts";
@@ -106,96 +100,12 @@ export class RoomStore extends StoragePart {
   }
 
   /**
-   * The room's facts and its first messages (the seed messages, else the
-   * greeting) and a branch's pictures, in one transaction. Returns the
-   * pictures' objects to copy (`from` the source chat's key, `to` this
-   * chat's, `id` the new row's), which RoomImages.copyIn does.
+   * The room's facts and its first messages, in one transaction (RoomSeed,
+   * seed.ts). Returns a branch's pictures' objects to copy, which
+   * RoomImages.copyIn does.
    */
-  create(facts: RoomFacts): { id: string; from: string; to: string }[] {
-    const copies: { id: string; from: string; to: string }[] = [];
-    this.storage.transactionSync(() => {
-      this.sql(
-        "INSERT INTO room (id, conversation_id, user_id, character_id, user_name, created_at, memory, reply_order) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
-        facts.conversationId,
-        facts.userId,
-        facts.characterId,
-        facts.userName,
-        facts.createdAt,
-        facts.memory ?? "",
-        facts.replyOrder ?? "natural",
-      );
-      this.cast.write(facts.cast.length > 0 ? facts.cast : [{ characterId: facts.characterId, name: "", muted: false, talkativeness: 0.5 }]);
-      if (facts.messages) {
-        for (const message of facts.messages) {
-          // Stored as the wire has it (content shown, the other versions, swipeIndex); a person's message has one version.
-          const alternatives = message.isUser ? [] : message.alternatives;
-          const at = message.swipeIndex;
-          const swipeIndex = at !== undefined && Number.isInteger(at) && at >= 0 && at < alternatives.length ? at : null;
-          const expressions = readExpressionList(message.versionExpressions);
-          this.sql(
-            `INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id, author_id, author_name, hidden, usage,
-               version_expressions, expression)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            crypto.randomUUID(),
-            message.isUser ? "user" : "character",
-            message.content,
-            message.createdAt,
-            JSON.stringify(alternatives),
-            swipeIndex,
-            message.isUser ? null : (message.characterId ?? facts.characterId),
-            message.isUser ? facts.userId : null,
-            message.isUser ? (message.authorName ?? facts.userName) : null,
-            message.hidden ? 1 : 0,
-            message.isUser ? null : usageColumn(readUsageList(message.versionUsage)),
-            message.isUser ? null : expressionsColumn(expressions),
-            message.isUser ? null : (expressions[swipeIndex ?? alternatives.length] ?? null),
-          );
-        }
-        // A branch's lorebook timers, counted in messages as the copies are (room/lore.ts).
-        if (facts.lorebookState) this.lore.keepCurrent(facts.lorebookState);
-        // A branch's pictures, each after the message it followed (its new `seq`).
-        const seqs = this.sql<{ seq: number }>("SELECT seq FROM messages ORDER BY seq").map((row) => row.seq);
-        for (const picture of facts.pictures ?? []) {
-          const id = crypto.randomUUID();
-          const to = `pictures/${facts.conversationId}/${id}`;
-          this.images.insert({
-            id,
-            after_seq: picture.afterIndex >= 0 ? (seqs[picture.afterIndex] ?? 0) : 0,
-            created_at: picture.createdAt,
-            author_id: picture.authorId,
-            author_name: picture.authorName,
-            character_id: picture.characterId,
-            prompt: picture.prompt,
-            object_key: to,
-            content_type: picture.contentType,
-            width: picture.width,
-            height: picture.height,
-          });
-          copies.push({ id, from: picture.sourceKey, to });
-        }
-      } else {
-        for (const greeting of facts.greetings) {
-          // The greeting is the first of its versions; the alternate greetings follow (a swipe away).
-          this.sql(
-            "INSERT INTO messages (id, role, content, created_at, alternatives, swipe_index, character_id) VALUES (?, 'character', ?, ?, ?, ?, ?)",
-            crypto.randomUUID(),
-            greeting.content,
-            facts.createdAt,
-            JSON.stringify(greeting.alternatives),
-            greeting.alternatives.length > 0 ? 0 : null,
-            greeting.characterId,
-          );
-        }
-      }
-      // The owner is the first person; what the room starts with (a branch's last message included) is taken up.
-      this.sql(
-        "INSERT INTO people (user_id, name, role, seen_at) VALUES (?, ?, 'owner', ?) ON CONFLICT (user_id) DO NOTHING",
-        facts.userId,
-        facts.userName,
-        facts.createdAt,
-      );
-      this.sql("UPDATE room SET answered_through = coalesce((SELECT max(seq) FROM messages), 0) WHERE id = 1");
-    });
+  create(facts: RoomFacts): PictureCopy[] {
+    const copies = new RoomSeed(this.storage, this.cast, this.lore, this.images).write(facts);
     this.room = this.sql<RoomRow>("SELECT * FROM room WHERE id = 1")[0] ?? null;
     this.cast.read();
     return copies;
