@@ -41,23 +41,21 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ChatModel } from "../ai/chat-model.ts";
 import { createChatModel } from "../ai/chat-models.ts";
-import { createEmbedder } from "../ai/embeddings/embedders.ts";
 import { createImageGenerator } from "../ai/images/generators.ts";
 import type { ImageGenerator } from "../ai/images/image-generator.ts";
-import type { Embedder } from "../ai/embeddings/embedder.ts";
 import { moderatorFor } from "../ai/moderation/choose.ts";
 import { type Moderator } from "../ai/moderation/moderator.ts";
 import { type ChatMessage, CLOSE_CODES, GONE_CLOSE_REASONS, MODERATED_MESSAGE_TEXT, type PromptRecord, type ReplyOrder } from "../schema/chat.ts";
 import { PING_FRAME, PONG_FRAME, type ServerFrame } from "../schema/chat-frames.ts";
 import { DELETED_ACCOUNT_ID, DELETED_AUTHOR_NAME } from "../schema/account.ts";
 import { addReplyRating, D1Sync, type ReplyCharacter } from "./room/d1-sync.ts";
-import { ModelChoice } from "./room/model-choice.ts";
+import { chatEmbedder } from "./room/model-choice.ts";
 import { PromptInputs } from "./room/prompt-inputs.ts";
 import { ReplyRounds, TOKEN_TIMEOUT_MS } from "./room/replies.ts";
 import { RoomScreening } from "./room/screening.ts";
 import type { RoomSeams } from "./room/seams.ts";
 import { RoomSockets, send, type SocketState } from "./room/sockets.ts";
-import { forgetSpeech } from "./room/speech-audio.ts";
+import { forgetSpeechLater } from "./room/speech-audio.ts";
 import { Steering } from "./room/steering.ts";
 import { pictureUrl } from "./room/image-rows.ts";
 import { RoomImages } from "./room/images.ts";
@@ -71,8 +69,6 @@ import { readClientMessage, readRoomVisitor, type RoomCastMember, type RoomFacts
 import { CLOSE_REASONS, type SocketHolder } from "./socket-limits.ts";
 import { type ConversationSearchMatch, searchPattern } from "../schema/chat-search.ts";
 
-/** The chat's embedder choice is read from D1 again after this long, ms (`chatEmbedder`). */
-export const EMBEDDER_CHOICE_TTL_MS = 60_000;
 
 export class ConversationRoom extends DurableObject<Env> implements SocketHolder, RoomSeams {
   private readonly store: RoomStore;
@@ -110,7 +106,8 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new RoomStore(ctx.storage, this.chatEmbedder());
+    // The store is made before `this.d1`: the chooser reads it at its first use.
+    this.store = new RoomStore(ctx.storage, chatEmbedder(env, () => this.d1, () => this.store.room?.user_id ?? null));
     // Audio read aloud of words no message shows any more is deleted (DESIGN.md "Voices").
     this.store.onWordsChanged = (messageIds) => this.forgetSpeech(messageIds);
     this.sockets = new RoomSockets(ctx, env, () => this.now());
@@ -154,29 +151,6 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
   }
 
-  /**
-   * The chat's embedder (DESIGN.md "Memory"): the owner's connection's
-   * `embeddingModel` when it names one, else the site's (EMBEDDING_PROVIDER).
-   * The choice is read from D1 again after EMBEDDER_CHOICE_TTL_MS, so a
-   * change in Settings → Models reaches memory within it; vectors of the
-   * other embedder are embedded again (room/memory.ts).
-   */
-  private chatEmbedder(): () => Promise<Embedder> {
-    let site: Embedder | null = null;
-    let chosen: { value: Promise<Embedder>; at: number } | null = null;
-    // Made at the first use: the store that takes this function is made before `this.d1`.
-    let choice: ModelChoice | null = null;
-    return () => {
-      const now = Date.now();
-      if (!chosen || now - chosen.at > EMBEDDER_CHOICE_TTL_MS) {
-        choice ??= new ModelChoice(this.env, this.d1, () => this.store.room!.user_id);
-        const own = this.store.room ? choice.embedder().catch(() => null) : Promise.resolve(null);
-        chosen = { value: own.then((embedder) => embedder ?? (site ??= createEmbedder(this.env))), at: now };
-      }
-      return chosen.value;
-    };
-  }
-
   /** The room exists and is `userId`'s. */
   private owns(userId: string): boolean {
     return !this.store.deleted && this.store.room !== null && this.store.room.user_id === userId;
@@ -190,17 +164,9 @@ export class ConversationRoom extends DurableObject<Env> implements SocketHolder
     return this.owns(userId) || (asMember && !this.store.deleted && this.store.room !== null);
   }
 
-  /**
-   * Deletes, after this event, the stored audio of `messageIds` (every
-   * message's when omitted) in R2 (speech-audio.ts). A failure is logged:
-   * the audio is unreachable anyway, its key naming words no message shows.
-   */
+  /** Deletes, after this event, the stored audio of `messageIds` (every message's when omitted): speech-audio.ts. */
   private forgetSpeech(messageIds?: string[]): void {
-    const conversationId = this.store.room?.conversation_id;
-    if (!conversationId) return;
-    this.ctx.waitUntil(
-      forgetSpeech(this.env.AVATARS, conversationId, messageIds).catch((error: unknown) => console.error("forgetting speech failed", String(error))),
-    );
+    forgetSpeechLater(this.ctx, this.env.AVATARS, this.store.room?.conversation_id, messageIds);
   }
 
   /** Every socket gets who is here now (a socket opened or closed). */

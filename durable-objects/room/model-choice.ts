@@ -21,6 +21,7 @@
 import type { ChatModel, Sampling } from "../../ai/chat-model.ts";
 import { createChatModel } from "../../ai/chat-models.ts";
 import type { Embedder } from "../../ai/embeddings/embedder.ts";
+import { createEmbedder } from "../../ai/embeddings/embedders.ts";
 import { endpointFailureText, PersonChatModel, PersonEmbedder, samplingOf, siteModels } from "../../ai/model-connection.ts";
 import { decryptApiKey, isDevelopment } from "../../ai/model-keys.ts";
 import { modelSettingsSchema, type ModelSettings } from "../../schema/model-connections.ts";
@@ -151,4 +152,33 @@ export class ModelChoice {
       modelName: picked,
     };
   }
+}
+
+/** The chat's embedder choice is read from D1 again after this long, ms (`chatEmbedder`). */
+export const EMBEDDER_CHOICE_TTL_MS = 60_000;
+
+/**
+ * The chat's embedder (DESIGN.md "Memory"), for the room's store: the
+ * owner's connection's `embeddingModel` when it names one, else the site's
+ * (EMBEDDING_PROVIDER). The choice is read from D1 again after
+ * EMBEDDER_CHOICE_TTL_MS, so a change in Settings → Models reaches memory
+ * within it; vectors of the other embedder are embedded again
+ * (room/memory.ts). `d1` and `ownerId` are read at each use (the store is
+ * made before the room's D1Sync; `ownerId` is null before the room exists).
+ * A failing read of the person's connection falls back to the site's.
+ */
+export function chatEmbedder(env: Env, d1: () => D1Sync, ownerId: () => string | null): () => Promise<Embedder> {
+  let site: Embedder | null = null;
+  let chosen: { value: Promise<Embedder>; at: number } | null = null;
+  let choice: ModelChoice | null = null;
+  return () => {
+    const now = Date.now();
+    if (!chosen || now - chosen.at > EMBEDDER_CHOICE_TTL_MS) {
+      const owner = ownerId();
+      choice ??= new ModelChoice(env, d1(), () => ownerId()!);
+      const own = owner !== null ? choice.embedder().catch(() => null) : Promise.resolve(null);
+      chosen = { value: own.then((embedder) => embedder ?? (site ??= createEmbedder(env))), at: now };
+    }
+    return chosen.value;
+  };
 }

@@ -52,3 +52,14 @@ export async function forgetSpeech(bucket: R2Bucket, conversationId: string, mes
   for (let at = 0; at < keys.length; at += DELETE_BATCH) await bucket.delete(keys.slice(at, at + DELETE_BATCH));
   return keys.length;
 }
+
+/**
+ * `forgetSpeech` after the room's current event (`ctx.waitUntil`), for a
+ * room that exists (`conversationId` null: nothing to forget). A failure is
+ * logged: the audio is unreachable anyway, its key naming words no message
+ * shows.
+ */
+export function forgetSpeechLater(ctx: DurableObjectState, bucket: R2Bucket, conversationId: string | null | undefined, messageIds?: readonly string[]): void {
+  if (!conversationId) return;
+  ctx.waitUntil(forgetSpeech(bucket, conversationId, messageIds).catch((error: unknown) => console.error("forgetting speech failed", String(error))));
+}
