@@ -15,27 +15,24 @@
  * "People"; a member's menus offer only a member's powers. The picture
  * actions, the jump to a message (`?message=`) and the Visual novel switch
  * are hooks of their own (hooks/use-picture-actions.ts, use-message-jump.ts,
- * use-visual-novel.ts).
+ * use-visual-novel.ts), as are the message menu (use-message-actions.ts) and
+ * the memory and author's note saves (use-steer-dialogs.ts).
  */
 import { ImageIcon, Sparkles } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import {
-  type AuthorNote,
   type CastMember,
   type ChatMessage,
   type Conversation,
   castTitle,
 } from "../../../../schema/chat.ts";
-import { useReportDialog } from "../../../components/report-dialog.tsx";
 import { useUser } from "../../../lib/auth.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { toast } from "../../../components/ui/use-toast.ts";
 import { isUnauthorizedError, serverErrorText } from "../../../lib/api-client.ts";
-import { copyText } from "../../../lib/clipboard.ts";
 import { notifyUnauthorized } from "../../../lib/unauthorized.ts";
-import { useBranchConversation } from "../api/branch-conversation.ts";
 import { useCreateGroupConversation } from "../api/create-group-conversation.ts";
 import { conversationQueryOptions } from "../api/get-conversation.ts";
 import { useRateMessage } from "../api/rate-message.ts";
@@ -46,7 +43,9 @@ import { backgroundPicture, stageFigures } from "../lib/expressions.ts";
 import { useChatSocket } from "../hooks/use-chat-socket.ts";
 import { useComposerSpace } from "../hooks/use-composer-space.ts";
 import { useFormerSpeakers } from "../hooks/use-former-speakers.ts";
+import { useMessageActions } from "../hooks/use-message-actions.ts";
 import { useMessageJump } from "../hooks/use-message-jump.ts";
+import { useSteerDialogs } from "../hooks/use-steer-dialogs.ts";
 import { usePictureActions } from "../hooks/use-picture-actions.ts";
 import { useVisualNovel } from "../hooks/use-visual-novel.ts";
 import { ReplyPlayerContext, usePagePlayer, useVoiceMode } from "../hooks/use-reply-player.ts";
@@ -64,7 +63,6 @@ import {
   initialChatState,
   isBusy,
   isSteerPending,
-  messagesAfter,
   typingNames,
   typingText,
   type SteeringFrame,
@@ -82,14 +80,13 @@ import { InviteDialog } from "./invite-dialog.tsx";
 import { type ShareEnd, ShareDialog } from "./share-dialog.tsx";
 import { PeoplePanel } from "./people-panel.tsx";
 import { type DeleteRequest, DeleteMessagesDialog } from "./delete-messages-dialog.tsx";
-import type { MessageActionHandlers } from "./message-actions.tsx";
 import { MemoryDialog } from "./memory-dialog.tsx";
 import { MessageList } from "./message-list.tsx";
 import { ModelPickerDialog } from "./model-picker-dialog.tsx";
 import { PersonaPickerDialog } from "./persona-picker-dialog.tsx";
 import { FooterSwitch } from "./footer-switch.tsx";
 import { VisualNovelStage } from "./visual-novel-stage.tsx";
-import { useCreateMemory, useMemories } from "../../memory/api/memories.ts";
+import { useMemories } from "../../memory/api/memories.ts";
 import { MemoryPanel } from "../../memory/components/memory-panel.tsx";
 import { WhyThisReplyDialog } from "../../memory/components/why-this-reply-dialog.tsx";
 
@@ -134,18 +131,10 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   const focusMessageBox = useCallback(() => messageBox.current?.focus(), []);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
-  const [memoryOpen, setMemoryOpen] = useState(false);
   const [personaOpen, setPersonaOpen] = useState(false);
   const [modelOpen, setModelOpen] = useState(false);
-  /** The clientIds of the memory dialog's frames on their way (shown as saving), and why the last save was refused. */
-  const [memorySave, setMemorySave] = useState<{ clientIds: string[]; error: string | null }>({ clientIds: [], error: null });
-  // The same clientIds for the frame handler, which may run twice before a render.
-  const memoryClientIds = useRef<string[]>([]);
   const [castView, setCastView] = useState<CastPanelView | null>(null);
-  const [authorNoteOpen, setAuthorNoteOpen] = useState(false);
   const [lorebooksOpen, setLorebooksOpen] = useState(false);
-  const [authorNoteSave, setAuthorNoteSave] = useState<{ clientId: string | null; error: string | null }>({ clientId: null, error: null });
-  const authorNoteClientId = useRef<string | null>(null);
   const queryClient = useQueryClient();
   const [inviteOpen, setInviteOpen] = useState(false);
   /** "Share" is open: for the whole chat (from the chat menu) or up to a message (its "Share up to here"). */
@@ -155,7 +144,6 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
   /** The reply whose "Why this reply?" is open, and the button to give the focus back to. */
   const [why, setWhy] = useState<{ messageId: string; opener: HTMLElement | null } | null>(null);
   const memories = useMemories(conversationId);
-  const pin = useCreateMemory(conversationId);
   const pinnedIds = useMemo(
     () => new Set((memories.data?.memories ?? []).flatMap((memory) => (memory.messageId ? [memory.messageId] : []))),
     [memories.data],
@@ -193,6 +181,8 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     if (initialMessages) dispatch({ type: "loaded", messages: initialMessages });
   }, [initialMessages, dispatch]);
 
+  // `steer` is defined once the socket is: the dialogs call it only when a person saves.
+  const dialogs = useSteerDialogs({ steer: (frame) => steer(frame), names });
   const socket = useChatSocket({
     conversationId,
     enabled: true,
@@ -205,25 +195,7 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       if (frame.type === "presence" && frame.people.map((p) => p.userId).join(",") !== before) {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
       }
-      const ours = "clientId" in frame && typeof frame.clientId === "string" && memoryClientIds.current.includes(frame.clientId);
-      if (ours && (frame.type === "memory_updated" || frame.type === "summary_updated")) {
-        memoryClientIds.current = memoryClientIds.current.filter((id) => id !== frame.clientId);
-        if (memoryClientIds.current.length === 0) {
-          setMemorySave({ clientIds: [], error: null });
-          setMemoryOpen(false);
-          toast({ title: "Memory saved", description: `${names} will keep it in mind from the next reply on.` });
-        }
-      }
-      if (frame.type === "author_note_updated" && frame.clientId !== undefined && frame.clientId === authorNoteClientId.current) {
-        authorNoteClientId.current = null;
-        setAuthorNoteSave({ clientId: null, error: null });
-        setAuthorNoteOpen(false);
-        toast({ title: "Author's note saved", description: "It steers the story from the next reply on." });
-      }
-      if (frame.type === "error" && frame.clientId !== undefined && frame.clientId === authorNoteClientId.current) {
-        authorNoteClientId.current = null;
-        setAuthorNoteSave({ clientId: null, error: frame.message });
-      }
+      dialogs.onFrame(frame);
       // Another tab (or this one's HTTP call) changed the cast or the reply order: names and avatars come with the conversation.
       if (frame.type === "cast_updated") {
         void queryClient.invalidateQueries({ queryKey: conversationQueryOptions(conversationId).queryKey, exact: true });
@@ -231,10 +203,6 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
       // A picture made (or refused, or rate limited): the day's count moved.
       if (frame.type === "image_ready" || (frame.type === "error" && frame.requestId !== undefined)) {
         void queryClient.invalidateQueries({ queryKey: IMAGE_USAGE_KEY });
-      }
-      if (ours && frame.type === "error") {
-        memoryClientIds.current = [];
-        setMemorySave({ clientIds: [], error: frame.message });
       }
       if (frame.type !== "history_sync") return;
       // Sent before a reconnect and not in the server's history: send again
@@ -326,31 +294,6 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     steer({ type: request.kind === "rewind" ? "rewind" : "delete_message", messageId: request.messageId, clientId: newClientId() });
   };
 
-  const onSaveMemory = ({ memory, summary }: { memory?: string; summary?: string }): boolean => {
-    const sent: string[] = [];
-    if (memory !== undefined) {
-      const clientId = newClientId();
-      if (!steer({ type: "set_memory", memory, clientId })) return false;
-      sent.push(clientId);
-    }
-    if (summary !== undefined) {
-      const clientId = newClientId();
-      if (!steer({ type: "set_summary", summary, clientId })) return false;
-      sent.push(clientId);
-    }
-    memoryClientIds.current = sent;
-    setMemorySave({ clientIds: sent, error: null });
-    return true;
-  };
-
-  const onSaveAuthorNote = (note: AuthorNote): boolean => {
-    const clientId = newClientId();
-    if (!steer({ type: "set_author_note", ...note, clientId })) return false;
-    authorNoteClientId.current = clientId;
-    setAuthorNoteSave({ clientId, error: null });
-    return true;
-  };
-
   /** "Let … speak": the member replies now. False when the socket is down or a reply is on its way. */
   const onLetSpeak = (member: CastMember): boolean => {
     if (isBusy(stateRef.current)) return false;
@@ -363,68 +306,17 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
     return true;
   };
 
-  const branch = useBranchConversation(conversationId);
-  const { openReport, reportDialog } = useReportDialog();
-  const actions: MessageActionHandlers = {
-    onEdit: (item) => setEditingId(item.id),
-    onCopy: (item) =>
-      void copyText(item.content).then((copied) =>
-        copied
-          ? toast({ title: "Copied", description: "The message is on your clipboard." })
-          : toast({ title: "Error", description: "Failed to copy the message.", variant: "destructive" }),
-      ),
-    onBranch: (item) => {
-      if (branch.isPending) return;
-      branch.mutate(item.id, {
-        onSuccess: (fresh) => {
-          navigate(`/chat/${fresh.id}`);
-          toast({ title: "Branched", description: "A new chat starts from this message." });
-        },
-        onError: (error) => {
-          if (isUnauthorizedError(error)) notifyUnauthorized("view this conversation");
-          else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to branch the chat. Please try again.", variant: "destructive" });
-        },
-      });
-    },
-    onDelete: (item) => setDeleteRequest({ kind: "delete", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
-    onRewind: (item) => setDeleteRequest({ kind: "rewind", messageId: item.id, after: messagesAfter(stateRef.current, item.id) }),
-    onHide: (item, hidden) => void steer({ type: "hide_message", messageId: item.id, hidden, clientId: newClientId() }),
-    onReport: (item, opener) =>
-      openReport(
-        {
-          target: { targetType: "message", targetId: item.id, conversationId },
-          ...(item.kind === "image"
-            ? { subject: "this picture", title: "Report picture" }
-            : { subject: `this reply from ${speakerFor(item.characterId).name}` }),
-        },
-        opener,
-      ),
-    ...(isOwner && socket.status !== "gone"
-      ? {
-          onPin: (item: ChatItem) =>
-            pin.mutate(
-              { messageId: item.id },
-              {
-                onSuccess: () => toast({ title: "Pinned", description: "Every reply will remember it. See it in Pinned memories." }),
-                onError: (error) => {
-                  if (isUnauthorizedError(error)) notifyUnauthorized("view this conversation");
-                  else toast({ title: "Error", description: serverErrorText(error) ?? "Failed to pin the message. Please try again.", variant: "destructive" });
-                },
-              },
-            ),
-          onWhy: (item: ChatItem, opener: HTMLElement | null) => setWhy({ messageId: item.id, opener }),
-          onShareUpTo: (item: ChatItem, opener: HTMLElement | null) =>
-            setShare({
-              upTo: {
-                messageId: item.id,
-                speaker: item.isUser ? (item.authorName ?? "You") : speakerFor(item.characterId).name,
-                content: item.kind === "image" ? "A picture" : item.content,
-              },
-              opener,
-            }),
-        }
-      : {}),
-  };
+  const { actions, reportDialog } = useMessageActions({
+    conversationId,
+    ownerLive: isOwner && socket.status !== "gone",
+    stateRef,
+    steer,
+    speakerName: (characterId) => speakerFor(characterId).name,
+    setEditingId,
+    setDeleteRequest,
+    setWhy,
+    setShare,
+  });
 
   const jumpTo = useMessageJump(state.messages, stickToBottom);
 
@@ -494,17 +386,11 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           offlineModel={chatModel === "offline"}
           onOpenPersona={() => setPersonaOpen(true)}
           onOpenModel={() => setModelOpen(true)}
-          onOpenMemory={() => {
-            setMemorySave({ clientIds: [], error: null });
-            setMemoryOpen(true);
-          }}
+          onOpenMemory={dialogs.memory.show}
           onOpenPinned={() => setPinnedOpen(true)}
           cast={cast}
           onOpenCast={setCastView}
-          onOpenAuthorNote={() => {
-            setAuthorNoteSave({ clientId: null, error: null });
-            setAuthorNoteOpen(true);
-          }}
+          onOpenAuthorNote={dialogs.authorNote.show}
           onOpenLorebooks={() => setLorebooksOpen(true)}
           isOwner={isOwner}
           backgrounds={(cast[0]?.assets ?? []).filter((asset) => asset.type === "background").map((asset) => asset.name)}
@@ -616,16 +502,13 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           canEdit={isOwner}
         />
       )}
-      {authorNoteOpen && (
+      {dialogs.authorNote.open && (
         <AuthorNoteDialog
           note={state.authorNote}
-          saving={isSteerPending(state, authorNoteSave.clientId)}
-          error={authorNoteSave.error}
-          onSave={onSaveAuthorNote}
-          onClose={() => {
-            authorNoteClientId.current = null;
-            setAuthorNoteOpen(false);
-          }}
+          saving={isSteerPending(state, dialogs.authorNote.save.clientIds)}
+          error={dialogs.authorNote.save.error}
+          onSave={dialogs.authorNote.onSave}
+          onClose={dialogs.authorNote.close}
         />
       )}
       {lorebooksOpen && <LorebooksDialog conversationId={conversationId} onClose={() => setLorebooksOpen(false)} />}
@@ -668,19 +551,16 @@ export function ChatRoom({ conversation, character, initialMessages }: ChatRoomP
           opener={why.opener}
         />
       )}
-      {memoryOpen && (
+      {dialogs.memory.open && (
         <MemoryDialog
           characterName={names}
           memory={state.memory}
           summary={state.summary}
-          saving={memorySave.clientIds.some((clientId) => isSteerPending(state, clientId))}
-          error={memorySave.error}
-          onSave={onSaveMemory}
+          saving={dialogs.memory.save.clientIds.some((clientId) => isSteerPending(state, clientId))}
+          error={dialogs.memory.save.error}
+          onSave={dialogs.memory.onSave}
           onClosed={focusMessageBox}
-          onClose={() => {
-            memoryClientIds.current = [];
-            setMemoryOpen(false);
-          }}
+          onClose={dialogs.memory.close}
         />
       )}
     </div>
